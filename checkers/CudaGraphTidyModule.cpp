@@ -1,0 +1,28 @@
+//===- CudaGraphTidyModule.cpp - registers every cudagraph-* check --------===//
+//
+// The one place that names the checks. Compiled once, linked into both the
+// clang-tidy plugin (build/lib/CudaGraphTidy.so) and the standalone driver.
+//
+//===----------------------------------------------------------------------===//
+#include "clang-tidy/ClangTidyModule.h"
+#include "UnpairedInstantiateCheck.h"
+
+namespace clang::tidy::cudagraph {
+
+class CudaGraphTidyModule : public ClangTidyModule {
+public:
+  void addCheckFactories(ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<UnpairedInstantiateCheck>(
+        "cudagraph-unpaired-instantiate");
+  }
+};
+
+} // namespace clang::tidy::cudagraph
+
+namespace clang::tidy {
+static ClangTidyModuleRegistry::Add<cudagraph::CudaGraphTidyModule>
+    X("cudagraph-module", "CUDA resource-lifetime and shared-memory checks.");
+
+// Referenced by the standalone driver so the linker keeps this registration.
+volatile int CudaGraphTidyModuleAnchorSource = 0;
+} // namespace clang::tidy

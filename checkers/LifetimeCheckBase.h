@@ -1,0 +1,53 @@
+//===- LifetimeCheckBase.h - shared plumbing of the lifetime checks -*- C++ -*-===//
+//
+// Every lifetime check runs the same engine (lib/Lifetime) over each function
+// definition and keeps the findings that belong to it. This base loads the
+// API model (built-in plus the files named by the ApiModelFiles option),
+// runs the analysis once per function and hands each finding to the check.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_CHECKERS_LIFETIMECHECKBASE_H
+#define CUDAGRAPH_TIDY_CHECKERS_LIFETIMECHECKBASE_H
+
+#include "Lifetime/LifetimeAnalysis.h"
+#include "clang-tidy/ClangTidyCheck.h"
+#include <set>
+
+namespace clang::tidy::cudagraph {
+
+/// Reads a boolean check option ("true"/"false", "1"/"0", "on"/"off").
+bool parseBool(StringRef Value);
+
+class LifetimeCheckBase : public ClangTidyCheck {
+public:
+  LifetimeCheckBase(StringRef Name, ClangTidyContext *Context);
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void onEndOfTranslationUnit() override;
+
+protected:
+  /// Called for every finding of the engine; report the ones that belong to
+  /// this check.
+  virtual void handleFinding(const cgt::LifetimeFinding &F,
+                             const cgt::ApiModel &Model) = 0;
+  /// Emits the warning with its notes, once per location and message.
+  void emit(const cgt::LifetimeFinding &F, StringRef Message,
+            std::optional<FixItHint> Fix = std::nullopt);
+  const cgt::ApiModel *model() const { return Model.get(); }
+
+private:
+  std::shared_ptr<const cgt::ApiModel> loadModel();
+
+  std::string ApiModelFiles;
+  bool UseHelperSummaries;
+  std::shared_ptr<const cgt::ApiModel> Model;
+  bool ModelFailed = false;
+  std::unique_ptr<cgt::LifetimeAnalyzer> Analyzer;
+  ASTContext *AnalyzerCtx = nullptr;
+  std::set<std::pair<unsigned, std::string>> Emitted;
+};
+
+} // namespace clang::tidy::cudagraph
+
+#endif

@@ -1,0 +1,28 @@
+//===- UnpairedInstantiateCheck.cpp ---------------------------------------===//
+#include "UnpairedInstantiateCheck.h"
+
+namespace clang::tidy::cudagraph {
+
+void UnpairedInstantiateCheck::handleFinding(const cgt::LifetimeFinding &F,
+                                             const cgt::ApiModel &Model) {
+  if (F.ResourceKind != "graphExec")
+    return;
+  std::string Var = F.VarName.empty() ? "the graph exec" : "'" + F.VarName + "'";
+  std::string Named = F.VarName.empty() ? "" : "'" + F.VarName + "' ";
+  switch (F.Kind) {
+  case cgt::FindingKind::Leak:
+    emit(F, "graph exec " + Named + "created by '" + F.AcquiredBy +
+                "' is not destroyed on every path; call cudaGraphExecDestroy "
+                "or hand it to an owner");
+    break;
+  case cgt::FindingKind::Overwrite:
+    emit(F, "'" + F.AcquiredBy + "' overwrites " + Var +
+                ", which still holds a live graph exec; destroy it with "
+                "cudaGraphExecDestroy first");
+    break;
+  default:
+    break;
+  }
+}
+
+} // namespace clang::tidy::cudagraph

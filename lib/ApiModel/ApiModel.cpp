@@ -1,0 +1,400 @@
+//===- ApiModel.cpp - loading the CUDA API model from JSON ----------------===//
+//
+// Schema (docs/api-model.md has the full description):
+//   { "version": 1,
+//     "statusTypes": { "cudaError_t": "cudaSuccess", ... },
+//     "kinds": { "graphExec": { "noun": "graph exec",
+//                               "releasedBy": ["cudaGraphExecDestroy"],
+//                               "leakCheck": "cudagraph-unpaired-instantiate" } },
+//     "functions": [ { "name": "cudaGraphInstantiate", "params": 3,
+//                      "returns": "cudaError_t",
+//                      "acquires": [ { "arg": 0, "kind": "graphExec" } ],
+//                      "releases": [ { "arg": 0, "kinds": ["graphExec"] } ],
+//                      "uses": [ { "arg": 1, "kind": "graph", "launch": false } ],
+//                      "legalDuringCapture": true, "captureNote": "...",
+//                      "capture": "begin" | "end", "stream": 0 } ] }
+// "arg" is a 0-based parameter index or the string "return".
+//
+// Every problem is reported as "<file>: <json path>: <what is wrong>"; a
+// malformed file never crashes the tool.
+//
+//===----------------------------------------------------------------------===//
+#include "ApiModel/ApiModel.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+
+namespace cgt {
+
+static const char BuiltinModelText[] =
+#include "CudaApiModelData.inc"
+    ;
+
+namespace {
+
+/// Reads one JSON document into the model, remembering where it is so that
+/// every error names the offending element.
+class ModelReader {
+public:
+  ModelReader(llvm::StringRef Source) : Source(Source.str()) {}
+
+  llvm::Error error(const std::string &Path, const std::string &What) const {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "%s: %s: %s", Source.c_str(), Path.c_str(),
+                                   What.c_str());
+  }
+
+  llvm::Error expectKeys(const json &Obj, const std::string &Path,
+                         std::initializer_list<const char *> Allowed) const {
+    if (!Obj.is_object())
+      return error(Path, "expected an object");
+    for (auto It = Obj.begin(); It != Obj.end(); ++It) {
+      bool Known = false;
+      for (const char *A : Allowed)
+        Known |= It.key() == A;
+      if (!Known)
+        return error(Path, "unknown key '" + It.key() + "'");
+    }
+    return llvm::Error::success();
+  }
+
+  llvm::Error readString(const json &Obj, const char *Key,
+                         const std::string &Path, std::string &Out,
+                         bool Required) const {
+    auto It = Obj.find(Key);
+    if (It == Obj.end())
+      return Required ? error(Path, std::string("missing '") + Key + "'")
+                      : llvm::Error::success();
+    if (!It->is_string())
+      return error(Path + "." + Key, "expected a string");
+    Out = It->get<std::string>();
+    return llvm::Error::success();
+  }
+
+  llvm::Error readBool(const json &Obj, const char *Key,
+                       const std::string &Path, bool &Out) const {
+    auto It = Obj.find(Key);
+    if (It == Obj.end())
+      return llvm::Error::success();
+    if (!It->is_boolean())
+      return error(Path + "." + Key, "expected true or false");
+    Out = It->get<bool>();
+    return llvm::Error::success();
+  }
+
+  llvm::Error readArg(const json &Obj, const std::string &Path, int NumParams,
+                      int &Out) const {
+    auto It = Obj.find("arg");
+    if (It == Obj.end())
+      return error(Path, "missing 'arg'");
+    if (It->is_string() && It->get<std::string>() == "return") {
+      Out = ReturnValue;
+      return llvm::Error::success();
+    }
+    if (!It->is_number_integer() || It->get<int>() < 0)
+      return error(Path + ".arg",
+                   "expected a parameter index >= 0 or \"return\"");
+    Out = It->get<int>();
+    if (NumParams >= 0 && Out >= NumParams)
+      return error(Path + ".arg", "index " + std::to_string(Out) +
+                                      " is past the " +
+                                      std::to_string(NumParams) +
+                                      " declared parameters");
+    return llvm::Error::success();
+  }
+
+  llvm::Error readStringList(const json &Obj, const char *Key,
+                             const std::string &Path,
+                             std::vector<std::string> &Out) const {
+    auto It = Obj.find(Key);
+    if (It == Obj.end())
+      return llvm::Error::success();
+    if (!It->is_array())
+      return error(Path + "." + Key, "expected an array of strings");
+    for (const json &E : *It) {
+      if (!E.is_string())
+        return error(Path + "." + Key, "expected an array of strings");
+      Out.push_back(E.get<std::string>());
+    }
+    return llvm::Error::success();
+  }
+
+  llvm::Error readKinds(const json &Doc, llvm::StringMap<ResourceKind> &Kinds) {
+    auto It = Doc.find("kinds");
+    if (It == Doc.end())
+      return llvm::Error::success();
+    if (!It->is_object())
+      return error("kinds", "expected an object of resource kinds");
+    for (auto K = It->begin(); K != It->end(); ++K) {
+      std::string Path = "kinds." + K.key();
+      if (auto E = expectKeys(K.value(), Path, {"noun", "releasedBy", "leakCheck"}))
+        return E;
+      ResourceKind RK;
+      RK.Name = K.key();
+      if (auto E = readString(K.value(), "noun", Path, RK.Noun, true))
+        return E;
+      if (auto E = readStringList(K.value(), "releasedBy", Path, RK.ReleasedBy))
+        return E;
+      if (auto E = readString(K.value(), "leakCheck", Path, RK.LeakCheck, false))
+        return E;
+      Kinds[RK.Name] = std::move(RK);
+    }
+    return llvm::Error::success();
+  }
+
+  llvm::Error readFunction(const json &F, const std::string &Path,
+                           FunctionModel &Out) const {
+    if (auto E = expectKeys(F, Path,
+                            {"name", "params", "returns", "acquires",
+                             "releases", "uses", "legalDuringCapture",
+                             "captureNote", "capture", "stream", "doc"}))
+      return E;
+    if (auto E = readString(F, "name", Path, Out.Name, true))
+      return E;
+    if (Out.Name.empty())
+      return error(Path + ".name", "empty function name");
+    std::string Where = Path + " (" + Out.Name + ")";
+    if (auto It = F.find("params"); It != F.end()) {
+      if (!It->is_number_integer() || It->get<int>() < 0)
+        return error(Where + ".params", "expected a parameter count >= 0");
+      Out.NumParams = It->get<int>();
+    }
+    if (auto E = readString(F, "returns", Where, Out.StatusType, false))
+      return E;
+    if (auto E = readBool(F, "legalDuringCapture", Where, Out.LegalDuringCapture))
+      return E;
+    if (auto E = readString(F, "captureNote", Where, Out.CaptureNote, false))
+      return E;
+    std::string Capture;
+    if (auto E = readString(F, "capture", Where, Capture, false))
+      return E;
+    if (Capture == "begin")
+      Out.Capture = CaptureRole::Begin;
+    else if (Capture == "end")
+      Out.Capture = CaptureRole::End;
+    else if (!Capture.empty())
+      return error(Where + ".capture", "expected \"begin\" or \"end\"");
+    if (auto It = F.find("stream"); It != F.end()) {
+      if (!It->is_number_integer() || It->get<int>() < 0)
+        return error(Where + ".stream", "expected a parameter index >= 0");
+      Out.StreamArg = It->get<int>();
+    }
+    if (Out.Capture != CaptureRole::None && Out.StreamArg < 0)
+      return error(Where, "'capture' needs the 'stream' argument index");
+    return readEffects(F, Where, Out);
+  }
+
+  llvm::Error forEachEffect(const json &F, const char *Key,
+                            const std::string &Where,
+                            llvm::function_ref<llvm::Error(const json &,
+                                                           const std::string &)>
+                                Fn) const {
+    auto It = F.find(Key);
+    if (It == F.end())
+      return llvm::Error::success();
+    if (!It->is_array())
+      return error(Where + "." + Key, "expected an array");
+    for (size_t I = 0; I < It->size(); ++I)
+      if (auto E = Fn((*It)[I], Where + "." + Key + "[" + std::to_string(I) + "]"))
+        return E;
+    return llvm::Error::success();
+  }
+
+  llvm::Error readEffects(const json &F, const std::string &Where,
+                          FunctionModel &Out) const {
+    if (auto E = forEachEffect(F, "acquires", Where,
+                               [&](const json &A, const std::string &P) -> llvm::Error {
+      if (auto E = expectKeys(A, P, {"arg", "kind", "owned"}))
+        return E;
+      AcquireEffect Eff;
+      if (auto E = readArg(A, P, Out.NumParams, Eff.Arg))
+        return E;
+      if (auto E = readString(A, "kind", P, Eff.Kind, true))
+        return E;
+      if (auto E = readBool(A, "owned", P, Eff.Owned))
+        return E;
+      Out.Acquires.push_back(Eff);
+      return llvm::Error::success();
+    }))
+      return E;
+    if (auto E = forEachEffect(F, "releases", Where,
+                               [&](const json &A, const std::string &P) -> llvm::Error {
+      if (auto E = expectKeys(A, P, {"arg", "kinds"}))
+        return E;
+      ReleaseEffect Eff;
+      if (auto E = readArg(A, P, Out.NumParams, Eff.Arg))
+        return E;
+      if (auto E = readStringList(A, "kinds", P, Eff.Kinds))
+        return E;
+      if (Eff.Kinds.empty())
+        return error(P, "'kinds' must name at least one resource kind");
+      Out.Releases.push_back(Eff);
+      return llvm::Error::success();
+    }))
+      return E;
+    return forEachEffect(F, "uses", Where,
+                         [&](const json &A, const std::string &P) -> llvm::Error {
+      if (auto E = expectKeys(A, P, {"arg", "kind", "launch"}))
+        return E;
+      UseEffect Eff;
+      if (auto E = readArg(A, P, Out.NumParams, Eff.Arg))
+        return E;
+      if (auto E = readString(A, "kind", P, Eff.Kind, false))
+        return E;
+      if (auto E = readBool(A, "launch", P, Eff.Launch))
+        return E;
+      Out.Uses.push_back(Eff);
+      return llvm::Error::success();
+    });
+  }
+
+  /// Kinds named by functions must be declared, in this file or earlier.
+  llvm::Error checkKindsKnown(const FunctionModel &F, const std::string &Path,
+                              const llvm::StringMap<ResourceKind> &Kinds) const {
+    auto Known = [&](const std::string &K) { return Kinds.count(K) != 0; };
+    for (const auto &A : F.Acquires)
+      if (!Known(A.Kind))
+        return error(Path, "unknown resource kind '" + A.Kind + "'");
+    for (const auto &R : F.Releases)
+      for (const auto &K : R.Kinds)
+        if (!Known(K))
+          return error(Path, "unknown resource kind '" + K + "'");
+    for (const auto &U : F.Uses)
+      if (!U.Kind.empty() && !Known(U.Kind))
+        return error(Path, "unknown resource kind '" + U.Kind + "'");
+    return llvm::Error::success();
+  }
+
+  std::string Source;
+};
+
+} // namespace
+
+llvm::Error ApiModel::addJson(llvm::StringRef Text, llvm::StringRef SourceName) {
+  ModelReader R(SourceName);
+  json Doc;
+  try {
+    Doc = json::parse(Text.begin(), Text.end());
+  } catch (const json::parse_error &E) {
+    return R.error("(document)", std::string("invalid JSON: ") + E.what());
+  }
+  if (auto E = R.expectKeys(Doc, "(document)",
+                            {"version", "statusTypes", "kinds", "functions", "doc"}))
+    return E;
+  if (auto It = Doc.find("version"); It == Doc.end() || *It != 1)
+    return R.error("version", "expected \"version\": 1");
+
+  // Parse everything into temporaries first: a bad file changes nothing.
+  llvm::StringMap<ResourceKind> NewKinds = Kinds;
+  if (auto E = R.readKinds(Doc, NewKinds))
+    return E;
+  llvm::StringMap<std::string> NewStatus = StatusTypes;
+  if (auto It = Doc.find("statusTypes"); It != Doc.end()) {
+    if (!It->is_object())
+      return R.error("statusTypes", "expected an object of type: success value");
+    for (auto S = It->begin(); S != It->end(); ++S) {
+      if (!S.value().is_string())
+        return R.error("statusTypes." + S.key(), "expected a string");
+      NewStatus[S.key()] = S.value().get<std::string>();
+    }
+  }
+  std::vector<FunctionModel> NewFunctions;
+  if (auto It = Doc.find("functions"); It != Doc.end()) {
+    if (!It->is_array())
+      return R.error("functions", "expected an array");
+    for (size_t I = 0; I < It->size(); ++I) {
+      std::string Path = "functions[" + std::to_string(I) + "]";
+      FunctionModel F;
+      if (auto E = R.readFunction((*It)[I], Path, F))
+        return E;
+      if (auto E = R.checkKindsKnown(F, Path + " (" + F.Name + ")", NewKinds))
+        return E;
+      if (!F.StatusType.empty() && !NewStatus.count(F.StatusType))
+        return R.error(Path + " (" + F.Name + ").returns",
+                       "unknown status type '" + F.StatusType + "'");
+      F.Origin = SourceName.str();
+      NewFunctions.push_back(std::move(F));
+    }
+  }
+
+  Kinds = std::move(NewKinds);
+  StatusTypes = std::move(NewStatus);
+  for (FunctionModel &F : NewFunctions) {
+    auto &Overloads = Functions[F.Name];
+    // A later entry with the same arity replaces the earlier one.
+    llvm::erase_if(Overloads, [&](const FunctionModel &Old) {
+      return Old.NumParams == F.NumParams;
+    });
+    Overloads.push_back(std::move(F));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error ApiModel::addFile(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return llvm::createStringError(Buf.getError(), "%s: cannot read API model file: %s",
+                                   Path.str().c_str(),
+                                   Buf.getError().message().c_str());
+  return addJson((*Buf)->getBuffer(), Path);
+}
+
+llvm::Expected<std::shared_ptr<ApiModel>> ApiModel::builtin() {
+  auto M = std::make_shared<ApiModel>();
+  if (auto E = M->addJson(BuiltinModelText, "builtin cuda_api_model.json"))
+    return std::move(E);
+  return M;
+}
+
+llvm::StringRef ApiModel::canonicalName(llvm::StringRef Name) {
+  for (llvm::StringRef Suffix : {"_ptsz", "_ptds", "_v2", "_v3"})
+    Name.consume_back(Suffix);
+  Name.consume_front("::");
+  return Name;
+}
+
+const FunctionModel *ApiModel::lookup(llvm::StringRef Name,
+                                      unsigned NumArgs) const {
+  auto It = Functions.find(Name);
+  if (It == Functions.end())
+    It = Functions.find(canonicalName(Name));
+  if (It == Functions.end())
+    return nullptr;
+  const FunctionModel *AnyArity = nullptr;
+  for (const FunctionModel &F : It->second) {
+    if (F.NumParams == static_cast<int>(NumArgs))
+      return &F;
+    if (F.NumParams < 0)
+      AnyArity = &F;
+  }
+  return AnyArity;
+}
+
+const ResourceKind *ApiModel::kind(llvm::StringRef Name) const {
+  auto It = Kinds.find(Name);
+  return It == Kinds.end() ? nullptr : &It->second;
+}
+
+llvm::StringRef ApiModel::successValue(llvm::StringRef StatusType) const {
+  auto It = StatusTypes.find(StatusType);
+  return It == StatusTypes.end() ? llvm::StringRef() : llvm::StringRef(It->second);
+}
+
+bool ApiModel::isStatusType(llvm::StringRef TypeName) const {
+  return StatusTypes.count(TypeName) != 0;
+}
+
+std::vector<const FunctionModel *> ApiModel::functions() const {
+  std::vector<const FunctionModel *> Out;
+  for (const auto &Entry : Functions)
+    for (const FunctionModel &F : Entry.second)
+      Out.push_back(&F);
+  llvm::sort(Out, [](const FunctionModel *A, const FunctionModel *B) {
+    return std::make_pair(A->Name, A->NumParams) < std::make_pair(B->Name, B->NumParams);
+  });
+  return Out;
+}
+
+} // namespace cgt

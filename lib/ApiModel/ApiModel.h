@@ -1,0 +1,118 @@
+//===- ApiModel.h - CUDA API semantics as data ------------------*- C++ -*-===//
+//
+// What each CUDA runtime/driver API call does to the resources it touches:
+// which argument (or the return value) acquires which kind of resource, which
+// argument releases which kinds, which only uses one, how success is reported
+// and whether the call is legal while a stream is capturing.
+//
+// The table is data, not code: the built-in model is the JSON file
+// lib/ApiModel/cuda_api_model.json embedded at build time, and users extend it
+// with files of the same schema for their own wrappers (docs/api-model.md).
+// A later entry for a name replaces an earlier one, so a user file can also
+// correct the built-in model.
+//
+// This layer knows nothing about clang or clang-tidy.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_APIMODEL_APIMODEL_H
+#define CUDAGRAPH_TIDY_APIMODEL_APIMODEL_H
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cgt {
+
+/// The argument index used for "the value the call returns".
+constexpr int ReturnValue = -1;
+
+/// A kind of resource: "graphExec", "deviceMemory", ...
+struct ResourceKind {
+  std::string Name;
+  /// Words for messages: "graph exec", "device memory".
+  std::string Noun;
+  /// Functions that release it correctly, for messages and fix-its.
+  std::vector<std::string> ReleasedBy;
+  /// Which lifetime check reports leaks of this kind.
+  std::string LeakCheck;
+};
+
+struct AcquireEffect {
+  int Arg = 0;          ///< parameter index, or ReturnValue
+  std::string Kind;     ///< resource kind created
+  bool Owned = true;    ///< false for getters of handles the caller must not release
+};
+
+struct ReleaseEffect {
+  int Arg = 0;
+  std::vector<std::string> Kinds; ///< kinds this call may legally release
+};
+
+struct UseEffect {
+  int Arg = 0;
+  std::string Kind;     ///< empty: any tracked resource
+  bool Launch = false;  ///< launches work that reads the resource (cudaGraphLaunch)
+};
+
+enum class CaptureRole {
+  None,         ///< no effect on capture state
+  Begin,        ///< begins capture on stream argument `StreamArg`
+  End,          ///< ends capture on stream argument `StreamArg`
+};
+
+struct FunctionModel {
+  std::string Name;
+  /// Number of parameters this entry is for; -1 for any. Lets the CUDA 11
+  /// 5-argument cudaGraphInstantiate differ from the CUDA 12+ 3-argument one.
+  int NumParams = -1;
+  std::vector<AcquireEffect> Acquires;
+  std::vector<ReleaseEffect> Releases;
+  std::vector<UseEffect> Uses;
+  /// Name of the status type returned ("cudaError_t", "CUresult"); empty if the
+  /// call does not report success through its return value.
+  std::string StatusType;
+  bool LegalDuringCapture = true;
+  /// Why the call is illegal during capture (for the message).
+  std::string CaptureNote;
+  CaptureRole Capture = CaptureRole::None;
+  int StreamArg = -1;
+  /// Where the entry came from: "builtin" or a user file name.
+  std::string Origin;
+};
+
+class ApiModel {
+public:
+  /// The model embedded in the binary.
+  static llvm::Expected<std::shared_ptr<ApiModel>> builtin();
+
+  /// Adds the entries of a JSON document. `SourceName` names it in errors.
+  llvm::Error addJson(llvm::StringRef Text, llvm::StringRef SourceName);
+  /// Reads and adds a JSON model file.
+  llvm::Error addFile(llvm::StringRef Path);
+
+  /// The entry for a call of `Name` with `NumArgs` arguments. Suffixes that the
+  /// CUDA headers add through macros (_v2, _ptsz, _ptds) are ignored.
+  const FunctionModel *lookup(llvm::StringRef Name, unsigned NumArgs) const;
+  const ResourceKind *kind(llvm::StringRef Name) const;
+  /// The success enumerator of a status type ("cudaSuccess"), or "".
+  llvm::StringRef successValue(llvm::StringRef StatusType) const;
+  bool isStatusType(llvm::StringRef TypeName) const;
+
+  size_t numFunctions() const { return Functions.size(); }
+  std::vector<const FunctionModel *> functions() const;
+
+  /// Strips the suffixes the CUDA headers append to API names.
+  static llvm::StringRef canonicalName(llvm::StringRef Name);
+
+private:
+  llvm::StringMap<std::vector<FunctionModel>> Functions;
+  llvm::StringMap<ResourceKind> Kinds;
+  llvm::StringMap<std::string> StatusTypes;
+};
+
+} // namespace cgt
+
+#endif

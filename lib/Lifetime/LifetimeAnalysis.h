@@ -1,0 +1,97 @@
+//===- LifetimeAnalysis.h - per-function CUDA resource lifetimes -*- C++ -*-===//
+//
+// A forward dataflow over clang::CFG that follows every CUDA resource a
+// function acquires (graph execs, graphs, streams, events, pools, memory)
+// and reports where it leaks, is overwritten while live, or is used after
+// release. The semantics of calls come from the ApiModel; this file knows
+// nothing about clang-tidy. The state machine of one resource is drawn in
+// LifetimeAnalysis.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_LIFETIME_LIFETIMEANALYSIS_H
+#define CUDAGRAPH_TIDY_LIFETIME_LIFETIMEANALYSIS_H
+
+#include "ApiModel/ApiModel.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cgt {
+
+enum class FindingKind {
+  Leak,              ///< acquired and neither released nor escaped on some path
+  Overwrite,         ///< re-acquired into (or assigned over) a live resource
+  UseAfterRelease,   ///< used or launched after it was released
+  DoubleRelease,     ///< released twice
+  MismatchedRelease, ///< released by a function of the wrong family
+};
+
+struct PathNote {
+  clang::SourceLocation Loc;
+  std::string Message;
+};
+
+struct LifetimeFinding {
+  FindingKind Kind;
+  /// Resource kind from the API model ("graphExec", "deviceMemory").
+  std::string ResourceKind;
+  /// Where the diagnostic goes: the acquiring call for leaks, the offending
+  /// call for the others.
+  clang::SourceLocation Loc;
+  clang::SourceRange Range;
+  /// The function that acquired the resource and the variable holding it.
+  std::string AcquiredBy;
+  std::string VarName;
+  /// For releases and uses: the function called at Loc.
+  std::string CalledFunction;
+  /// Notes along the path, in source order of the path.
+  std::vector<PathNote> Notes;
+};
+
+/// What a function defined in the translation unit does to its parameters,
+/// derived by running the analysis on it; applied at its call sites exactly
+/// like a model entry.
+struct FunctionSummary {
+  FunctionModel Model;
+  bool NeverReturns = false;
+};
+
+struct LifetimeOptions {
+  /// Paths ending in exit/abort/[[noreturn]]/throw report no leak.
+  bool SinkPathsAreSilent = true;
+  /// Apply summaries of helpers defined in the same translation unit.
+  bool UseHelperSummaries = true;
+  /// Upper bound on path-sensitive states kept per program point.
+  unsigned MaxStatesPerPoint = 16;
+};
+
+class LifetimeAnalyzer {
+public:
+  LifetimeAnalyzer(const ApiModel &Model, clang::ASTContext &Ctx,
+                   LifetimeOptions Opts = {});
+  ~LifetimeAnalyzer();
+
+  /// Quick syntactic test: does the body call anything the analysis models?
+  bool isInteresting(const clang::FunctionDecl *FD);
+
+  /// All findings for one function definition.
+  std::vector<LifetimeFinding> analyze(const clang::FunctionDecl *FD);
+
+  /// The summary of a helper, or null when it has no body or no effect.
+  const FunctionSummary *summaryOf(const clang::FunctionDecl *FD);
+
+  /// The model entry (built-in, user, or summary) for a call, or null.
+  const FunctionModel *modelFor(const clang::CallExpr *Call);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> P;
+};
+
+} // namespace cgt
+
+#endif

@@ -1,0 +1,56 @@
+//===- Finding.h - diagnostics in a tool-neutral form -----------*- C++ -*-===//
+//
+// The driver converts every clang-tidy diagnostic into these records before
+// printing it, so the text printer and the SARIF writer work from the same
+// data. Positions are 1-based lines and 1-based byte columns, as clang prints
+// them; the SARIF writer converts columns to code points.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_REPORT_FINDING_H
+#define CUDAGRAPH_TIDY_REPORT_FINDING_H
+
+#include <string>
+#include <vector>
+
+namespace cgt {
+
+struct SourcePos {
+  std::string File;      ///< absolute path as the compiler saw it
+  unsigned Line = 0;     ///< 1-based; 0 when the diagnostic has no location
+  unsigned Column = 0;   ///< 1-based byte column
+  unsigned EndLine = 0;
+  unsigned EndColumn = 0; ///< exclusive
+  unsigned Offset = 0;   ///< byte offset in File
+};
+
+struct NoteRecord {
+  SourcePos Pos;
+  std::string Message;
+};
+
+struct FixRecord {
+  SourcePos Pos;          ///< the replaced range
+  unsigned Length = 0;    ///< bytes replaced
+  std::string Replacement;
+};
+
+struct FindingRecord {
+  std::string CheckName;  ///< "cudagraph-unpaired-instantiate"
+  std::string Level;      ///< "warning" or "error"
+  std::string Message;
+  SourcePos Pos;
+  std::vector<NoteRecord> Notes;
+  std::vector<FixRecord> Fixes;
+};
+
+/// What happened to one translation unit; a TU that failed is never silently
+/// counted as clean.
+struct UnitStatus {
+  std::string File;
+  bool Analyzed = true;
+  std::string Problem;    ///< why it was not analysed (or compiler errors)
+};
+
+} // namespace cgt
+
+#endif

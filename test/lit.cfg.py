@@ -1,0 +1,50 @@
+# lit configuration for cudagraph-tidy.
+#
+# Substitutions:
+#   %check_cudagraph_tidy  runs a check through BOTH the clang-tidy-22 plugin and
+#                          the standalone driver, FileChecks each output and
+#                          requires them to report the same findings
+#   %cudagraph_tidy        the standalone driver
+#   %clang_tidy            Debian's clang-tidy-22
+#   %plugin                build/lib/CudaGraphTidy.so
+#   %cuda_args             the clang flags that parse CUDA 13 host code
+import os
+import lit.formats
+
+site = lit_config.params.get("site")
+if site:
+    lit_config.load_config(config, site)
+elif not hasattr(config, "cgt_build_dir"):
+    here = os.path.dirname(os.path.abspath(__file__))
+    lit_config.load_config(config, os.path.join(here, "..", "build", "test", "lit.site.cfg.py"))
+
+config.name = "cudagraph-tidy"
+config.test_format = lit.formats.ShTest(True)
+config.suffixes = [".cu", ".cpp", ".test"]
+config.excludes = ["Inputs", "unit", "CMakeLists.txt", "lit.cfg.py", "check_cudagraph_tidy.py"]
+config.test_source_root = os.path.dirname(os.path.abspath(__file__))
+config.test_exec_root = os.path.join(config.cgt_build_dir, "test")
+
+plugin = os.path.join(config.cgt_build_dir, "lib", "CudaGraphTidy.so")
+driver = os.path.join(config.cgt_build_dir, "bin", "cudagraph-tidy")
+clang_tidy = os.path.join(config.llvm_tools_dir, "clang-tidy")
+cuda_args = ("-x cuda --cuda-host-only --cuda-path=%s -Wno-unknown-cuda-version -std=c++17"
+             % config.cuda_path)
+runner = os.path.join(config.test_source_root, "check_cudagraph_tidy.py")
+
+config.substitutions.append(("%check_cudagraph_tidy",
+    "%s %s --plugin=%s --driver=%s --clang-tidy=%s --filecheck=%s --cuda-path=%s"
+    % (config.python, runner, plugin, driver, clang_tidy,
+       os.path.join(config.llvm_tools_dir, "FileCheck"), config.cuda_path)))
+config.substitutions.append(("%cudagraph_tidy", driver))
+config.substitutions.append(("%clang_tidy", clang_tidy))
+config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%cuda_args", cuda_args))
+config.substitutions.append(("%python", config.python))
+config.substitutions.append(("%srcroot", config.cgt_source_dir))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, os.path.join(config.cgt_build_dir, "bin"), config.environment.get("PATH", os.environ.get("PATH", ""))])
+if os.path.isdir(os.path.join(config.cuda_path, "include")):
+    config.available_features.add("cuda")
