@@ -9,16 +9,20 @@ void UnpairedInstantiateCheck::handleFinding(const cgt::LifetimeFinding &F,
     return;
   std::string Var = F.VarName.empty() ? "the graph exec" : "'" + F.VarName + "'";
   std::string Named = F.VarName.empty() ? "" : "'" + F.VarName + "' ";
+  // Name the destroy call of the API family that made the exec.
+  bool Driver = StringRef(F.AcquiredBy).starts_with("cu") &&
+                !StringRef(F.AcquiredBy).starts_with("cuda");
+  std::string Destroy = Driver ? "cuGraphExecDestroy" : "cudaGraphExecDestroy";
   switch (F.Kind) {
   case cgt::FindingKind::Leak:
     emit(F, "graph exec " + Named + "created by '" + F.AcquiredBy +
-                "' is not destroyed on every path; call cudaGraphExecDestroy "
-                "or hand it to an owner");
+                "' is not destroyed on every path; call " + Destroy +
+                " or hand it to an owner");
     break;
   case cgt::FindingKind::Overwrite:
     emit(F, "'" + F.AcquiredBy + "' overwrites " + Var +
-                ", which still holds a live graph exec; destroy it with "
-                "cudaGraphExecDestroy first");
+                ", which still holds a live graph exec; destroy it with " +
+                Destroy + " first");
     break;
   default:
     break;

@@ -1,10 +1,1324 @@
+//===- LifetimeAnalysis.cpp - per-function CUDA resource lifetimes --------===//
+//
+// A forward dataflow over clang::CFG (built with lifetime-end elements) that
+// follows each resource a function acquires through the ApiModel.
+//
+// One resource = one acquisition site. Its state on a path is a set of bits:
+//
+//                 acquire (status unchecked: "pending")
+//     (absent) ------------------------------------------> Live
+//        ^                                                  |  |  \
+//        | failure edge of a status test,                   |  |   \ returned, stored to a
+//        | null edge of a handle test                       |  |    \ field/global/out-param,
+//        +--------------------------------------------------+  |     \ passed to an unknown call,
+//                                                 release call  |      \ captured, moved into RAII
+//                                                               v       v
+//                                                         Released    Escaped
+//
+//   Live at a lifetime end of its last variable, at the function exit, or
+//   when its variable is overwritten                  -> Leak / Overwrite
+//   use, launch or release while (only) Released       -> UseAfterRelease /
+//                                                         DoubleRelease
+//   release by a function whose kinds exclude it       -> MismatchedRelease
+//
+// Path sensitivity is bounded: the state at a program point is a small set of
+// path states ("disjuncts"), each with the branch facts that led to it
+// (`if (use_graph)` taken true). A branch whose fact contradicts a path's
+// facts is infeasible for that path, so `if (c) acquire; ... if (c) release;`
+// is not a leak. Paths with equal facts are merged; beyond a limit every path
+// is merged and facts are dropped, which loses precision, never soundness of
+// the "silent on correct code" direction: merged bits only widen, and a leak
+// is reported only for a resource that is Live on a path without a
+// contradicting fact.
+//
+// Paths that end in exit/abort/[[noreturn]] calls or throw are sinks: their
+// state is dropped, as the Clang Static Analyzer's SuppressOnSink does.
+//
+// Helpers defined in the same translation unit are summarised by running the
+// same analysis on them (what happens to each parameter on every path) and
+// applied at call sites like model entries.
+//
+//===----------------------------------------------------------------------===//
 #include "Lifetime/LifetimeAnalysis.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtVisitor.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/FoldingSet.h"
+#include <functional>
+#include <map>
+#include <queue>
+#include <set>
+
+using namespace clang;
+
 namespace cgt {
-struct LifetimeAnalyzer::Impl {};
-LifetimeAnalyzer::LifetimeAnalyzer(const ApiModel &, clang::ASTContext &, LifetimeOptions) : P(new Impl) {}
-LifetimeAnalyzer::~LifetimeAnalyzer() = default;
-bool LifetimeAnalyzer::isInteresting(const clang::FunctionDecl *) { return false; }
-std::vector<LifetimeFinding> LifetimeAnalyzer::analyze(const clang::FunctionDecl *) { return {}; }
-const FunctionSummary *LifetimeAnalyzer::summaryOf(const clang::FunctionDecl *) { return nullptr; }
-const FunctionModel *LifetimeAnalyzer::modelFor(const clang::CallExpr *) { return nullptr; }
+namespace {
+
+enum StateBit : uint8_t {
+  Live = 1,
+  Released = 2,
+  Escaped = 4,
+  Absent = 8,
+};
+
+/// Static facts about one acquisition (one per site and per summary param).
+struct Resource {
+  const Expr *Site = nullptr;     ///< acquiring call; null for parameters
+  std::string Kind;               ///< model kind; empty for parameters
+  std::string AcquiredBy;
+  std::string VarName;
+  bool IntoField = false;         ///< lives in a field: never leaks at exit
+  int ParamIndex = -1;            ///< >= 0: summary resource of a parameter
+};
+
+/// What one path knows about one resource.
+struct ResState {
+  uint8_t Bits = 0;
+  const Expr *StatusExpr = nullptr;   ///< the call whose result says success
+  const VarDecl *StatusVar = nullptr; ///< or the variable that holds it
+  bool SuccessIsZero = true;          ///< cudaSuccess == 0; false for bool helpers
+  const Expr *ReleaseSite = nullptr;
+  std::string ReleasedBy;
+  std::vector<std::string> ReleasedAsKinds;
+  /// Branch decisions taken while the resource was live (for notes).
+  std::vector<PathNote> Trail;
+
+  bool operator==(const ResState &O) const {
+    return Bits == O.Bits && StatusExpr == O.StatusExpr &&
+           StatusVar == O.StatusVar && ReleaseSite == O.ReleaseSite;
+  }
+};
+
+using Key = const ValueDecl *;
+
+/// One path (or a merge of paths with the same facts).
+struct PathState {
+  std::map<Key, std::set<unsigned>> Bind;   ///< variable -> resources it may hold
+  std::map<unsigned, ResState> Res;
+  std::map<uintptr_t, bool> Facts;          ///< condition key -> truth
+
+  bool operator==(const PathState &O) const {
+    return Bind == O.Bind && Res == O.Res && Facts == O.Facts;
+  }
+  bool boundElsewhere(unsigned R, Key Except) const {
+    for (const auto &B : Bind)
+      if (B.first != Except && B.second.count(R))
+        return true;
+    return false;
+  }
+};
+
+using StateSet = std::vector<PathState>;
+
+void mergeInto(PathState &Dst, const PathState &Src) {
+  for (const auto &B : Src.Bind)
+    Dst.Bind[B.first].insert(B.second.begin(), B.second.end());
+  for (const auto &R : Src.Res) {
+    auto It = Dst.Res.find(R.first);
+    if (It == Dst.Res.end()) {
+      Dst.Res.insert(R);
+      continue;
+    }
+    ResState &D = It->second;
+    D.Bits |= R.second.Bits;
+    if (D.StatusExpr != R.second.StatusExpr)
+      D.StatusExpr = nullptr;
+    if (D.StatusVar != R.second.StatusVar)
+      D.StatusVar = nullptr;
+    if (!D.ReleaseSite) {
+      D.ReleaseSite = R.second.ReleaseSite;
+      D.ReleasedBy = R.second.ReleasedBy;
+    }
+    if (D.Trail.empty())
+      D.Trail = R.second.Trail;
+  }
 }
+
+/// Keeps at most `Max` paths: equal facts merge first, then everything.
+void normalize(StateSet &S, unsigned Max) {
+  StateSet Out;
+  for (PathState &P : S) {
+    auto Same = llvm::find_if(Out, [&](const PathState &O) { return O.Facts == P.Facts; });
+    if (Same == Out.end())
+      Out.push_back(std::move(P));
+    else
+      mergeInto(*Same, P);
+  }
+  if (Out.size() > Max) {
+    PathState All;
+    for (PathState &P : Out)
+      mergeInto(All, P);
+    Out.clear();
+    Out.push_back(std::move(All));
+  }
+  S = std::move(Out);
+}
+
+const Expr *strip(const Expr *E) {
+  while (E) {
+    const Expr *N = E->IgnoreParenCasts();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(N))
+      N = EWC->getSubExpr();
+    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(N))
+      N = MT->getSubExpr();
+    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(N))
+      N = BT->getSubExpr();
+    if (N == E)
+      return E;
+    E = N;
+  }
+  return E;
+}
+
+bool isThisBase(const Expr *Base) {
+  return isa<CXXThisExpr>(Base->IgnoreParenImpCasts());
+}
+
+/// The local variable or `this` field an expression names, if any.
+Key storageOf(const Expr *E) {
+  E = strip(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->hasLocalStorage() && !VD->getType()->isReferenceType())
+        return VD;
+    return nullptr;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (isThisBase(ME->getBase()))
+      return dyn_cast<FieldDecl>(ME->getMemberDecl());
+  return nullptr;
+}
+
+bool isField(Key K) { return isa<FieldDecl>(K); }
+
+const CallExpr *asBuiltinExpect(const Expr *E) {
+  const auto *CE = dyn_cast<CallExpr>(E);
+  if (CE && CE->getBuiltinCallee() == Builtin::BI__builtin_expect && CE->getNumArgs() >= 1)
+    return CE;
+  return nullptr;
+}
+
+/// `cond` reduced to "Subject is non-zero" (TrueMeansNonZero) or "is zero".
+struct CondTest {
+  const Expr *Subject = nullptr;
+  bool TrueMeansNonZero = true;
+};
+
+class Analysis;
+
+} // namespace
+
+struct LifetimeAnalyzer::Impl {
+  const ApiModel &Model;
+  ASTContext &Ctx;
+  LifetimeOptions Opts;
+  std::map<const FunctionDecl *, std::unique_ptr<FunctionSummary>> Summaries;
+  std::set<const FunctionDecl *> InProgress;
+  std::map<const FunctionDecl *, bool> Interesting;
+  unsigned Depth = 0;
+
+  Impl(const ApiModel &M, ASTContext &C, LifetimeOptions O)
+      : Model(M), Ctx(C), Opts(O) {}
+
+  const FunctionModel *lookupModel(const FunctionDecl *FD, unsigned NumArgs) {
+    if (!FD || !FD->getIdentifier())
+      return nullptr;
+    if (const FunctionModel *M = Model.lookup(FD->getQualifiedNameAsString(), NumArgs))
+      return M;
+    if (FD->isCXXClassMember())
+      return nullptr;
+    return Model.lookup(FD->getName(), NumArgs);
+  }
+
+  const FunctionModel *modelFor(const CallExpr *Call);
+  const FunctionSummary *summaryOf(const FunctionDecl *FD);
+  bool isInteresting(const FunctionDecl *FD);
+};
+
+namespace {
+
+/// Runs the dataflow on one function.
+class Analysis {
+public:
+  Analysis(LifetimeAnalyzer::Impl &A, const FunctionDecl *FD, bool SummaryMode)
+      : A(A), Ctx(A.Ctx), SM(A.Ctx.getSourceManager()), FD(FD),
+        SummaryMode(SummaryMode), PM(FD->getBody()) {}
+
+  bool run();
+  std::vector<LifetimeFinding> takeFindings() {
+    std::vector<LifetimeFinding> Out;
+    for (auto &F : Findings)
+      Out.push_back(std::move(F.second));
+    return Out;
+  }
+  /// Summary of the function's effect on its parameters (SummaryMode).
+  std::unique_ptr<FunctionSummary> summary() const;
+
+private:
+  // --- dataflow driver ---
+  void transferBlock(const CFGBlock *B, StateSet &S);
+  void transferElement(const CFGElement &E, PathState &P, bool &Dead);
+  void propagateEdge(const CFGBlock *From, unsigned SuccIndex,
+                     const CFGBlock *To, const StateSet &Out, bool TwoWay,
+                     StateSet &Refined);
+  void refineOnBranch(const Expr *Cond, bool Taken, PathState &P, bool &Infeasible,
+                      bool TwoWay);
+  void checkExit(const CFGBlock *From, const StateSet &S);
+
+  // --- transfer functions ---
+  void onCall(const CallExpr *Call, PathState &P, bool &Dead);
+  void onModeledCall(const CallExpr *Call, const FunctionModel &M, PathState &P);
+  void onUnknownCall(const CallExpr *Call, PathState &P);
+  void escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel &M, PathState &P);
+  void onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At, PathState &P);
+  void assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P);
+  void recordConstantFact(Key Target, const Expr *Src, PathState &P);
+  void onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P);
+  void escapeValueRefs(const Expr *E, PathState &P);
+  void noteReturnedResource(const Expr *Ret, const PathState &P);
+  void acquire(const CallExpr *Call, const FunctionModel &M, const AcquireEffect &Eff,
+               PathState &P);
+  void release(const CallExpr *Call, const FunctionModel &M, const ReleaseEffect &Eff,
+               PathState &P);
+  void use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff, PathState &P);
+  void bindStatus(const CallExpr *Call, ResState &RS);
+  void invalidateFacts(Key K, PathState &P);
+  void unbind(Key K, PathState &P, const Stmt *At, const char *How);
+
+  // --- helpers ---
+  unsigned resourceFor(const Expr *Site, int ParamIndex, const std::string &Kind,
+                       const std::string &By, Key Var);
+  std::optional<CondTest> condTest(const Expr *C) const;
+  std::optional<uintptr_t> factKey(const Expr *Subject);
+  bool isZero(const Expr *E) const;
+  SourceLocation loc(const Stmt *S) const;
+  SourceLocation endLoc(const Stmt *S) const;
+  std::string text(const Expr *E) const;
+  std::string varName(Key K) const { return K ? K->getNameAsString() : ""; }
+  void report(FindingKind Kind, unsigned R, const Expr *At, std::vector<PathNote> Notes,
+              const std::string &Called = "");
+  void reportLeak(unsigned R, const ResState &RS, SourceLocation Where,
+                  const std::string &Why);
+
+  LifetimeAnalyzer::Impl &A;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const FunctionDecl *FD;
+  bool SummaryMode;
+  ParentMap PM;
+  std::unique_ptr<CFG> Cfg;
+  std::vector<Resource> Resources{Resource()}; // id 0 unused
+  std::map<std::pair<const Expr *, int>, unsigned> ResourceIds;
+  std::map<const CallExpr *, unsigned> ReturnedResource;
+  std::map<std::pair<int, const Expr *>, LifetimeFinding> Findings;
+  std::set<unsigned> Leaked;
+  std::map<uintptr_t, std::set<Key>> FactVars;
+  StateSet ExitStates;
+  bool ReachedExit = false;
+  std::string SummaryReturnKind;
+  /// SummaryMode: acquisitions into pointer parameters (index, kind).
+  std::vector<std::pair<int, std::string>> SummaryAcquires;
+};
+
+SourceLocation Analysis::loc(const Stmt *S) const {
+  return SM.getExpansionLoc(S->getBeginLoc());
+}
+
+SourceLocation Analysis::endLoc(const Stmt *S) const {
+  return SM.getExpansionLoc(S->getEndLoc());
+}
+
+std::string Analysis::text(const Expr *E) const {
+  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+  StringRef T = Lexer::getSourceText(R, SM, Ctx.getLangOpts());
+  if (T.empty() || T.size() > 40 || T.contains('\n'))
+    return "";
+  return T.str();
+}
+
+unsigned Analysis::resourceFor(const Expr *Site, int ParamIndex,
+                               const std::string &Kind, const std::string &By,
+                               Key Var) {
+  auto Id = std::make_pair(Site, ParamIndex);
+  auto It = ResourceIds.find(Id);
+  if (It != ResourceIds.end())
+    return It->second;
+  Resource R;
+  R.Site = Site;
+  R.Kind = Kind;
+  R.AcquiredBy = By;
+  R.VarName = varName(Var);
+  R.IntoField = Var && isField(Var);
+  R.ParamIndex = ParamIndex;
+  Resources.push_back(R);
+  unsigned N = Resources.size() - 1;
+  ResourceIds[Id] = N;
+  return N;
+}
+
+bool Analysis::isZero(const Expr *E) const {
+  E = E->IgnoreParenCasts();
+  if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
+    return true;
+  if (E->isValueDependent() || E->isTypeDependent())
+    return false;
+  Expr::EvalResult R;
+  return E->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0;
+}
+
+std::optional<CondTest> Analysis::condTest(const Expr *C) const {
+  if (!C)
+    return std::nullopt;
+  C = C->IgnoreParenImpCasts();
+  if (const CallExpr *Expect = asBuiltinExpect(C))
+    return condTest(Expect->getArg(0));
+  if (const auto *UO = dyn_cast<UnaryOperator>(C); UO && UO->getOpcode() == UO_LNot) {
+    auto T = condTest(UO->getSubExpr());
+    if (T)
+      T->TrueMeansNonZero = !T->TrueMeansNonZero;
+    return T;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(C);
+      BO && (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE)) {
+    const Expr *Other = nullptr;
+    if (isZero(BO->getRHS()))
+      Other = BO->getLHS();
+    else if (isZero(BO->getLHS()))
+      Other = BO->getRHS();
+    if (Other) {
+      auto T = condTest(Other);
+      if (!T)
+        return std::nullopt;
+      if (BO->getOpcode() == BO_EQ)
+        T->TrueMeansNonZero = !T->TrueMeansNonZero;
+      return T;
+    }
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
+      OC && OC->getOperator() == OO_ExclaimEqual && OC->getNumArgs() == 2 &&
+      isZero(OC->getArg(1)))
+    return condTest(OC->getArg(0));
+  CondTest T;
+  T.Subject = strip(C);
+  return T;
+}
+
+/// Conditions over variables and fields, without side effects, are facts
+/// that later branches on the same condition can be checked against.
+std::optional<uintptr_t> Analysis::factKey(const Expr *Subject) {
+  if (!Subject || Subject->HasSideEffects(Ctx) || Subject->isValueDependent())
+    return std::nullopt;
+  if (Key K = storageOf(Subject)) {
+    FactVars[reinterpret_cast<uintptr_t>(K)].insert(K);
+    return reinterpret_cast<uintptr_t>(K);
+  }
+  std::set<Key> Vars;
+  bool HasCall = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (isa<CallExpr>(S))
+      HasCall = true;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (isa<VarDecl>(DRE->getDecl()))
+        Vars.insert(DRE->getDecl());
+    if (const auto *ME = dyn_cast<MemberExpr>(S))
+      Vars.insert(ME->getMemberDecl());
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(Subject);
+  if (HasCall || Vars.empty())
+    return std::nullopt;
+  llvm::FoldingSetNodeID ID;
+  Subject->Profile(ID, Ctx, /*Canonical=*/true);
+  uintptr_t K = ID.ComputeHash() | 1; // odd: never equal to a pointer key
+  FactVars[K].insert(Vars.begin(), Vars.end());
+  return K;
+}
+
+void Analysis::invalidateFacts(Key K, PathState &P) {
+  for (auto It = P.Facts.begin(); It != P.Facts.end();) {
+    auto V = FactVars.find(It->first);
+    if (V != FactVars.end() && V->second.count(K))
+      It = P.Facts.erase(It);
+    else
+      ++It;
+  }
+}
+
+void Analysis::reportLeak(unsigned R, const ResState &RS, SourceLocation Where,
+                          const std::string &Why) {
+  const Resource &Res = Resources[R];
+  if (SummaryMode || Res.ParamIndex >= 0 || !Res.Site || !Leaked.insert(R).second)
+    return;
+  std::vector<PathNote> Notes = RS.Trail;
+  Notes.push_back({Where, Why});
+  report(FindingKind::Leak, R, Res.Site, std::move(Notes));
+}
+
+void Analysis::report(FindingKind Kind, unsigned R, const Expr *At,
+                      std::vector<PathNote> Notes, const std::string &Called) {
+  if (SummaryMode)
+    return;
+  auto Id = std::make_pair(static_cast<int>(Kind), At);
+  if (Findings.count(Id))
+    return;
+  const Resource &Res = Resources[R];
+  LifetimeFinding F;
+  F.Kind = Kind;
+  F.ResourceKind = Res.Kind;
+  F.Loc = loc(At);
+  F.Range = SourceRange(F.Loc, endLoc(At));
+  F.AcquiredBy = Res.AcquiredBy;
+  F.VarName = Res.VarName;
+  F.CalledFunction = Called;
+  F.Notes = std::move(Notes);
+  Findings.emplace(Id, std::move(F));
+}
+
+// --- transfer functions ---------------------------------------------------
+
+void Analysis::bindStatus(const CallExpr *Call, ResState &RS) {
+  RS.StatusExpr = Call;
+  RS.StatusVar = nullptr;
+  const Stmt *Cur = Call;
+  while (const Stmt *Parent = PM.getParent(Cur)) {
+    if (isa<ParenExpr>(Parent) || isa<ImplicitCastExpr>(Parent) ||
+        isa<ExplicitCastExpr>(Parent) || isa<ExprWithCleanups>(Parent)) {
+      Cur = Parent;
+      continue;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(Parent)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D))
+          if (VD->getInit() && strip(VD->getInit()) == strip(cast<Expr>(Cur)))
+            RS.StatusVar = VD;
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(Parent);
+               BO && BO->getOpcode() == BO_Assign && BO->getRHS() == Cur) {
+      if (Key K = storageOf(BO->getLHS()))
+        RS.StatusVar = dyn_cast<VarDecl>(K);
+    }
+    return;
+  }
+}
+
+void Analysis::unbind(Key K, PathState &P, const Stmt *At, const char *How) {
+  auto It = P.Bind.find(K);
+  if (It == P.Bind.end())
+    return;
+  for (unsigned R : It->second) {
+    auto RS = P.Res.find(R);
+    if (RS == P.Res.end() || P.boundElsewhere(R, K))
+      continue;
+    if ((RS->second.Bits & Live) && !Resources[R].IntoField && At)
+      reportLeak(R, RS->second, loc(At),
+                 "'" + varName(K) + "' " + How + " while it still holds the " +
+                     (A.Model.kind(Resources[R].Kind)
+                          ? A.Model.kind(Resources[R].Kind)->Noun
+                          : std::string("resource")));
+    P.Res.erase(RS);
+  }
+  P.Bind.erase(It);
+}
+
+void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
+                       const AcquireEffect &Eff, PathState &P) {
+  if (!Eff.Owned)
+    return;
+  if (Eff.Arg == ReturnValue) {
+    unsigned R = resourceFor(Call, -1, Eff.Kind, M.Name, nullptr);
+    ResState RS;
+    RS.Bits = Live;
+    P.Res[R] = RS;
+    ReturnedResource[Call] = R;
+    return;
+  }
+  if (Eff.Arg >= static_cast<int>(Call->getNumArgs()))
+    return;
+  const Expr *Arg = strip(Call->getArg(Eff.Arg));
+  const auto *AddrOf = dyn_cast<UnaryOperator>(Arg);
+  Key Target = nullptr;
+  if (AddrOf && AddrOf->getOpcode() == UO_AddrOf)
+    Target = storageOf(AddrOf->getSubExpr());
+  if (!Target) {
+    // Into an out-parameter, a container element or another object: it
+    // escapes. A pointer parameter of a helper is what its summary records.
+    if (SummaryMode)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(Arg))
+        if (const auto *PVD = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+          if (PVD->getType()->isPointerType())
+            SummaryAcquires.push_back({static_cast<int>(PVD->getFunctionScopeIndex()), Eff.Kind});
+    return;
+  }
+  unsigned R = resourceFor(Call, -1, Eff.Kind, M.Name, Target);
+  // Re-acquiring into a variable that still holds a live resource loses it.
+  auto Old = P.Bind.find(Target);
+  if (Old != P.Bind.end()) {
+    for (unsigned OldR : Old->second) {
+      auto RS = P.Res.find(OldR);
+      if (RS == P.Res.end() || !(RS->second.Bits & Live) || P.boundElsewhere(OldR, Target))
+        continue;
+      const Resource &Prev = Resources[OldR];
+      std::vector<PathNote> Notes = RS->second.Trail;
+      std::string Noun = A.Model.kind(Prev.Kind) ? A.Model.kind(Prev.Kind)->Noun : "resource";
+      Notes.push_back({loc(Prev.Site),
+                       Prev.Site == Call
+                           ? "the " + Noun + " created here in an earlier iteration is still alive"
+                           : "previous " + Noun + " created here by '" + Prev.AcquiredBy + "'"});
+      report(FindingKind::Overwrite, OldR == R ? R : OldR, Call, std::move(Notes));
+      Leaked.insert(OldR);
+      if (!Findings.empty()) {
+        auto &F = Findings[std::make_pair(static_cast<int>(FindingKind::Overwrite),
+                                          static_cast<const Expr *>(Call))];
+        F.AcquiredBy = M.Name;
+        F.ResourceKind = Eff.Kind;
+        F.VarName = varName(Target);
+      }
+    }
+    for (unsigned OldR : Old->second)
+      if (!P.boundElsewhere(OldR, Target))
+        P.Res.erase(OldR);
+  }
+  ResState RS;
+  RS.Bits = Live;
+  if (!M.StatusType.empty()) {
+    bindStatus(Call, RS);
+    RS.SuccessIsZero = M.StatusType != "bool";
+  }
+  P.Bind[Target] = {R};
+  P.Res[R] = RS;
+  invalidateFacts(Target, P);
+}
+
+void Analysis::release(const CallExpr *Call, const FunctionModel &M,
+                       const ReleaseEffect &Eff, PathState &P) {
+  if (Eff.Arg < 0 || Eff.Arg >= static_cast<int>(Call->getNumArgs()))
+    return;
+  Key K = storageOf(Call->getArg(Eff.Arg));
+  if (!K)
+    return;
+  auto It = P.Bind.find(K);
+  if (It == P.Bind.end())
+    return;
+  for (unsigned R : It->second) {
+    auto RSIt = P.Res.find(R);
+    if (RSIt == P.Res.end())
+      continue;
+    ResState &RS = RSIt->second;
+    const Resource &Res = Resources[R];
+    if (RS.Bits == Released && RS.ReleaseSite && RS.ReleaseSite != Call) {
+      report(FindingKind::DoubleRelease, R, Call,
+             {{loc(RS.ReleaseSite), "'" + varName(K) + "' was released here by '" +
+                                        RS.ReleasedBy + "'"}},
+             M.Name);
+      continue;
+    }
+    if (!Res.Kind.empty() && !llvm::is_contained(Eff.Kinds, Res.Kind) &&
+        (RS.Bits & Live))
+      report(FindingKind::MismatchedRelease, R, Call,
+             {{loc(Res.Site), "'" + varName(K) + "' was allocated here by '" +
+                                  Res.AcquiredBy + "'"}},
+             M.Name);
+    RS.Bits = Released;
+    RS.ReleaseSite = Call;
+    RS.ReleasedBy = M.Name;
+    RS.ReleasedAsKinds = Eff.Kinds;
+    RS.StatusExpr = nullptr;
+    RS.StatusVar = nullptr;
+  }
+}
+
+void Analysis::use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff,
+                   PathState &P) {
+  Key K = storageOf(Arg);
+  if (!K)
+    return;
+  auto It = P.Bind.find(K);
+  if (It == P.Bind.end())
+    return;
+  for (unsigned R : It->second) {
+    auto RS = P.Res.find(R);
+    if (RS == P.Res.end() || RS->second.Bits != Released || !RS->second.ReleaseSite)
+      continue;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    report(FindingKind::UseAfterRelease, R, Call,
+           {{loc(RS->second.ReleaseSite),
+             "'" + varName(K) + "' was released here by '" + RS->second.ReleasedBy + "'"}},
+           Callee ? Callee->getNameAsString() : "");
+  }
+}
+
+/// Values that flow out of `E` as themselves (not through a comparison or an
+/// arithmetic result) escape when `E` is stored, returned or passed on.
+void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
+  if (!E)
+    return;
+  E = strip(E);
+  if (Key K = storageOf(E)) {
+    auto It = P.Bind.find(K);
+    if (It != P.Bind.end())
+      for (unsigned R : It->second)
+        if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
+          RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
+    return;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref)
+      escapeValueRefs(UO->getSubExpr(), P);
+    return;
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    escapeValueRefs(CO->getTrueExpr(), P);
+    escapeValueRefs(CO->getFalseExpr(), P);
+    return;
+  }
+  if (const auto *ILE = dyn_cast<InitListExpr>(E)) {
+    for (const Expr *Init : ILE->inits())
+      escapeValueRefs(Init, P);
+    return;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Comma)
+      escapeValueRefs(BO->getRHS(), P);
+    else if (BO->isAdditiveOp()) {
+      escapeValueRefs(BO->getLHS(), P);
+      escapeValueRefs(BO->getRHS(), P);
+    }
+    return;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    auto It = ReturnedResource.find(CE);
+    if (It != ReturnedResource.end())
+      if (auto RS = P.Res.find(It->second); RS != P.Res.end())
+        RS->second.Bits = Escaped;
+    return;
+  }
+  if (const auto *Cons = dyn_cast<CXXConstructExpr>(E)) {
+    for (const Expr *Arg : Cons->arguments())
+      escapeValueRefs(Arg, P);
+    return;
+  }
+  if (const auto *Lambda = dyn_cast<LambdaExpr>(E)) {
+    for (const Expr *Init : Lambda->capture_inits())
+      escapeValueRefs(Init, P);
+    return;
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+    escapeValueRefs(ASE->getBase(), P);
+}
+
+/// A helper that returns a live resource it acquired is a factory.
+void Analysis::noteReturnedResource(const Expr *Ret, const PathState &P) {
+  Key K = Ret ? storageOf(Ret) : nullptr;
+  auto It = K ? P.Bind.find(K) : P.Bind.end();
+  if (It == P.Bind.end())
+    return;
+  for (unsigned R : It->second)
+    if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live) &&
+                                 !Resources[R].Kind.empty())
+      SummaryReturnKind = Resources[R].Kind;
+}
+
+void Analysis::onModeledCall(const CallExpr *Call, const FunctionModel &M,
+                             PathState &P) {
+  for (const UseEffect &U : M.Uses)
+    if (U.Arg >= 0 && U.Arg < static_cast<int>(Call->getNumArgs()))
+      use(Call, Call->getArg(U.Arg), &U, P);
+  for (const ReleaseEffect &R : M.Releases)
+    release(Call, M, R, P);
+  for (const AcquireEffect &Acq : M.Acquires)
+    acquire(Call, M, Acq, P);
+}
+
+void Analysis::onUnknownCall(const CallExpr *Call, PathState &P) {
+  // Kernel launches read their arguments; they do not take ownership.
+  if (isa<CUDAKernelCallExpr>(Call)) {
+    for (const Expr *Arg : Call->arguments())
+      use(Call, Arg, nullptr, P);
+    return;
+  }
+  for (const Expr *Arg : Call->arguments())
+    escapeValueRefs(Arg, P);
+  // A method called on a handle-holding object may hand the handle on.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    escapeValueRefs(MC->getImplicitObjectArgument(), P);
+}
+
+/// A helper's summary lists what it does with each parameter; an argument
+/// for a parameter it does not classify may be kept, so it escapes.
+void Analysis::escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel &M,
+                                      PathState &P) {
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    int Index = static_cast<int>(I);
+    bool Classified =
+        llvm::any_of(M.Uses, [&](const UseEffect &U) { return U.Arg == Index; }) ||
+        llvm::any_of(M.Releases, [&](const ReleaseEffect &R) { return R.Arg == Index; }) ||
+        llvm::any_of(M.Acquires, [&](const AcquireEffect &A) { return A.Arg == Index; });
+    if (!Classified)
+      escapeValueRefs(Call->getArg(I), P);
+  }
+}
+
+void Analysis::onCall(const CallExpr *Call, PathState &P, bool &Dead) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (Callee && Callee->getBuiltinID() && !A.lookupModel(Callee, Call->getNumArgs()))
+    return; // __builtin_expect and friends
+  const FunctionModel *M = A.modelFor(Call);
+  if (M) {
+    onModeledCall(Call, *M, P);
+    if (M->Origin == "summary")
+      escapeUnclassifiedArgs(Call, *M, P);
+  } else {
+    onUnknownCall(Call, P);
+  }
+  if (Callee && A.Opts.SinkPathsAreSilent && A.Opts.UseHelperSummaries)
+    if (const FunctionSummary *S = A.summaryOf(Callee); S && S->NeverReturns)
+      Dead = true;
+}
+
+void Analysis::onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At,
+                        PathState &P) {
+  Key Target = storageOf(LHS);
+  if (!Target) {
+    escapeValueRefs(RHS, P); // stored into memory we do not follow
+    return;
+  }
+  assignTo(Target, RHS, At, P);
+}
+
+/// `Target = RHS`; `At` is null for a declaration, which cannot overwrite.
+void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P) {
+  invalidateFacts(Target, P);
+  const Expr *Src = strip(RHS);
+  std::set<unsigned> NewRes;
+  if (Key From = storageOf(Src)) {
+    auto It = P.Bind.find(From);
+    if (It != P.Bind.end())
+      NewRes = It->second;
+  } else if (const auto *CE = dyn_cast<CallExpr>(Src);
+             CE && ReturnedResource.count(CE)) {
+    NewRes = {ReturnedResource[CE]};
+  } else {
+    escapeValueRefs(Src, P);
+  }
+  recordConstantFact(Target, Src, P);
+  auto Old = P.Bind.find(Target);
+  bool Same = Old != P.Bind.end() && Old->second == NewRes;
+  if (!Same)
+    unbind(Target, P, At, "is overwritten here");
+  if (NewRes.empty())
+    return;
+  if (isField(Target))
+    for (unsigned R : NewRes)
+      if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
+        RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
+  P.Bind[Target] = NewRes;
+}
+
+/// `ok = false;` or `exec = nullptr;` lets later `if (ok)` be decided.
+void Analysis::recordConstantFact(Key Target, const Expr *Src, PathState &P) {
+  uintptr_t K = reinterpret_cast<uintptr_t>(Target);
+  FactVars[K].insert(Target);
+  if (isZero(Src)) {
+    P.Facts[K] = false;
+    return;
+  }
+  if (Src->isValueDependent() || Src->isTypeDependent())
+    return;
+  if (!Src->getType()->isIntegerType() && !Src->getType()->isBooleanType())
+    return;
+  Expr::EvalResult R;
+  if (Src->EvaluateAsInt(R, Ctx))
+    P.Facts[K] = R.Val.getInt() != 0;
+}
+
+void Analysis::onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P) {
+  auto It = P.Bind.find(VD);
+  if (It == P.Bind.end())
+    return;
+  std::string How = "goes out of scope here";
+  SourceLocation Where;
+  if (Trigger) {
+    if (isa<ReturnStmt>(Trigger)) {
+      How = "is not released when the function returns here";
+      Where = loc(Trigger);
+    } else if (const auto *CS = dyn_cast<CompoundStmt>(Trigger)) {
+      Where = SM.getExpansionLoc(CS->getRBracLoc());
+    } else {
+      Where = loc(Trigger);
+      How = "goes out of scope here";
+    }
+  }
+  if (Where.isInvalid())
+    Where = SM.getExpansionLoc(FD->getBody()->getEndLoc());
+  for (unsigned R : It->second) {
+    auto RS = P.Res.find(R);
+    if (RS == P.Res.end() || P.boundElsewhere(R, VD))
+      continue;
+    if ((RS->second.Bits & Live) && !Resources[R].IntoField &&
+        Resources[R].ParamIndex < 0) {
+      const ResourceKind *K = A.Model.kind(Resources[R].Kind);
+      std::string Noun = K ? K->Noun : "resource";
+      reportLeak(R, RS->second, Where,
+                 isa_and_nonnull<ReturnStmt>(Trigger)
+                     ? "'" + VD->getNameAsString() + "' " + How
+                     : "'" + VD->getNameAsString() + "' " + How + " without releasing the " + Noun);
+    }
+    if (Resources[R].ParamIndex < 0)
+      P.Res.erase(RS);
+  }
+  if (!isa<ParmVarDecl>(VD))
+    P.Bind.erase(It);
+}
+
+void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
+  if (auto LE = E.getAs<CFGLifetimeEnds>()) {
+    onLifetimeEnd(LE->getVarDecl(), LE->getTriggerStmt(), P);
+    return;
+  }
+  auto CS = E.getAs<CFGStmt>();
+  if (!CS)
+    return;
+  const Stmt *S = CS->getStmt();
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    onCall(Call, P, Dead);
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->getOpcode() == BO_Assign)
+      onAssign(BO->getLHS(), BO->getRHS(), BO, P);
+    else if (BO->isCompoundAssignmentOp())
+      if (Key K = storageOf(BO->getLHS()))
+        invalidateFacts(K, P);
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp())
+      if (Key K = storageOf(UO->getSubExpr()))
+        invalidateFacts(K, P);
+  } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D)) {
+        if (!VD->getInit())
+          continue;
+        if (VD->hasLocalStorage() && !VD->getType()->isReferenceType())
+          assignTo(VD, VD->getInit(), nullptr, P);
+        else
+          escapeValueRefs(VD->getInit(), P);
+      }
+  } else if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+    if (SummaryMode)
+      noteReturnedResource(RS->getRetValue(), P);
+    escapeValueRefs(RS->getRetValue(), P);
+  } else if (const auto *Cons = dyn_cast<CXXConstructExpr>(S)) {
+    for (const Expr *Arg : Cons->arguments())
+      escapeValueRefs(Arg, P);
+  } else if (const auto *ILE = dyn_cast<InitListExpr>(S)) {
+    if (!isa_and_nonnull<InitListExpr>(PM.getParent(ILE)))
+      escapeValueRefs(ILE, P);
+  } else if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    escapeValueRefs(L, P);
+  } else if (isa<CXXThrowExpr>(S)) {
+    if (A.Opts.SinkPathsAreSilent)
+      Dead = true;
+  } else if (const auto *New = dyn_cast<CXXNewExpr>(S)) {
+    if (New->getInitializer())
+      escapeValueRefs(New->getInitializer(), P);
+  }
+}
+
+} // namespace
+} // namespace cgt
+
+// --- the dataflow driver --------------------------------------------------
+namespace cgt {
+namespace {
+
+void Analysis::refineOnBranch(const Expr *Cond, bool Taken, PathState &P,
+                              bool &Infeasible, bool TwoWay) {
+  std::optional<CondTest> T = condTest(Cond);
+  if (!T || !T->Subject)
+    return;
+  const Expr *Subject = T->Subject;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Subject); BO && BO->getOpcode() == BO_Assign)
+    Subject = strip(BO->getLHS()); // if ((st = call()) != cudaSuccess)
+  bool NonZero = Taken == T->TrueMeansNonZero;
+
+  if (std::optional<uintptr_t> K = factKey(Subject)) {
+    auto F = P.Facts.find(*K);
+    if (F != P.Facts.end() && F->second != NonZero) {
+      Infeasible = true;
+      return;
+    }
+    P.Facts[*K] = NonZero;
+  }
+
+  Key SubjectVar = storageOf(Subject);
+  for (auto &Entry : P.Res) {
+    ResState &RS = Entry.second;
+    if (!(RS.Bits & Live))
+      continue;
+    bool TestsStatus = (RS.StatusExpr && strip(RS.StatusExpr) == Subject) ||
+                       (RS.StatusVar && SubjectVar == RS.StatusVar);
+    if (!TestsStatus)
+      continue;
+    bool Failed = RS.SuccessIsZero ? NonZero : !NonZero;
+    if (Failed) {
+      RS.Bits = Absent; // the call failed: nothing was acquired
+    } else {
+      RS.StatusExpr = nullptr;
+      RS.StatusVar = nullptr;
+    }
+  }
+
+  // A handle that tests null on this edge holds no live resource.
+  if (SubjectVar && !NonZero)
+    if (auto It = P.Bind.find(SubjectVar); It != P.Bind.end())
+      for (unsigned R : It->second)
+        if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live)) {
+          RS->second.Bits &= ~Live;
+          if (!RS->second.Bits)
+            RS->second.Bits = Absent;
+        }
+
+  if (!TwoWay)
+    return;
+  std::string CondText = text(Cond);
+  if (CondText.empty())
+    return;
+  PathNote Note{loc(Cond), "assuming '" + CondText + "' is " + (Taken ? "true" : "false")};
+  for (auto &Entry : P.Res)
+    if ((Entry.second.Bits & Live) && Entry.second.Trail.size() < 4)
+      Entry.second.Trail.push_back(Note);
+}
+
+void Analysis::checkExit(const CFGBlock *From, const StateSet &S) {
+  SourceLocation Where = SM.getExpansionLoc(FD->getBody()->getEndLoc());
+  for (auto It = From->rbegin(); It != From->rend(); ++It)
+    if (auto CS = It->getAs<CFGStmt>())
+      if (isa<ReturnStmt>(CS->getStmt())) {
+        Where = loc(CS->getStmt());
+        break;
+      }
+  for (const PathState &P : S)
+    for (const auto &Entry : P.Res) {
+      const Resource &Res = Resources[Entry.first];
+      if (!(Entry.second.Bits & Live) || Res.IntoField || Res.ParamIndex >= 0)
+        continue;
+      std::string Noun = A.Model.kind(Res.Kind) ? A.Model.kind(Res.Kind)->Noun : "resource";
+      reportLeak(Entry.first, Entry.second, Where,
+                 "the " + Noun + " is not released when the function returns here");
+    }
+  if (SummaryMode)
+    ExitStates.insert(ExitStates.end(), S.begin(), S.end());
+  ReachedExit = true;
+}
+
+void Analysis::transferBlock(const CFGBlock *B, StateSet &S) {
+  StateSet Alive;
+  for (PathState &P : S) {
+    bool Dead = false;
+    for (const CFGElement &E : *B) {
+      transferElement(E, P, Dead);
+      if (Dead)
+        break;
+    }
+    if (!Dead)
+      Alive.push_back(std::move(P));
+  }
+  S = std::move(Alive);
+}
+
+void Analysis::propagateEdge(const CFGBlock *From, unsigned SuccIndex,
+                             const CFGBlock *To, const StateSet &Out,
+                             bool TwoWay, StateSet &Refined) {
+  const Expr *Cond = From->succ_size() == 2 ? From->getLastCondition() : nullptr;
+  for (const PathState &Src : Out) {
+    PathState P = Src;
+    bool Infeasible = false;
+    if (Cond)
+      refineOnBranch(Cond, SuccIndex == 0, P, Infeasible, TwoWay);
+    if (!Infeasible)
+      Refined.push_back(std::move(P));
+  }
+}
+
+/// Position of each block in reverse post-order (unreachable edges skipped;
+/// llvm's traversal does not expect the null successors clang's CFG has).
+std::vector<unsigned> reversePostOrder(const CFG &G) {
+  unsigned N = G.getNumBlockIDs();
+  std::vector<unsigned> Order(N, N);
+  std::vector<char> Visited(N, 0);
+  std::vector<const CFGBlock *> Post;
+  std::vector<std::pair<const CFGBlock *, unsigned>> Stack;
+  Stack.push_back({&G.getEntry(), 0});
+  Visited[G.getEntry().getBlockID()] = 1;
+  while (!Stack.empty()) {
+    auto &[B, Next] = Stack.back();
+    if (Next < B->succ_size()) {
+      const CFGBlock *S = B->succ_begin()[Next++].getReachableBlock();
+      if (S && !Visited[S->getBlockID()]) {
+        Visited[S->getBlockID()] = 1;
+        Stack.push_back({S, 0});
+      }
+      continue;
+    }
+    Post.push_back(B);
+    Stack.pop_back();
+  }
+  unsigned Pos = 0;
+  for (auto It = Post.rbegin(); It != Post.rend(); ++It)
+    Order[(*It)->getBlockID()] = Pos++;
+  return Order;
+}
+
+bool Analysis::run() {
+  CFG::BuildOptions BO;
+  BO.AddLifetime = true;
+  BO.setAllAlwaysAdd();
+  Cfg = CFG::buildCFG(FD, FD->getBody(), &Ctx, BO);
+  if (!Cfg)
+    return false;
+  unsigned N = Cfg->getNumBlockIDs();
+  std::vector<StateSet> In(N);
+  std::vector<unsigned> Visits(N, 0);
+
+  PathState Entry;
+  if (SummaryMode)
+    for (const ParmVarDecl *PVD : FD->parameters()) {
+      QualType T = PVD->getType();
+      if (!T->isPointerType() && !T->isIntegerType())
+        continue;
+      unsigned R = resourceFor(nullptr, PVD->getFunctionScopeIndex(), "", "", PVD);
+      Entry.Bind[PVD] = {R};
+      Entry.Res[R].Bits = Live;
+    }
+  const CFGBlock *EntryBlock = &Cfg->getEntry();
+  In[EntryBlock->getBlockID()].push_back(std::move(Entry));
+
+  // Reverse post-order keeps the number of revisits small.
+  std::vector<unsigned> Order = reversePostOrder(*Cfg);
+  auto Cmp = [&](const CFGBlock *L, const CFGBlock *R) {
+    return Order[L->getBlockID()] > Order[R->getBlockID()];
+  };
+  std::priority_queue<const CFGBlock *, std::vector<const CFGBlock *>, decltype(Cmp)> WL(Cmp);
+  std::vector<char> Queued(N, 0);
+  WL.push(EntryBlock);
+  Queued[EntryBlock->getBlockID()] = 1;
+
+  while (!WL.empty()) {
+    const CFGBlock *B = WL.top();
+    WL.pop();
+    Queued[B->getBlockID()] = 0;
+    StateSet S = In[B->getBlockID()];
+    transferBlock(B, S);
+    if (S.empty() || B->hasNoReturnElement())
+      continue;
+    bool TwoWay = B->succ_size() == 2 && B->succ_begin()[0].getReachableBlock() &&
+                  B->succ_begin()[1].getReachableBlock();
+    unsigned Index = 0;
+    for (const CFGBlock::AdjacentBlock &Succ : B->succs()) {
+      unsigned SuccIndex = Index++;
+      const CFGBlock *To = Succ.getReachableBlock();
+      if (!To)
+        continue;
+      StateSet Refined;
+      propagateEdge(B, SuccIndex, To, S, TwoWay, Refined);
+      if (Refined.empty())
+        continue;
+      if (To == &Cfg->getExit()) {
+        checkExit(B, Refined);
+        continue;
+      }
+      unsigned ToId = To->getBlockID();
+      StateSet Joined = In[ToId];
+      Joined.insert(Joined.end(), Refined.begin(), Refined.end());
+      // Widen loops that keep changing: fewer paths, same soundness.
+      normalize(Joined, ++Visits[ToId] > 8 ? 1 : A.Opts.MaxStatesPerPoint);
+      if (Joined == In[ToId] || Visits[ToId] > 40)
+        continue;
+      In[ToId] = std::move(Joined);
+      if (!Queued[ToId]) {
+        WL.push(To);
+        Queued[ToId] = 1;
+      }
+    }
+  }
+  return true;
+}
+
+std::unique_ptr<FunctionSummary> Analysis::summary() const {
+  auto S = std::make_unique<FunctionSummary>();
+  S->NeverReturns = !ReachedExit;
+  FunctionModel &M = S->Model;
+  M.Name = FD->getNameAsString();
+  M.NumParams = FD->getNumParams();
+  M.Origin = "summary";
+  QualType Ret = FD->getReturnType();
+  if (Ret->isBooleanType())
+    M.StatusType = "bool";
+  else if (A.Model.isStatusType(Ret.getUnqualifiedType().getAsString()) ||
+           (Ret->getAs<TypedefType>() &&
+            A.Model.isStatusType(Ret->getAs<TypedefType>()->getDecl()->getName())))
+    M.StatusType = Ret.getUnqualifiedType().getAsString();
+  for (const ParmVarDecl *PVD : FD->parameters()) {
+    int Index = PVD->getFunctionScopeIndex();
+    auto Id = ResourceIds.find({nullptr, Index});
+    if (Id == ResourceIds.end())
+      continue;
+    uint8_t Bits = 0;
+    std::vector<std::string> Kinds;
+    for (const PathState &P : ExitStates)
+      if (auto It = P.Res.find(Id->second); It != P.Res.end()) {
+        Bits |= It->second.Bits;
+        if (!It->second.ReleasedAsKinds.empty())
+          Kinds = It->second.ReleasedAsKinds;
+      }
+    Bits &= ~Absent;
+    if (Bits == Released && !Kinds.empty())
+      M.Releases.push_back({Index, Kinds});
+    else if (Bits == Live || (Bits == 0 && ExitStates.empty()))
+      M.Uses.push_back({Index, "", false});
+  }
+  for (const auto &Acq : SummaryAcquires)
+    if (llvm::none_of(M.Acquires, [&](const AcquireEffect &E) { return E.Arg == Acq.first; }))
+      M.Acquires.push_back({Acq.first, Acq.second, true});
+  if (!SummaryReturnKind.empty())
+    M.Acquires.push_back({ReturnValue, SummaryReturnKind, true});
+  return S;
+}
+
+} // namespace
+
+// --- the public face --------------------------------------------------------
+
+namespace {
+
+/// Finds calls in a body, for the cheap "is this function worth analysing"
+/// tests; does not look into lambdas (they are analysed on their own).
+class CallCollector : public RecursiveASTVisitor<CallCollector> {
+public:
+  std::vector<const CallExpr *> Calls;
+  bool HasThrow = false;
+  bool VisitCallExpr(CallExpr *C) {
+    Calls.push_back(C);
+    return true;
+  }
+  bool VisitCXXThrowExpr(CXXThrowExpr *) {
+    HasThrow = true;
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+};
+
+} // namespace
+
+bool LifetimeAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
+  auto Cached = Interesting.find(FD);
+  if (Cached != Interesting.end())
+    return Cached->second;
+  Interesting[FD] = false; // recursion guard
+  if (!FD->hasBody())
+    return false;
+  CallCollector C;
+  C.TraverseStmt(FD->getBody());
+  bool Result = false;
+  for (const CallExpr *Call : C.Calls) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      continue;
+    if (const FunctionModel *M = lookupModel(Callee, Call->getNumArgs())) {
+      Result |= !M->Acquires.empty() || !M->Releases.empty() || !M->Uses.empty();
+      continue;
+    }
+    const FunctionDecl *Def = Callee->getDefinition();
+    if (Opts.UseHelperSummaries && Def && Def != FD && Depth < 4 &&
+        !Ctx.getSourceManager().isInSystemHeader(Def->getLocation())) {
+      ++Depth;
+      Result |= isInteresting(Def);
+      --Depth;
+    }
+  }
+  Interesting[FD] = Result;
+  return Result;
+}
+
+const FunctionSummary *LifetimeAnalyzer::Impl::summaryOf(const FunctionDecl *Callee) {
+  const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody() || Def->isDependentContext() ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return nullptr;
+  auto It = Summaries.find(Def);
+  if (It != Summaries.end())
+    return It->second.get();
+  if (InProgress.count(Def) || Depth >= 4)
+    return nullptr;
+  CallCollector C;
+  C.TraverseStmt(Def->getBody());
+  bool MayNotReturn = C.HasThrow || llvm::any_of(C.Calls, [](const CallExpr *Call) {
+    const FunctionDecl *F = Call->getDirectCallee();
+    return F && F->isNoReturn();
+  });
+  if (!MayNotReturn && !isInteresting(Def)) {
+    Summaries[Def] = nullptr;
+    return nullptr;
+  }
+  InProgress.insert(Def);
+  ++Depth;
+  Analysis An(*this, Def, /*SummaryMode=*/true);
+  std::unique_ptr<FunctionSummary> S;
+  if (An.run())
+    S = An.summary();
+  --Depth;
+  InProgress.erase(Def);
+  return (Summaries[Def] = std::move(S)).get();
+}
+
+const FunctionModel *LifetimeAnalyzer::Impl::modelFor(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return nullptr;
+  if (const FunctionModel *M = lookupModel(Callee, Call->getNumArgs()))
+    return M;
+  if (!Opts.UseHelperSummaries)
+    return nullptr;
+  const FunctionSummary *S = summaryOf(Callee);
+  return S ? &S->Model : nullptr;
+}
+
+LifetimeAnalyzer::LifetimeAnalyzer(const ApiModel &Model, ASTContext &Ctx,
+                                   LifetimeOptions Opts)
+    : P(std::make_unique<Impl>(Model, Ctx, Opts)) {}
+
+LifetimeAnalyzer::~LifetimeAnalyzer() = default;
+
+bool LifetimeAnalyzer::isInteresting(const FunctionDecl *FD) {
+  return P->isInteresting(FD);
+}
+
+std::vector<LifetimeFinding> LifetimeAnalyzer::analyze(const FunctionDecl *FD) {
+  if (!FD->hasBody() || FD->isDependentContext())
+    return {};
+  Analysis An(*P, FD, /*SummaryMode=*/false);
+  if (!An.run())
+    return {};
+  std::vector<LifetimeFinding> Out = An.takeFindings();
+  const SourceManager &SM = P->Ctx.getSourceManager();
+  llvm::sort(Out, [&](const LifetimeFinding &L, const LifetimeFinding &R) {
+    return SM.isBeforeInTranslationUnit(L.Loc, R.Loc);
+  });
+  return Out;
+}
+
+const FunctionSummary *LifetimeAnalyzer::summaryOf(const FunctionDecl *FD) {
+  return P->summaryOf(FD);
+}
+
+const FunctionModel *LifetimeAnalyzer::modelFor(const CallExpr *Call) {
+  return P->modelFor(Call);
+}
+
+} // namespace cgt

@@ -87,8 +87,10 @@ public:
   /// The model entry (built-in, user, or summary) for a call, or null.
   const FunctionModel *modelFor(const clang::CallExpr *Call);
 
-private:
+  /// Shared state of the analyses of one translation unit (summaries).
   struct Impl;
+
+private:
   std::unique_ptr<Impl> P;
 };
 

@@ -1,0 +1,311 @@
+// RUN: %check_cudagraph_tidy %s cudagraph-unpaired-instantiate %t
+#include <cuda_runtime.h>
+#include <cuda.h>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#define CUDA_CHECK_EXIT(call)                                                  \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      fprintf(stderr, "%s\n", cudaGetErrorString(err_));                       \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+#define CUDA_CHECK_RETURN(call)                                                \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess)                                                   \
+      return err_;                                                             \
+  } while (0)
+
+// ---- leaks ---------------------------------------------------------------
+
+void leak_simple(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t exec;
+  cudaGraphInstantiate(&exec, g, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph exec 'exec' created by 'cudaGraphInstantiate' is not destroyed on every path; call cudaGraphExecDestroy or hand it to an owner [cudagraph-unpaired-instantiate]
+  cudaGraphLaunch(exec, s);
+}
+
+cudaError_t leak_on_early_return(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t exec;
+  CUDA_CHECK_RETURN(cudaGraphInstantiate(&exec, g, 0));
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph exec 'exec' created by 'cudaGraphInstantiate' is not destroyed on every path
+  CUDA_CHECK_RETURN(cudaGraphLaunch(exec, s));
+  return cudaGraphExecDestroy(exec);
+}
+
+// The fix: destroy on the error path too.
+cudaError_t clean_on_early_return(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t exec;
+  CUDA_CHECK_RETURN(cudaGraphInstantiate(&exec, g, 0));
+  cudaError_t st = cudaGraphLaunch(exec, s);
+  cudaGraphExecDestroy(exec);
+  return st;
+}
+
+bool leak_on_condition(cudaGraph_t g, cudaStream_t s, bool dry_run) {
+  cudaGraphExec_t exec;
+  if (cudaGraphInstantiate(&exec, g, 0) != cudaSuccess)
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: graph exec 'exec' created by 'cudaGraphInstantiate' is not destroyed on every path
+    return false;
+  if (dry_run)
+    return true;
+  cudaGraphLaunch(exec, s);
+  cudaGraphExecDestroy(exec);
+  return true;
+}
+
+bool clean_on_condition(cudaGraph_t g, cudaStream_t s, bool dry_run) {
+  cudaGraphExec_t exec;
+  if (cudaGraphInstantiate(&exec, g, 0) != cudaSuccess)
+    return false;
+  if (!dry_run)
+    cudaGraphLaunch(exec, s);
+  cudaGraphExecDestroy(exec);
+  return true;
+}
+
+void leak_in_loop(cudaGraph_t g, cudaStream_t s, int n) {
+  for (int i = 0; i < n; ++i) {
+    cudaGraphExec_t exec;
+    cudaGraphInstantiate(&exec, g, 0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: graph exec 'exec' created by 'cudaGraphInstantiate' is not destroyed on every path
+    cudaGraphLaunch(exec, s);
+  }
+}
+
+void clean_in_loop(cudaGraph_t g, cudaStream_t s, int n) {
+  for (int i = 0; i < n; ++i) {
+    cudaGraphExec_t exec;
+    cudaGraphInstantiate(&exec, g, 0);
+    cudaGraphLaunch(exec, s);
+    cudaGraphExecDestroy(exec);
+  }
+}
+
+void overwrite_in_loop(cudaGraph_t g, cudaStream_t s, int n) {
+  cudaGraphExec_t exec = nullptr;
+  for (int i = 0; i < n; ++i) {
+    cudaGraphInstantiate(&exec, g, 0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaGraphInstantiate' overwrites 'exec', which still holds a live graph exec; destroy it with cudaGraphExecDestroy first [cudagraph-unpaired-instantiate]
+    cudaGraphLaunch(exec, s);
+  }
+  cudaGraphExecDestroy(exec);
+}
+
+void clean_reinstantiate_in_loop(cudaGraph_t g, cudaStream_t s, int n) {
+  cudaGraphExec_t exec = nullptr;
+  for (int i = 0; i < n; ++i) {
+    if (exec)
+      cudaGraphExecDestroy(exec);
+    cudaGraphInstantiate(&exec, g, 0);
+    cudaGraphLaunch(exec, s);
+  }
+  if (exec)
+    cudaGraphExecDestroy(exec);
+}
+
+void overwrite_straight(cudaGraph_t g1, cudaGraph_t g2) {
+  cudaGraphExec_t exec;
+  cudaGraphInstantiate(&exec, g1, 0);
+  cudaGraphInstantiate(&exec, g2, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaGraphInstantiate' overwrites 'exec', which still holds a live graph exec
+  cudaGraphExecDestroy(exec);
+}
+
+void leak_driver_api(CUgraph g, CUstream s) {
+  CUgraphExec exec;
+  cuGraphInstantiate(&exec, g, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph exec 'exec' created by 'cuGraphInstantiateWithFlags' is not destroyed on every path; call cuGraphExecDestroy or hand it to an owner
+  cuGraphLaunch(exec, s);
+}
+
+void clean_driver_api(CUgraph g, CUstream s) {
+  CUgraphExec exec;
+  if (cuGraphInstantiate(&exec, g, 0) != CUDA_SUCCESS)
+    return;
+  cuGraphLaunch(exec, s);
+  cuGraphExecDestroy(exec);
+}
+
+void leak_cuda11_signature(cudaGraph_t g) {
+  cudaGraphExec_t exec;
+  cudaGraphInstantiate(&exec, g, nullptr, nullptr, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph exec 'exec' created by 'cudaGraphInstantiate' is not destroyed on every path
+}
+
+void leak_with_flags(cudaGraph_t g) {
+  cudaGraphExec_t exec;
+  cudaGraphInstantiateWithFlags(&exec, g, cudaGraphInstantiateFlagAutoFreeOnLaunch);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph exec 'exec' created by 'cudaGraphInstantiateWithFlags' is not destroyed on every path
+}
+
+// ---- correct patterns that must stay silent ------------------------------
+
+void clean_exit_macro(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t exec;
+  CUDA_CHECK_EXIT(cudaGraphInstantiate(&exec, g, 0));
+  CUDA_CHECK_EXIT(cudaGraphLaunch(exec, s));
+  CUDA_CHECK_EXIT(cudaGraphExecDestroy(exec));
+}
+
+void clean_status_variable(cudaGraph_t g) {
+  cudaGraphExec_t exec;
+  cudaError_t st = cudaGraphInstantiate(&exec, g, 0);
+  if (st)
+    return;
+  cudaGraphExecDestroy(exec);
+}
+
+void clean_destroy_graph_right_after(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t exec;
+  cudaGraphInstantiate(&exec, g, 0);
+  cudaGraphDestroy(g); // legal: the exec does not need the graph
+  cudaGraphLaunch(exec, s);
+  cudaGraphExecDestroy(exec);
+}
+
+cudaGraphExec_t clean_returned(cudaGraph_t g) {
+  cudaGraphExec_t exec;
+  cudaGraphInstantiate(&exec, g, 0);
+  return exec;
+}
+
+cudaError_t clean_out_param(cudaGraphExec_t *out, cudaGraph_t g) {
+  return cudaGraphInstantiate(out, g, 0);
+}
+
+struct Runner {
+  cudaGraphExec_t exec_ = nullptr;
+  cudaGraph_t graph_ = nullptr;
+  void build() { cudaGraphInstantiate(&exec_, graph_, 0); }
+  void rebuild_with_update() {
+    cudaGraphExecUpdateResultInfo info;
+    if (cudaGraphExecUpdate(exec_, graph_, &info) != cudaSuccess) {
+      cudaGraphExecDestroy(exec_);
+      cudaGraphInstantiate(&exec_, graph_, 0);
+    }
+  }
+  void store_local(cudaGraph_t g) {
+    cudaGraphExec_t e;
+    cudaGraphInstantiate(&e, g, 0);
+    exec_ = e;
+  }
+  ~Runner() {
+    if (exec_)
+      cudaGraphExecDestroy(exec_);
+  }
+};
+
+cudaGraphExec_t global_exec;
+void clean_global(cudaGraph_t g) {
+  cudaGraphExec_t e;
+  cudaGraphInstantiate(&e, g, 0);
+  global_exec = e;
+}
+
+struct ExecDeleter {
+  void operator()(cudaGraphExec_t e) const { cudaGraphExecDestroy(e); }
+};
+using ExecPtr = std::unique_ptr<CUgraphExec_st, ExecDeleter>;
+
+ExecPtr clean_unique_ptr(cudaGraph_t g) {
+  cudaGraphExec_t e;
+  CUDA_CHECK_EXIT(cudaGraphInstantiate(&e, g, 0));
+  return ExecPtr(e);
+}
+
+void clean_container(std::vector<cudaGraphExec_t> &execs, cudaGraph_t g) {
+  cudaGraphExec_t e;
+  cudaGraphInstantiate(&e, g, 0);
+  execs.push_back(e);
+}
+
+int clean_goto_cleanup(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t exec = nullptr;
+  int rc = -1;
+  if (cudaGraphInstantiate(&exec, g, 0) != cudaSuccess)
+    goto fail;
+  if (cudaGraphLaunch(exec, s) != cudaSuccess)
+    goto fail;
+  rc = 0;
+fail:
+  if (exec)
+    cudaGraphExecDestroy(exec);
+  return rc;
+}
+
+void clean_throw(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t exec;
+  if (cudaGraphInstantiate(&exec, g, 0) != cudaSuccess)
+    throw 1;
+  if (cudaGraphLaunch(exec, s) != cudaSuccess)
+    abort();
+  cudaGraphExecDestroy(exec);
+}
+
+void clean_correlated(cudaGraph_t g, cudaStream_t s, bool use_graph) {
+  cudaGraphExec_t exec = nullptr;
+  if (use_graph)
+    cudaGraphInstantiate(&exec, g, 0);
+  for (int i = 0; i < 10; ++i) {
+    if (use_graph)
+      cudaGraphLaunch(exec, s);
+  }
+  if (use_graph)
+    cudaGraphExecDestroy(exec);
+}
+
+void clean_alias(cudaGraph_t g) {
+  cudaGraphExec_t a;
+  cudaGraphInstantiate(&a, g, 0);
+  cudaGraphExec_t b = a;
+  cudaGraphExecDestroy(b);
+}
+
+// Helpers in the same translation unit are summarised.
+static void destroyExec(cudaGraphExec_t e) { cudaGraphExecDestroy(e); }
+static void launchExec(cudaGraphExec_t e, cudaStream_t s) { cudaGraphLaunch(e, s); }
+static cudaError_t makeExec(cudaGraphExec_t *out, cudaGraph_t g) {
+  return cudaGraphInstantiate(out, g, 0);
+}
+
+void clean_helper_destroy(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  cudaGraphInstantiate(&e, g, 0);
+  launchExec(e, s);
+  destroyExec(e);
+}
+
+void leak_helper_launch(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  cudaGraphInstantiate(&e, g, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+  launchExec(e, s);
+}
+
+void leak_helper_acquire(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  if (makeExec(&e, g) != cudaSuccess)
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: graph exec 'e' created by 'makeExec' is not destroyed on every path
+    return;
+  launchExec(e, s);
+}
+
+void clean_helper_acquire(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  if (makeExec(&e, g) != cudaSuccess)
+    return;
+  launchExec(e, s);
+  destroyExec(e);
+}
+
+void suppressed(cudaGraph_t g) {
+  cudaGraphExec_t exec;
+  cudaGraphInstantiate(&exec, g, 0); // NOLINT(cudagraph-unpaired-instantiate)
+}
