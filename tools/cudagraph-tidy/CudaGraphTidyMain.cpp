@@ -6,14 +6,19 @@
 // clang-tidy would otherwise pick the device pass and hide host-only code.
 //
 // Every diagnostic is converted to a cgt::FindingRecord (lib/Report) so that
-// the text printer and the SARIF writer share one form.
+// the text printer and the SARIF writer (lib/Sarif) share one form.
+// nvcc commands in compile_commands.json are translated (lib/CompileDb);
+// `-p build` without files analyses every file of the database.
 //
-// Exit codes: 0 no findings, 1 findings, 2 the tool could not do its job
-// (bad arguments, missing file, unparsable translation unit, bad model file).
+// Exit codes: 0 no (new) findings, 1 findings, 2 the tool could not do its
+// job (bad arguments, missing file or database, unparsable translation unit,
+// bad model file, bad baseline). With --baseline only findings the baseline
+// does not have count.
 //
 //===----------------------------------------------------------------------===//
 #include "DriverSupport.h"
 #include "Report/Rules.h"
+#include "Sarif/SarifWriter.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -21,7 +26,9 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -64,6 +71,29 @@ static cl::opt<bool> DeviceSide(
     cl::cat(ToolCategory));
 static cl::opt<bool> Quiet("quiet", cl::desc("Print no summary line"),
                            cl::cat(ToolCategory));
+static cl::opt<unsigned> JobsOpt(
+    "jobs",
+    cl::desc("Translation units to analyse in parallel (0: one per core); "
+             "the report is the same whatever the number"),
+    cl::init(1), cl::cat(ToolCategory));
+static cl::alias JobsAlias("j", cl::desc("Alias for --jobs"),
+                           cl::aliasopt(JobsOpt), cl::cat(ToolCategory));
+static cl::opt<std::string> SarifRootOpt(
+    "sarif-root",
+    cl::desc("Directory SARIF URIs are relative to (%SRCROOT%); default: the "
+             "git top level of the current directory, else the current "
+             "directory"),
+    cl::init(""), cl::cat(ToolCategory));
+static cl::opt<std::string> BaselineOpt(
+    "baseline",
+    cl::desc("SARIF log of an earlier run: report only findings it does not "
+             "have (matched by partialFingerprints)"),
+    cl::init(""), cl::cat(ToolCategory));
+static cl::opt<bool> KeepUnchanged(
+    "baseline-keep-unchanged",
+    cl::desc("With --baseline and --format=sarif, also write the findings the "
+             "baseline has, with baselineState \"unchanged\""),
+    cl::cat(ToolCategory));
 
 namespace {
 
@@ -114,6 +144,50 @@ int listChecks() {
   return 0;
 }
 
+void printSummary(const cgt::RunResult &Result) {
+  size_t New = 0;
+  for (size_t I = 0; I < Result.Findings.size(); ++I)
+    if (Result.BaselineStates.empty() || Result.BaselineStates[I] != "unchanged")
+      ++New;
+  errs() << New << (BaselineOpt.empty() ? "" : " new") << " finding"
+         << (New == 1 ? "" : "s");
+  if (!BaselineOpt.empty())
+    errs() << " (" << Result.Unchanged << " already in the baseline)";
+  errs() << " in " << Result.Units.size() << " translation unit"
+         << (Result.Units.size() == 1 ? "" : "s") << ".\n";
+}
+
+std::string resolvedSarifRoot(std::string &Error) {
+  if (SarifRootOpt.empty())
+    return cgt::defaultSarifRoot();
+  SmallString<256> Real;
+  if (std::error_code EC = sys::fs::real_path(SarifRootOpt, Real)) {
+    Error = "--sarif-root '" + SarifRootOpt + "': " + EC.message();
+    return "";
+  }
+  if (!sys::fs::is_directory(Real)) {
+    Error = "--sarif-root '" + SarifRootOpt + "' is not a directory";
+    return "";
+  }
+  return std::string(Real);
+}
+
+/// Files named on the command line, else every file of the database (-p).
+std::vector<std::string> inputFiles(tooling::CommonOptionsParser &Parser) {
+  std::vector<std::string> Files = Parser.getSourcePathList();
+  if (Files.empty()) {
+    Files = Parser.getCompilations().getAllFiles();
+    llvm::sort(Files);
+    Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
+  }
+  return Files;
+}
+
+int fail(const Twine &Message) {
+  errs() << "cudagraph-tidy: error: " << Message << "\n";
+  return 2;
+}
+
 } // namespace
 
 int main(int argc, const char **argv) {
@@ -143,33 +217,45 @@ int main(int argc, const char **argv) {
     return 2;
   }
 
-  std::vector<std::string> Files = Parser->getSourcePathList();
-  if (Files.empty()) {
-    errs() << "cudagraph-tidy: error: no input files (give files, or -p with a "
-              "compile_commands.json)\n";
-    return 2;
-  }
+  std::vector<std::string> Files = inputFiles(*Parser);
+  if (Files.empty())
+    return fail("no input files (give files, or -p with a compile_commands.json "
+                "that lists some)");
 
-  cgt::DriverRun Run;
-  Run.OptionsProvider = std::move(*Provider);
-  Run.Compilations = &Parser->getCompilations();
-  Run.DeviceSide = DeviceSide;
-  cgt::RunResult Result = cgt::runChecks(Run, Files);
-
+  cgt::ReportOptions Report;
+  Report.Format = FormatOpt;
+  Report.OutputPath = OutputOpt;
   std::string Error;
-  if (!cgt::writeReport(Result, FormatOpt, OutputOpt, Error)) {
-    errs() << "cudagraph-tidy: error: " << Error << "\n";
-    return 2;
+  Report.SarifRoot = resolvedSarifRoot(Error);
+  if (!Error.empty())
+    return fail(Error);
+
+  // Read before the analysis: a bad baseline should not cost a full run.
+  std::set<std::string> Baseline;
+  if (!BaselineOpt.empty() && !cgt::readBaseline(BaselineOpt, Baseline, Error))
+    return fail(Error);
+
+  cgt::RunResult Result;
+  Result.ConfigErrors = cgt::validateApiModelFiles(**Provider, Files);
+  if (Result.ConfigErrors.empty()) {
+    cgt::DriverRun Run;
+    Run.OptionsProvider = std::move(*Provider);
+    Run.Compilations = &Parser->getCompilations();
+    Run.DeviceSide = DeviceSide;
+    Run.Jobs = JobsOpt;
+    Result = cgt::runChecks(Run, Files);
   }
+  if (!BaselineOpt.empty())
+    cgt::applyBaseline(Result, Baseline, Report.SarifRoot, KeepUnchanged);
+
+  if (!cgt::writeReport(Result, Report, Error))
+    return fail(Error);
   for (const cgt::UnitStatus &U : Result.Units)
     if (!U.Analyzed)
       errs() << "cudagraph-tidy: error: " << U.File << ": " << U.Problem << "\n";
   for (const std::string &C : Result.ConfigErrors)
     errs() << "cudagraph-tidy: error: " << C << "\n";
   if (!Quiet)
-    errs() << Result.Findings.size() << " finding"
-           << (Result.Findings.size() == 1 ? "" : "s") << " in "
-           << Result.Units.size() << " translation unit"
-           << (Result.Units.size() == 1 ? "" : "s") << ".\n";
+    printSummary(Result);
   return cgt::exitCodeFor(Result);
 }

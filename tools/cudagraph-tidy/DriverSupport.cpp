@@ -1,5 +1,16 @@
 //===- DriverSupport.cpp --------------------------------------------------===//
+//
+// Parallel analysis works because nothing is shared between translation
+// units: each gets its own ClangTidyContext, its own compile commands
+// (looked up on the main thread beforehand) and its own physical file system,
+// whose working directory is private (the process-wide real file system
+// would chdir the whole process when ClangTool enters a build directory).
+//
+//===----------------------------------------------------------------------===//
 #include "DriverSupport.h"
+#include "ApiModel/ApiModel.h"
+#include "CompileDb/NvccArgs.h"
+#include "Sarif/SarifWriter.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -8,8 +19,11 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
+#include <mutex>
 
 using namespace clang;
 using namespace clang::tidy;
@@ -115,9 +129,11 @@ bool isConfigError(const ClangTidyError &E) {
 
 } // namespace
 
-std::vector<std::string> adjustCudaArgs(const std::vector<std::string> &Args,
+std::vector<std::string> adjustCudaArgs(const std::vector<std::string> &In,
                                         const std::string &File,
                                         bool DeviceSide) {
+  std::vector<std::string> Args =
+      isNvccCommand(In) ? translateNvccArgs(In).Args : In;
   if (!isCudaFile(File) && !hasArg(Args, "-xcuda") &&
       std::find(Args.begin(), Args.end(), "cuda") == Args.end())
     return Args;
@@ -160,80 +176,145 @@ private:
 
 } // namespace
 
-RunResult runChecks(DriverRun &Run, const std::vector<std::string> &Files) {
-  RunResult Result;
-  LineTable Lines;
-  CudaAdjustingDatabase Db(*Run.Compilations, Run.DeviceSide);
-  for (const std::string &File : Files) {
-    UnitStatus Unit;
-    Unit.File = File;
-    if (!llvm::sys::fs::exists(File)) {
-      Unit.Analyzed = false;
-      Unit.Problem = "no such file";
-      Result.Units.push_back(Unit);
-      continue;
-    }
-    if (Db.getCompileCommands(File).empty()) {
-      Unit.Analyzed = false;
-      Unit.Problem = "no compile command for this file in the compilation database";
-      Result.Units.push_back(Unit);
-      continue;
-    }
-    ClangTidyContext Context(
-        std::make_unique<FileOptionsProvider>(
-            Run.OptionsProvider->getGlobalOptions(),
-            ClangTidyOptions::getDefaults().merge(
-                Run.OptionsProvider->getOptions(File), 0),
-            ClangTidyOptions()),
-        false, false, false);
-    auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-        llvm::vfs::getRealFileSystem());
-    std::string Captured;
-    std::vector<ClangTidyError> Errors;
-    {
-      // runClangTidy prints "N warnings generated" and similar chatter to
-      // stderr; it says nothing the report does not.
-      Errors = runClangTidy(Context, Db, {File}, BaseFS,
-                            /*ApplyAnyFix=*/false, false, "", /*Quiet=*/true);
-    }
-    unsigned CompilerErrors = 0;
-    std::string FirstError;
-    for (const ClangTidyError &E : Errors) {
-      if (isConfigError(E)) {
-        Result.ConfigErrors.push_back(E.Message.Message);
-        continue;
-      }
-      if (isCompilerError(E)) {
-        if (CompilerErrors++ == 0) {
-          SourcePos P = Lines.position(E.Message.FilePath, E.Message.FileOffset);
-          FirstError = P.File + ":" + std::to_string(P.Line) + ":" +
-                       std::to_string(P.Column) + ": " + E.Message.Message;
-        }
-        continue;
-      }
-      Result.Findings.push_back(toRecord(E, Lines));
-    }
-    if (CompilerErrors) {
-      Unit.Analyzed = false;
-      Unit.Problem = "the translation unit does not parse (" +
-                     std::to_string(CompilerErrors) + " compiler error" +
-                     (CompilerErrors == 1 ? "" : "s") + "; first: " + FirstError + ")";
-    }
-    Result.Units.push_back(Unit);
+namespace {
+
+/// Serves the commands looked up for one file; lets worker threads run
+/// without touching the user's database.
+class FixedCommandsDatabase : public tooling::CompilationDatabase {
+public:
+  explicit FixedCommandsDatabase(std::vector<tooling::CompileCommand> Cmds)
+      : Cmds(std::move(Cmds)) {}
+  std::vector<tooling::CompileCommand>
+  getCompileCommands(llvm::StringRef) const override {
+    return Cmds;
   }
-  std::stable_sort(Result.Findings.begin(), Result.Findings.end(),
+
+private:
+  std::vector<tooling::CompileCommand> Cmds;
+};
+
+struct UnitResult {
+  UnitStatus Status;
+  std::vector<FindingRecord> Findings;
+  std::vector<std::string> ConfigErrors;
+};
+
+UnitResult analyzeUnit(const DriverRun &Run, const std::string &File,
+                       std::vector<tooling::CompileCommand> Cmds) {
+  UnitResult Out;
+  Out.Status.File = File;
+  LineTable Lines;
+  FixedCommandsDatabase Db(std::move(Cmds));
+  ClangTidyContext Context(
+      std::make_unique<FileOptionsProvider>(
+          Run.OptionsProvider->getGlobalOptions(),
+          ClangTidyOptions::getDefaults().merge(
+              Run.OptionsProvider->getOptions(File), 0),
+          ClangTidyOptions()),
+      false, false, false);
+  auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::createPhysicalFileSystem());
+  // Quiet: runClangTidy's "N warnings generated" says nothing the report
+  // does not.
+  std::vector<ClangTidyError> Errors =
+      runClangTidy(Context, Db, {File}, BaseFS, /*ApplyAnyFix=*/false, false,
+                   "", /*Quiet=*/true);
+  unsigned CompilerErrors = 0;
+  std::string FirstError;
+  for (const ClangTidyError &E : Errors) {
+    if (isConfigError(E)) {
+      Out.ConfigErrors.push_back(E.Message.Message);
+      continue;
+    }
+    if (isCompilerError(E)) {
+      if (CompilerErrors++ == 0) {
+        SourcePos P = Lines.position(E.Message.FilePath, E.Message.FileOffset);
+        FirstError = P.File.empty() ? E.Message.Message
+                                    : P.File + ":" + std::to_string(P.Line) +
+                                          ":" + std::to_string(P.Column) +
+                                          ": " + E.Message.Message;
+      }
+      continue;
+    }
+    Out.Findings.push_back(toRecord(E, Lines));
+  }
+  if (CompilerErrors) {
+    Out.Status.Analyzed = false;
+    Out.Status.Problem = "the translation unit does not parse (" +
+                         std::to_string(CompilerErrors) + " compiler error" +
+                         (CompilerErrors == 1 ? "" : "s") +
+                         "; first: " + FirstError + ")";
+  }
+  return Out;
+}
+
+void sortAndDedupe(std::vector<FindingRecord> &Findings) {
+  std::stable_sort(Findings.begin(), Findings.end(),
                    [](const FindingRecord &A, const FindingRecord &B) {
                      return std::tie(A.Pos.File, A.Pos.Offset, A.CheckName, A.Message) <
                             std::tie(B.Pos.File, B.Pos.Offset, B.CheckName, B.Message);
                    });
   // A header included by several files yields the same finding once per file.
-  Result.Findings.erase(
-      std::unique(Result.Findings.begin(), Result.Findings.end(),
+  Findings.erase(
+      std::unique(Findings.begin(), Findings.end(),
                   [](const FindingRecord &A, const FindingRecord &B) {
                     return A.Pos.File == B.Pos.File && A.Pos.Offset == B.Pos.Offset &&
                            A.CheckName == B.CheckName && A.Message == B.Message;
                   }),
-      Result.Findings.end());
+      Findings.end());
+}
+
+} // namespace
+
+RunResult runChecks(DriverRun &Run, const std::vector<std::string> &Files) {
+  RunResult Result;
+  CudaAdjustingDatabase Db(*Run.Compilations, Run.DeviceSide);
+  std::vector<UnitResult> Units(Files.size());
+  // Looked up here, on one thread: the user's database (JSON, interpolating)
+  // is not documented as safe for concurrent use.
+  std::vector<std::vector<tooling::CompileCommand>> Commands(Files.size());
+  std::vector<size_t> ToAnalyze;
+  for (size_t I = 0; I < Files.size(); ++I) {
+    Units[I].Status.File = Files[I];
+    if (!llvm::sys::fs::exists(Files[I])) {
+      Units[I].Status.Analyzed = false;
+      Units[I].Status.Problem = "no such file";
+      continue;
+    }
+    Commands[I] = Db.getCompileCommands(Files[I]);
+    if (Commands[I].empty()) {
+      Units[I].Status.Analyzed = false;
+      Units[I].Status.Problem =
+          "no compile command for this file in the compilation database";
+      continue;
+    }
+    ToAnalyze.push_back(I);
+  }
+  unsigned Jobs = Run.Jobs ? Run.Jobs : llvm::hardware_concurrency().compute_thread_count();
+  Jobs = std::max(1u, std::min<unsigned>(Jobs, ToAnalyze.size()));
+  if (Jobs <= 1) {
+    for (size_t I : ToAnalyze)
+      Units[I] = analyzeUnit(Run, Files[I], std::move(Commands[I]));
+  } else {
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
+    for (size_t I : ToAnalyze)
+      Pool.async([&, I] {
+        Units[I] = analyzeUnit(Run, Files[I], std::move(Commands[I]));
+      });
+    Pool.wait();
+  }
+  // Merged in input order and then sorted, so the report does not depend on
+  // which thread finished first.
+  std::set<std::string> SeenConfig;
+  for (UnitResult &U : Units) {
+    Result.Units.push_back(U.Status);
+    for (FindingRecord &F : U.Findings)
+      Result.Findings.push_back(std::move(F));
+    for (const std::string &C : U.ConfigErrors)
+      if (SeenConfig.insert(C).second)
+        Result.ConfigErrors.push_back(C);
+  }
+  sortAndDedupe(Result.Findings);
   return Result;
 }
 
@@ -250,28 +331,124 @@ std::string formatText(const std::vector<FindingRecord> &Findings) {
   return Out;
 }
 
-bool writeReport(const RunResult &Result, const std::string &Format,
-                 const std::string &OutputPath, std::string &Error) {
+namespace {
+
+std::string sarifText(const RunResult &Result, const ReportOptions &Opts) {
+  SarifInput In;
+  In.Findings = Result.Findings;
+  In.BaselineStates = Result.BaselineStates;
+  In.Units = Result.Units;
+  In.ConfigErrors = Result.ConfigErrors;
+  SarifOptions SO;
+  SO.SourceRoot = Opts.SarifRoot;
+  SO.ToolVersion = CUDAGRAPH_TIDY_VERSION;
+  return writeSarif(In, SO);
+}
+
+} // namespace
+
+bool writeReport(const RunResult &Result, const ReportOptions &Opts,
+                 std::string &Error) {
   std::string Text;
-  if (Format == "text") {
-    Text = formatText(Result.Findings);
+  if (Opts.Format == "text") {
+    // Text shows what needs attention: findings a baseline already had are
+    // only kept for SARIF consumers.
+    std::vector<FindingRecord> Shown;
+    for (size_t I = 0; I < Result.Findings.size(); ++I)
+      if (Result.BaselineStates.empty() || Result.BaselineStates[I] != "unchanged")
+        Shown.push_back(Result.Findings[I]);
+    Text = formatText(Shown);
+  } else if (Opts.Format == "sarif") {
+    Text = sarifText(Result, Opts);
   } else {
-    Error = "--format=sarif is not available in this build";
+    Error = "unknown format '" + Opts.Format + "'";
     return false;
   }
-  if (OutputPath.empty()) {
+  if (Opts.OutputPath.empty() || Opts.OutputPath == "-") {
     llvm::outs() << Text;
     llvm::outs().flush();
     return true;
   }
   std::error_code EC;
-  llvm::raw_fd_ostream OS(OutputPath, EC);
+  llvm::raw_fd_ostream OS(Opts.OutputPath, EC);
   if (EC) {
-    Error = "cannot write '" + OutputPath + "': " + EC.message();
+    Error = "cannot write '" + Opts.OutputPath + "': " + EC.message();
     return false;
   }
   OS << Text;
+  OS.close();
+  if (OS.has_error()) {
+    Error = "cannot write '" + Opts.OutputPath + "': " + OS.error().message();
+    OS.clear_error();
+    return false;
+  }
   return true;
+}
+
+void applyBaseline(RunResult &Result, const std::set<std::string> &Baseline,
+                   const std::string &SarifRoot, bool KeepUnchanged) {
+  SourceText Text;
+  std::vector<std::string> Prints =
+      computeFingerprints(Result.Findings, SarifRoot, Text);
+  std::vector<FindingRecord> Kept;
+  std::vector<std::string> States;
+  Result.Unchanged = 0;
+  for (size_t I = 0; I < Result.Findings.size(); ++I) {
+    bool Old = Baseline.count(Prints[I]) != 0;
+    Result.Unchanged += Old;
+    if (Old && !KeepUnchanged)
+      continue;
+    Kept.push_back(std::move(Result.Findings[I]));
+    States.push_back(Old ? "unchanged" : "new");
+  }
+  Result.Findings = std::move(Kept);
+  Result.BaselineStates = std::move(States);
+}
+
+std::vector<std::string>
+validateApiModelFiles(ClangTidyOptionsProvider &Provider,
+                      const std::vector<std::string> &Files) {
+  std::set<std::string> Values;
+  for (const std::string &File : Files) {
+    ClangTidyOptions Opts = Provider.getOptions(File);
+    for (const auto &KV : Opts.CheckOptions) {
+      llvm::StringRef Key = KV.getKey();
+      if (Key == "ApiModelFiles" || Key.ends_with(".ApiModelFiles"))
+        Values.insert(KV.getValue().Value);
+    }
+  }
+  std::vector<std::string> Errors;
+  for (const std::string &Value : Values) {
+    auto Model = ApiModel::builtin();
+    if (!Model) {
+      Errors.push_back("cannot load the built-in CUDA API model: " +
+                       llvm::toString(Model.takeError()));
+      return Errors;
+    }
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    llvm::StringRef(Value).split(Parts, ';', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef Part : Parts)
+      if (llvm::Error E = (*Model)->addFile(Part.trim()))
+        Errors.push_back("invalid API model file (ApiModelFiles=" + Value +
+                         "): " + llvm::toString(std::move(E)));
+  }
+  return Errors;
+}
+
+std::string defaultSarifRoot() {
+  llvm::SmallString<256> Cwd;
+  if (llvm::sys::fs::current_path(Cwd))
+    return "";
+  llvm::SmallString<256> Real;
+  if (!llvm::sys::fs::real_path(Cwd, Real))
+    Cwd = Real;
+  for (llvm::StringRef Dir = Cwd; !Dir.empty(); Dir = llvm::sys::path::parent_path(Dir)) {
+    llvm::SmallString<256> Git(Dir);
+    llvm::sys::path::append(Git, ".git");
+    if (llvm::sys::fs::exists(Git))
+      return Dir.str();
+  }
+  return std::string(Cwd);
 }
 
 int exitCodeFor(const RunResult &Result) {
@@ -280,7 +457,10 @@ int exitCodeFor(const RunResult &Result) {
       return 2;
   if (!Result.ConfigErrors.empty())
     return 2;
-  return Result.Findings.empty() ? 0 : 1;
+  for (size_t I = 0; I < Result.Findings.size(); ++I)
+    if (Result.BaselineStates.empty() || Result.BaselineStates[I] != "unchanged")
+      return 1;
+  return 0;
 }
 
 } // namespace cgt

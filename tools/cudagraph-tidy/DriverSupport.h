@@ -1,4 +1,10 @@
 //===- DriverSupport.h - running the checks and writing reports -*- C++ -*-===//
+//
+// The driver's work apart from option parsing: analysing translation units
+// (in parallel, each with its own ClangTidyContext), translating nvcc compile
+// commands, filtering by a baseline and writing text or SARIF reports.
+//
+//===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_TOOLS_DRIVERSUPPORT_H
 #define CUDAGRAPH_TIDY_TOOLS_DRIVERSUPPORT_H
 
@@ -6,6 +12,7 @@
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,21 +22,50 @@ struct DriverRun {
   std::unique_ptr<clang::tidy::ClangTidyOptionsProvider> OptionsProvider;
   const clang::tooling::CompilationDatabase *Compilations = nullptr;
   bool DeviceSide = false;
+  unsigned Jobs = 1; ///< translation units analysed at once; 0: all cores
 };
 
 struct RunResult {
   std::vector<FindingRecord> Findings; ///< sorted by file, offset, check
   std::vector<UnitStatus> Units;       ///< one per input file, in input order
   std::vector<std::string> ConfigErrors; ///< bad options or model files
+  /// Parallel to Findings once a baseline was applied: "new" or
+  /// "unchanged". Empty without a baseline.
+  std::vector<std::string> BaselineStates;
+  /// Findings the baseline already had and that were removed from Findings.
+  unsigned Unchanged = 0;
+};
+
+struct ReportOptions {
+  std::string Format = "text"; ///< "text" or "sarif"
+  std::string OutputPath;      ///< empty: stdout
+  std::string SarifRoot;       ///< absolute, symlinks resolved
 };
 
 /// Analyses each file with the enabled checks.
 RunResult runChecks(DriverRun &Run, const std::vector<std::string> &Files);
 
-/// Writes the report in `Format` ("text" or "sarif") to `OutputPath` (stdout
-/// when empty). Returns false with `Error` set when it cannot.
-bool writeReport(const RunResult &Result, const std::string &Format,
-                 const std::string &OutputPath, std::string &Error);
+/// Writes the report to `Opts.OutputPath` (stdout when empty). Returns false
+/// with `Error` set when it cannot.
+bool writeReport(const RunResult &Result, const ReportOptions &Opts,
+                 std::string &Error);
+
+/// Marks each finding "new" or "unchanged" against the fingerprints of a
+/// baseline log; unchanged findings are removed unless `KeepUnchanged`
+/// (then they stay, marked, for SARIF consumers that want them).
+void applyBaseline(RunResult &Result, const std::set<std::string> &Baseline,
+                   const std::string &SarifRoot, bool KeepUnchanged);
+
+/// Checks every API model file named by an ApiModelFiles option (global or
+/// per check) in the options of `Files`, so that a bad file is reported even
+/// when no function in the sources makes a check load it. Returns messages.
+std::vector<std::string>
+validateApiModelFiles(clang::tidy::ClangTidyOptionsProvider &Provider,
+                      const std::vector<std::string> &Files);
+
+/// The default SARIF source root: the git top level above the current
+/// directory, else the current directory; symlinks resolved.
+std::string defaultSarifRoot();
 
 /// Prints findings the way clang-tidy does: "file:line:col: warning: msg [check]"
 /// followed by the notes.
@@ -38,8 +74,9 @@ std::string formatText(const std::vector<FindingRecord> &Findings);
 /// 0 no findings, 1 findings, 2 the tool could not do its job.
 int exitCodeFor(const RunResult &Result);
 
-/// Makes a compile command analysable by clang: host-side analysis of CUDA
-/// files unless `DeviceSide`, `-x cuda` for .cuh headers.
+/// Makes a compile command analysable by clang: nvcc commands translated
+/// (lib/CompileDb), host-side analysis of CUDA files unless `DeviceSide`,
+/// `-x cuda` for .cuh headers.
 std::vector<std::string> adjustCudaArgs(const std::vector<std::string> &Args,
                                         const std::string &File,
                                         bool DeviceSide);

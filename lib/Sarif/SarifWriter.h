@@ -1,0 +1,98 @@
+//===- SarifWriter.h - findings as a SARIF 2.1.0 log ------------*- C++ -*-===//
+//
+// Turns the tool-neutral findings of one driver invocation (lib/Report) into
+// one SARIF 2.1.0 run that GitHub code scanning ingests, and reads earlier
+// logs back as baselines. It knows nothing of clang or clang-tidy: the input
+// is FindingRecord/UnitStatus plus the rule table, and source text is read
+// from disk only to convert byte columns and to compute fingerprints.
+//
+// Fingerprints (partialFingerprints["cudagraph/v1"]) deliberately leave out
+// the line number so that adding unrelated lines above a finding keeps its
+// identity; see fingerprintFor().
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_SARIF_SARIFWRITER_H
+#define CUDAGRAPH_TIDY_SARIF_SARIFWRITER_H
+
+#include "Report/Finding.h"
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cgt {
+
+/// The key under which our fingerprint is stored; versioned as SARIF
+/// §3.27.17 asks, so a future change of the recipe can live next to it.
+extern const char FingerprintKey[];
+
+struct SarifOptions {
+  /// Absolute directory, symlinks resolved; artifact URIs are relative to it
+  /// and carry uriBaseId "%SRCROOT%".
+  std::string SourceRoot;
+  std::string ToolName = "cudagraph-tidy";
+  std::string ToolVersion = "0.0.0";
+  std::string InformationUri =
+      "https://github.com/cudagraph-tidy/cudagraph-tidy";
+  /// run.automationDetails.id; empty leaves the category to the upload step
+  /// (an id in the file would override the workflow's `category`).
+  std::string AutomationId;
+};
+
+/// Everything one run reports. Findings are expected sorted (the driver
+/// sorts them), which is what makes the log deterministic.
+struct SarifInput {
+  std::vector<FindingRecord> Findings;
+  /// Parallel to Findings when a baseline was used: "new" or "unchanged".
+  /// Empty: no baseline, no baselineState is written.
+  std::vector<std::string> BaselineStates;
+  std::vector<UnitStatus> Units;
+  std::vector<std::string> ConfigErrors;
+};
+
+/// Reads source files once and answers line-level questions about them.
+/// Files that cannot be read behave as empty, so columns pass through.
+class SourceText {
+public:
+  /// Text of 1-based `Line` without its newline (and without a trailing CR).
+  const std::string &line(const std::string &File, unsigned Line);
+  /// Converts a 1-based byte column on `Line` to a 1-based code-point column.
+  unsigned codePointColumn(const std::string &File, unsigned Line,
+                           unsigned ByteColumn);
+  /// The nearest line at or above `Line` that starts a top-level declaration
+  /// (no indentation, not a brace, comment or preprocessor line): the
+  /// signature of the enclosing function in ordinary code.
+  std::string enclosingContext(const std::string &File, unsigned Line);
+
+private:
+  const std::vector<std::string> &lines(const std::string &File);
+  std::map<std::string, std::vector<std::string>> Cache;
+};
+
+/// Path of `File` relative to `Root` ("src/a.cu"), or "" when it is not
+/// under Root. Both are taken as given (the caller resolves symlinks).
+std::string relativeToRoot(const std::string &File, const std::string &Root);
+
+/// Percent-encodes a relative path for a SARIF "uri" (keeps '/').
+std::string encodeUriPath(const std::string &Path);
+
+/// Fingerprints of every finding, parallel to `Findings`: a hash of check,
+/// root-relative file, message, whitespace-free line text, code-point column
+/// and enclosing context, plus ":<n>" counting identical hashes so that two
+/// equal findings in one function stay distinct.
+std::vector<std::string>
+computeFingerprints(const std::vector<FindingRecord> &Findings,
+                    const std::string &SourceRoot, SourceText &Text);
+
+/// The complete SARIF log, pretty-printed with a trailing newline.
+std::string writeSarif(const SarifInput &In, const SarifOptions &Opts);
+
+/// Fingerprints of all results of a SARIF log written by this tool (results
+/// whose baselineState is "absent" are left out). Returns false with `Error`
+/// saying what is wrong when the file is missing or not such a log.
+bool readBaseline(const std::string &Path, std::set<std::string> &Fingerprints,
+                  std::string &Error);
+
+} // namespace cgt
+
+#endif
