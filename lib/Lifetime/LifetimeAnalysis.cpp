@@ -251,12 +251,7 @@ public:
         SummaryMode(SummaryMode), PM(FD->getBody()) {}
 
   bool run();
-  std::vector<LifetimeFinding> takeFindings() {
-    std::vector<LifetimeFinding> Out;
-    for (auto &F : Findings)
-      Out.push_back(std::move(F.second));
-    return Out;
-  }
+  std::vector<LifetimeFinding> takeFindings();
   /// Summary of the function's effect on its parameters (SummaryMode).
   std::unique_ptr<FunctionSummary> summary() const;
 
@@ -287,7 +282,8 @@ private:
   void release(const CallExpr *Call, const FunctionModel &M, const ReleaseEffect &Eff,
                PathState &P);
   void use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff, PathState &P);
-  void bindStatus(const CallExpr *Call, ResState &RS);
+  void bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS);
+  bool isStatusTypeName(QualType T) const;
   void invalidateFacts(Key K, PathState &P);
   void unbind(Key K, PathState &P, const Stmt *At, const char *How);
 
@@ -326,6 +322,28 @@ private:
   std::vector<std::pair<int, std::string>> SummaryAcquires;
 };
 
+/// Several acquisitions into one variable that leak at the same place are one
+/// bug: keep the first acquisition in source order.
+std::vector<LifetimeFinding> Analysis::takeFindings() {
+  std::vector<LifetimeFinding> Out;
+  std::map<std::pair<std::string, unsigned>, size_t> LeakAt;
+  std::vector<LifetimeFinding> All;
+  for (auto &F : Findings)
+    All.push_back(std::move(F.second));
+  llvm::sort(All, [&](const LifetimeFinding &L, const LifetimeFinding &R) {
+    return SM.isBeforeInTranslationUnit(L.Loc, R.Loc);
+  });
+  for (LifetimeFinding &F : All) {
+    if (F.Kind == FindingKind::Leak && !F.VarName.empty() && !F.Notes.empty()) {
+      auto Id = std::make_pair(F.VarName, F.Notes.back().Loc.getRawEncoding());
+      if (!LeakAt.emplace(Id, Out.size()).second)
+        continue;
+    }
+    Out.push_back(std::move(F));
+  }
+  return Out;
+}
+
 SourceLocation Analysis::loc(const Stmt *S) const {
   return SM.getExpansionLoc(S->getBeginLoc());
 }
@@ -337,7 +355,7 @@ SourceLocation Analysis::endLoc(const Stmt *S) const {
 std::string Analysis::text(const Expr *E) const {
   CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
   StringRef T = Lexer::getSourceText(R, SM, Ctx.getLangOpts());
-  if (T.empty() || T.size() > 40 || T.contains('\n'))
+  if (T.empty() || T.size() > 64 || T.contains('\n'))
     return "";
   return T.str();
 }
@@ -485,10 +503,15 @@ void Analysis::report(FindingKind Kind, unsigned R, const Expr *At,
 
 // --- transfer functions ---------------------------------------------------
 
-void Analysis::bindStatus(const CallExpr *Call, ResState &RS) {
+/// Finds what holds the status of an acquiring call: the call itself when a
+/// condition tests it directly, a variable it is stored in, or a checking
+/// wrapper such as `if (!cudaOk(cudaGraphInstantiate(...)))`.
+void Analysis::bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS) {
   RS.StatusExpr = Call;
   RS.StatusVar = nullptr;
+  RS.SuccessIsZero = SuccessIsZero;
   const Stmt *Cur = Call;
+  unsigned Wrappers = 0;
   while (const Stmt *Parent = PM.getParent(Cur)) {
     if (isa<ParenExpr>(Parent) || isa<ImplicitCastExpr>(Parent) ||
         isa<ExplicitCastExpr>(Parent) || isa<ExprWithCleanups>(Parent)) {
@@ -500,13 +523,42 @@ void Analysis::bindStatus(const CallExpr *Call, ResState &RS) {
         if (const auto *VD = dyn_cast<VarDecl>(D))
           if (VD->getInit() && strip(VD->getInit()) == strip(cast<Expr>(Cur)))
             RS.StatusVar = VD;
-    } else if (const auto *BO = dyn_cast<BinaryOperator>(Parent);
-               BO && BO->getOpcode() == BO_Assign && BO->getRHS() == Cur) {
+      return;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(Parent);
+        BO && BO->getOpcode() == BO_Assign && BO->getRHS() == Cur) {
       if (Key K = storageOf(BO->getLHS()))
         RS.StatusVar = dyn_cast<VarDecl>(K);
+      return;
     }
-    return;
+    const auto *Wrapper = dyn_cast<CallExpr>(Parent);
+    if (!Wrapper || isa<CUDAKernelCallExpr>(Wrapper) || ++Wrappers > 2 ||
+        Wrapper->getBuiltinCallee() == Builtin::BI__builtin_expect)
+      return;
+    QualType Ret = Wrapper->getCallReturnType(Ctx);
+    const FunctionDecl *W = Wrapper->getDirectCallee();
+    if (Ret->isBooleanType()) {
+      // `ok(st)` is true on success; `failed(st)` / `isError(st)` on failure.
+      std::string Name = W ? StringRef(W->getNameAsString()).lower() : "";
+      bool TrueMeansFailure = StringRef(Name).contains("fail") ||
+                              StringRef(Name).contains("err");
+      RS.SuccessIsZero = TrueMeansFailure;
+    } else if (!isStatusTypeName(Ret)) {
+      return; // the wrapper swallows the status (void check(...))
+    }
+    RS.StatusExpr = Wrapper;
+    Cur = Wrapper;
   }
+}
+
+bool Analysis::isStatusTypeName(QualType T) const {
+  if (const auto *TT = T->getAs<TypedefType>())
+    if (A.Model.isStatusType(TT->getDecl()->getName()))
+      return true;
+  if (const auto *ET = T->getAs<EnumType>())
+    if (const auto *ED = ET->getDecl(); ED && ED->getIdentifier())
+      return A.Model.isStatusType(ED->getName());
+  return A.Model.isStatusType(T.getUnqualifiedType().getAsString());
 }
 
 void Analysis::unbind(Key K, PathState &P, const Stmt *At, const char *How) {
@@ -588,10 +640,8 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
   }
   ResState RS;
   RS.Bits = Live;
-  if (!M.StatusType.empty()) {
-    bindStatus(Call, RS);
-    RS.SuccessIsZero = M.StatusType != "bool";
-  }
+  if (!M.StatusType.empty())
+    bindStatus(Call, M.StatusType != "bool", RS);
   P.Bind[Target] = {R};
   P.Res[R] = RS;
   invalidateFacts(Target, P);

@@ -309,3 +309,48 @@ void suppressed(cudaGraph_t g) {
   cudaGraphExec_t exec;
   cudaGraphInstantiate(&exec, g, 0); // NOLINT(cudagraph-unpaired-instantiate)
 }
+
+// Status checked through a wrapper function.
+static bool cudaOk(cudaError_t e) { return e == cudaSuccess; }
+static bool cudaFailed(cudaError_t e) { return e != cudaSuccess; }
+
+bool clean_wrapper_ok(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  if (!cudaOk(cudaGraphInstantiate(&e, g, 0)))
+    return false;
+  cudaGraphLaunch(e, s);
+  cudaGraphExecDestroy(e);
+  return true;
+}
+
+bool clean_wrapper_failed(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  if (cudaFailed(cudaGraphInstantiate(&e, g, 0)))
+    return false;
+  cudaGraphLaunch(e, s);
+  cudaGraphExecDestroy(e);
+  return true;
+}
+
+bool leak_wrapper_ok(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  if (!cudaOk(cudaGraphInstantiate(&e, g, 0)))
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+    return false;
+  if (!cudaOk(cudaGraphLaunch(e, s)))
+    return false;
+  cudaGraphExecDestroy(e);
+  return true;
+}
+
+// Two acquisitions into one variable leaking at the same place: one warning.
+void leak_two_sites_one_variable(cudaGraph_t g, cudaStream_t s, bool update) {
+  cudaGraphExec_t e = nullptr;
+  if (!update) {
+    cudaGraphInstantiate(&e, g, 0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+  } else {
+    cudaGraphInstantiateWithFlags(&e, g, 0);
+  }
+  cudaGraphLaunch(e, s);
+}
