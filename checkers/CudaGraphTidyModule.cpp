@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "clang-tidy/ClangTidyModule.h"
 #include "UnpairedInstantiateCheck.h"
+#include "SharedBankConflictCheck.h"
+#include "SharedIndexOverflowCheck.h"
 
 namespace clang::tidy::cudagraph {
 
@@ -14,6 +16,10 @@ public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<UnpairedInstantiateCheck>(
         "cudagraph-unpaired-instantiate");
+    Factories.registerCheck<SharedIndexOverflowCheck>(
+        "cudagraph-shared-index-overflow");
+    Factories.registerCheck<SharedBankConflictCheck>(
+        "cudagraph-shared-bank-conflict");
   }
 };
 

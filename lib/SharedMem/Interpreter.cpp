@@ -1,0 +1,1137 @@
+//===- Interpreter.cpp - per-thread execution of a kernel body ------------===//
+//
+// See Interpreter.h. Concrete where the thread makes things concrete, SymVal
+// linear forms where values are warp-uniform unknowns, Top otherwise.
+// Soundness rules that matter for false positives:
+//   * an if/?: /&&/|| whose condition is not decided runs both sides with the
+//     path marked Guarded, and joins variables (different values -> Top);
+//   * a return/break under such a condition leaves the rest Guarded;
+//   * a loop is unrolled while its condition is decided (up to MaxUnroll
+//     iterations), then runs once more with every variable it writes
+//     havocked: simple counters become `current + step*K`, others Top;
+//   * calls are opaque (Top), except min/max on constants.
+//
+//===----------------------------------------------------------------------===//
+#include "SharedMem/Interpreter.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/Hashing.h"
+
+using namespace clang;
+
+namespace cgt::smem {
+
+ArrayLayout layoutOf(ASTContext &Ctx, const VarDecl *VD, const LaunchConfig &Cfg,
+                     const std::map<const VarDecl *, uint64_t> &Pad) {
+  ArrayLayout L;
+  QualType T = VD->getType();
+  std::vector<int64_t> Ext;
+  while (const ArrayType *AT = Ctx.getAsArrayType(T)) {
+    if (const auto *CAT = dyn_cast<ConstantArrayType>(AT))
+      Ext.push_back(static_cast<int64_t>(CAT->getSize().getZExtValue()));
+    else
+      Ext.push_back(-1);
+    T = AT->getElementType();
+  }
+  int64_t Elem = T->isIncompleteType() ? 0 : Ctx.getTypeSizeInChars(T).getQuantity();
+  auto P = Pad.find(VD);
+  if (P != Pad.end() && !Ext.empty())
+    Ext.back() = static_cast<int64_t>(P->second);
+  L.Extents = Ext;
+  L.Strides.assign(Ext.size(), Elem);
+  for (int I = static_cast<int>(Ext.size()) - 2; I >= 0; --I)
+    L.Strides[I] = L.Strides[I + 1] * Ext[I + 1];
+  if (!Ext.empty() && Ext[0] < 0) {
+    // extern __shared__ T a[]: all of them alias the dynamic region.
+    if (Cfg.DynSharedBytes && L.Strides[0] > 0) {
+      L.TotalBytes = static_cast<int64_t>(*Cfg.DynSharedBytes);
+      L.Extents[0] = L.TotalBytes / L.Strides[0];
+    }
+  } else if (Ext.empty()) {
+    L.TotalBytes = Elem;
+  } else {
+    L.TotalBytes = L.Strides[0] * Ext[0];
+  }
+  return L;
+}
+
+namespace {
+
+enum class Tri { False, True, Unknown };
+enum class Flow { Normal, Return, Break, Continue };
+
+struct PtrVal {
+  const VarDecl *VD = nullptr; ///< null: not provably __shared__
+  SymVal Off;
+};
+
+struct Loc {
+  const VarDecl *VD = nullptr;
+  SymVal Off;
+  std::vector<SymVal> Dims;
+  bool Direct = false; ///< reached only through subscripts of the array
+  bool Member = false;
+};
+
+/// What a loop writes; counters with a constant-free step become
+/// `current + step*K` when the loop cannot be unrolled further.
+struct LoopInfo {
+  std::vector<const VarDecl *> Written;
+  llvm::DenseMap<const VarDecl *, std::pair<const Expr *, int>> Step;
+};
+
+class LoopScanner : public RecursiveASTVisitor<LoopScanner> {
+public:
+  llvm::DenseMap<const VarDecl *, unsigned> Count;
+  llvm::DenseMap<const VarDecl *, std::pair<const Expr *, int>> Step;
+  llvm::DenseSet<const VarDecl *> Complex;
+  std::vector<const VarDecl *> Order;
+
+  static const VarDecl *varOf(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *D = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(D->getDecl());
+    return nullptr;
+  }
+  void note(const VarDecl *V, const Expr *StepE, int Sign) {
+    if (!V)
+      return;
+    if (!Count.count(V))
+      Order.push_back(V);
+    if (++Count[V] > 1 || !StepE)
+      Complex.insert(V);
+    else
+      Step[V] = {StepE, Sign};
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (!B->isAssignmentOp())
+      return true;
+    const VarDecl *V = varOf(B->getLHS());
+    if (B->getOpcode() == BO_AddAssign)
+      note(V, B->getRHS(), 1);
+    else if (B->getOpcode() == BO_SubAssign)
+      note(V, B->getRHS(), -1);
+    else
+      note(V, nullptr, 0);
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp())
+      note(varOf(U->getSubExpr()), U, U->isIncrementOp() ? 1 : -1);
+    else if (U->getOpcode() == UO_AddrOf)
+      note(varOf(U->getSubExpr()), nullptr, 0);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+      Refs.insert(V);
+    return true;
+  }
+  llvm::DenseSet<const VarDecl *> Refs;
+};
+
+class Interp {
+public:
+  Interp(ASTContext &Ctx, const FunctionDecl *K, const LaunchConfig &Cfg,
+         unsigned MaxUnroll, const std::map<const VarDecl *, uint64_t> &Pad,
+         std::vector<AccessRecord> &Out)
+      : Ctx(Ctx), Kernel(K), Cfg(Cfg), MaxUnroll(MaxUnroll), Pad(Pad), Out(Out) {}
+
+  bool run() {
+    const BlockShape &B = Cfg.Block;
+    for (unsigned Z = 0; Z < B.Z; ++Z)
+      for (unsigned Y = 0; Y < B.Y; ++Y)
+        for (unsigned X = 0; X < B.X; ++X) {
+          Tx = X, Ty = Y, Tz = Z;
+          Tid = X + Y * B.X + Z * B.X * B.Y;
+          Env.clear();
+          Ptrs.clear();
+          Guarded = false;
+          Iters.clear();
+          LoopDepth = 0;
+          exec(Kernel->getBody());
+          if (Exhausted)
+            return false;
+        }
+    return true;
+  }
+
+private:
+  // ---- values ------------------------------------------------------------
+  static uint64_t key(const void *P, unsigned Salt = 0) {
+    return static_cast<uint64_t>(llvm::hash_combine(P, Salt, 0x5eedu));
+  }
+
+  bool step() {
+    if (++Steps > Budget)
+      Exhausted = true;
+    return !Exhausted;
+  }
+
+  std::optional<int64_t> constantOf(const Expr *E) {
+    auto It = Consts.find(E);
+    if (It != Consts.end())
+      return It->second;
+    std::optional<int64_t> R;
+    QualType T = E->getType();
+    if (!E->isValueDependent() && !E->isTypeDependent() &&
+        (T->isIntegralOrEnumerationType()) && !E->HasSideEffects(Ctx)) {
+      Expr::EvalResult ER;
+      if (E->EvaluateAsInt(ER, Ctx) && ER.Val.getInt().getSignificantBits() <= 64)
+        R = ER.Val.getInt().getExtValue();
+    }
+    Consts[E] = R;
+    return R;
+  }
+
+  SymVal normalize(SymVal V, QualType T) {
+    if (!V.isConst() || !T->isIntegralOrEnumerationType())
+      return V;
+    if (T->isBooleanType()) {
+      V.C = V.C != 0;
+      return V;
+    }
+    unsigned W = Ctx.getIntWidth(T);
+    if (W >= 64)
+      return V;
+    uint64_t Mask = (uint64_t(1) << W) - 1;
+    uint64_t U = static_cast<uint64_t>(V.C) & Mask;
+    if (T->isUnsignedIntegerOrEnumerationType())
+      V.C = static_cast<int64_t>(U);
+    else
+      V.C = (U >> (W - 1)) ? static_cast<int64_t>(U | ~Mask) : static_cast<int64_t>(U);
+    return V;
+  }
+
+  /// threadIdx/blockDim/blockIdx/gridDim .x/.y/.z, parsed from the property
+  /// access clang builds for them (MSPropertyRefExpr on the builtin variable).
+  std::optional<SymVal> builtin(const Expr *E) {
+    const auto *P = dyn_cast<PseudoObjectExpr>(E);
+    if (!P)
+      return std::nullopt;
+    const auto *M = dyn_cast<MSPropertyRefExpr>(P->getSyntacticForm()->IgnoreParens());
+    if (!M)
+      return std::nullopt;
+    const Expr *Base = M->getBaseExpr()->IgnoreParenImpCasts();
+    if (const auto *O = dyn_cast<OpaqueValueExpr>(Base))
+      Base = O->getSourceExpr()->IgnoreParenImpCasts();
+    const auto *D = dyn_cast<DeclRefExpr>(Base);
+    if (!D)
+      return std::nullopt;
+    StringRef Var = D->getDecl()->getName(), Prop = M->getPropertyDecl()->getName();
+    int Dim = Prop == "x" ? 0 : Prop == "y" ? 1 : Prop == "z" ? 2 : -1;
+    if (Dim < 0)
+      return std::nullopt;
+    const BlockShape &B = Cfg.Block;
+    if (Var == "threadIdx") {
+      SymVal V = SymVal::constant(Dim == 0 ? Tx : Dim == 1 ? Ty : Tz);
+      V.ShapeDep = Dim != 0;
+      V.ThreadDep = true;
+      return V;
+    }
+    if (Var == "blockDim") {
+      SymVal V = SymVal::constant(Dim == 0 ? B.X : Dim == 1 ? B.Y : B.Z);
+      V.ShapeDep = true;
+      return V;
+    }
+    if (Var == "blockIdx" || Var == "gridDim")
+      return SymVal::symbol(static_cast<uint64_t>(
+          llvm::hash_combine(Var, Dim, 0xb1du)) | 1);
+    return std::nullopt;
+  }
+
+  Tri truth(const SymVal &V) {
+    LastCondDep = V.Top || V.ThreadDep;
+    if (V.isConst())
+      return V.C ? Tri::True : Tri::False;
+    return Tri::Unknown;
+  }
+
+  /// Decides a condition; LastCondDep then says whether an undecided one can
+  /// differ between threads (only those make a path "guarded").
+  Tri cond(const Expr *E) { return truth(evalAny(E)); }
+
+  SymVal evalAny(const Expr *E) {
+    QualType T = E->getType();
+    if (T->isPointerType() || T->isArrayType()) {
+      PtrVal P = evalPtr(E);
+      (void)P;
+      return SymVal::top();
+    }
+    return eval(E);
+  }
+
+  SymVal loadVar(const VarDecl *V) {
+    auto It = Env.find(V);
+    if (It != Env.end())
+      return It->second;
+    if (isa<ParmVarDecl>(V) || V->hasGlobalStorage() || V->hasAttr<CUDASharedAttr>())
+      return SymVal::symbol(key(V, 1) | 1); // uniform over the block
+    return SymVal::top();
+  }
+
+  SymVal eval(const Expr *E) {
+    if (!step())
+      return SymVal::top();
+    E = E->IgnoreParens();
+    if (auto C = constantOf(E))
+      return SymVal::constant(*C);
+    if (auto B = builtin(E))
+      return *B;
+    if (const auto *CE = dyn_cast<CastExpr>(E))
+      return evalCast(CE);
+    if (const auto *U = dyn_cast<UnaryOperator>(E))
+      return evalUnary(U);
+    if (const auto *B = dyn_cast<BinaryOperator>(E))
+      return evalBinary(B);
+    if (const auto *C = dyn_cast<ConditionalOperator>(E))
+      return evalConditional(C->getCond(), C->getTrueExpr(), C->getFalseExpr());
+    if (const auto *C = dyn_cast<CallExpr>(E))
+      return evalCall(C);
+    if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+        return loadVar(V);
+      return SymVal::top();
+    }
+    if (const auto *P = dyn_cast<PseudoObjectExpr>(E))
+      return eval(P->getResultExpr() ? P->getResultExpr() : P->getSyntacticForm());
+    if (const auto *EW = dyn_cast<ExprWithCleanups>(E))
+      return eval(EW->getSubExpr());
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      return eval(M->getSubExpr());
+    if (isa<ArraySubscriptExpr>(E) || isa<MemberExpr>(E)) {
+      // an lvalue used as such (reference binding, class copy)
+      Loc L = resolve(E);
+      (void)L;
+      return SymVal::top();
+    }
+    for (const Stmt *Child : E->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+        evalAny(CE);
+    return SymVal::top();
+  }
+
+  SymVal evalCast(const CastExpr *CE) {
+    const Expr *Sub = CE->getSubExpr();
+    switch (CE->getCastKind()) {
+    case CK_LValueToRValue:
+      return load(Sub);
+    case CK_IntegralCast:
+    case CK_NoOp:
+    case CK_IntegralToBoolean:
+    case CK_BooleanToSignedIntegral: {
+      SymVal V = eval(Sub);
+      if (CE->getCastKind() == CK_BooleanToSignedIntegral && V.isConst())
+        V.C = V.C ? -1 : 0;
+      if (CE->getCastKind() == CK_IntegralToBoolean && !V.isConst() && !V.Top)
+        return opaque(key(CE), V, SymVal());
+      return normalize(V, CE->getType());
+    }
+    default:
+      evalAny(Sub);
+      return SymVal::top();
+    }
+  }
+
+  SymVal load(const Expr *Sub) {
+    Sub = Sub->IgnoreParens();
+    if (const auto *D = dyn_cast<DeclRefExpr>(Sub)) {
+      const auto *V = dyn_cast<VarDecl>(D->getDecl());
+      if (!V)
+        return SymVal::top();
+      if (V->getType()->isIntegralOrEnumerationType())
+        return loadVar(V);
+      return SymVal::top();
+    }
+    Loc L = resolve(Sub);
+    if (!L.VD)
+      return SymVal::top();
+    record(L, Sub, /*Load=*/true, /*Store=*/false);
+    // The loaded value is uniform when the address is (same symbol for every
+    // lane), lane-dependent otherwise.
+    return opaque(key(Sub, 2), L.Off, SymVal());
+  }
+
+  SymVal evalUnary(const UnaryOperator *U) {
+    const Expr *Sub = U->getSubExpr();
+    switch (U->getOpcode()) {
+    case UO_PreInc:
+    case UO_PreDec:
+    case UO_PostInc:
+    case UO_PostDec: {
+      int D = U->isIncrementOp() ? 1 : -1;
+      if (const VarDecl *V = localVar(Sub)) {
+        if (V->getType()->isPointerType()) {
+          PtrVal P = Ptrs.lookup(V);
+          if (P.VD)
+            P.Off = add(P.Off, SymVal::constant(D * pointeeBytes(V->getType())));
+          Ptrs[V] = P;
+          return SymVal::top();
+        }
+        SymVal Old = loadVar(V);
+        SymVal New = normalize(add(Old, SymVal::constant(D)), V->getType());
+        Env[V] = New;
+        return U->isPrefix() ? New : Old;
+      }
+      Loc L = resolve(Sub);
+      if (L.VD)
+        record(L, Sub, true, true);
+      return SymVal::top();
+    }
+    case UO_Minus:
+      return normalize(scale(eval(Sub), -1), U->getType());
+    case UO_Plus:
+      return eval(Sub);
+    case UO_Not: {
+      SymVal V = eval(Sub);
+      if (V.isConst())
+        return normalize(SymVal::constant(~V.C), U->getType());
+      return opaque(key(U), V, SymVal());
+    }
+    case UO_LNot: {
+      SymVal V = evalAny(Sub);
+      if (V.isConst()) {
+        SymVal R = V;
+        R.C = !V.C;
+        return R;
+      }
+      return opaque(key(U), V, SymVal());
+    }
+    case UO_AddrOf:
+    case UO_Deref:
+      evalPtr(U);
+      return SymVal::top();
+    default:
+      return evalAny(Sub);
+    }
+  }
+
+  SymVal arith(BinaryOperatorKind Op, const SymVal &A, const SymVal &B,
+               const void *Site) {
+    if (A.Top || B.Top)
+      return SymVal::top();
+    uint64_t K = key(Site, Op);
+    auto CA = A.asConst(), CB = B.asConst();
+    SymVal R;
+    switch (Op) {
+    case BO_Add:
+      return add(A, B);
+    case BO_Sub:
+      return sub(A, B);
+    case BO_Mul:
+      return mul(A, B, K);
+    case BO_Shl:
+      if (CB && *CB >= 0 && *CB < 62)
+        return scale(A, int64_t(1) << *CB);
+      return opaque(K, A, B);
+    default:
+      break;
+    }
+    if (!CA || !CB)
+      return opaque(K, A, B);
+    int64_t X = *CA, Y = *CB;
+    switch (Op) {
+    case BO_Div:
+      if (Y == 0)
+        return SymVal::top();
+      R = SymVal::constant(X / Y);
+      break;
+    case BO_Rem:
+      if (Y == 0)
+        return SymVal::top();
+      R = SymVal::constant(X % Y);
+      break;
+    case BO_Shr:
+      if (Y < 0 || Y >= 63)
+        return SymVal::top();
+      R = SymVal::constant(X >> Y);
+      break;
+    case BO_And:
+      R = SymVal::constant(X & Y);
+      break;
+    case BO_Or:
+      R = SymVal::constant(X | Y);
+      break;
+    case BO_Xor:
+      R = SymVal::constant(X ^ Y);
+      break;
+    case BO_LT: R = SymVal::constant(X < Y); break;
+    case BO_GT: R = SymVal::constant(X > Y); break;
+    case BO_LE: R = SymVal::constant(X <= Y); break;
+    case BO_GE: R = SymVal::constant(X >= Y); break;
+    case BO_EQ: R = SymVal::constant(X == Y); break;
+    case BO_NE: R = SymVal::constant(X != Y); break;
+    default:
+      return SymVal::top();
+    }
+    R.ShapeDep = A.ShapeDep || B.ShapeDep;
+    R.ThreadDep = A.ThreadDep || B.ThreadDep;
+    return R;
+  }
+
+  SymVal compare(BinaryOperatorKind Op, const SymVal &A, const SymVal &B,
+                 const void *Site) {
+    if (A.isConst() && B.isConst())
+      return arith(Op, A, B, Site);
+    if (A.sameTerms(B)) { // difference is a constant: decide on it
+      SymVal R = arith(Op, SymVal::constant(A.C), SymVal::constant(B.C), Site);
+      R.ThreadDep = A.ThreadDep || B.ThreadDep;
+      return R;
+    }
+    return opaque(key(Site, Op), A, B);
+  }
+
+  SymVal evalBinary(const BinaryOperator *B) {
+    if (B->isAssignmentOp())
+      return assign(B);
+    BinaryOperatorKind Op = B->getOpcode();
+    if (Op == BO_Comma) {
+      evalAny(B->getLHS());
+      return evalAny(B->getRHS());
+    }
+    if (Op == BO_LAnd || Op == BO_LOr) {
+      Tri L = cond(B->getLHS());
+      bool Short = (Op == BO_LAnd) ? L == Tri::False : L == Tri::True;
+      if (Short)
+        return SymVal::constant(Op == BO_LOr);
+      bool Saved = Guarded;
+      if (L == Tri::Unknown)
+        Guarded = Saved || LastCondDep;
+      Tri R = cond(B->getRHS());
+      Guarded = Saved;
+      if (L != Tri::Unknown)
+        return R == Tri::Unknown ? SymVal::top() : SymVal::constant(R == Tri::True);
+      // L unknown: decided only when R forces the result.
+      if (Op == BO_LAnd && R == Tri::False)
+        return SymVal::constant(0);
+      if (Op == BO_LOr && R == Tri::True)
+        return SymVal::constant(1);
+      return SymVal::top();
+    }
+    if (B->getLHS()->getType()->isPointerType() ||
+        B->getRHS()->getType()->isPointerType()) {
+      evalPtr(B);
+      return SymVal::top();
+    }
+    SymVal L = eval(B->getLHS()), R = eval(B->getRHS());
+    if (B->isComparisonOp())
+      return compare(Op, L, R, B);
+    return normalize(arith(Op, L, R, B), B->getType());
+  }
+
+  SymVal evalConditional(const Expr *C, const Expr *T, const Expr *F) {
+    Tri Cd = cond(C);
+    if (Cd == Tri::True)
+      return evalAny(T);
+    if (Cd == Tri::False)
+      return evalAny(F);
+    bool Saved = Guarded;
+    Guarded = Saved || LastCondDep;
+    SymVal A = evalAny(T), B = evalAny(F);
+    Guarded = Saved;
+    return A == B ? A : SymVal::top();
+  }
+
+  SymVal evalCall(const CallExpr *C) {
+    std::vector<SymVal> Args;
+    for (const Expr *A : C->arguments())
+      Args.push_back(evalAny(A));
+    if (const FunctionDecl *F = C->getDirectCallee()) {
+      StringRef N = F->getName();
+      if ((N == "min" || N == "max" || N == "umin" || N == "umax") &&
+          Args.size() == 2 && Args[0].isConst() && Args[1].isConst() &&
+          C->getType()->isIntegerType()) {
+        int64_t X = Args[0].C, Y = Args[1].C;
+        return SymVal::constant(N.ends_with("min") ? std::min(X, Y) : std::max(X, Y));
+      }
+    }
+    return SymVal::top();
+  }
+
+  const VarDecl *localVar(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    const auto *D = dyn_cast<DeclRefExpr>(E);
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    if (!V || V->hasGlobalStorage() || V->hasAttr<CUDASharedAttr>())
+      return nullptr;
+    return V;
+  }
+
+  int64_t pointeeBytes(QualType PtrT) {
+    QualType P = PtrT->getPointeeType();
+    if (P.isNull() || P->isIncompleteType() || P->isVoidType())
+      return 1;
+    return Ctx.getTypeSizeInChars(P).getQuantity();
+  }
+
+  SymVal assign(const BinaryOperator *B) {
+    BinaryOperatorKind Op = B->getOpcode();
+    bool Plain = Op == BO_Assign;
+    const Expr *LHS = B->getLHS()->IgnoreParens();
+    if (const VarDecl *V = localVar(LHS)) {
+      QualType T = V->getType();
+      if (T->isPointerType()) {
+        if (Plain) {
+          Ptrs[V] = evalPtr(B->getRHS());
+        } else {
+          SymVal I = eval(B->getRHS());
+          PtrVal P = Ptrs.lookup(V);
+          if (P.VD) {
+            SymVal D = scale(I, pointeeBytes(T));
+            P.Off = Op == BO_AddAssign ? add(P.Off, D)
+                    : Op == BO_SubAssign ? sub(P.Off, D) : SymVal::top();
+          }
+          Ptrs[V] = P;
+        }
+        return SymVal::top();
+      }
+      if (T->isIntegralOrEnumerationType()) {
+        SymVal R = eval(B->getRHS());
+        SymVal New = Plain ? R
+                           : arith(BinaryOperator::getOpForCompoundAssignment(Op),
+                                   loadVar(V), R, B);
+        New = normalize(New, T);
+        Env[V] = New;
+        return New;
+      }
+      evalAny(B->getRHS());
+      Env[V] = SymVal::top();
+      return SymVal::top();
+    }
+    evalAny(B->getRHS());
+    Loc L = resolve(LHS);
+    if (L.VD)
+      record(L, LHS, /*Load=*/!Plain, /*Store=*/true);
+    return SymVal::top();
+  }
+
+  // ---- locations and pointers -------------------------------------------
+  ArrayLayout &layout(const VarDecl *VD) {
+    auto It = Layouts.find(VD);
+    if (It == Layouts.end())
+      It = Layouts.emplace(VD, layoutOf(Ctx, VD, Cfg, Pad)).first;
+    return It->second;
+  }
+
+  int64_t bytesOf(QualType T) {
+    if (T->isIncompleteType() || T->isDependentType())
+      return 0;
+    return Ctx.getTypeSizeInChars(T).getQuantity();
+  }
+
+  Loc resolve(const Expr *E) {
+    E = E->IgnoreParens();
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      SymVal Idx = eval(AS->getIdx());
+      const Expr *Base = AS->getBase()->IgnoreParens();
+      const auto *Decay = dyn_cast<ImplicitCastExpr>(Base);
+      if (Decay && Decay->getCastKind() == CK_ArrayToPointerDecay) {
+        Loc In = resolve(Decay->getSubExpr());
+        if (!In.VD)
+          return In;
+        ArrayLayout &L = layout(In.VD);
+        if (In.Direct && !In.Member && In.Dims.size() < L.Strides.size()) {
+          In.Off = add(In.Off, scale(Idx, L.Strides[In.Dims.size()]));
+          In.Dims.push_back(Idx);
+          return In;
+        }
+        In.Direct = false;
+        In.Off = add(In.Off, scale(Idx, bytesOf(AS->getType())));
+        return In;
+      }
+      PtrVal P = evalPtr(AS->getBase());
+      Loc L;
+      if (P.VD) {
+        L.VD = P.VD;
+        L.Off = add(P.Off, scale(Idx, bytesOf(AS->getType())));
+      }
+      return L;
+    }
+    if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+      Loc L;
+      const auto *V = dyn_cast<VarDecl>(D->getDecl());
+      if (V && V->hasAttr<CUDASharedAttr>()) {
+        L.VD = V;
+        L.Direct = true;
+      }
+      return L;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() == UO_Deref) {
+        PtrVal P = evalPtr(U->getSubExpr());
+        Loc L;
+        L.VD = P.VD;
+        L.Off = P.Off;
+        return L;
+      }
+    }
+    if (const auto *M = dyn_cast<MemberExpr>(E)) {
+      Loc L;
+      if (M->isArrow()) {
+        PtrVal P = evalPtr(M->getBase());
+        L.VD = P.VD;
+        L.Off = P.Off;
+      } else {
+        L = resolve(M->getBase());
+      }
+      const auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
+      if (!L.VD || !FD || FD->getParent()->isInvalidDecl() ||
+          FD->getParent()->isDependentType()) {
+        L.VD = nullptr;
+        return L;
+      }
+      const ASTRecordLayout &RL = Ctx.getASTRecordLayout(FD->getParent());
+      L.Off = add(L.Off, SymVal::constant(
+                             RL.getFieldOffset(FD->getFieldIndex()) / 8));
+      L.Member = true;
+      return L;
+    }
+    if (const auto *CE = dyn_cast<CastExpr>(E))
+      if (CE->getCastKind() == CK_NoOp || CE->getCastKind() == CK_LValueBitCast)
+        return resolve(CE->getSubExpr());
+    evalAny(E);
+    return Loc();
+  }
+
+  PtrVal evalPtr(const Expr *E) {
+    if (!step())
+      return PtrVal();
+    E = E->IgnoreParens();
+    if (const auto *CE = dyn_cast<CastExpr>(E)) {
+      const Expr *Sub = CE->getSubExpr();
+      switch (CE->getCastKind()) {
+      case CK_ArrayToPointerDecay: {
+        Loc L = resolve(Sub);
+        return PtrVal{L.VD, L.Off};
+      }
+      case CK_LValueToRValue: {
+        if (const VarDecl *V = localVar(Sub))
+          return Ptrs.lookup(V);
+        resolve(Sub);
+        return PtrVal();
+      }
+      case CK_BitCast:
+      case CK_NoOp:
+      case CK_AddressSpaceConversion:
+        return evalPtr(Sub);
+      default:
+        evalAny(Sub);
+        return PtrVal();
+      }
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() == UO_AddrOf) {
+        Loc L = resolve(U->getSubExpr());
+        return PtrVal{L.VD, L.Off};
+      }
+      if (U->isIncrementDecrementOp()) {
+        evalUnary(U);
+        if (const VarDecl *V = localVar(U->getSubExpr()))
+          return Ptrs.lookup(V);
+        return PtrVal();
+      }
+      if (U->getOpcode() == UO_Deref) {
+        resolve(U);
+        return PtrVal();
+      }
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (B->isAssignmentOp()) {
+        assign(B);
+        if (const VarDecl *V = localVar(B->getLHS()))
+          return Ptrs.lookup(V);
+        return PtrVal();
+      }
+      if (B->getOpcode() == BO_Comma) {
+        evalAny(B->getLHS());
+        return evalPtr(B->getRHS());
+      }
+      if (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub) {
+        bool LP = B->getLHS()->getType()->isPointerType() ||
+                  B->getLHS()->getType()->isArrayType();
+        const Expr *PE = LP ? B->getLHS() : B->getRHS();
+        const Expr *IE = LP ? B->getRHS() : B->getLHS();
+        if (IE->getType()->isPointerType()) { // pointer difference
+          evalPtr(PE);
+          evalPtr(IE);
+          return PtrVal();
+        }
+        PtrVal P = evalPtr(PE);
+        SymVal I = scale(eval(IE), pointeeBytes(B->getType()));
+        if (P.VD)
+          P.Off = B->getOpcode() == BO_Add ? add(P.Off, I) : sub(P.Off, I);
+        return P;
+      }
+    }
+    if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
+      Tri Cd = cond(C->getCond());
+      if (Cd == Tri::True)
+        return evalPtr(C->getTrueExpr());
+      if (Cd == Tri::False)
+        return evalPtr(C->getFalseExpr());
+      bool Saved = Guarded;
+      Guarded = Saved || LastCondDep;
+      PtrVal A = evalPtr(C->getTrueExpr()), B = evalPtr(C->getFalseExpr());
+      Guarded = Saved;
+      // `use_smem ? smem : dst` may point anywhere: not a shared access.
+      if (A.VD && A.VD == B.VD && A.Off == B.Off)
+        return A;
+      return PtrVal();
+    }
+    if (const auto *EW = dyn_cast<ExprWithCleanups>(E))
+      return evalPtr(EW->getSubExpr());
+    eval(E);
+    return PtrVal();
+  }
+
+  // ---- recording ---------------------------------------------------------
+  unsigned iterKey() {
+    auto It = IterKeys.find(Iters);
+    if (It != IterKeys.end())
+      return It->second;
+    unsigned K = IterKeys.size();
+    IterKeys.emplace(Iters, K);
+    return K;
+  }
+
+  void record(const Loc &L, const Expr *E, bool Load, bool Store) {
+    if (NoRecord || Exhausted)
+      return;
+    auto It = Index.find(E);
+    if (It == Index.end()) {
+      AccessRecord R;
+      R.E = E;
+      R.Array = L.VD;
+      R.Bytes = static_cast<unsigned>(bytesOf(E->getType()));
+      It = Index.try_emplace(E, static_cast<unsigned>(Out.size())).first;
+      Out.push_back(std::move(R));
+    }
+    AccessRecord &R = Out[It->second];
+    R.Load |= Load;
+    R.Store |= Store;
+    R.InLoop |= LoopDepth > 0;
+    R.Direct &= L.Direct;
+    if (R.Inst.size() >= MaxInstances) {
+      Exhausted = true;
+      return;
+    }
+    Instance I;
+    I.Tid = Tid;
+    I.IterKey = iterKey();
+    I.Off = L.Off;
+    if (L.Direct)
+      I.Dims = L.Dims;
+    I.Guarded = Guarded;
+    R.Inst.push_back(std::move(I));
+  }
+
+  // ---- statements --------------------------------------------------------
+  using EnvT = llvm::DenseMap<const VarDecl *, SymVal>;
+  using PtrEnvT = llvm::DenseMap<const VarDecl *, PtrVal>;
+
+  void join(const EnvT &A, const PtrEnvT &PA, const EnvT &B, const PtrEnvT &PB) {
+    Env.clear();
+    for (const auto &KV : A) {
+      auto It = B.find(KV.first);
+      Env[KV.first] = (It != B.end() && It->second == KV.second) ? KV.second
+                                                                 : SymVal::top();
+    }
+    for (const auto &KV : B)
+      if (!A.count(KV.first))
+        Env[KV.first] = SymVal::top();
+    Ptrs.clear();
+    for (const auto &KV : PA) {
+      auto It = PB.find(KV.first);
+      bool Same = It != PB.end() && It->second.VD == KV.second.VD &&
+                  It->second.Off == KV.second.Off;
+      Ptrs[KV.first] = Same ? KV.second : PtrVal();
+    }
+    for (const auto &KV : PB)
+      if (!PA.count(KV.first))
+        Ptrs[KV.first] = PtrVal();
+  }
+
+  Flow exec(const Stmt *S) {
+    if (!S || Exhausted)
+      return Flow::Normal;
+    if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *Child : CS->body()) {
+        Flow F = exec(Child);
+        if (F != Flow::Normal)
+          return F;
+      }
+      return Flow::Normal;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          declare(V);
+      return Flow::Normal;
+    }
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      evalAny(E);
+      return Flow::Normal;
+    }
+    if (const auto *I = dyn_cast<IfStmt>(S))
+      return execIf(I);
+    if (const auto *F = dyn_cast<ForStmt>(S))
+      return execLoop(F, F->getInit(), F->getCond(), F->getInc(), F->getBody(),
+                      false, F->getConditionVariableDeclStmt());
+    if (const auto *W = dyn_cast<WhileStmt>(S))
+      return execLoop(W, nullptr, W->getCond(), nullptr, W->getBody(), false,
+                      W->getConditionVariableDeclStmt());
+    if (const auto *D = dyn_cast<DoStmt>(S))
+      return execLoop(D, nullptr, D->getCond(), nullptr, D->getBody(), true,
+                      nullptr);
+    if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+      if (R->getRetValue())
+        evalAny(R->getRetValue());
+      return Flow::Return;
+    }
+    if (isa<BreakStmt>(S))
+      return Flow::Break;
+    if (isa<ContinueStmt>(S))
+      return Flow::Continue;
+    if (const auto *L = dyn_cast<LabelStmt>(S))
+      return exec(L->getSubStmt());
+    if (const auto *A = dyn_cast<AttributedStmt>(S))
+      return exec(A->getSubStmt());
+    if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {
+      evalAny(Sw->getCond());
+      return opaqueRegion(Sw->getBody(), Sw);
+    }
+    if (const auto *R = dyn_cast<CXXForRangeStmt>(S))
+      return opaqueRegion(R->getBody(), R);
+    if (isa<NullStmt>(S) || isa<AsmStmt>(S))
+      return Flow::Normal;
+    // goto and anything unusual: give up on the rest of this thread's path.
+    Guarded = true;
+    return Flow::Normal;
+  }
+
+  void declare(const VarDecl *V) {
+    if (V->hasAttr<CUDASharedAttr>() || V->hasGlobalStorage())
+      return;
+    const Expr *Init = V->getInit();
+    QualType T = V->getType();
+    if (T->isPointerType()) {
+      Ptrs[V] = Init ? evalPtr(Init) : PtrVal();
+      return;
+    }
+    if (T->isReferenceType()) {
+      if (Init)
+        evalAny(Init);
+      return;
+    }
+    SymVal Val = Init ? evalAny(Init) : SymVal::top();
+    Env[V] = T->isIntegralOrEnumerationType() ? normalize(Val, T) : SymVal::top();
+  }
+
+  Flow execIf(const IfStmt *I) {
+    if (I->getInit())
+      exec(I->getInit());
+    if (I->getConditionVariableDeclStmt())
+      exec(I->getConditionVariableDeclStmt());
+    Tri C = I->isConsteval() ? Tri::Unknown : cond(I->getCond());
+    if (C == Tri::True)
+      return exec(I->getThen());
+    if (C == Tri::False)
+      return exec(I->getElse());
+    bool Saved = Guarded, Dep = LastCondDep;
+    Guarded = Saved || Dep;
+    EnvT E0 = Env;
+    PtrEnvT P0 = Ptrs;
+    Flow FT = exec(I->getThen());
+    EnvT ET = std::move(Env);
+    PtrEnvT PT = std::move(Ptrs);
+    Env = std::move(E0);
+    Ptrs = std::move(P0);
+    Flow FE = exec(I->getElse());
+    join(ET, PT, Env, Ptrs);
+    // A branch that may leave keeps the rest of the path undecided.
+    Guarded = Saved || (Dep && (FT != Flow::Normal || FE != Flow::Normal));
+    if (FT == Flow::Return && FE == Flow::Return)
+      return Flow::Return;
+    return Flow::Normal;
+  }
+
+  /// Runs a region whose control flow is not modelled (switch, range-for):
+  /// once, guarded, with everything it writes havocked.
+  Flow opaqueRegion(const Stmt *Body, const Stmt *Key) {
+    bool Saved = Guarded;
+    Guarded = true;
+    havoc(Key, Body, nullptr, nullptr, /*Induction=*/false);
+    ++LoopDepth;
+    Iters.push_back(-1);
+    exec(Body);
+    Iters.pop_back();
+    --LoopDepth;
+    havoc(Key, Body, nullptr, nullptr, false);
+    Guarded = Saved;
+    return Flow::Normal;
+  }
+
+  LoopInfo &loopInfo(const Stmt *Loop, const Stmt *Body, const Expr *Cond,
+                     const Expr *Inc) {
+    auto It = Loops.find(Loop);
+    if (It != Loops.end())
+      return It->second;
+    LoopScanner S;
+    S.TraverseStmt(const_cast<Stmt *>(Body));
+    if (Cond)
+      S.TraverseStmt(const_cast<Expr *>(Cond));
+    if (Inc)
+      S.TraverseStmt(const_cast<Expr *>(Inc));
+    LoopInfo LI;
+    LI.Written = S.Order;
+    for (const VarDecl *V : S.Order) {
+      if (S.Complex.count(V) || !S.Step.count(V))
+        continue;
+      auto St = S.Step[V];
+      // the step must not change inside the loop
+      LoopScanner Inner;
+      if (!isa<UnaryOperator>(St.first))
+        Inner.TraverseStmt(const_cast<Expr *>(St.first));
+      bool Stable = true;
+      for (const VarDecl *W : S.Order)
+        if (Inner.Refs.count(W))
+          Stable = false;
+      if (Stable)
+        LI.Step[V] = St;
+    }
+    return Loops.emplace(Loop, std::move(LI)).first->second;
+  }
+
+  void havoc(const Stmt *Loop, const Stmt *Body, const Expr *Cond,
+             const Expr *Inc, bool Induction) {
+    LoopInfo &LI = loopInfo(Loop, Body, Cond, Inc);
+    for (const VarDecl *V : LI.Written) {
+      if (V->hasGlobalStorage() || V->hasAttr<CUDASharedAttr>())
+        continue;
+      if (V->getType()->isPointerType()) {
+        Ptrs[V] = PtrVal();
+        continue;
+      }
+      auto St = LI.Step.find(V);
+      if (!Induction || St == LI.Step.end()) {
+        Env[V] = SymVal::top();
+        continue;
+      }
+      SymVal StepV;
+      if (isa<UnaryOperator>(St->second.first)) {
+        StepV = SymVal::constant(1);
+      } else {
+        bool SavedNR = NoRecord;
+        NoRecord = true;
+        StepV = eval(St->second.first);
+        NoRecord = SavedNR;
+      }
+      StepV = scale(StepV, St->second.second);
+      SymVal K = SymVal::symbol(key(Loop, 7) ^ key(V, 9));
+      Env[V] = add(loadVar(V), mul(StepV, K, key(Loop, 11)));
+    }
+  }
+
+  Flow execLoop(const Stmt *Loop, const Stmt *Init, const Expr *Cond,
+                const Expr *Inc, const Stmt *Body, bool IsDo,
+                const DeclStmt *CondVar) {
+    if (Init)
+      exec(Init);
+    ++LoopDepth;
+    Iters.push_back(0);
+    Flow Result = Flow::Normal;
+    bool Symbolic = false;
+    for (unsigned I = 0;; ++I) {
+      if (I >= MaxUnroll || Exhausted) {
+        Symbolic = true;
+        break;
+      }
+      if (!IsDo || I > 0) {
+        if (CondVar)
+          exec(CondVar);
+        Tri C = Cond ? cond(Cond) : Tri::True;
+        if (C == Tri::False)
+          break;
+        if (C == Tri::Unknown) {
+          Symbolic = true;
+          break;
+        }
+      }
+      Iters.back() = static_cast<int>(I);
+      Flow F = exec(Body);
+      if (F == Flow::Return) {
+        Result = Flow::Return;
+        break;
+      }
+      if (F == Flow::Break)
+        break;
+      if (Inc)
+        evalAny(Inc);
+    }
+    if (Symbolic && !Exhausted) {
+      bool Saved = Guarded;
+      havoc(Loop, Body, Cond, Inc, /*Induction=*/true);
+      Iters.back() = -1;
+      if (CondVar)
+        exec(CondVar);
+      Tri C = Cond ? cond(Cond) : Tri::Unknown;
+      if (!Cond)
+        LastCondDep = true; // an unrolled-out infinite loop: who stays is unknown
+      if (C != Tri::False) {
+        Guarded = Saved || (C == Tri::Unknown && LastCondDep);
+        exec(Body);
+      }
+      if (Inc)
+        evalAny(Inc);
+      havoc(Loop, Body, Cond, Inc, /*Induction=*/false);
+      Guarded = Saved;
+    }
+    Iters.pop_back();
+    --LoopDepth;
+    return Result;
+  }
+
+  ASTContext &Ctx;
+  const FunctionDecl *Kernel;
+  const LaunchConfig &Cfg;
+  unsigned MaxUnroll;
+  const std::map<const VarDecl *, uint64_t> &Pad;
+  std::vector<AccessRecord> &Out;
+
+  static constexpr uint64_t Budget = 6000000;
+  static constexpr size_t MaxInstances = 400000;
+  uint64_t Steps = 0;
+  bool Exhausted = false;
+  bool NoRecord = false;
+  bool LastCondDep = true;
+
+  unsigned Tx = 0, Ty = 0, Tz = 0, Tid = 0;
+  EnvT Env;
+  PtrEnvT Ptrs;
+  bool Guarded = false;
+  std::vector<int> Iters;
+  unsigned LoopDepth = 0;
+
+  llvm::DenseMap<const Expr *, std::optional<int64_t>> Consts;
+  llvm::DenseMap<const Expr *, unsigned> Index;
+  std::map<std::vector<int>, unsigned> IterKeys;
+  std::map<const VarDecl *, ArrayLayout> Layouts;
+  std::map<const Stmt *, LoopInfo> Loops;
+};
+
+} // namespace
+
+bool interpretKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
+                     const LaunchConfig &Cfg, unsigned MaxUnroll,
+                     const std::map<const VarDecl *, uint64_t> &Pad,
+                     std::vector<AccessRecord> &Out) {
+  if (!Kernel->hasBody())
+    return true;
+  Interp I(Ctx, Kernel, Cfg, MaxUnroll, Pad, Out);
+  return I.run();
+}
+
+} // namespace cgt::smem

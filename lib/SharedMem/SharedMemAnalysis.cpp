@@ -1,0 +1,306 @@
+//===- SharedMemAnalysis.cpp - findings from the per-thread instances -----===//
+//
+// Overflow: an instance whose concrete index leaves its dimension (or whose
+// byte range leaves the array when reached through a pointer). It is
+// definite when the block shape comes from a launch and no thread-dependent
+// undecided guard is on the path; otherwise it is "possible".
+//
+// Bank conflicts: instances of one access by the lanes of one warp in the
+// same iteration of every enclosing loop form a warp-level access. Its lanes
+// must share the symbolic (uniform) part of their address -- that part only
+// shifts every lane by the same amount, so the bank pattern is the concrete
+// part's -- otherwise nothing is said. BankModel.h then counts wavefronts.
+// Sub-word accesses with a symbolic offset take the worst of the four
+// possible byte alignments.
+//
+//===----------------------------------------------------------------------===//
+#include "SharedMem/SharedMemAnalysis.h"
+#include "SharedMem/Interpreter.h"
+
+#include "clang/AST/TypeLoc.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace clang;
+
+namespace cgt::smem {
+
+namespace {
+
+using PadMap = std::map<const VarDecl *, uint64_t>;
+
+struct Offender {
+  std::set<unsigned> Tids;
+  int Dim = -2;
+  int64_t Worst = 0;
+  int64_t Extent = 0;
+  void add(unsigned Tid, int D, int64_t Idx, int64_t Ext) {
+    Tids.insert(Tid);
+    bool Better = Dim == -2 || (D == Dim && (Idx < 0 ? Idx < Worst : Idx > Worst));
+    if (Better) {
+      Dim = D;
+      Worst = Idx;
+      Extent = Ext;
+    }
+  }
+};
+
+std::optional<OverflowFinding> overflowOf(ASTContext &Ctx, const AccessRecord &R,
+                                          const LaunchConfig &Cfg,
+                                          bool Possible) {
+  ArrayLayout L = layoutOf(Ctx, R.Array, Cfg, {});
+  Offender Hard, Soft; // unguarded / guarded
+  for (const Instance &I : R.Inst) {
+    Offender &O = I.Guarded ? Soft : Hard;
+    if (R.Direct && !I.Dims.empty()) {
+      for (size_t D = 0; D < I.Dims.size() && D < L.Extents.size(); ++D) {
+        auto V = I.Dims[D].asConst();
+        int64_t Ext = L.Extents[D];
+        if (!V || Ext < 0)
+          continue;
+        if (*V < 0 || *V >= Ext) {
+          O.add(I.Tid, static_cast<int>(D), *V, Ext);
+          break;
+        }
+      }
+      continue;
+    }
+    auto V = I.Off.asConst();
+    if (!V || L.TotalBytes < 0)
+      continue;
+    if (*V < 0 || *V + R.Bytes > L.TotalBytes)
+      O.add(I.Tid, -1, *V, L.TotalBytes);
+  }
+  bool Definite = Cfg.Origin == ShapeOrigin::Launch && !Hard.Tids.empty();
+  const Offender *Use = nullptr;
+  if (Definite)
+    Use = &Hard;
+  else if (Possible)
+    Use = !Hard.Tids.empty() ? &Hard : !Soft.Tids.empty() ? &Soft : nullptr;
+  if (!Use)
+    return std::nullopt;
+  OverflowFinding F;
+  F.Access = R.E;
+  F.Array = R.Array;
+  F.Definite = Definite;
+  F.Dim = Use->Dim;
+  F.Rank = static_cast<unsigned>(std::max<size_t>(1, L.Extents.size()));
+  F.Extent = Use->Extent;
+  F.WorstIndex = Use->Worst;
+  F.FirstTid = *Use->Tids.begin();
+  F.LastTid = *Use->Tids.rbegin();
+  F.NumThreads = static_cast<unsigned>(Use->Tids.size());
+  F.Config = Cfg;
+  return F;
+}
+
+struct Group {
+  LaneAddresses Addr;
+  std::vector<std::pair<uint64_t, int64_t>> Terms;
+  bool Any = false, Valid = true;
+};
+
+/// Worst warp-level cost of one access under one block shape; nullopt when
+/// no warp-level instance could be evaluated.
+std::optional<std::pair<WarpCost, unsigned>>
+worstCost(const AccessRecord &R, const LaunchConfig &Cfg) {
+  unsigned S = R.Bytes;
+  if (S != 1 && S != 2 && S != 4 && S != 8 && S != 16)
+    return std::nullopt;
+  std::map<std::pair<unsigned, unsigned>, Group> Groups;
+  for (const Instance &I : R.Inst) {
+    // Under an assumed 1-D shape, indices built from blockDim or
+    // threadIdx.y/z mean nothing.
+    if (I.Off.ShapeDep && Cfg.Origin != ShapeOrigin::Launch)
+      return std::nullopt;
+    Group &G = Groups[{I.IterKey, I.Tid / WarpSize}];
+    if (I.Off.Top) {
+      G.Valid = false;
+      continue;
+    }
+    if (!G.Any) {
+      G.Terms = I.Off.Terms;
+      G.Any = true;
+    } else if (G.Terms != I.Off.Terms) {
+      G.Valid = false; // lane-dependent unknown: say nothing
+    }
+    G.Addr[I.Tid % WarpSize] = I.Off.C;
+  }
+  std::optional<std::pair<WarpCost, unsigned>> Worst;
+  for (auto &KV : Groups) {
+    Group &G = KV.second;
+    if (!G.Valid || !G.Any)
+      continue;
+    WarpCost C;
+    unsigned Shifts = (!G.Terms.empty() && S < 4) ? 4 : 1;
+    for (unsigned Sh = 0; Sh < Shifts; ++Sh) {
+      LaneAddresses A = G.Addr;
+      for (auto &X : A)
+        if (X)
+          *X += Sh;
+      WarpCost W = warpCost(A, S);
+      if (W.excess() > C.excess() || C.Wavefronts == 0)
+        C = W;
+    }
+    if (!Worst || C.excess() > Worst->first.excess() ||
+        (C.excess() == Worst->first.excess() && C.Degree > Worst->first.Degree))
+      Worst = {C, KV.first.second};
+  }
+  return Worst;
+}
+
+/// The declaration text change that pads the last dimension by one element.
+std::optional<PaddingFix> paddingText(ASTContext &Ctx, const VarDecl *VD) {
+  const TypeSourceInfo *TSI = VD->getTypeSourceInfo();
+  if (!TSI)
+    return std::nullopt;
+  TypeLoc TL = TSI->getTypeLoc();
+  std::optional<ConstantArrayTypeLoc> Last;
+  unsigned Rank = 0;
+  while (auto ATL = TL.getAs<ConstantArrayTypeLoc>()) {
+    Last = ATL;
+    ++Rank;
+    TL = ATL.getElementLoc();
+  }
+  if (!Last || Rank < 2 || !Last->getSizeExpr())
+    return std::nullopt;
+  const auto *CAT = dyn_cast<ConstantArrayType>(
+      Ctx.getAsArrayType(Last->getType()));
+  if (!CAT)
+    return std::nullopt;
+  const Expr *SE = Last->getSizeExpr();
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(SE->getSourceRange()), SM, Ctx.getLangOpts());
+  if (R.isInvalid() || !SM.isWrittenInMainFile(R.getBegin()))
+    return std::nullopt;
+  PaddingFix F;
+  F.OldCols = CAT->getSize().getZExtValue();
+  F.NewCols = F.OldCols + 1;
+  F.SizeExpr = R.getAsRange();
+  if (isa<IntegerLiteral>(SE->IgnoreParenImpCasts()) && !SE->getBeginLoc().isMacroID())
+    F.Replacement = std::to_string(F.NewCols);
+  else
+    F.Replacement =
+        Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str() + " + 1";
+  return F;
+}
+
+} // namespace
+
+KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
+                                        const AnalysisOptions &Opts) {
+  KernelReport Rep;
+  if (!Kernel->hasBody() || Kernel->isDependentContext())
+    return Rep;
+  Rep.Configs = configsFor(Kernel);
+  bool Known = Rep.Configs.front().Origin == ShapeOrigin::Launch;
+
+  // Overflow: every known launch shape; without one, the assumed shapes
+  // (1-D, and the same count along y and z) when possible overflows are wanted.
+  if (Opts.Overflow) {
+    std::vector<LaunchConfig> Shapes = Rep.Configs;
+    if (!Known && Opts.PossibleOverflows) {
+      LaunchConfig C = Rep.Configs.front();
+      unsigned M = C.Block.X;
+      C.Block = {1, M, 1};
+      Shapes.push_back(C);
+      C.Block = {1, 1, std::min(M, 64u)};
+      Shapes.push_back(C);
+    }
+    if (Known || Opts.PossibleOverflows) {
+      std::map<const Expr *, OverflowFinding> Best;
+      std::vector<const Expr *> Order;
+      for (const LaunchConfig &Cfg : Shapes) {
+        std::vector<AccessRecord> Recs;
+        if (!interpretKernel(Ctx, Kernel, Cfg, Opts.MaxUnroll, {}, Recs)) {
+          Rep.GaveUp = true;
+          return Rep;
+        }
+        for (const AccessRecord &R : Recs) {
+          auto F = overflowOf(Ctx, R, Cfg, Opts.PossibleOverflows);
+          if (!F)
+            continue;
+          auto It = Best.find(R.E);
+          if (It == Best.end()) {
+            Order.push_back(R.E);
+            Best.emplace(R.E, *F);
+          } else if (F->Definite && !It->second.Definite) {
+            It->second = *F;
+          }
+        }
+      }
+      for (const Expr *E : Order)
+        Rep.Overflows.push_back(Best.at(E));
+    }
+  }
+
+  if (Opts.BankConflicts) {
+    std::map<const Expr *, BankFinding> Best;
+    std::vector<const Expr *> Order;
+    for (const LaunchConfig &Cfg : Rep.Configs) {
+      std::vector<AccessRecord> Recs;
+      if (!interpretKernel(Ctx, Kernel, Cfg, Opts.MaxUnroll, {}, Recs)) {
+        Rep.GaveUp = true;
+        return Rep;
+      }
+      for (const AccessRecord &R : Recs) {
+        auto W = worstCost(R, Cfg);
+        if (!W || W->first.excess() == 0)
+          continue;
+        BankFinding F;
+        F.Access = R.E;
+        F.Array = R.Array;
+        F.Cost = W->first;
+        F.Warp = W->second;
+        F.AccessBytes = R.Bytes;
+        F.IsLoad = R.Load;
+        F.IsStore = R.Store;
+        F.InLoop = R.InLoop;
+        F.Config = Cfg;
+        auto It = Best.find(R.E);
+        if (It == Best.end()) {
+          Order.push_back(R.E);
+          Best.emplace(R.E, F);
+        } else if (F.Cost.excess() > It->second.Cost.excess()) {
+          It->second = F;
+        }
+      }
+    }
+    for (const Expr *E : Order)
+      Rep.Conflicts.push_back(Best.at(E));
+
+    if (Opts.PaddingFixes)
+      for (BankFinding &F : Rep.Conflicts) {
+        auto Text = paddingText(Ctx, F.Array);
+        if (!Text)
+          continue;
+        // Accept the padding only if, re-run with it, no access of this
+        // array in the kernel has excess wavefronts left.
+        PadMap Pad{{F.Array, Text->NewCols}};
+        std::vector<AccessRecord> Recs;
+        if (!interpretKernel(Ctx, Kernel, F.Config, Opts.MaxUnroll, Pad, Recs))
+          continue;
+        bool Clean = true;
+        for (const AccessRecord &R : Recs) {
+          if (R.Array != F.Array)
+            continue;
+          if (!R.Direct) {
+            Clean = false;
+            break;
+          }
+          auto W = worstCost(R, F.Config);
+          if (W && W->first.excess() > 0)
+            Clean = false;
+        }
+        if (Clean)
+          F.Fix = Text;
+      }
+  }
+  return Rep;
+}
+
+} // namespace cgt::smem

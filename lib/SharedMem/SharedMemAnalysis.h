@@ -1,0 +1,137 @@
+//===- SharedMemAnalysis.h - __shared__ access analyser ---------*- C++ -*-===//
+//
+// Finds, for every __global__ function of a translation unit, the __shared__
+// accesses whose index can leave the array and those whose addresses across
+// a warp collide in the 32 banks. Knows clang's AST, nothing of clang-tidy.
+//
+// Model.
+//  * Block shapes (LaunchConfig): the union of constant block sizes of the
+//    `<<<grid, block, shmem, stream>>>` launches of the kernel in this TU
+//    (integer / dim3 literals, constexpr values, locals with constant
+//    initialisers that are never assigned, template arguments); otherwise
+//    __launch_bounds__(M) (a 1-D block of M threads is assumed); otherwise
+//    the hardware limit (1024 threads). Every finding names its source.
+//  * The kernel body is interpreted once per thread of the block
+//    (SymVal.h): threadIdx/blockDim are concrete, so guards such as
+//    `if (tid < s)`, `for (s = blockDim.x/2; s > 0; s >>= 1)` and early
+//    returns are decided exactly per thread -- the relational facts a plain
+//    interval domain would lose. Guards it cannot decide make the rest of the
+//    path "guarded" (not definite). Loops are unrolled up to a cap; the rest
+//    runs once with the counter as `current + step*K` (K uniform).
+//  * Warps are cut from the linear id x + y*Dx + z*Dx*Dy; lanes that take
+//    the same access in the same iteration of every enclosing loop form one
+//    warp-level access, evaluated with BankModel.h.
+//  * Only accesses through expressions that provably point into __shared__
+//    storage are analysed (`use_smem ? smem : dst` is not one).
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_SHAREDMEM_SHAREDMEMANALYSIS_H
+#define CUDAGRAPH_TIDY_SHAREDMEM_SHAREDMEMANALYSIS_H
+
+#include "SharedMem/BankModel.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cgt::smem {
+
+enum class ShapeOrigin {
+  Launch,       ///< a launch of the kernel in this TU with constant sizes
+  LaunchBounds, ///< __launch_bounds__(M): a 1-D block of M threads assumed
+  HardwareLimit ///< nothing known: blocks of up to 1024 threads
+};
+
+struct BlockShape {
+  unsigned X = 1, Y = 1, Z = 1;
+  unsigned count() const { return X * Y * Z; }
+  bool operator<(const BlockShape &O) const {
+    return std::tie(X, Y, Z) < std::tie(O.X, O.Y, O.Z);
+  }
+  bool operator==(const BlockShape &O) const {
+    return X == O.X && Y == O.Y && Z == O.Z;
+  }
+};
+
+struct LaunchConfig {
+  BlockShape Block;
+  std::optional<uint64_t> DynSharedBytes; ///< 3rd launch argument if constant
+  ShapeOrigin Origin = ShapeOrigin::HardwareLimit;
+  clang::SourceLocation Loc; ///< the launch, or the kernel for other origins
+  /// "block (32,8,1) and 1024 bytes of dynamic shared memory from this launch"
+  std::string describe() const;
+};
+
+struct OverflowFinding {
+  const clang::Expr *Access = nullptr; ///< the subscript / dereference
+  const clang::VarDecl *Array = nullptr;
+  bool Definite = false; ///< launch shape known and path not guarded
+  int Dim = -1;          ///< dimension (0 = leftmost), -1 = byte range via a pointer
+  unsigned Rank = 1;     ///< dimensions of the array
+  int64_t Extent = 0;    ///< elements of that dimension, bytes when Dim < 0
+  int64_t WorstIndex = 0;
+  unsigned FirstTid = 0, LastTid = 0, NumThreads = 0; ///< linear ids
+  LaunchConfig Config;
+};
+
+struct PaddingFix {
+  clang::SourceRange SizeExpr; ///< the last dimension's size in the declaration
+  std::string Replacement;
+  uint64_t OldCols = 0, NewCols = 0;
+};
+
+struct BankFinding {
+  const clang::Expr *Access = nullptr;
+  const clang::VarDecl *Array = nullptr;
+  WarpCost Cost;
+  unsigned AccessBytes = 0;
+  bool IsLoad = false, IsStore = false;
+  bool InLoop = false;
+  unsigned Warp = 0;
+  LaunchConfig Config;
+  std::optional<PaddingFix> Fix; ///< padding the last dimension removes it
+};
+
+struct AnalysisOptions {
+  bool Overflow = true;
+  bool BankConflicts = true;
+  bool PossibleOverflows = false; ///< also report under assumed shapes / guards
+  bool PaddingFixes = true;
+  unsigned MaxUnroll = 64; ///< concrete iterations of one loop before going symbolic
+};
+
+struct KernelReport {
+  std::vector<LaunchConfig> Configs;
+  std::vector<OverflowFinding> Overflows;
+  std::vector<BankFinding> Conflicts;
+  bool GaveUp = false; ///< the step budget ran out; nothing is reported
+};
+
+/// One per translation unit: it indexes the launches of the TU on first use.
+class SharedMemAnalyzer {
+public:
+  explicit SharedMemAnalyzer(clang::ASTContext &Ctx);
+  ~SharedMemAnalyzer();
+
+  /// Block shapes the kernel is analysed under, strongest source first.
+  std::vector<LaunchConfig> configsFor(const clang::FunctionDecl *Kernel);
+  KernelReport analyze(const clang::FunctionDecl *Kernel,
+                       const AnalysisOptions &Opts);
+
+private:
+  void indexLaunches();
+  clang::ASTContext &Ctx;
+  bool Indexed = false;
+  std::map<const clang::FunctionDecl *, std::vector<LaunchConfig>> Launches;
+  std::map<const clang::FunctionDecl *, unsigned> UnknownLaunches;
+};
+
+/// Text of a thread id range: "threads 128-255 (128 threads)".
+std::string describeThreads(unsigned First, unsigned Last, unsigned Count);
+
+} // namespace cgt::smem
+
+#endif
