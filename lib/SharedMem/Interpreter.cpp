@@ -302,6 +302,15 @@ private:
       return eval(EW->getSubExpr());
     if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
       return eval(M->getSubExpr());
+    if (const auto *CC = dyn_cast<CXXConstructExpr>(E)) {
+      if (CC->getNumArgs() == 1 && CC->getConstructor() &&
+          CC->getConstructor()->isCopyOrMoveConstructor())
+        recordRead(CC->getArg(0));
+      else
+        for (const Expr *A : CC->arguments())
+          evalAny(A);
+      return SymVal::top();
+    }
     if (isa<ArraySubscriptExpr>(E) || isa<MemberExpr>(E)) {
       // an lvalue used as such (reference binding, class copy)
       Loc L = resolve(E);
@@ -535,7 +544,36 @@ private:
     return A == B ? A : SymVal::top();
   }
 
+  /// A class-type glvalue read as a whole (copy constructor / assignment
+  /// source): `float4 v = tile[i];`.
+  void recordRead(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr()->IgnoreParenImpCasts();
+    if (E->isGLValue() && (isa<ArraySubscriptExpr>(E) || isa<MemberExpr>(E) ||
+                           isa<UnaryOperator>(E))) {
+      Loc L = resolve(E);
+      if (L.VD)
+        record(L, E, /*Load=*/true, /*Store=*/false);
+      return;
+    }
+    evalAny(E);
+  }
+
   SymVal evalCall(const CallExpr *C) {
+    // Trivial struct assignment (float2/float4/...) is an operator= call.
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C)) {
+      if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+        recordRead(Op->getArg(1));
+        const Expr *LHS = Op->getArg(0)->IgnoreParens();
+        if (!localVar(LHS)) {
+          Loc L = resolve(LHS);
+          if (L.VD)
+            record(L, LHS, /*Load=*/false, /*Store=*/true);
+        }
+        return SymVal::top();
+      }
+    }
     std::vector<SymVal> Args;
     for (const Expr *A : C->arguments())
       Args.push_back(evalAny(A));
