@@ -76,7 +76,8 @@ void SharedIndexOverflowCheck::check(const MatchFinder::MatchResult &Result) {
     std::string Threads =
         cgt::smem::describeThreads(F.FirstTid, F.LastTid, F.NumThreads);
     std::string Note = "with " + F.Config.describe() + ", " + Threads +
-                       (F.Definite ? " go" : " can go") + " out of bounds";
+                       (F.Definite ? (F.NumThreads == 1 ? " goes" : " go") : " can go") +
+                       " out of bounds";
     if (F.Config.Origin != cgt::smem::ShapeOrigin::Launch)
       Note += "; no launch of '" + K->getNameAsString() +
               "' with a constant block size is visible in this file";

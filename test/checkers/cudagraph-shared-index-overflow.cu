@@ -1,0 +1,238 @@
+// RUN: %check_cudagraph_tidy %s cudagraph-shared-index-overflow %t
+// RUN: %check_cudagraph_tidy %s cudagraph-shared-index-overflow %t -check-suffixes=POSSIBLE -config="{CheckOptions: {cudagraph-shared-index-overflow.ReportPossibleOverflows: 'true'}}"
+//
+// Definite overflows need a launch of the kernel in this file and an
+// unguarded path; every positive case has a clean twin right after it.
+#include <cuda_runtime.h>
+
+#define BLOCK 256
+#define R 3
+
+// 1. Two floats per thread into a 256-float array: threads 128-255 overflow
+//    (compute-sanitizer memcheck reports exactly those 128 threads).
+__global__ void strideTwo(float *g) {
+  __shared__ float cache[BLOCK];
+  cache[threadIdx.x * 2] = g[threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: __shared__ array 'cache' is indexed out of bounds: the index reaches 510 but the array has 256 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 128-255 (128 threads) go out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:3: warning: __shared__ array 'cache' is indexed out of bounds: the index reaches 510
+}
+void launchStrideTwo(float *g) { strideTwo<<<1, BLOCK>>>(g); }
+
+// Twin: the array holds two floats per thread.
+__global__ void strideTwoSized(float *g) {
+  __shared__ float cache[2 * BLOCK];
+  cache[threadIdx.x * 2] = g[threadIdx.x];
+}
+void launchStrideTwoSized(float *g) { strideTwoSized<<<1, BLOCK>>>(g); }
+
+// Twin: an early return keeps the upper half out.
+__global__ void strideTwoEarlyReturn(float *g) {
+  __shared__ float cache[BLOCK];
+  if (threadIdx.x >= BLOCK / 2)
+    return;
+  cache[threadIdx.x * 2] = g[threadIdx.x];
+}
+void launchStrideTwoEarlyReturn(float *g) { strideTwoEarlyReturn<<<1, BLOCK>>>(g); }
+
+// 2. 1-D stencil whose halo array forgot one side of the halo.
+__global__ void haloShort(const float *in, float *out) {
+  __shared__ float s[BLOCK + R];
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x + R] = in[g];
+  if (threadIdx.x < R) {
+    s[threadIdx.x] = in[g - R];
+    s[threadIdx.x + BLOCK + R] = in[g + BLOCK];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: __shared__ array 's' is indexed out of bounds: the index reaches 261 but the array has 259 elements [cudagraph-shared-index-overflow]
+    // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 0-2 (3 threads) go out of bounds
+    // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:5: warning: __shared__ array 's' is indexed out of bounds: the index reaches 261
+  }
+  __syncthreads();
+  float v = 0;
+  for (int k = -R; k <= R; ++k)
+    v += s[threadIdx.x + R + k];
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: __shared__ array 's' is indexed out of bounds: the index reaches 261 but the array has 259 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 253-255 (3 threads) go out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:10: warning: __shared__ array 's' is indexed out of bounds: the index reaches 261
+  out[g] = v;
+}
+void launchHaloShort(const float *in, float *out) { haloShort<<<16, BLOCK>>>(in, out); }
+
+// Twin: guarded halo with room for both sides.
+__global__ void haloGuarded(const float *in, float *out) {
+  __shared__ float s[BLOCK + 2 * R];
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x + R] = in[g];
+  if (threadIdx.x < R) {
+    s[threadIdx.x] = in[g - R];
+    s[threadIdx.x + BLOCK + R] = in[g + BLOCK];
+  }
+  __syncthreads();
+  float v = 0;
+  for (int k = -R; k <= R; ++k)
+    v += s[threadIdx.x + R + k];
+  out[g] = v;
+}
+void launchHaloGuarded(const float *in, float *out) { haloGuarded<<<16, BLOCK>>>(in, out); }
+
+// 3. Reduction that starts at s = blockDim.x instead of blockDim.x / 2.
+__global__ void reduceOffByOne(float *g) {
+  __shared__ float sdata[BLOCK];
+  unsigned tid = threadIdx.x;
+  sdata[tid] = g[tid];
+  __syncthreads();
+  for (unsigned s = blockDim.x; s > 0; s >>= 1) {
+    if (tid < s)
+      sdata[tid] += sdata[tid + s];
+    // CHECK-NOTES: :[[@LINE-1]]:21: warning: __shared__ array 'sdata' is indexed out of bounds: the index reaches 511 but the array has 256 elements [cudagraph-shared-index-overflow]
+    // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 0-255 (256 threads) go out of bounds
+    // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:21: warning: __shared__ array 'sdata' is indexed out of bounds: the index reaches 511
+    __syncthreads();
+  }
+}
+void launchReduceOffByOne(float *g) { reduceOffByOne<<<1, BLOCK>>>(g); }
+
+// Twin: sequential addressing, tid + s <= 2s - 1 <= blockDim.x - 1.
+__global__ void reduceSequential(float *g) {
+  __shared__ float sdata[BLOCK];
+  unsigned tid = threadIdx.x;
+  sdata[tid] = g[tid];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s)
+      sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+}
+void launchReduceSequential(float *g) { reduceSequential<<<1, BLOCK>>>(g); }
+
+// 4. 2-D tile: per-dimension check, the row loop runs one step too far.
+#define TILE 32
+#define ROWS 8
+__global__ void tileRows(float *g) {
+  __shared__ float tile[TILE][TILE];
+  for (int j = 0; j <= TILE; j += ROWS)
+    tile[threadIdx.y + j][threadIdx.x] = g[threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: __shared__ array 'tile' is indexed out of bounds in dimension 1 of 2: the index reaches 39 but that dimension has 32 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (32,8,1) from this launch, threads 0-255 (256 threads) go out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:5: warning: __shared__ array 'tile' is indexed out of bounds in dimension 1 of 2
+}
+void launchTileRows(float *g) {
+  dim3 threads(TILE, ROWS);
+  tileRows<<<1, threads>>>(g);
+}
+
+// Twin: j < TILE.
+__global__ void tileRowsOk(float *g) {
+  __shared__ float tile[TILE][TILE + 1];
+  for (int j = 0; j < TILE; j += ROWS)
+    tile[threadIdx.y + j][threadIdx.x] = g[threadIdx.x];
+}
+void launchTileRowsOk(float *g) {
+  dim3 threads(TILE, ROWS);
+  tileRowsOk<<<1, threads>>>(g);
+}
+
+// 5. Dynamic shared memory sized by the launch: 256 floats, one thread reads
+//    one past the end.
+__global__ void dynNeighbour(float *g) {
+  extern __shared__ float dyn[];
+  dyn[threadIdx.x] = g[threadIdx.x];
+  __syncthreads();
+  g[threadIdx.x] = dyn[threadIdx.x + 1];
+  // CHECK-NOTES: :[[@LINE-1]]:20: warning: __shared__ array 'dyn' is indexed out of bounds: the index reaches 256 but the array has 256 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) with 1024 bytes of dynamic shared memory from this launch, thread 255 goes out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:20: warning: __shared__ array 'dyn' is indexed out of bounds: the index reaches 256
+}
+void launchDynNeighbour(float *g) {
+  dynNeighbour<<<1, BLOCK, BLOCK * sizeof(float)>>>(g);
+}
+
+// Twin: the launch allocates one more element.
+__global__ void dynNeighbourOk(float *g) {
+  extern __shared__ float dyn[];
+  dyn[threadIdx.x] = g[threadIdx.x];
+  __syncthreads();
+  g[threadIdx.x] = dyn[threadIdx.x + 1];
+}
+void launchDynNeighbourOk(float *g) {
+  dynNeighbourOk<<<1, BLOCK, (BLOCK + 1) * sizeof(float)>>>(g);
+}
+
+// 6. A byte buffer re-typed through a pointer: bounds follow the cast type.
+__global__ void bytesAsFloats(float *g) {
+  extern __shared__ char raw[];
+  float *f = reinterpret_cast<float *>(raw);
+  f[threadIdx.x] = g[threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: __shared__ array 'raw' is indexed out of bounds: the access reaches byte offset 1020 of a 512-byte array [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) with 512 bytes of dynamic shared memory from this launch, threads 128-255 (128 threads) go out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:3: warning: __shared__ array 'raw' is indexed out of bounds: the access reaches byte offset 1020
+}
+void launchBytesAsFloats(float *g) { bytesAsFloats<<<1, BLOCK, 512>>>(g); }
+
+// 7. Negative index for thread 0; the twin guards it.
+__global__ void leftNeighbour(float *g) {
+  __shared__ float s[BLOCK];
+  int t = threadIdx.x;
+  s[t] = g[t];
+  __syncthreads();
+  g[t] = s[t - 1];
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: __shared__ array 's' is indexed out of bounds: the index reaches -1 but the array has 256 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, thread 0 goes out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:10: warning: __shared__ array 's' is indexed out of bounds: the index reaches -1
+}
+void launchLeftNeighbour(float *g) { leftNeighbour<<<1, BLOCK>>>(g); }
+
+__global__ void leftNeighbourGuarded(float *g) {
+  __shared__ float s[BLOCK];
+  int t = threadIdx.x;
+  s[t] = g[t];
+  __syncthreads();
+  g[t] = t > 0 ? s[t - 1] : 0.0f;
+}
+void launchLeftNeighbourGuarded(float *g) { leftNeighbourGuarded<<<1, BLOCK>>>(g); }
+
+// 8. Template argument as array size, launched with more threads than it.
+template <int N> __global__ void templ(float *g) {
+  __shared__ float s[N];
+  s[threadIdx.x] = g[threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: __shared__ array 's' is indexed out of bounds: the index reaches 255 but the array has 128 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 128-255 (128 threads) go out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:3: warning: __shared__ array 's' is indexed out of bounds: the index reaches 255
+}
+void launchTempl(float *g) {
+  templ<128><<<1, 256>>>(g);
+  templ<256><<<1, 256>>>(g);
+}
+
+// 9. Only "possible": a thread-dependent guard the analysis cannot decide,
+//    and a kernel with no launch in this file (hardware limit assumed).
+__global__ void dataGuard(float *g, int n) {
+  __shared__ float cache[BLOCK];
+  int gid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (gid < n)
+    cache[threadIdx.x * 2] = g[gid];
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-1]]:5: warning: possible out-of-bounds index into __shared__ array 'cache': the index can reach 510 but the array has 256 elements [cudagraph-shared-index-overflow]
+}
+void launchDataGuard(float *g, int n) { dataGuard<<<4, BLOCK>>>(g, n); }
+
+__global__ void noLaunch(float *g) {
+  __shared__ float s[BLOCK];
+  s[threadIdx.x] = g[threadIdx.x];
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-1]]:3: warning: possible out-of-bounds index into __shared__ array 's': the index can reach 1023 but the array has 256 elements [cudagraph-shared-index-overflow]
+}
+
+// Twin: __launch_bounds__ caps the block at the array size.
+__global__ void __launch_bounds__(BLOCK) boundedNoLaunch(float *g) {
+  __shared__ float s[BLOCK];
+  s[threadIdx.x] = g[threadIdx.x];
+}
+
+// 10. A pointer that is shared or global depending on a flag is not a
+//     shared access (ggml softmax idiom), so nothing is said about it.
+__global__ void maybeShared(float *dst, bool use_smem) {
+  __shared__ float buf[32];
+  float *vals = use_smem ? buf : dst;
+  vals[threadIdx.x] = 1.0f;
+}
+void launchMaybeShared(float *g) { maybeShared<<<1, BLOCK>>>(g, false); }
