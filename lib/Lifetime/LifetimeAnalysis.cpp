@@ -50,6 +50,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/FoldingSet.h"
+#include <array>
 #include <functional>
 #include <map>
 #include <queue>
@@ -84,10 +85,16 @@ struct ResState {
   const VarDecl *StatusVar = nullptr; ///< or the variable that holds it
   bool SuccessIsZero = true;          ///< cudaSuccess == 0; false for bool helpers
   const Expr *ReleaseSite = nullptr;
-  std::string ReleasedBy;
-  std::vector<std::string> ReleasedAsKinds;
-  /// Branch decisions taken while the resource was live (for notes).
-  std::vector<PathNote> Trail;
+  const FunctionModel *ReleasedBy = nullptr;
+  const ReleaseEffect *ReleasedAs = nullptr;
+  /// Branch decisions taken while the resource was live (for notes); kept
+  /// as AST pointers so that copying a path state never allocates.
+  struct Step {
+    const Expr *Cond;
+    bool Taken;
+  };
+  std::array<Step, 4> Trail{};
+  unsigned TrailSize = 0;
 
   bool operator==(const ResState &O) const {
     return Bits == O.Bits && StatusExpr == O.StatusExpr &&
@@ -97,11 +104,86 @@ struct ResState {
 
 using Key = const ValueDecl *;
 
+/// A sorted vector used as a map: path states are copied on every CFG edge,
+/// and with a handful of entries this never allocates, unlike std::map.
+template <typename K, typename V, unsigned N = 4> class FlatMap {
+public:
+  using Item = std::pair<K, V>;
+  using iterator = Item *;
+  using const_iterator = const Item *;
+  iterator begin() { return Items.begin(); }
+  iterator end() { return Items.end(); }
+  const_iterator begin() const { return Items.begin(); }
+  const_iterator end() const { return Items.end(); }
+  bool empty() const { return Items.empty(); }
+  iterator find(const K &Key) {
+    iterator It = lower(Key);
+    return It != end() && It->first == Key ? It : end();
+  }
+  const_iterator find(const K &Key) const {
+    return const_cast<FlatMap *>(this)->find(Key);
+  }
+  size_t count(const K &Key) const { return find(Key) != end() ? 1 : 0; }
+  V &operator[](const K &Key) {
+    iterator It = lower(Key);
+    if (It == end() || It->first != Key)
+      It = Items.insert(It, Item(Key, V()));
+    return It->second;
+  }
+  void insert(const Item &I) {
+    if (!count(I.first))
+      (*this)[I.first] = I.second;
+  }
+  iterator erase(iterator It) { return Items.erase(It); }
+  void erase(const K &Key) {
+    iterator It = find(Key);
+    if (It != end())
+      Items.erase(It);
+  }
+  bool operator==(const FlatMap &O) const { return Items == O.Items; }
+
+private:
+  iterator lower(const K &Key) {
+    return std::lower_bound(Items.begin(), Items.end(), Key,
+                            [](const Item &I, const K &Probe) { return I.first < Probe; });
+  }
+  llvm::SmallVector<Item, N> Items;
+};
+
+/// A small sorted set of resource ids.
+class IdSet {
+public:
+  IdSet() = default;
+  IdSet(std::initializer_list<unsigned> L) {
+    for (unsigned X : L)
+      insert(X);
+  }
+  void insert(unsigned X) {
+    auto It = std::lower_bound(Ids.begin(), Ids.end(), X);
+    if (It == Ids.end() || *It != X)
+      Ids.insert(It, X);
+  }
+  bool insertAll(const IdSet &O) {
+    size_t Before = Ids.size();
+    for (unsigned X : O.Ids)
+      insert(X);
+    return Ids.size() != Before;
+  }
+  size_t count(unsigned X) const { return std::binary_search(Ids.begin(), Ids.end(), X); }
+  bool empty() const { return Ids.empty(); }
+  const unsigned *begin() const { return Ids.begin(); }
+  const unsigned *end() const { return Ids.end(); }
+  bool operator==(const IdSet &O) const { return Ids == O.Ids; }
+
+private:
+  llvm::SmallVector<unsigned, 2> Ids;
+};
+
 /// One path (or a merge of paths with the same facts).
 struct PathState {
-  std::map<Key, std::set<unsigned>> Bind;   ///< variable -> resources it may hold
-  std::map<unsigned, ResState> Res;
-  std::map<uintptr_t, bool> Facts;          ///< condition key -> truth
+  FlatMap<Key, IdSet> Bind;            ///< variable -> resources it may hold
+  FlatMap<unsigned, ResState> Res;
+  FlatMap<uintptr_t, bool> Facts;      ///< condition key -> truth
 
   bool operator==(const PathState &O) const {
     return Bind == O.Bind && Res == O.Res && Facts == O.Facts;
@@ -116,48 +198,95 @@ struct PathState {
 
 using StateSet = std::vector<PathState>;
 
-void mergeInto(PathState &Dst, const PathState &Src) {
-  for (const auto &B : Src.Bind)
-    Dst.Bind[B.first].insert(B.second.begin(), B.second.end());
+/// Merges `Src` into `Dst`; returns whether `Dst` changed (trails aside).
+bool mergeInto(PathState &Dst, const PathState &Src) {
+  bool Changed = false;
+  for (const auto &B : Src.Bind) {
+    auto It = Dst.Bind.find(B.first);
+    if (It == Dst.Bind.end()) {
+      Dst.Bind[B.first] = B.second;
+      Changed = true;
+    } else {
+      Changed |= It->second.insertAll(B.second);
+    }
+  }
   for (const auto &R : Src.Res) {
     auto It = Dst.Res.find(R.first);
     if (It == Dst.Res.end()) {
       Dst.Res.insert(R);
+      Changed = true;
       continue;
     }
     ResState &D = It->second;
-    D.Bits |= R.second.Bits;
-    if (D.StatusExpr != R.second.StatusExpr)
-      D.StatusExpr = nullptr;
-    if (D.StatusVar != R.second.StatusVar)
-      D.StatusVar = nullptr;
-    if (!D.ReleaseSite) {
-      D.ReleaseSite = R.second.ReleaseSite;
-      D.ReleasedBy = R.second.ReleasedBy;
+    const ResState &S = R.second;
+    if ((D.Bits | S.Bits) != D.Bits) {
+      D.Bits |= S.Bits;
+      Changed = true;
     }
-    if (D.Trail.empty())
-      D.Trail = R.second.Trail;
+    if (D.StatusExpr && D.StatusExpr != S.StatusExpr) {
+      D.StatusExpr = nullptr;
+      Changed = true;
+    }
+    if (D.StatusVar && D.StatusVar != S.StatusVar) {
+      D.StatusVar = nullptr;
+      Changed = true;
+    }
+    if (!D.ReleaseSite && S.ReleaseSite) {
+      D.ReleaseSite = S.ReleaseSite;
+      D.ReleasedBy = S.ReleasedBy;
+      D.ReleasedAs = S.ReleasedAs;
+      Changed = true;
+    }
+    if (!D.TrailSize) {
+      D.Trail = S.Trail;
+      D.TrailSize = S.TrailSize;
+    }
   }
+  return Changed;
 }
 
-/// Keeps at most `Max` paths: equal facts merge first, then everything.
-void normalize(StateSet &S, unsigned Max) {
-  StateSet Out;
-  for (PathState &P : S) {
-    auto Same = llvm::find_if(Out, [&](const PathState &O) { return O.Facts == P.Facts; });
-    if (Same == Out.end())
-      Out.push_back(std::move(P));
-    else
-      mergeInto(*Same, P);
+/// Joins incoming paths into the state of a block: paths with equal facts
+/// merge; past `Max` groups every path is merged and facts are dropped.
+/// Returns whether the state changed, which decides if the block is
+/// revisited.
+bool joinInto(StateSet &Dst, StateSet &&Src, unsigned Max) {
+  bool Changed = false;
+  if (Max <= 1) {
+    if (Dst.size() > 1 || (Dst.size() == 1 && !Dst[0].Facts.empty())) {
+      PathState All;
+      for (const PathState &P : Dst)
+        mergeInto(All, P);
+      Dst.assign(1, std::move(All));
+      Changed = true;
+    }
+    for (PathState &P : Src) {
+      if (Dst.empty()) {
+        P.Facts = {};
+        Dst.push_back(std::move(P));
+        Changed = true;
+        continue;
+      }
+      Changed |= mergeInto(Dst[0], P);
+    }
+    return Changed;
   }
-  if (Out.size() > Max) {
+  for (PathState &P : Src) {
+    auto Same = llvm::find_if(Dst, [&](const PathState &O) { return O.Facts == P.Facts; });
+    if (Same == Dst.end()) {
+      Dst.push_back(std::move(P));
+      Changed = true;
+    } else {
+      Changed |= mergeInto(*Same, P);
+    }
+  }
+  if (Dst.size() > Max) {
     PathState All;
-    for (PathState &P : Out)
+    for (const PathState &P : Dst)
       mergeInto(All, P);
-    Out.clear();
-    Out.push_back(std::move(All));
+    Dst.assign(1, std::move(All));
+    Changed = true;
   }
-  S = std::move(Out);
+  return Changed;
 }
 
 const Expr *strip(const Expr *E) {
@@ -285,6 +414,16 @@ private:
   void bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS);
   bool isStatusTypeName(QualType T) const;
   void invalidateFacts(Key K, PathState &P);
+  std::vector<PathNote> trailNotes(const ResState &RS) const;
+  struct EdgeTest {
+    bool Valid = false;
+    bool TrueMeansNonZero = true;
+    const Expr *Subject = nullptr;
+    std::optional<uintptr_t> Fact;
+    Key SubjectVar = nullptr;
+  };
+  const EdgeTest &edgeTest(const Expr *Cond);
+  llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;
   void unbind(Key K, PathState &P, const Stmt *At, const char *How);
 
   // --- helpers ---
@@ -461,6 +600,17 @@ std::optional<uintptr_t> Analysis::factKey(const Expr *Subject) {
   return K;
 }
 
+std::vector<PathNote> Analysis::trailNotes(const ResState &RS) const {
+  std::vector<PathNote> Notes;
+  for (unsigned I = 0; I < RS.TrailSize; ++I) {
+    std::string T = text(RS.Trail[I].Cond);
+    if (!T.empty())
+      Notes.push_back({loc(RS.Trail[I].Cond), "assuming '" + T + "' is " +
+                                                  (RS.Trail[I].Taken ? "true" : "false")});
+  }
+  return Notes;
+}
+
 void Analysis::invalidateFacts(Key K, PathState &P) {
   for (auto It = P.Facts.begin(); It != P.Facts.end();) {
     auto V = FactVars.find(It->first);
@@ -476,7 +626,7 @@ void Analysis::reportLeak(unsigned R, const ResState &RS, SourceLocation Where,
   const Resource &Res = Resources[R];
   if (SummaryMode || Res.ParamIndex >= 0 || !Res.Site || !Leaked.insert(R).second)
     return;
-  std::vector<PathNote> Notes = RS.Trail;
+  std::vector<PathNote> Notes = trailNotes(RS);
   Notes.push_back({Where, Why});
   report(FindingKind::Leak, R, Res.Site, std::move(Notes));
 }
@@ -618,7 +768,7 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
       if (RS == P.Res.end() || !(RS->second.Bits & Live) || P.boundElsewhere(OldR, Target))
         continue;
       const Resource &Prev = Resources[OldR];
-      std::vector<PathNote> Notes = RS->second.Trail;
+      std::vector<PathNote> Notes = trailNotes(RS->second);
       std::string Noun = A.Model.kind(Prev.Kind) ? A.Model.kind(Prev.Kind)->Noun : "resource";
       Notes.push_back({loc(Prev.Site),
                        Prev.Site == Call
@@ -666,7 +816,7 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
     if (RS.Bits == Released && RS.ReleaseSite && RS.ReleaseSite != Call) {
       report(FindingKind::DoubleRelease, R, Call,
              {{loc(RS.ReleaseSite), "'" + varName(K) + "' was released here by '" +
-                                        RS.ReleasedBy + "'"}},
+                                        RS.ReleasedBy->Name + "'"}},
              M.Name);
       continue;
     }
@@ -678,8 +828,8 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
              M.Name);
     RS.Bits = Released;
     RS.ReleaseSite = Call;
-    RS.ReleasedBy = M.Name;
-    RS.ReleasedAsKinds = Eff.Kinds;
+    RS.ReleasedBy = &M;
+    RS.ReleasedAs = &Eff;
     RS.StatusExpr = nullptr;
     RS.StatusVar = nullptr;
   }
@@ -700,7 +850,7 @@ void Analysis::use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff,
     const FunctionDecl *Callee = Call->getDirectCallee();
     report(FindingKind::UseAfterRelease, R, Call,
            {{loc(RS->second.ReleaseSite),
-             "'" + varName(K) + "' was released here by '" + RS->second.ReleasedBy + "'"}},
+             "'" + varName(K) + "' was released here by '" + RS->second.ReleasedBy->Name + "'"}},
            Callee ? Callee->getNameAsString() : "");
   }
 }
@@ -847,7 +997,7 @@ void Analysis::onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At,
 void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P) {
   invalidateFacts(Target, P);
   const Expr *Src = strip(RHS);
-  std::set<unsigned> NewRes;
+  IdSet NewRes;
   if (Key From = storageOf(Src)) {
     auto It = P.Bind.find(From);
     if (It != P.Bind.end())
@@ -987,26 +1137,44 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
 namespace cgt {
 namespace {
 
+/// The normalised form of a branch condition, computed once per condition.
+const Analysis::EdgeTest &Analysis::edgeTest(const Expr *Cond) {
+  auto It = EdgeTests.find(Cond);
+  if (It != EdgeTests.end())
+    return It->second;
+  EdgeTest E;
+  if (std::optional<CondTest> T = condTest(Cond); T && T->Subject) {
+    E.Valid = true;
+    E.TrueMeansNonZero = T->TrueMeansNonZero;
+    E.Subject = T->Subject;
+    if (const auto *BO = dyn_cast<BinaryOperator>(E.Subject);
+        BO && BO->getOpcode() == BO_Assign)
+      E.Subject = strip(BO->getLHS()); // if ((st = call()) != cudaSuccess)
+    E.Fact = factKey(E.Subject);
+    E.SubjectVar = storageOf(E.Subject);
+  }
+  return EdgeTests[Cond] = E;
+}
+
 void Analysis::refineOnBranch(const Expr *Cond, bool Taken, PathState &P,
                               bool &Infeasible, bool TwoWay) {
-  std::optional<CondTest> T = condTest(Cond);
-  if (!T || !T->Subject)
+  const EdgeTest &E = edgeTest(Cond);
+  if (!E.Valid)
     return;
-  const Expr *Subject = T->Subject;
-  if (const auto *BO = dyn_cast<BinaryOperator>(Subject); BO && BO->getOpcode() == BO_Assign)
-    Subject = strip(BO->getLHS()); // if ((st = call()) != cudaSuccess)
-  bool NonZero = Taken == T->TrueMeansNonZero;
+  const Expr *Subject = E.Subject;
+  bool NonZero = Taken == E.TrueMeansNonZero;
 
-  if (std::optional<uintptr_t> K = factKey(Subject)) {
-    auto F = P.Facts.find(*K);
+  if (E.Fact) {
+    auto F = P.Facts.find(*E.Fact);
     if (F != P.Facts.end() && F->second != NonZero) {
       Infeasible = true;
       return;
     }
-    P.Facts[*K] = NonZero;
+    P.Facts[*E.Fact] = NonZero;
   }
 
-  Key SubjectVar = storageOf(Subject);
+  Key SubjectVar = E.SubjectVar;
+  IdSet StatusTested; // a resource's own status test is not worth a note
   for (auto &Entry : P.Res) {
     ResState &RS = Entry.second;
     if (!(RS.Bits & Live))
@@ -1015,6 +1183,7 @@ void Analysis::refineOnBranch(const Expr *Cond, bool Taken, PathState &P,
                        (RS.StatusVar && SubjectVar == RS.StatusVar);
     if (!TestsStatus)
       continue;
+    StatusTested.insert(Entry.first);
     bool Failed = RS.SuccessIsZero ? NonZero : !NonZero;
     if (Failed) {
       RS.Bits = Absent; // the call failed: nothing was acquired
@@ -1036,13 +1205,10 @@ void Analysis::refineOnBranch(const Expr *Cond, bool Taken, PathState &P,
 
   if (!TwoWay)
     return;
-  std::string CondText = text(Cond);
-  if (CondText.empty())
-    return;
-  PathNote Note{loc(Cond), "assuming '" + CondText + "' is " + (Taken ? "true" : "false")};
   for (auto &Entry : P.Res)
-    if ((Entry.second.Bits & Live) && Entry.second.Trail.size() < 4)
-      Entry.second.Trail.push_back(Note);
+    if ((Entry.second.Bits & Live) && !StatusTested.count(Entry.first) &&
+        Entry.second.TrailSize < Entry.second.Trail.size())
+      Entry.second.Trail[Entry.second.TrailSize++] = {Cond, Taken};
 }
 
 void Analysis::checkExit(const CFGBlock *From, const StateSet &S) {
@@ -1184,13 +1350,10 @@ bool Analysis::run() {
         continue;
       }
       unsigned ToId = To->getBlockID();
-      StateSet Joined = In[ToId];
-      Joined.insert(Joined.end(), Refined.begin(), Refined.end());
       // Widen loops that keep changing: fewer paths, same soundness.
-      normalize(Joined, ++Visits[ToId] > 8 ? 1 : A.Opts.MaxStatesPerPoint);
-      if (Joined == In[ToId] || Visits[ToId] > 40)
+      unsigned Max = ++Visits[ToId] > 8 ? 1 : A.Opts.MaxStatesPerPoint;
+      if (!joinInto(In[ToId], std::move(Refined), Max) || Visits[ToId] > 40)
         continue;
-      In[ToId] = std::move(Joined);
       if (!Queued[ToId]) {
         WL.push(To);
         Queued[ToId] = 1;
@@ -1224,8 +1387,8 @@ std::unique_ptr<FunctionSummary> Analysis::summary() const {
     for (const PathState &P : ExitStates)
       if (auto It = P.Res.find(Id->second); It != P.Res.end()) {
         Bits |= It->second.Bits;
-        if (!It->second.ReleasedAsKinds.empty())
-          Kinds = It->second.ReleasedAsKinds;
+        if (It->second.ReleasedAs)
+          Kinds = It->second.ReleasedAs->Kinds;
       }
     Bits &= ~Absent;
     if (Bits == Released && !Kinds.empty())
