@@ -9,7 +9,8 @@
 //     "functions": [ { "name": "cudaGraphInstantiate", "params": 3,
 //                      "returns": "cudaError_t",
 //                      "acquires": [ { "arg": 0, "kind": "graphExec" } ],
-//                      "releases": [ { "arg": 0, "kinds": ["graphExec"] } ],
+//                      "releases": [ { "arg": 0, "kinds": ["graphExec"],
+//                                      "deref": false } ],
 //                      "uses": [ { "arg": 1, "kind": "graph", "launch": false } ],
 //                      "legalDuringCapture": true, "captureNote": "...",
 //                      "capture": "begin" | "end", "stream": 0 } ] }
@@ -221,10 +222,12 @@ public:
       return E;
     if (auto E = forEachEffect(F, "releases", Where,
                                [&](const json &A, const std::string &P) -> llvm::Error {
-      if (auto E = expectKeys(A, P, {"arg", "kinds"}))
+      if (auto E = expectKeys(A, P, {"arg", "kinds", "deref"}))
         return E;
       ReleaseEffect Eff;
       if (auto E = readArg(A, P, Out.NumParams, Eff.Arg))
+        return E;
+      if (auto E = readBool(A, "deref", P, Eff.ThroughPointer))
         return E;
       if (auto E = readStringList(A, "kinds", P, Eff.Kinds))
         return E;

@@ -49,6 +49,9 @@ struct AcquireEffect {
 struct ReleaseEffect {
   int Arg = 0;
   std::vector<std::string> Kinds; ///< kinds this call may legally release
+  /// The argument points to the handle (`destroyExec(&exec)`), as wrappers
+  /// that also null the caller's variable do.
+  bool ThroughPointer = false;
 };
 
 struct UseEffect {

@@ -405,6 +405,7 @@ private:
   void recordConstantFact(Key Target, const Expr *Src, PathState &P);
   void onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P);
   void escapeValueRefs(const Expr *E, PathState &P);
+  void noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff);
   void noteReturnedResource(const Expr *Ret, const PathState &P);
   void acquire(const CallExpr *Call, const FunctionModel &M, const AcquireEffect &Eff,
                PathState &P);
@@ -435,6 +436,7 @@ private:
   SourceLocation loc(const Stmt *S) const;
   SourceLocation endLoc(const Stmt *S) const;
   std::string text(const Expr *E) const;
+  std::string spelledName(const CallExpr *Call, const std::string &Fallback) const;
   std::string varName(Key K) const { return K ? K->getNameAsString() : ""; }
   void report(FindingKind Kind, unsigned R, const Expr *At, std::vector<PathNote> Notes,
               const std::string &Called = "");
@@ -459,6 +461,8 @@ private:
   std::string SummaryReturnKind;
   /// SummaryMode: acquisitions into pointer parameters (index, kind).
   std::vector<std::pair<int, std::string>> SummaryAcquires;
+  /// SummaryMode: releases of what a pointer parameter points to.
+  std::vector<ReleaseEffect> SummaryDerefReleases;
 };
 
 /// Several acquisitions into one variable that leak at the same place are one
@@ -489,6 +493,23 @@ SourceLocation Analysis::loc(const Stmt *S) const {
 
 SourceLocation Analysis::endLoc(const Stmt *S) const {
   return SM.getExpansionLoc(S->getEndLoc());
+}
+
+/// The callee as the user wrote it: `cuGraphInstantiate`, not the
+/// `cuGraphInstantiateWithFlags` that cuda.h's macro turns it into.
+std::string Analysis::spelledName(const CallExpr *Call, const std::string &Fallback) const {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts());
+  if (!DRE)
+    return Fallback;
+  SourceLocation L = SM.getFileLoc(DRE->getLocation());
+  StringRef T = Lexer::getSourceText(CharSourceRange::getTokenRange(L, L), SM,
+                                     Ctx.getLangOpts());
+  if (T.empty() || !llvm::all_of(T, [](char C) { return isAsciiIdentifierContinue(C); }))
+    return Fallback;
+  if (T != Fallback && ApiModel::canonicalName(Fallback) != T &&
+      !StringRef(Fallback).starts_with(T))
+    return Fallback;
+  return T.str();
 }
 
 std::string Analysis::text(const Expr *E) const {
@@ -735,7 +756,7 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
   if (!Eff.Owned)
     return;
   if (Eff.Arg == ReturnValue) {
-    unsigned R = resourceFor(Call, -1, Eff.Kind, M.Name, nullptr);
+    unsigned R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), nullptr);
     ResState RS;
     RS.Bits = Live;
     P.Res[R] = RS;
@@ -759,7 +780,7 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
             SummaryAcquires.push_back({static_cast<int>(PVD->getFunctionScopeIndex()), Eff.Kind});
     return;
   }
-  unsigned R = resourceFor(Call, -1, Eff.Kind, M.Name, Target);
+  unsigned R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), Target);
   // Re-acquiring into a variable that still holds a live resource loses it.
   auto Old = P.Bind.find(Target);
   if (Old != P.Bind.end()) {
@@ -801,7 +822,16 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
                        const ReleaseEffect &Eff, PathState &P) {
   if (Eff.Arg < 0 || Eff.Arg >= static_cast<int>(Call->getNumArgs()))
     return;
-  Key K = storageOf(Call->getArg(Eff.Arg));
+  const Expr *Arg = strip(Call->getArg(Eff.Arg));
+  if (SummaryMode)
+    noteReleaseThroughParam(Arg, Eff);
+  if (Eff.ThroughPointer) {
+    const auto *AddrOf = dyn_cast<UnaryOperator>(Arg);
+    if (!AddrOf || AddrOf->getOpcode() != UO_AddrOf)
+      return;
+    Arg = AddrOf->getSubExpr();
+  }
+  Key K = storageOf(Arg);
   if (!K)
     return;
   auto It = P.Bind.find(K);
@@ -833,6 +863,21 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
     RS.StatusExpr = nullptr;
     RS.StatusVar = nullptr;
   }
+}
+
+/// `cudaGraphExecDestroy(*pExec)` in a helper: its callers' `&exec` is
+/// released through the pointer.
+void Analysis::noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff) {
+  const auto *Deref = dyn_cast<UnaryOperator>(Arg);
+  if (!Deref || Deref->getOpcode() != UO_Deref || Eff.ThroughPointer)
+    return;
+  const auto *DRE = dyn_cast<DeclRefExpr>(strip(Deref->getSubExpr()));
+  const auto *PVD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  if (!PVD)
+    return;
+  int Index = PVD->getFunctionScopeIndex();
+  if (llvm::none_of(SummaryDerefReleases, [&](const ReleaseEffect &R) { return R.Arg == Index; }))
+    SummaryDerefReleases.push_back({Index, Eff.Kinds, /*ThroughPointer=*/true});
 }
 
 void Analysis::use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff,
@@ -957,9 +1002,16 @@ void Analysis::escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel 
                                       PathState &P) {
   for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
     int Index = static_cast<int>(I);
+    // `&exec` lets the helper write the caller's handle: only an acquire or
+    // a release through the pointer says what it did with it.
+    const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Call->getArg(I)));
+    bool ByAddress = AddrOf && AddrOf->getOpcode() == UO_AddrOf;
     bool Classified =
-        llvm::any_of(M.Uses, [&](const UseEffect &U) { return U.Arg == Index; }) ||
-        llvm::any_of(M.Releases, [&](const ReleaseEffect &R) { return R.Arg == Index; }) ||
+        (!ByAddress &&
+         llvm::any_of(M.Uses, [&](const UseEffect &U) { return U.Arg == Index; })) ||
+        llvm::any_of(M.Releases, [&](const ReleaseEffect &R) {
+          return R.Arg == Index && R.ThroughPointer == ByAddress;
+        }) ||
         llvm::any_of(M.Acquires, [&](const AcquireEffect &A) { return A.Arg == Index; });
     if (!Classified)
       escapeValueRefs(Call->getArg(I), P);
@@ -1396,6 +1448,9 @@ std::unique_ptr<FunctionSummary> Analysis::summary() const {
     else if (Bits == Live || (Bits == 0 && ExitStates.empty()))
       M.Uses.push_back({Index, "", false});
   }
+  for (const ReleaseEffect &R : SummaryDerefReleases)
+    if (llvm::none_of(M.Releases, [&](const ReleaseEffect &E) { return E.Arg == R.Arg; }))
+      M.Releases.push_back(R);
   for (const auto &Acq : SummaryAcquires)
     if (llvm::none_of(M.Acquires, [&](const AcquireEffect &E) { return E.Arg == Acq.first; }))
       M.Acquires.push_back({Acq.first, Acq.second, true});

@@ -121,7 +121,7 @@ void overwrite_straight(cudaGraph_t g1, cudaGraph_t g2) {
 void leak_driver_api(CUgraph g, CUstream s) {
   CUgraphExec exec;
   cuGraphInstantiate(&exec, g, 0);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph exec 'exec' created by 'cuGraphInstantiateWithFlags' is not destroyed on every path; call cuGraphExecDestroy or hand it to an owner
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph exec 'exec' created by 'cuGraphInstantiate' is not destroyed on every path; call cuGraphExecDestroy or hand it to an owner
   cuGraphLaunch(exec, s);
 }
 
@@ -353,4 +353,26 @@ void leak_two_sites_one_variable(cudaGraph_t g, cudaStream_t s, bool update) {
     cudaGraphInstantiateWithFlags(&e, g, 0);
   }
   cudaGraphLaunch(e, s);
+}
+
+// A helper that destroys through a pointer and nulls the caller's handle.
+static void destroyAndClear(cudaGraphExec_t *e) {
+  if (*e) {
+    cudaGraphExecDestroy(*e);
+    *e = nullptr;
+  }
+}
+static void inspect(cudaGraphExec_t *e) { (void)e; }
+
+void clean_destroy_through_pointer(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t exec = nullptr;
+  cudaGraphInstantiate(&exec, g, 0);
+  cudaGraphLaunch(exec, s);
+  destroyAndClear(&exec);
+}
+
+void clean_address_to_helper(cudaGraph_t g) {
+  cudaGraphExec_t exec = nullptr;
+  cudaGraphInstantiate(&exec, g, 0);
+  inspect(&exec); // may keep the address: escapes
 }
