@@ -25,6 +25,9 @@
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -173,10 +176,11 @@ std::string resolvedSarifRoot(std::string &Error) {
 }
 
 /// Files named on the command line, else every file of the database (-p).
-std::vector<std::string> inputFiles(tooling::CommonOptionsParser &Parser) {
+std::vector<std::string> inputFiles(tooling::CommonOptionsParser &Parser,
+                                    const tooling::CompilationDatabase *Db) {
   std::vector<std::string> Files = Parser.getSourcePathList();
-  if (Files.empty()) {
-    Files = Parser.getCompilations().getAllFiles();
+  if (Files.empty() && Db) {
+    Files = Db->getAllFiles();
     llvm::sort(Files);
     Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
   }
@@ -188,6 +192,47 @@ int fail(const Twine &Message) {
   return 2;
 }
 
+/// The value of -p, read from argv before CommonOptionsParser sees it: the
+/// parser falls back to "running without flags" when the database is
+/// missing or broken, which would analyse with the wrong flags and look
+/// like success.
+std::string buildPathArg(int Argc, const char **Argv) {
+  std::string Path;
+  for (int I = 1; I < Argc; ++I) {
+    StringRef A = Argv[I];
+    if (A == "--")
+      break;
+    if ((A == "-p" || A == "--p") && I + 1 < Argc)
+      Path = Argv[++I];
+    else if (A.consume_front("-p=") || A.consume_front("--p="))
+      Path = A.str();
+  }
+  return Path;
+}
+
+/// The database -p names, prepared the way CommonOptionsParser prepares
+/// its own (which it does not build at all when no files are given). Sets
+/// `Problem` (exit 2) when -p names no loadable database.
+std::unique_ptr<tooling::CompilationDatabase>
+loadBuildPath(const std::string &BuildPath, std::string &Problem) {
+  if (!sys::fs::is_directory(BuildPath)) {
+    Problem = "-p '" + BuildPath + "': no such directory";
+    return nullptr;
+  }
+  std::string Err;
+  // loadFromDirectory, not autoDetect: a database in some parent directory
+  // (another project, a build tree around the sources) is not what -p named.
+  auto Db = tooling::CompilationDatabase::loadFromDirectory(BuildPath, Err);
+  if (!Db) {
+    Problem = "cannot load a compilation database from '" + BuildPath +
+              "': " + StringRef(Err).trim().str();
+    return nullptr;
+  }
+  Db = tooling::expandResponseFiles(std::move(Db), vfs::getRealFileSystem());
+  Db = tooling::inferTargetAndDriverMode(std::move(Db));
+  return tooling::inferMissingCompileCommands(std::move(Db));
+}
+
 } // namespace
 
 int main(int argc, const char **argv) {
@@ -197,6 +242,14 @@ int main(int argc, const char **argv) {
     OS << "cudagraph-tidy " << CUDAGRAPH_TIDY_VERSION << " (LLVM "
        << LLVM_VERSION_STRING << ")\n";
   });
+  std::string BuildPath = buildPathArg(argc, argv);
+  std::unique_ptr<tooling::CompilationDatabase> BuildDb;
+  if (!BuildPath.empty()) {
+    std::string Problem;
+    BuildDb = loadBuildPath(BuildPath, Problem);
+    if (!BuildDb)
+      return fail(Problem);
+  }
   auto Parser = tooling::CommonOptionsParser::create(argc, argv, ToolCategory,
                                                      cl::ZeroOrMore);
   if (!Parser) {
@@ -217,7 +270,10 @@ int main(int argc, const char **argv) {
     return 2;
   }
 
-  std::vector<std::string> Files = inputFiles(*Parser);
+  const tooling::CompilationDatabase *Db =
+      BuildDb ? BuildDb.get() : &Parser->getCompilations();
+  std::vector<std::string> Files =
+      inputFiles(*Parser, BuildDb ? BuildDb.get() : nullptr);
   if (Files.empty())
     return fail("no input files (give files, or -p with a compile_commands.json "
                 "that lists some)");
@@ -240,7 +296,7 @@ int main(int argc, const char **argv) {
   if (Result.ConfigErrors.empty()) {
     cgt::DriverRun Run;
     Run.OptionsProvider = std::move(*Provider);
-    Run.Compilations = &Parser->getCompilations();
+    Run.Compilations = Db;
     Run.DeviceSide = DeviceSide;
     Run.Jobs = JobsOpt;
     Result = cgt::runChecks(Run, Files);

@@ -264,6 +264,25 @@ void sortAndDedupe(std::vector<FindingRecord> &Findings) {
       Findings.end());
 }
 
+/// Commands that run in the current directory (flags after `--`) name the
+/// file the way the user did, so that diagnostics do too, as in clang-tidy.
+void keepUserPath(std::vector<tooling::CompileCommand> &Cmds,
+                  const std::string &UserPath, const std::string &AbsPath) {
+  if (llvm::sys::path::is_absolute(UserPath))
+    return;
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  for (tooling::CompileCommand &C : Cmds) {
+    if (C.Directory != "." && C.Directory != Cwd)
+      continue;
+    for (std::string &A : C.CommandLine)
+      if (A == AbsPath)
+        A = UserPath;
+    if (C.Filename == AbsPath)
+      C.Filename = UserPath;
+  }
+}
+
 } // namespace
 
 RunResult runChecks(DriverRun &Run, const std::vector<std::string> &Files) {
@@ -274,14 +293,24 @@ RunResult runChecks(DriverRun &Run, const std::vector<std::string> &Files) {
   // is not documented as safe for concurrent use.
   std::vector<std::vector<tooling::CompileCommand>> Commands(Files.size());
   std::vector<size_t> ToAnalyze;
+  // Databases match absolute paths; a relative one would be interpolated
+  // as a new file relative to the build directory instead.
+  std::vector<std::string> Paths;
+  for (const std::string &F : Files) {
+    llvm::SmallString<256> Abs(F);
+    llvm::sys::fs::make_absolute(Abs);
+    llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    Paths.push_back(std::string(Abs));
+  }
   for (size_t I = 0; I < Files.size(); ++I) {
     Units[I].Status.File = Files[I];
-    if (!llvm::sys::fs::exists(Files[I])) {
+    if (!llvm::sys::fs::exists(Paths[I])) {
       Units[I].Status.Analyzed = false;
       Units[I].Status.Problem = "no such file";
       continue;
     }
-    Commands[I] = Db.getCompileCommands(Files[I]);
+    Commands[I] = Db.getCompileCommands(Paths[I]);
+    keepUserPath(Commands[I], Files[I], Paths[I]);
     if (Commands[I].empty()) {
       Units[I].Status.Analyzed = false;
       Units[I].Status.Problem =
@@ -306,7 +335,9 @@ RunResult runChecks(DriverRun &Run, const std::vector<std::string> &Files) {
   // Merged in input order and then sorted, so the report does not depend on
   // which thread finished first.
   std::set<std::string> SeenConfig;
-  for (UnitResult &U : Units) {
+  for (size_t I = 0; I < Units.size(); ++I) {
+    UnitResult &U = Units[I];
+    U.Status.File = Files[I]; // as the user named it
     Result.Units.push_back(U.Status);
     for (FindingRecord &F : U.Findings)
       Result.Findings.push_back(std::move(F));
