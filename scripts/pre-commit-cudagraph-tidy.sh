@@ -12,9 +12,9 @@
 # build*/bin/cudagraph-tidy next to this script's repository.
 #
 # Compile flags: $CUDAGRAPH_TIDY_BUILD_DIR if set, else the first
-# compile_commands.json found walking up from the current directory (the
-# repository being committed to), looking in each directory itself and in
-# its build*/ and cmake-build-*/ subdirectories. Without one it uses CUDA
+# compile_commands.json found walking up from the current directory to the
+# top of its git repository, looking in each directory itself and in its
+# build/, build*/, cmake-build-*/ and out/build/*/ subdirectories. Without one it uses CUDA
 # defaults: -std=c++17, -I. -Iinclude, the CUDA toolkit of $CUDA_HOME /
 # $CUDA_PATH / nvcc on PATH / /usr/local/cuda, host-side analysis.
 set -u
@@ -53,7 +53,10 @@ find_build_dir() {
     echo "$CUDAGRAPH_TIDY_BUILD_DIR"
     return
   fi
-  local dir="$PWD" candidate
+  # Stop at the top of the repository being committed to: a database in
+  # some enclosing directory belongs to another project.
+  local dir="$PWD" candidate top
+  top="$(git rev-parse --show-toplevel 2>/dev/null || echo /)"
   while :; do
     for candidate in "$dir" "$dir"/build "$dir"/build*/ "$dir"/cmake-build-*/ "$dir"/out/build/*/; do
       if [ -f "$candidate/compile_commands.json" ]; then
@@ -61,7 +64,7 @@ find_build_dir() {
         return
       fi
     done
-    [ "$dir" = / ] && break
+    [ "$dir" = / ] || [ "$dir" = "$top" ] && break
     dir="$(dirname "$dir")"
   done
 }
