@@ -97,13 +97,14 @@ void LifetimeCheckBase::emit(const cgt::LifetimeFinding &F, StringRef Message,
   // Template instantiations and repeated visits can produce the same finding.
   if (!Emitted.insert({F.Loc.getRawEncoding(), Message.str()}).second)
     return;
+  // Messages quote source text (`i % 2`): never let it be a format string.
   {
-    auto D = diag(F.Loc, Message) << F.Range;
+    auto D = diag(F.Loc, "%0") << Message << F.Range;
     if (Fix)
       D << *Fix;
   }
   for (const cgt::PathNote &N : F.Notes)
-    diag(N.Loc, N.Message, DiagnosticIDs::Note);
+    diag(N.Loc, "%0", DiagnosticIDs::Note) << N.Message;
 }
 
 } // namespace clang::tidy::cudagraph

@@ -83,6 +83,7 @@ struct ResState {
   uint8_t Bits = 0;
   const Expr *StatusExpr = nullptr;   ///< the call whose result says success
   const VarDecl *StatusVar = nullptr; ///< or the variable that holds it
+  const VarDecl *StatusCopy = nullptr; ///< or a copy (`status_ = (st)` in a macro)
   bool SuccessIsZero = true;          ///< cudaSuccess == 0; false for bool helpers
   const Expr *ReleaseSite = nullptr;
   const FunctionModel *ReleasedBy = nullptr;
@@ -98,7 +99,8 @@ struct ResState {
 
   bool operator==(const ResState &O) const {
     return Bits == O.Bits && StatusExpr == O.StatusExpr &&
-           StatusVar == O.StatusVar && ReleaseSite == O.ReleaseSite;
+           StatusVar == O.StatusVar && StatusCopy == O.StatusCopy &&
+           ReleaseSite == O.ReleaseSite;
   }
 };
 
@@ -229,6 +231,10 @@ bool mergeInto(PathState &Dst, const PathState &Src) {
     }
     if (D.StatusVar && D.StatusVar != S.StatusVar) {
       D.StatusVar = nullptr;
+      Changed = true;
+    }
+    if (D.StatusCopy && D.StatusCopy != S.StatusCopy) {
+      D.StatusCopy = nullptr;
       Changed = true;
     }
     if (!D.ReleaseSite && S.ReleaseSite) {
@@ -394,15 +400,21 @@ private:
   void refineOnBranch(const Expr *Cond, bool Taken, PathState &P, bool &Infeasible,
                       bool TwoWay);
   void checkExit(const CFGBlock *From, const StateSet &S);
+  bool leavesFunction(const CFGBlock *B) const;
 
   // --- transfer functions ---
   void onCall(const CallExpr *Call, PathState &P, bool &Dead);
   void onModeledCall(const CallExpr *Call, const FunctionModel &M, PathState &P);
   void onUnknownCall(const CallExpr *Call, PathState &P);
+  bool callMayChangeMembers(const CallExpr *Call) const;
+  void invalidateFieldFacts(PathState &P);
+  void reportFieldKnownLive(const CallExpr *Call, const FunctionModel &M,
+                            const AcquireEffect &Eff, Key Field, const PathState &P);
   void escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel &M, PathState &P);
   void onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At, PathState &P);
   void assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P);
   void recordConstantFact(Key Target, const Expr *Src, PathState &P);
+  void trackStatusCopy(Key Target, const Expr *Src, PathState &P);
   void onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P);
   void escapeValueRefs(const Expr *E, PathState &P);
   void noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff);
@@ -455,6 +467,9 @@ private:
   std::map<const CallExpr *, unsigned> ReturnedResource;
   std::map<std::pair<int, const Expr *>, LifetimeFinding> Findings;
   std::set<unsigned> Leaked;
+  /// Variables whose address was handed to code we do not follow.
+  std::set<Key> AddressEscaped;
+  const CFGBlock *CurrentBlock = nullptr;
   std::map<uintptr_t, std::set<Key>> FactVars;
   StateSet ExitStates;
   bool ReachedExit = false;
@@ -795,27 +810,47 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
                        Prev.Site == Call
                            ? "the " + Noun + " created here in an earlier iteration is still alive"
                            : "previous " + Noun + " created here by '" + Prev.AcquiredBy + "'"});
-      report(FindingKind::Overwrite, OldR == R ? R : OldR, Call, std::move(Notes));
+      // Worded with the new acquisition: its call, kind and variable.
+      report(FindingKind::Overwrite, R, Call, std::move(Notes));
       Leaked.insert(OldR);
-      if (!Findings.empty()) {
-        auto &F = Findings[std::make_pair(static_cast<int>(FindingKind::Overwrite),
-                                          static_cast<const Expr *>(Call))];
-        F.AcquiredBy = M.Name;
-        F.ResourceKind = Eff.Kind;
-        F.VarName = varName(Target);
-      }
     }
     for (unsigned OldR : Old->second)
       if (!P.boundElsewhere(OldR, Target))
         P.Res.erase(OldR);
   }
+  if (isField(Target) && (Old == P.Bind.end() || Old->second.empty()))
+    reportFieldKnownLive(Call, M, Eff, Target, P);
   ResState RS;
-  RS.Bits = Live;
+  RS.Bits = AddressEscaped.count(Target) ? Escaped : Live;
   if (!M.StatusType.empty())
     bindStatus(Call, M.StatusType != "bool", RS);
   P.Bind[Target] = {R};
   P.Res[R] = RS;
   invalidateFacts(Target, P);
+}
+
+/// A member that this path tested non-null, and has not destroyed, passed
+/// on or reassigned since, still holds whatever it held on entry.
+void Analysis::reportFieldKnownLive(const CallExpr *Call, const FunctionModel &M,
+                                    const AcquireEffect &Eff, Key Field,
+                                    const PathState &P) {
+  auto F = P.Facts.find(reinterpret_cast<uintptr_t>(Field));
+  if (F == P.Facts.end() || !F->second)
+    return;
+  std::string Noun = A.Model.kind(Eff.Kind) ? A.Model.kind(Eff.Kind)->Noun : "resource";
+  unsigned R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), Field);
+  report(FindingKind::Overwrite, R, Call,
+         {{loc(Call), "'" + varName(Field) + "' was tested non-null on this path and its " +
+                          Noun + " was not destroyed since"}});
+}
+
+void Analysis::invalidateFieldFacts(PathState &P) {
+  for (auto It = P.Facts.begin(); It != P.Facts.end();) {
+    auto V = FactVars.find(It->first);
+    bool OnField = V != FactVars.end() &&
+                   llvm::any_of(V->second, [](Key K) { return isa<FieldDecl>(K); });
+    It = OnField ? P.Facts.erase(It) : It + 1;
+  }
 }
 
 void Analysis::release(const CallExpr *Call, const FunctionModel &M,
@@ -834,6 +869,7 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
   Key K = storageOf(Arg);
   if (!K)
     return;
+  invalidateFacts(K, P); // a destroyed handle is no longer "known live"
   auto It = P.Bind.find(K);
   if (It == P.Bind.end())
     return;
@@ -862,6 +898,7 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
     RS.ReleasedAs = &Eff;
     RS.StatusExpr = nullptr;
     RS.StatusVar = nullptr;
+    RS.StatusCopy = nullptr;
   }
 }
 
@@ -907,6 +944,7 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
     return;
   E = strip(E);
   if (Key K = storageOf(E)) {
+    invalidateFacts(K, P);
     auto It = P.Bind.find(K);
     if (It != P.Bind.end())
       for (unsigned R : It->second)
@@ -915,6 +953,10 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
     return;
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    // Whoever got `&e` can read whatever is acquired into `e` later.
+    if (UO->getOpcode() == UO_AddrOf)
+      if (Key K = storageOf(UO->getSubExpr()))
+        AddressEscaped.insert(K);
     if (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref)
       escapeValueRefs(UO->getSubExpr(), P);
     return;
@@ -982,6 +1024,17 @@ void Analysis::onModeledCall(const CallExpr *Call, const FunctionModel &M,
     acquire(Call, M, Acq, P);
 }
 
+/// Member functions of this object, and anything given `this`, may change
+/// the members whose values the path assumed.
+bool Analysis::callMayChangeMembers(const CallExpr *Call) const {
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    if (isa<CXXThisExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+      return true;
+  return llvm::any_of(Call->arguments(), [](const Expr *Arg) {
+    return isa<CXXThisExpr>(Arg->IgnoreParenImpCasts());
+  });
+}
+
 void Analysis::onUnknownCall(const CallExpr *Call, PathState &P) {
   // Kernel launches read their arguments; they do not take ownership.
   if (isa<CUDAKernelCallExpr>(Call)) {
@@ -994,6 +1047,8 @@ void Analysis::onUnknownCall(const CallExpr *Call, PathState &P) {
   // A method called on a handle-holding object may hand the handle on.
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
     escapeValueRefs(MC->getImplicitObjectArgument(), P);
+  if (callMayChangeMembers(Call))
+    invalidateFieldFacts(P);
 }
 
 /// A helper's summary lists what it does with each parameter; an argument
@@ -1025,8 +1080,11 @@ void Analysis::onCall(const CallExpr *Call, PathState &P, bool &Dead) {
   const FunctionModel *M = A.modelFor(Call);
   if (M) {
     onModeledCall(Call, *M, P);
-    if (M->Origin == "summary")
+    if (M->Origin == "summary") {
       escapeUnclassifiedArgs(Call, *M, P);
+      if (callMayChangeMembers(Call))
+        invalidateFieldFacts(P);
+    }
   } else {
     onUnknownCall(Call, P);
   }
@@ -1049,6 +1107,7 @@ void Analysis::onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At,
 void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P) {
   invalidateFacts(Target, P);
   const Expr *Src = strip(RHS);
+  trackStatusCopy(Target, Src, P);
   IdSet NewRes;
   if (Key From = storageOf(Src)) {
     auto It = P.Bind.find(From);
@@ -1072,6 +1131,21 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
       if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
         RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
   P.Bind[Target] = NewRes;
+}
+
+/// `cudaError_t status_ = (st);` inside a checking macro: testing the copy
+/// tests the acquisition. Overwriting a status variable forgets it.
+void Analysis::trackStatusCopy(Key Target, const Expr *Src, PathState &P) {
+  Key From = storageOf(Src);
+  for (auto &Entry : P.Res) {
+    ResState &RS = Entry.second;
+    if (RS.StatusCopy == Target)
+      RS.StatusCopy = nullptr;
+    if (From && (From == RS.StatusVar || From == RS.StatusCopy))
+      RS.StatusCopy = dyn_cast<VarDecl>(Target);
+    else if (RS.StatusVar == Target && !isa_and_nonnull<CallExpr>(Src))
+      RS.StatusVar = nullptr;
+  }
 }
 
 /// `ok = false;` or `exec = nullptr;` lets later `if (ok)` be decided.
@@ -1174,7 +1248,8 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
   } else if (const auto *L = dyn_cast<LambdaExpr>(S)) {
     escapeValueRefs(L, P);
   } else if (isa<CXXThrowExpr>(S)) {
-    if (A.Opts.SinkPathsAreSilent)
+    // A throw caught in this function goes on to its handler.
+    if (A.Opts.SinkPathsAreSilent && leavesFunction(CurrentBlock))
       Dead = true;
   } else if (const auto *New = dyn_cast<CXXNewExpr>(S)) {
     if (New->getInitializer())
@@ -1232,7 +1307,8 @@ void Analysis::refineOnBranch(const Expr *Cond, bool Taken, PathState &P,
     if (!(RS.Bits & Live))
       continue;
     bool TestsStatus = (RS.StatusExpr && strip(RS.StatusExpr) == Subject) ||
-                       (RS.StatusVar && SubjectVar == RS.StatusVar);
+                       (RS.StatusVar && SubjectVar == RS.StatusVar) ||
+                       (RS.StatusCopy && SubjectVar == RS.StatusCopy);
     if (!TestsStatus)
       continue;
     StatusTested.insert(Entry.first);
@@ -1242,6 +1318,7 @@ void Analysis::refineOnBranch(const Expr *Cond, bool Taken, PathState &P,
     } else {
       RS.StatusExpr = nullptr;
       RS.StatusVar = nullptr;
+      RS.StatusCopy = nullptr;
     }
   }
 
@@ -1285,7 +1362,18 @@ void Analysis::checkExit(const CFGBlock *From, const StateSet &S) {
   ReachedExit = true;
 }
 
+/// True when the block's only way on is the function exit.
+bool Analysis::leavesFunction(const CFGBlock *B) const {
+  if (!B)
+    return true;
+  for (const CFGBlock::AdjacentBlock &Succ : B->succs())
+    if (const CFGBlock *To = Succ.getReachableBlock(); To && To != &Cfg->getExit())
+      return false;
+  return true;
+}
+
 void Analysis::transferBlock(const CFGBlock *B, StateSet &S) {
+  CurrentBlock = B;
   StateSet Alive;
   for (PathState &P : S) {
     bool Dead = false;

@@ -376,3 +376,89 @@ void clean_address_to_helper(cudaGraph_t g) {
   cudaGraphInstantiate(&exec, g, 0);
   inspect(&exec); // may keep the address: escapes
 }
+
+// The status is copied into the macro's own variable before it is tested.
+#define RETURN_IF_ERROR(st)                                                    \
+  do {                                                                         \
+    cudaError_t status__ = (st);                                               \
+    if (status__ != cudaSuccess)                                               \
+      return status__;                                                         \
+  } while (0)
+
+cudaError_t clean_status_copy(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  cudaError_t st = cudaGraphInstantiate(&e, g, 0);
+  RETURN_IF_ERROR(st);
+  cudaGraphLaunch(e, s);
+  return cudaGraphExecDestroy(e);
+}
+
+// The address of the variable was handed out before the instantiate.
+struct ExecSlot {
+  cudaGraphExec_t *slot;
+  ~ExecSlot();
+};
+void clean_address_escaped_first(cudaGraph_t g) {
+  cudaGraphExec_t e = nullptr;
+  ExecSlot guard{&e};
+  cudaGraphInstantiate(&e, g, 0);
+}
+
+// A throw caught in the same function is not a sink.
+bool leak_throw_caught(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  if (cudaGraphInstantiate(&e, g, 0) != cudaSuccess)
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+    return false;
+  try {
+    if (cudaGraphLaunch(e, s) != cudaSuccess)
+      throw 1;
+  } catch (...) {
+    return false;
+  }
+  cudaGraphExecDestroy(e);
+  return true;
+}
+
+// A member tested non-null, updated unsuccessfully, then re-instantiated.
+struct Updater {
+  cudaGraphExec_t h_ = nullptr;
+  void refresh(cudaGraph_t g) {
+    if (h_) {
+      cudaGraphExecUpdateResultInfo info;
+      if (cudaGraphExecUpdate(h_, g, &info) == cudaSuccess)
+        return;
+    }
+    cudaGraphInstantiate(&h_, g, 0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaGraphInstantiate' overwrites 'h_', which still holds a live graph exec
+  }
+  void refresh_fixed(cudaGraph_t g) {
+    if (h_) {
+      cudaGraphExecUpdateResultInfo info;
+      if (cudaGraphExecUpdate(h_, g, &info) == cudaSuccess)
+        return;
+      cudaGraphExecDestroy(h_);
+    }
+    cudaGraphInstantiate(&h_, g, 0);
+  }
+  void reset();
+  void refresh_via_method(cudaGraph_t g) {
+    if (h_)
+      reset();
+    cudaGraphInstantiate(&h_, g, 0);
+  }
+};
+
+// Conditions quoted in notes may contain '%'.
+void leak_modulo_condition(cudaGraph_t *gs, int n, cudaStream_t s) {
+  for (int i = 0; i < n; ++i) {
+    cudaGraphExec_t tmp;
+    if (cudaGraphInstantiate(&tmp, gs[i], 0) != cudaSuccess)
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: graph exec 'tmp' created by 'cudaGraphInstantiate' is not destroyed on every path
+      continue;
+    if (i % 2)
+      continue;
+    cudaGraphLaunch(tmp, s);
+    cudaGraphExecDestroy(tmp);
+  }
+}
