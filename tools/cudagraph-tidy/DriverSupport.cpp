@@ -15,7 +15,9 @@
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/StringSaver.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -155,7 +157,41 @@ std::vector<std::string> adjustCudaArgs(const std::vector<std::string> &In,
 
 namespace {
 
-/// Applies adjustCudaArgs to every command of the underlying database.
+/// Replaces "@file" arguments by the file's contents, read relative to the
+/// command's directory. nvcc's --options-file (CMake's Makefile generator
+/// puts include paths there) becomes such an argument, and clang under
+/// ClangTool would look for it relative to the process instead.
+std::vector<std::string> expandResponseFiles(const std::vector<std::string> &Args,
+                                             llvm::StringRef Directory) {
+  std::vector<std::string> Out;
+  for (const std::string &A : Args) {
+    if (A.size() < 2 || A[0] != '@') {
+      Out.push_back(A);
+      continue;
+    }
+    llvm::SmallString<256> Path(llvm::StringRef(A).drop_front());
+    if (llvm::sys::path::is_relative(Path)) {
+      llvm::SmallString<256> Joined(Directory);
+      llvm::sys::path::append(Joined, Path);
+      Path = Joined;
+    }
+    auto Buf = llvm::MemoryBuffer::getFile(Path);
+    if (!Buf) {
+      Out.push_back(A); // clang then reports the missing file
+      continue;
+    }
+    llvm::BumpPtrAllocator Alloc;
+    llvm::StringSaver Saver(Alloc);
+    llvm::SmallVector<const char *, 16> Tokens;
+    llvm::cl::TokenizeGNUCommandLine((*Buf)->getBuffer(), Saver, Tokens);
+    for (const char *T : Tokens)
+      Out.push_back(T);
+  }
+  return Out;
+}
+
+/// Applies the nvcc translation and adjustCudaArgs to every command of the
+/// underlying database.
 class CudaAdjustingDatabase : public tooling::CompilationDatabase {
 public:
   CudaAdjustingDatabase(const tooling::CompilationDatabase &Inner, bool DeviceSide)
@@ -163,8 +199,12 @@ public:
   std::vector<tooling::CompileCommand>
   getCompileCommands(llvm::StringRef File) const override {
     auto Cmds = Inner.getCompileCommands(File);
-    for (tooling::CompileCommand &C : Cmds)
+    for (tooling::CompileCommand &C : Cmds) {
+      if (isNvccCommand(C.CommandLine))
+        C.CommandLine = expandResponseFiles(translateNvccArgs(C.CommandLine).Args,
+                                            C.Directory);
       C.CommandLine = adjustCudaArgs(C.CommandLine, C.Filename, DeviceSide);
+    }
     return Cmds;
   }
   std::vector<std::string> getAllFiles() const override { return Inner.getAllFiles(); }
