@@ -406,6 +406,11 @@ private:
   void onCall(const CallExpr *Call, PathState &P, bool &Dead);
   void onModeledCall(const CallExpr *Call, const FunctionModel &M, PathState &P);
   void onUnknownCall(const CallExpr *Call, PathState &P);
+  const LambdaExpr *invokedLocalLambda(const CallExpr *Call);
+  const LambdaExpr *localLambdaOf(const VarDecl *VD);
+  bool onlyCalled(const VarDecl *VD);
+  bool isLocalLambda(const LambdaExpr *L);
+  void applyLambdaBody(const LambdaExpr *L, PathState &P, bool &Dead);
   bool callMayChangeMembers(const CallExpr *Call) const;
   void invalidateFieldFacts(PathState &P);
   void reportFieldKnownLive(const CallExpr *Call, const FunctionModel &M,
@@ -470,6 +475,8 @@ private:
   /// Variables whose address was handed to code we do not follow.
   std::set<Key> AddressEscaped;
   const CFGBlock *CurrentBlock = nullptr;
+  std::map<const VarDecl *, const LambdaExpr *> LocalLambdas;
+  unsigned LambdaDepth = 0;
   std::map<uintptr_t, std::set<Key>> FactVars;
   StateSet ExitStates;
   bool ReachedExit = false;
@@ -993,6 +1000,8 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
     return;
   }
   if (const auto *Lambda = dyn_cast<LambdaExpr>(E)) {
+    if (isLocalLambda(Lambda))
+      return; // its body acts where it is called
     for (const Expr *Init : Lambda->capture_inits())
       escapeValueRefs(Init, P);
     return;
@@ -1073,7 +1082,99 @@ void Analysis::escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel 
   }
 }
 
+/// The lambda a call invokes, when it is a local lambda that never escapes:
+/// `auto f = [&] {...}; ... f();` or `[&] {...}()`.
+const LambdaExpr *Analysis::invokedLocalLambda(const CallExpr *Call) {
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+  if (!Op || Op->getOperator() != OO_Call || Op->getNumArgs() < 1)
+    return nullptr;
+  const Expr *Obj = strip(Op->getArg(0));
+  if (const auto *L = dyn_cast<LambdaExpr>(Obj))
+    return L;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (const LambdaExpr *L = localLambdaOf(VD))
+        return L;
+  return nullptr;
+}
+
+/// A local variable initialised with a lambda and used only to call it.
+const LambdaExpr *Analysis::localLambdaOf(const VarDecl *VD) {
+  auto It = LocalLambdas.find(VD);
+  if (It != LocalLambdas.end())
+    return It->second;
+  const LambdaExpr *L = nullptr;
+  if (VD->hasLocalStorage() && VD->getInit())
+    L = dyn_cast<LambdaExpr>(strip(VD->getInit()));
+  if (L && !onlyCalled(VD))
+    L = nullptr;
+  return LocalLambdas[VD] = L;
+}
+
+bool Analysis::onlyCalled(const VarDecl *VD) {
+  bool Only = true;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || !Only)
+      return;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == VD) {
+      const Stmt *Up = PM.getParentIgnoreParenImpCasts(const_cast<DeclRefExpr *>(DRE));
+      const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Up);
+      if (!Op || Op->getOperator() != OO_Call || strip(Op->getArg(0)) != DRE)
+        Only = false;
+    }
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(FD->getBody());
+  return Only;
+}
+
+bool Analysis::isLocalLambda(const LambdaExpr *L) {
+  const Stmt *Up = PM.getParentIgnoreParenImpCasts(const_cast<LambdaExpr *>(L));
+  while (Up && (isa<MaterializeTemporaryExpr>(Up) || isa<CXXBindTemporaryExpr>(Up) ||
+                isa<ExprWithCleanups>(Up) || isa<CXXConstructExpr>(Up)))
+    Up = PM.getParentIgnoreParenImpCasts(const_cast<Stmt *>(Up));
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Up))
+    return Op->getOperator() == OO_Call;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(Up))
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        if (localLambdaOf(VD) == L)
+          return true;
+  return false;
+}
+
+/// Calling a local lambda does, to the variables it captures, what the
+/// calls in its body do: a cleanup lambda releases, a launch lambda uses.
+void Analysis::applyLambdaBody(const LambdaExpr *L, PathState &P, bool &Dead) {
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || Dead)
+      return;
+    if (isa<LambdaExpr>(S))
+      return;
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      onCall(Call, P, Dead);
+    else if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+      onAssign(BO->getLHS(), BO->getRHS(), nullptr, P);
+    else if (const auto *RS = dyn_cast<ReturnStmt>(S))
+      escapeValueRefs(RS->getRetValue(), P);
+  };
+  Walk(L->getBody());
+}
+
 void Analysis::onCall(const CallExpr *Call, PathState &P, bool &Dead) {
+  if (const LambdaExpr *L = invokedLocalLambda(Call)) {
+    if (LambdaDepth < 2) {
+      ++LambdaDepth;
+      applyLambdaBody(L, P, Dead);
+      --LambdaDepth;
+    }
+    for (unsigned I = 1; I < Call->getNumArgs(); ++I)
+      escapeValueRefs(Call->getArg(I), P);
+    return;
+  }
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (Callee && Callee->getBuiltinID() && !A.lookupModel(Callee, Call->getNumArgs()))
     return; // __builtin_expect and friends
@@ -1246,7 +1347,9 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
     if (!isa_and_nonnull<InitListExpr>(PM.getParent(ILE)))
       escapeValueRefs(ILE, P);
   } else if (const auto *L = dyn_cast<LambdaExpr>(S)) {
-    escapeValueRefs(L, P);
+    // A lambda that is only called here does its work at the call.
+    if (!isLocalLambda(L))
+      escapeValueRefs(L, P);
   } else if (isa<CXXThrowExpr>(S)) {
     // A throw caught in this function goes on to its handler.
     if (A.Opts.SinkPathsAreSilent && leavesFunction(CurrentBlock))

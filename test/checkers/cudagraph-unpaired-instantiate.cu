@@ -462,3 +462,56 @@ void leak_modulo_condition(cudaGraph_t *gs, int n, cudaStream_t s) {
     cudaGraphExecDestroy(tmp);
   }
 }
+
+// Lambdas that never leave the function act where they are called.
+bool leak_cleanup_lambda_skipped(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  if (cudaGraphInstantiate(&e, g, 0) != cudaSuccess)
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+    return false;
+  auto cleanup = [&] { cudaGraphExecDestroy(e); };
+  if (cudaGraphLaunch(e, s) != cudaSuccess)
+    return false;
+  cleanup();
+  return true;
+}
+
+bool clean_cleanup_lambda(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  if (cudaGraphInstantiate(&e, g, 0) != cudaSuccess)
+    return false;
+  auto cleanup = [&] { cudaGraphExecDestroy(e); };
+  if (cudaGraphLaunch(e, s) != cudaSuccess) {
+    cleanup();
+    return false;
+  }
+  cleanup();
+  return true;
+}
+
+void leak_launch_lambda(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  cudaGraphInstantiate(&e, g, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+  auto launch = [e, s] { cudaGraphLaunch(e, s); };
+  launch();
+}
+
+template <typename F> struct ScopeExit {
+  F f;
+  ~ScopeExit() { f(); }
+};
+template <typename F> ScopeExit<F> makeScopeExit(F f) { return {f}; }
+
+void clean_scope_guard(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  cudaGraphInstantiate(&e, g, 0);
+  auto guard = makeScopeExit([&] { cudaGraphExecDestroy(e); });
+  cudaGraphLaunch(e, s);
+}
+
+void clean_immediately_invoked(cudaGraph_t g) {
+  cudaGraphExec_t e;
+  cudaGraphInstantiate(&e, g, 0);
+  [&] { cudaGraphExecDestroy(e); }();
+}
