@@ -85,6 +85,7 @@ struct ResState {
   const VarDecl *StatusVar = nullptr; ///< or the variable that holds it
   const VarDecl *StatusCopy = nullptr; ///< or a copy (`status_ = (st)` in a macro)
   bool SuccessIsZero = true;          ///< cudaSuccess == 0; false for bool helpers
+  bool OlderLive = false;             ///< array element from an earlier iteration
   const Expr *ReleaseSite = nullptr;
   const FunctionModel *ReleasedBy = nullptr;
   const ReleaseEffect *ReleasedAs = nullptr;
@@ -104,7 +105,24 @@ struct ResState {
   }
 };
 
-using Key = const ValueDecl *;
+/// Where a handle lives: a local variable or parameter, a member of `this`,
+/// a member of a local plain struct (`h.exec`), or any element of a local
+/// array (`execs[i]`, all elements as one place).
+struct Place {
+  const ValueDecl *Decl = nullptr;   ///< VarDecl, or FieldDecl of `this`
+  const FieldDecl *Member = nullptr; ///< Decl.Member
+  bool Element = false;              ///< Decl[i]
+  bool whole() const { return !Member && !Element; }
+  std::string name() const {
+    std::string N = Decl->getNameAsString();
+    if (Member)
+      N += "." + Member->getNameAsString();
+    if (Element)
+      N += "[]";
+    return N;
+  }
+};
+using Key = const Place *;
 
 /// A sorted vector used as a map: path states are copied on every CFG edge,
 /// and with a handful of entries this never allocates, unlike std::map.
@@ -315,22 +333,18 @@ bool isThisBase(const Expr *Base) {
   return isa<CXXThisExpr>(Base->IgnoreParenImpCasts());
 }
 
-/// The local variable or `this` field an expression names, if any.
-Key storageOf(const Expr *E) {
-  E = strip(E);
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-      if (VD->hasLocalStorage() && !VD->getType()->isReferenceType())
-        return VD;
-    return nullptr;
-  }
-  if (const auto *ME = dyn_cast<MemberExpr>(E))
-    if (isThisBase(ME->getBase()))
-      return dyn_cast<FieldDecl>(ME->getMemberDecl());
-  return nullptr;
-}
+bool isField(Key K) { return K && isa<FieldDecl>(K->Decl); }
 
-bool isField(Key K) { return isa<FieldDecl>(K); }
+/// A local whose members can be followed one by one: a plain struct that no
+/// destructor looks after.
+bool isPlainLocalAggregate(const VarDecl *VD) {
+  if (!VD->hasLocalStorage() || VD->getType()->isReferenceType())
+    return false;
+  const auto *RD = VD->getType()->getAsCXXRecordDecl();
+  if (RD)
+    return RD->hasDefinition() && RD->hasTrivialDestructor();
+  return VD->getType()->isRecordType();
+}
 
 const CallExpr *asBuiltinExpect(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(E);
@@ -413,6 +427,9 @@ private:
   void applyLambdaBody(const LambdaExpr *L, PathState &P, bool &Dead);
   bool callMayChangeMembers(const CallExpr *Call) const;
   void invalidateFieldFacts(PathState &P);
+  bool addressEscaped(Key K);
+  void acquireElement(const CallExpr *Call, const FunctionModel &M, unsigned R, Key Target,
+                      PathState &P);
   void reportFieldKnownLive(const CallExpr *Call, const FunctionModel &M,
                             const AcquireEffect &Eff, Key Field, const PathState &P);
   void escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel &M, PathState &P);
@@ -421,6 +438,10 @@ private:
   void recordConstantFact(Key Target, const Expr *Src, PathState &P);
   void trackStatusCopy(Key Target, const Expr *Src, PathState &P);
   void onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P);
+  std::pair<SourceLocation, std::string> scopeExit(const Stmt *Trigger) const;
+  bool isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where) const;
+  void scanElementReleases();
+  std::map<const ValueDecl *, SourceLocation> FirstElementRelease;
   void escapeValueRefs(const Expr *E, PathState &P);
   void noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff);
   void noteReturnedResource(const Expr *Ret, const PathState &P);
@@ -454,7 +475,13 @@ private:
   SourceLocation endLoc(const Stmt *S) const;
   std::string text(const Expr *E) const;
   std::string spelledName(const CallExpr *Call, const std::string &Fallback) const;
-  std::string varName(Key K) const { return K ? K->getNameAsString() : ""; }
+  std::string varName(Key K) const { return K ? K->name() : ""; }
+  Key storageOf(const Expr *E);
+  Key placeOf(const ValueDecl *D, const FieldDecl *Member = nullptr, bool Element = false);
+  static const VarDecl *plainVar(Key K) {
+    return K && K->whole() ? dyn_cast<VarDecl>(K->Decl) : nullptr;
+  }
+  std::map<std::tuple<const ValueDecl *, const FieldDecl *, bool>, std::unique_ptr<Place>> Places;
   void report(FindingKind Kind, unsigned R, const Expr *At, std::vector<PathNote> Notes,
               const std::string &Called = "");
   void reportLeak(unsigned R, const ResState &RS, SourceLocation Where,
@@ -562,6 +589,46 @@ unsigned Analysis::resourceFor(const Expr *Site, int ParamIndex,
   return N;
 }
 
+Key Analysis::placeOf(const ValueDecl *D, const FieldDecl *Member, bool Element) {
+  auto &Slot = Places[std::make_tuple(D, Member, Element)];
+  if (!Slot) {
+    Slot = std::make_unique<Place>();
+    Slot->Decl = D;
+    Slot->Member = Member;
+    Slot->Element = Element;
+  }
+  return Slot.get();
+}
+
+/// The place an expression names, if the analysis can follow it.
+Key Analysis::storageOf(const Expr *E) {
+  E = strip(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->hasLocalStorage() && !VD->getType()->isReferenceType())
+        return placeOf(VD);
+    return nullptr;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!Field)
+      return nullptr;
+    if (isa<CXXThisExpr>(Base))
+      return placeOf(Field);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Base); DRE && !ME->isArrow())
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isPlainLocalAggregate(VD))
+        return placeOf(VD, Field);
+    return nullptr;
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts()))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+          VD && VD->hasLocalStorage() && VD->getType()->isConstantArrayType())
+        return placeOf(VD, nullptr, /*Element=*/true);
+  return nullptr;
+}
+
 bool Analysis::isZero(const Expr *E) const {
   E = E->IgnoreParenCasts();
   if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
@@ -614,7 +681,7 @@ std::optional<CondTest> Analysis::condTest(const Expr *C) const {
 std::optional<uintptr_t> Analysis::factKey(const Expr *Subject) {
   if (!Subject || Subject->HasSideEffects(Ctx) || Subject->isValueDependent())
     return std::nullopt;
-  if (Key K = storageOf(Subject)) {
+  if (Key K = storageOf(Subject); K && !K->Element) {
     FactVars[reinterpret_cast<uintptr_t>(K)].insert(K);
     return reinterpret_cast<uintptr_t>(K);
   }
@@ -627,9 +694,11 @@ std::optional<uintptr_t> Analysis::factKey(const Expr *Subject) {
       HasCall = true;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
       if (isa<VarDecl>(DRE->getDecl()))
-        Vars.insert(DRE->getDecl());
-    if (const auto *ME = dyn_cast<MemberExpr>(S))
-      Vars.insert(ME->getMemberDecl());
+        Vars.insert(placeOf(DRE->getDecl()));
+    if (const auto *ME = dyn_cast<MemberExpr>(S)) {
+      Key K = storageOf(ME);
+      Vars.insert(K ? K : placeOf(ME->getMemberDecl()));
+    }
     for (const Stmt *Child : S->children())
       Walk(Child);
   };
@@ -657,10 +726,11 @@ std::vector<PathNote> Analysis::trailNotes(const ResState &RS) const {
 void Analysis::invalidateFacts(Key K, PathState &P) {
   for (auto It = P.Facts.begin(); It != P.Facts.end();) {
     auto V = FactVars.find(It->first);
-    if (V != FactVars.end() && V->second.count(K))
-      It = P.Facts.erase(It);
-    else
-      ++It;
+    bool Touches = V != FactVars.end() &&
+                   llvm::any_of(V->second, [&](Key F) {
+                     return F == K || (K->whole() && F->Decl == K->Decl);
+                   });
+    It = Touches ? P.Facts.erase(It) : It + 1;
   }
 }
 
@@ -721,7 +791,7 @@ void Analysis::bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS
     if (const auto *BO = dyn_cast<BinaryOperator>(Parent);
         BO && BO->getOpcode() == BO_Assign && BO->getRHS() == Cur) {
       if (Key K = storageOf(BO->getLHS()))
-        RS.StatusVar = dyn_cast<VarDecl>(K);
+        RS.StatusVar = plainVar(K);
       return;
     }
     const auto *Wrapper = dyn_cast<CallExpr>(Parent);
@@ -803,6 +873,10 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
     return;
   }
   unsigned R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), Target);
+  if (Target->Element) {
+    acquireElement(Call, M, R, Target, P);
+    return;
+  }
   // Re-acquiring into a variable that still holds a live resource loses it.
   auto Old = P.Bind.find(Target);
   if (Old != P.Bind.end()) {
@@ -828,12 +902,37 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
   if (isField(Target) && (Old == P.Bind.end() || Old->second.empty()))
     reportFieldKnownLive(Call, M, Eff, Target, P);
   ResState RS;
-  RS.Bits = AddressEscaped.count(Target) ? Escaped : Live;
+  RS.Bits = addressEscaped(Target) ? Escaped : Live;
   if (!M.StatusType.empty())
     bindStatus(Call, M.StatusType != "bool", RS);
   P.Bind[Target] = {R};
   P.Res[R] = RS;
   invalidateFacts(Target, P);
+}
+
+bool Analysis::addressEscaped(Key K) {
+  return AddressEscaped.count(K) || (!K->whole() && AddressEscaped.count(placeOf(K->Decl)));
+}
+
+/// `cudaGraphInstantiate(&execs[i], ...)`: elements accumulate, nothing is
+/// overwritten; an earlier iteration's exec from the same call stays live
+/// even if this iteration's call fails.
+void Analysis::acquireElement(const CallExpr *Call, const FunctionModel &M, unsigned R,
+                              Key Target, PathState &P) {
+  ResState &RS = P.Res[R];
+  bool Older = (RS.Bits & Live) != 0;
+  if (addressEscaped(Target)) {
+    RS.Bits = Escaped;
+  } else {
+    RS.Bits = Live | (RS.Bits & Released);
+    RS.OlderLive = Older;
+  }
+  RS.StatusExpr = nullptr;
+  RS.StatusVar = nullptr;
+  RS.StatusCopy = nullptr;
+  if (!M.StatusType.empty())
+    bindStatus(Call, M.StatusType != "bool", RS);
+  P.Bind[Target].insert(R);
 }
 
 /// A member that this path tested non-null, and has not destroyed, passed
@@ -855,7 +954,7 @@ void Analysis::invalidateFieldFacts(PathState &P) {
   for (auto It = P.Facts.begin(); It != P.Facts.end();) {
     auto V = FactVars.find(It->first);
     bool OnField = V != FactVars.end() &&
-                   llvm::any_of(V->second, [](Key K) { return isa<FieldDecl>(K); });
+                   llvm::any_of(V->second, [](Key K) { return isField(K); });
     It = OnField ? P.Facts.erase(It) : It + 1;
   }
 }
@@ -952,11 +1051,17 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
   E = strip(E);
   if (Key K = storageOf(E)) {
     invalidateFacts(K, P);
-    auto It = P.Bind.find(K);
-    if (It != P.Bind.end())
-      for (unsigned R : It->second)
+    // A whole struct or array handed on takes its members and elements along;
+    // an array decays to the address of its elements.
+    if (K->whole() && K->Decl->getType()->isArrayType())
+      AddressEscaped.insert(K);
+    for (auto &B : P.Bind) {
+      if (B.first != K && !(K->whole() && B.first->Decl == K->Decl))
+        continue;
+      for (unsigned R : B.second)
         if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
           RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
+    }
     return;
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
@@ -1214,6 +1319,11 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
     auto It = P.Bind.find(From);
     if (It != P.Bind.end())
       NewRes = It->second;
+    // Copying a struct or array copies the handles in it: not followed.
+    if (From->whole() && llvm::any_of(P.Bind, [&](const auto &B) {
+          return B.first->Decl == From->Decl && !B.first->whole();
+        }))
+      escapeValueRefs(Src, P);
   } else if (const auto *CE = dyn_cast<CallExpr>(Src);
              CE && ReturnedResource.count(CE)) {
     NewRes = {ReturnedResource[CE]};
@@ -1240,11 +1350,13 @@ void Analysis::trackStatusCopy(Key Target, const Expr *Src, PathState &P) {
   Key From = storageOf(Src);
   for (auto &Entry : P.Res) {
     ResState &RS = Entry.second;
-    if (RS.StatusCopy == Target)
+    if (RS.StatusCopy && RS.StatusCopy == plainVar(Target))
       RS.StatusCopy = nullptr;
-    if (From && (From == RS.StatusVar || From == RS.StatusCopy))
-      RS.StatusCopy = dyn_cast<VarDecl>(Target);
-    else if (RS.StatusVar == Target && !isa_and_nonnull<CallExpr>(Src))
+    const VarDecl *FromVar = plainVar(From);
+    if (FromVar && (FromVar == RS.StatusVar || FromVar == RS.StatusCopy))
+      RS.StatusCopy = plainVar(Target);
+    else if (RS.StatusVar && RS.StatusVar == plainVar(Target) &&
+             !isa_and_nonnull<CallExpr>(Src))
       RS.StatusVar = nullptr;
   }
 }
@@ -1266,43 +1378,97 @@ void Analysis::recordConstantFact(Key Target, const Expr *Src, PathState &P) {
     P.Facts[K] = R.Val.getInt() != 0;
 }
 
+/// Where the resource is lost when `VD`'s lifetime ends at `Trigger`.
+std::pair<SourceLocation, std::string> Analysis::scopeExit(const Stmt *Trigger) const {
+  if (isa_and_nonnull<ReturnStmt>(Trigger))
+    return {loc(Trigger), "is not released when the function returns here"};
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(Trigger))
+    return {SM.getExpansionLoc(CS->getRBracLoc()), "goes out of scope here"};
+  if (Trigger)
+    return {loc(Trigger), "goes out of scope here"};
+  return {SM.getExpansionLoc(FD->getBody()->getEndLoc()), "goes out of scope here"};
+}
+
+/// Live resources only the dying variable (or its members and elements)
+/// holds are leaked.
 void Analysis::onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P) {
-  auto It = P.Bind.find(VD);
-  if (It == P.Bind.end())
+  llvm::SmallVector<Key, 4> Dying;
+  for (const auto &B : P.Bind)
+    if (B.first->Decl == VD)
+      Dying.push_back(B.first);
+  if (Dying.empty())
     return;
-  std::string How = "goes out of scope here";
-  SourceLocation Where;
-  if (Trigger) {
-    if (isa<ReturnStmt>(Trigger)) {
-      How = "is not released when the function returns here";
-      Where = loc(Trigger);
-    } else if (const auto *CS = dyn_cast<CompoundStmt>(Trigger)) {
-      Where = SM.getExpansionLoc(CS->getRBracLoc());
-    } else {
-      Where = loc(Trigger);
-      How = "goes out of scope here";
+  auto [Where, How] = scopeExit(Trigger);
+  for (Key K : Dying) {
+    auto It = P.Bind.find(K);
+    for (unsigned R : It->second) {
+      auto RS = P.Res.find(R);
+      if (RS == P.Res.end() ||
+          llvm::any_of(P.Bind, [&](const auto &B) { return B.first->Decl != VD && B.second.count(R); }))
+        continue;
+      if (isLeakedAtEnd(K, RS->second, Where) && !Resources[R].IntoField &&
+          Resources[R].ParamIndex < 0) {
+        const ResourceKind *RK = A.Model.kind(Resources[R].Kind);
+        std::string Noun = RK ? RK->Noun : "resource";
+        reportLeak(R, RS->second, Where,
+                   isa_and_nonnull<ReturnStmt>(Trigger)
+                       ? "'" + K->name() + "' " + How
+                       : "'" + K->name() + "' " + How + " without releasing the " + Noun);
+      }
+      if (Resources[R].ParamIndex < 0)
+        P.Res.erase(RS);
     }
-  }
-  if (Where.isInvalid())
-    Where = SM.getExpansionLoc(FD->getBody()->getEndLoc());
-  for (unsigned R : It->second) {
-    auto RS = P.Res.find(R);
-    if (RS == P.Res.end() || P.boundElsewhere(R, VD))
-      continue;
-    if ((RS->second.Bits & Live) && !Resources[R].IntoField &&
-        Resources[R].ParamIndex < 0) {
-      const ResourceKind *K = A.Model.kind(Resources[R].Kind);
-      std::string Noun = K ? K->Noun : "resource";
-      reportLeak(R, RS->second, Where,
-                 isa_and_nonnull<ReturnStmt>(Trigger)
-                     ? "'" + VD->getNameAsString() + "' " + How
-                     : "'" + VD->getNameAsString() + "' " + How + " without releasing the " + Noun);
-    }
-    if (Resources[R].ParamIndex < 0)
-      P.Res.erase(RS);
   }
   if (!isa<ParmVarDecl>(VD))
-    P.Bind.erase(It);
+    for (Key K : Dying)
+      P.Bind.erase(K);
+}
+
+/// An array's elements are one place, and a path that skipped the destroy
+/// loop is usually one where the create loop did not run either. So a live
+/// element leaks only where the function leaves before any code that
+/// destroys the array's elements: `create N, destroy N` stays silent, an
+/// early return inside the create loop does not.
+bool Analysis::isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where) const {
+  if (!(RS.Bits & Live))
+    return false;
+  if (!K->Element)
+    return true;
+  if (RS.Bits & Released)
+    return false;
+  auto First = FirstElementRelease.find(K->Decl);
+  return First == FirstElementRelease.end() || Where.isInvalid() ||
+         SM.isBeforeInTranslationUnit(Where, First->second);
+}
+
+/// Where each local array's elements are first released, in source order.
+void Analysis::scanElementReleases() {
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionModel *M = Call ? A.modelFor(Call) : nullptr;
+    if (!M)
+      return;
+    for (const ReleaseEffect &R : M->Releases) {
+      if (R.Arg < 0 || R.Arg >= static_cast<int>(Call->getNumArgs()))
+        continue;
+      const Expr *Arg = strip(Call->getArg(R.Arg));
+      if (const auto *AddrOf = dyn_cast<UnaryOperator>(Arg);
+          R.ThroughPointer && AddrOf && AddrOf->getOpcode() == UO_AddrOf)
+        Arg = AddrOf->getSubExpr();
+      Key K = storageOf(Arg);
+      if (!K || !K->Element)
+        continue;
+      SourceLocation L = loc(Call);
+      auto [It, New] = FirstElementRelease.try_emplace(K->Decl, L);
+      if (!New && SM.isBeforeInTranslationUnit(L, It->second))
+        It->second = L;
+    }
+  };
+  Walk(FD->getBody());
 }
 
 void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
@@ -1332,7 +1498,7 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
         if (!VD->getInit())
           continue;
         if (VD->hasLocalStorage() && !VD->getType()->isReferenceType())
-          assignTo(VD, VD->getInit(), nullptr, P);
+          assignTo(placeOf(VD), VD->getInit(), nullptr, P);
         else
           escapeValueRefs(VD->getInit(), P);
       }
@@ -1409,15 +1575,16 @@ void Analysis::refineOnBranch(const Expr *Cond, bool Taken, PathState &P,
     ResState &RS = Entry.second;
     if (!(RS.Bits & Live))
       continue;
+    const VarDecl *Tested = plainVar(SubjectVar);
     bool TestsStatus = (RS.StatusExpr && strip(RS.StatusExpr) == Subject) ||
-                       (RS.StatusVar && SubjectVar == RS.StatusVar) ||
-                       (RS.StatusCopy && SubjectVar == RS.StatusCopy);
+                       (RS.StatusVar && Tested == RS.StatusVar) ||
+                       (RS.StatusCopy && Tested == RS.StatusCopy);
     if (!TestsStatus)
       continue;
     StatusTested.insert(Entry.first);
     bool Failed = RS.SuccessIsZero ? NonZero : !NonZero;
     if (Failed) {
-      RS.Bits = Absent; // the call failed: nothing was acquired
+      RS.Bits = RS.OlderLive ? Live : Absent; // the call failed: nothing was acquired
     } else {
       RS.StatusExpr = nullptr;
       RS.StatusVar = nullptr;
@@ -1426,7 +1593,7 @@ void Analysis::refineOnBranch(const Expr *Cond, bool Taken, PathState &P,
   }
 
   // A handle that tests null on this edge holds no live resource.
-  if (SubjectVar && !NonZero)
+  if (SubjectVar && !SubjectVar->Element && !NonZero)
     if (auto It = P.Bind.find(SubjectVar); It != P.Bind.end())
       for (unsigned R : It->second)
         if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live)) {
@@ -1455,6 +1622,10 @@ void Analysis::checkExit(const CFGBlock *From, const StateSet &S) {
     for (const auto &Entry : P.Res) {
       const Resource &Res = Resources[Entry.first];
       if (!(Entry.second.Bits & Live) || Res.IntoField || Res.ParamIndex >= 0)
+        continue;
+      if (llvm::any_of(P.Bind, [&](const auto &B) {
+            return B.second.count(Entry.first) && !isLeakedAtEnd(B.first, Entry.second, Where);
+          }))
         continue;
       std::string Noun = A.Model.kind(Res.Kind) ? A.Model.kind(Res.Kind)->Noun : "resource";
       reportLeak(Entry.first, Entry.second, Where,
@@ -1542,6 +1713,7 @@ bool Analysis::run() {
   if (!Cfg)
     return false;
   unsigned N = Cfg->getNumBlockIDs();
+  scanElementReleases();
   std::vector<StateSet> In(N);
   std::vector<unsigned> Visits(N, 0);
 
@@ -1551,8 +1723,8 @@ bool Analysis::run() {
       QualType T = PVD->getType();
       if (!T->isPointerType() && !T->isIntegerType())
         continue;
-      unsigned R = resourceFor(nullptr, PVD->getFunctionScopeIndex(), "", "", PVD);
-      Entry.Bind[PVD] = {R};
+      unsigned R = resourceFor(nullptr, PVD->getFunctionScopeIndex(), "", "", placeOf(PVD));
+      Entry.Bind[placeOf(PVD)] = {R};
       Entry.Res[R].Bits = Live;
     }
   const CFGBlock *EntryBlock = &Cfg->getEntry();

@@ -515,3 +515,54 @@ void clean_immediately_invoked(cudaGraph_t g) {
   cudaGraphInstantiate(&e, g, 0);
   [&] { cudaGraphExecDestroy(e); }();
 }
+
+// Members of local plain structs and elements of local arrays are followed.
+struct GraphHandles {
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+};
+
+void leak_struct_member(cudaGraph_t g, cudaStream_t s) {
+  GraphHandles h;
+  if (cudaGraphInstantiate(&h.exec, g, 0) != cudaSuccess)
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: graph exec 'h.exec' created by 'cudaGraphInstantiate' is not destroyed on every path
+    return;
+  cudaGraphLaunch(h.exec, s);
+}
+
+void clean_struct_member(cudaGraph_t g, cudaStream_t s) {
+  GraphHandles h;
+  if (cudaGraphInstantiate(&h.exec, g, 0) != cudaSuccess)
+    return;
+  cudaGraphLaunch(h.exec, s);
+  cudaGraphExecDestroy(h.exec);
+}
+
+GraphHandles clean_struct_returned(cudaGraph_t g) {
+  GraphHandles h{};
+  cudaGraphInstantiate(&h.exec, g, 0);
+  return h;
+}
+
+void clean_array_create_destroy(cudaGraph_t const *gs, cudaStream_t s, int n) {
+  cudaGraphExec_t execs[8] = {};
+  for (int d = 0; d < n; ++d) {
+    cudaGraphInstantiate(&execs[d], gs[d], 0);
+    cudaGraphLaunch(execs[d], s);
+  }
+  for (int d = 0; d < n; ++d)
+    if (execs[d])
+      cudaGraphExecDestroy(execs[d]);
+}
+
+bool leak_array_early_return(cudaGraph_t const *gs, cudaStream_t s, int n) {
+  cudaGraphExec_t execs[8] = {};
+  for (int d = 0; d < n; ++d) {
+    if (cudaGraphInstantiate(&execs[d], gs[d], 0) != cudaSuccess)
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: graph exec 'execs[]' created by 'cudaGraphInstantiate' is not destroyed on every path
+      return false;
+  }
+  for (int d = 0; d < n; ++d)
+    cudaGraphExecDestroy(execs[d]);
+  return true;
+}
