@@ -522,7 +522,9 @@ private:
     }
     if (B->getLHS()->getType()->isPointerType() ||
         B->getRHS()->getType()->isPointerType()) {
-      evalPtr(B);
+      // Pointer comparisons and differences: only their operands matter.
+      evalAny(B->getLHS());
+      evalAny(B->getRHS());
       return SymVal::top();
     }
     SymVal L = eval(B->getLHS()), R = eval(B->getRHS());
@@ -821,7 +823,11 @@ private:
     }
     if (const auto *EW = dyn_cast<ExprWithCleanups>(E))
       return evalPtr(EW->getSubExpr());
-    eval(E);
+    // Anything else yields an unknown pointer; visit the operands only (never
+    // eval(E) itself, which would come back here).
+    for (const Stmt *Child : E->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+        evalAny(CE);
     return PtrVal();
   }
 

@@ -199,4 +199,23 @@ void host(float *g) { k<<<1, 32>>>(g, 4); }
   EXPECT_EQ(R.Conflicts[0].Cost.Degree, 32u);
 }
 
+TEST_F(SharedMemTest, PointerComparisonsTerminate) {
+  // Regression (ggml softmax.cu): a pointer comparison used to recurse
+  // between the integer and the pointer evaluator until the stack overflowed.
+  KernelReport R = run(R"cpp(
+__global__ void k(float *g, bool use_smem) {
+  __shared__ float s[64];
+  float *vals = use_smem ? s : g;
+  for (float *p = s + threadIdx.x; p < s + 64 && p != g; p += 32)
+    *p = 1.0f;
+  if (vals == g) g[threadIdx.x] = s[threadIdx.x * 2];
+}
+void host(float *g) { k<<<1, 32>>>(g, true); }
+)cpp", "k");
+  // The loop condition compares pointers (undecided, so its store gets no
+  // verdict); the guarded read has stride 2 (2-way).
+  ASSERT_EQ(R.Conflicts.size(), 1u);
+  EXPECT_EQ(R.Conflicts[0].Cost.Degree, 2u);
+}
+
 } // namespace
