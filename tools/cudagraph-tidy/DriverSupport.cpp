@@ -131,6 +131,14 @@ bool isConfigError(const ClangTidyError &E) {
 
 } // namespace
 
+/// The CUDA installation clang will use: --cuda-path=, else clang's default.
+static std::string cudaPathOf(const std::vector<std::string> &Args) {
+  for (const std::string &A : Args)
+    if (llvm::StringRef(A).starts_with("--cuda-path="))
+      return A.substr(strlen("--cuda-path="));
+  return "/usr/local/cuda";
+}
+
 std::vector<std::string> adjustCudaArgs(const std::vector<std::string> &In,
                                         const std::string &File,
                                         bool DeviceSide) {
@@ -150,6 +158,14 @@ std::vector<std::string> adjustCudaArgs(const std::vector<std::string> &In,
   if (llvm::StringRef(File).ends_with(".cuh") && !hasArg(Args, "-x")) {
     Extra.push_back("-x");
     Extra.push_back("cuda");
+  }
+  // nvcc puts CCCL (libcu++, cooperative_groups' <cuda/std/...>) on the
+  // include path by itself; clang does not, and CUDA 13's headers need it.
+  std::string Cccl = cudaPathOf(Args) + "/include/cccl";
+  if (!hasArg(Args, "-I" + Cccl) && llvm::sys::fs::is_directory(Cccl) &&
+      std::find(Args.begin(), Args.end(), Cccl) == Args.end()) {
+    Extra.push_back("-isystem");
+    Extra.push_back(Cccl);
   }
   Out.insert(InsertAt, Extra.begin(), Extra.end());
   return Out;
