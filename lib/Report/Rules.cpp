@@ -9,6 +9,8 @@ static const char DocsBase[] =
     "https://github.com/cudagraph-tidy/cudagraph-tidy/blob/main/docs/checks/";
 
 const std::vector<RuleInfo> &allRules() {
+  // Only checks that exist: SARIF's rules[], --list-checks and the docs
+  // must not promise one that is not registered.
   static const std::vector<RuleInfo> Rules = [] {
     std::vector<RuleInfo> R = {
         {"cudagraph-unpaired-instantiate", "UnpairedInstantiate",
@@ -19,37 +21,6 @@ const std::vector<RuleInfo> &allRules() {
          "previous exec in the same variable is still alive. Each leaked exec "
          "keeps its device memory until the process exits.",
          "warning", "high", "", {"cuda", "resource-leak", "reliability"}},
-        {"cudagraph-capture-without-destroy", "CaptureWithoutDestroy",
-         "Captured graph never destroyed, or stream capture left open",
-         "The graph returned by cudaStreamEndCapture is not destroyed on some "
-         "path, or a capture begun with cudaStreamBeginCapture is not ended on "
-         "some path.",
-         "warning", "high", "", {"cuda", "resource-leak", "reliability"}},
-        {"cudagraph-handle-leak", "HandleLeak",
-         "CUDA resource acquired and not released on some path",
-         "A graph, event, stream, memory pool or allocation made by "
-         "cudaMalloc*/cudaMallocHost/cuMemAlloc that is not released and does "
-         "not escape on some path out of the function.",
-         "warning", "high", "", {"cuda", "resource-leak", "reliability"}},
-        {"cudagraph-use-after-dealloc", "UseAfterDealloc",
-         "CUDA handle or device pointer used after release",
-         "A use, launch or second release of a handle or device pointer after "
-         "it was released, including a graph exec launched after a buffer it "
-         "captured was freed.",
-         "error", "high", "", {"cuda", "use-after-free", "correctness"}},
-        {"cudagraph-mismatched-dealloc", "MismatchedDealloc",
-         "CUDA allocation released by the wrong family",
-         "Memory released by a function of another allocation family, such as "
-         "cudaMallocHost memory passed to cudaFree or cudaMalloc memory passed "
-         "to free.",
-         "error", "high", "", {"cuda", "correctness"}},
-        {"cudagraph-capture-unsafe-call", "CaptureUnsafeCall",
-         "Call that is illegal while a stream is capturing",
-         "A call such as cudaMalloc, synchronous cudaMemcpy or "
-         "cudaStreamSynchronize between cudaStreamBeginCapture and "
-         "cudaStreamEndCapture; it fails with "
-         "cudaErrorStreamCaptureUnsupported and invalidates the capture.",
-         "error", "high", "", {"cuda", "correctness"}},
         {"cudagraph-shared-index-overflow", "SharedIndexOverflow",
          "__shared__ array index can exceed its bounds",
          "An index into a __shared__ array that leaves the array for the "
