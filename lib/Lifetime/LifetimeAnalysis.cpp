@@ -239,6 +239,11 @@ bool mergeInto(PathState &Dst, const PathState &Src) {
     }
     ResState &D = It->second;
     const ResState &S = R.second;
+    // Notes must describe a path on which the resource is still live.
+    if ((S.Bits & Live) && (!(D.Bits & Live) || !D.TrailSize)) {
+      D.Trail = S.Trail;
+      D.TrailSize = S.TrailSize;
+    }
     if ((D.Bits | S.Bits) != D.Bits) {
       D.Bits |= S.Bits;
       Changed = true;
@@ -260,10 +265,6 @@ bool mergeInto(PathState &Dst, const PathState &Src) {
       D.ReleasedBy = S.ReleasedBy;
       D.ReleasedAs = S.ReleasedAs;
       Changed = true;
-    }
-    if (!D.TrailSize) {
-      D.Trail = S.Trail;
-      D.TrailSize = S.TrailSize;
     }
   }
   return Changed;
@@ -327,10 +328,6 @@ const Expr *strip(const Expr *E) {
     E = N;
   }
   return E;
-}
-
-bool isThisBase(const Expr *Base) {
-  return isa<CXXThisExpr>(Base->IgnoreParenImpCasts());
 }
 
 bool isField(Key K) { return K && isa<FieldDecl>(K->Decl); }
