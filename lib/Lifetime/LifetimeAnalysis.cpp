@@ -417,6 +417,7 @@ private:
   void onCall(const CallExpr *Call, PathState &P, bool &Dead);
   void onModeledCall(const CallExpr *Call, const FunctionModel &M, PathState &P);
   void onUnknownCall(const CallExpr *Call, PathState &P);
+  void escapeArgs(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args, PathState &P);
   const LambdaExpr *invokedLocalLambda(const CallExpr *Call);
   const LambdaExpr *localLambdaOf(const VarDecl *VD);
   bool onlyCalled(const VarDecl *VD);
@@ -1097,13 +1098,17 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
     return;
   }
   if (const auto *Cons = dyn_cast<CXXConstructExpr>(E)) {
-    for (const Expr *Arg : Cons->arguments())
-      escapeValueRefs(Arg, P);
+    escapeArgs(Cons->getConstructor(), {Cons->getArgs(), Cons->getNumArgs()}, P);
     return;
   }
   if (const auto *Lambda = dyn_cast<LambdaExpr>(E)) {
     if (isLocalLambda(Lambda))
       return; // its body acts where it is called
+    // A by-reference capture sees what is acquired into the variable later.
+    for (const LambdaCapture &C : Lambda->captures())
+      if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
+        if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar()))
+          AddressEscaped.insert(placeOf(VD));
     for (const Expr *Init : Lambda->capture_inits())
       escapeValueRefs(Init, P);
     return;
@@ -1146,6 +1151,21 @@ bool Analysis::callMayChangeMembers(const CallExpr *Call) const {
   });
 }
 
+/// Arguments of a call we do not follow escape; one bound to a reference
+/// parameter gives away the variable itself (`ExecGuard guard(exec);` before
+/// the instantiate), so later acquisitions into it escape too.
+void Analysis::escapeArgs(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args,
+                          PathState &P) {
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    bool ByReference = !Callee || I >= Callee->getNumParams() ||
+                       Callee->getParamDecl(I)->getType()->isReferenceType();
+    if (ByReference)
+      if (Key K = storageOf(Args[I]))
+        AddressEscaped.insert(K);
+    escapeValueRefs(Args[I], P);
+  }
+}
+
 void Analysis::onUnknownCall(const CallExpr *Call, PathState &P) {
   // Kernel launches read their arguments; they do not take ownership.
   if (isa<CUDAKernelCallExpr>(Call)) {
@@ -1153,8 +1173,7 @@ void Analysis::onUnknownCall(const CallExpr *Call, PathState &P) {
       use(Call, Arg, nullptr, P);
     return;
   }
-  for (const Expr *Arg : Call->arguments())
-    escapeValueRefs(Arg, P);
+  escapeArgs(Call->getDirectCallee(), {Call->getArgs(), Call->getNumArgs()}, P);
   // A method called on a handle-holding object may hand the handle on.
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
     escapeValueRefs(MC->getImplicitObjectArgument(), P);
@@ -1494,18 +1513,21 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
       if (const auto *VD = dyn_cast<VarDecl>(D)) {
         if (!VD->getInit())
           continue;
-        if (VD->hasLocalStorage() && !VD->getType()->isReferenceType())
+        if (VD->hasLocalStorage() && !VD->getType()->isReferenceType()) {
           assignTo(placeOf(VD), VD->getInit(), nullptr, P);
-        else
-          escapeValueRefs(VD->getInit(), P);
+          continue;
+        }
+        if (VD->getType()->isReferenceType())
+          if (Key K = storageOf(VD->getInit()))
+            AddressEscaped.insert(K); // an alias we do not follow
+        escapeValueRefs(VD->getInit(), P);
       }
   } else if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
     if (SummaryMode)
       noteReturnedResource(RS->getRetValue(), P);
     escapeValueRefs(RS->getRetValue(), P);
   } else if (const auto *Cons = dyn_cast<CXXConstructExpr>(S)) {
-    for (const Expr *Arg : Cons->arguments())
-      escapeValueRefs(Arg, P);
+    escapeArgs(Cons->getConstructor(), {Cons->getArgs(), Cons->getNumArgs()}, P);
   } else if (const auto *ILE = dyn_cast<InitListExpr>(S)) {
     if (!isa_and_nonnull<InitListExpr>(PM.getParent(ILE)))
       escapeValueRefs(ILE, P);

@@ -566,3 +566,32 @@ bool leak_array_early_return(cudaGraph_t const *gs, cudaStream_t s, int n) {
     cudaGraphExecDestroy(execs[d]);
   return true;
 }
+
+// The variable itself is handed to an owner before the instantiate.
+struct ExecRefGuard {
+  cudaGraphExec_t &e;
+  explicit ExecRefGuard(cudaGraphExec_t &e) : e(e) {}
+  ~ExecRefGuard() { cudaGraphExecDestroy(e); }
+};
+
+void clean_reference_guard_first(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t exec = nullptr;
+  ExecRefGuard guard(exec);
+  cudaGraphInstantiate(&exec, g, 0);
+  cudaGraphLaunch(exec, s);
+}
+
+void clean_scope_guard_first(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t exec = nullptr;
+  auto guard = makeScopeExit([&] { if (exec) cudaGraphExecDestroy(exec); });
+  if (cudaGraphInstantiate(&exec, g, 0) != cudaSuccess)
+    return;
+  cudaGraphLaunch(exec, s);
+}
+
+void clean_reference_alias(cudaGraph_t g) {
+  cudaGraphExec_t exec = nullptr;
+  cudaGraphExec_t &alias = exec;
+  cudaGraphInstantiate(&exec, g, 0);
+  cudaGraphExecDestroy(alias);
+}
