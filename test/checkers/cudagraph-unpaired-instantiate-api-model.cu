@@ -1,7 +1,7 @@
 // Wrappers defined in another translation unit, described to the check with
 // the ApiModelFiles option in .clang-tidy.
 // RUN: %check_cudagraph_tidy %s cudagraph-unpaired-instantiate %t -config="{CheckOptions: {cudagraph-unpaired-instantiate.ApiModelFiles: '%S/Inputs/wrappers.json'}}"
-// RUN: %check_cudagraph_tidy -check-suffix=NOMODEL %s cudagraph-unpaired-instantiate %t.nomodel
+// RUN: %check_cudagraph_tidy %s cudagraph-unpaired-instantiate %t.nomodel -check-suffix=NOMODEL
 #include <cuda_runtime.h>
 
 namespace gpu {
