@@ -150,6 +150,7 @@ public:
           Env.clear();
           Ptrs.clear();
           Guarded = false;
+          PathShapeDep = false;
           Iters.clear();
           LoopDepth = 0;
           exec(Kernel->getBody());
@@ -245,6 +246,7 @@ private:
 
   Tri truth(const SymVal &V) {
     LastCondDep = V.Top || V.ThreadDep;
+    LastCondShape = V.Top || V.ShapeDep;
     if (V.isConst())
       return V.C ? Tri::True : Tri::False;
     return Tri::Unknown;
@@ -756,6 +758,7 @@ private:
       case CK_BitCast:
       case CK_NoOp:
       case CK_AddressSpaceConversion:
+      case CK_UserDefinedConversion:
         return evalPtr(Sub);
       default:
         evalAny(Sub);
@@ -823,12 +826,45 @@ private:
     }
     if (const auto *EW = dyn_cast<ExprWithCleanups>(E))
       return evalPtr(EW->getSubExpr());
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      return evalPtr(M->getSubExpr());
+    if (const auto *C = dyn_cast<CallExpr>(E)) {
+      for (const Expr *A : C->arguments())
+        evalAny(A);
+      if (const VarDecl *V = returnedSharedArray(C->getDirectCallee()))
+        return PtrVal{V, SymVal::constant(0)};
+      return PtrVal();
+    }
     // Anything else yields an unknown pointer; visit the operands only (never
     // eval(E) itself, which would come back here).
     for (const Stmt *Child : E->children())
       if (const auto *CE = dyn_cast_or_null<Expr>(Child))
         evalAny(CE);
     return PtrVal();
+  }
+
+  /// The one-line accessor idiom `extern __shared__ int s[]; return (T *)s;`
+  /// (cuda-samples' SharedMemory<T>::operator T*, many hand-written
+  /// helpers): the call yields a pointer to that array.
+  const VarDecl *returnedSharedArray(const FunctionDecl *F) {
+    if (!F || !F->hasBody())
+      return nullptr;
+    const auto *Body = dyn_cast<CompoundStmt>(F->getBody());
+    if (!Body || Body->size() > 3)
+      return nullptr;
+    const VarDecl *Found = nullptr;
+    for (const Stmt *S : Body->body()) {
+      const auto *R = dyn_cast<ReturnStmt>(S);
+      if (!R || !R->getRetValue())
+        continue;
+      const Expr *V = R->getRetValue()->IgnoreParenCasts();
+      const auto *D = dyn_cast<DeclRefExpr>(V);
+      const auto *VD = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+      if (!VD || !VD->hasAttr<CUDASharedAttr>() || !VD->getType()->isArrayType())
+        return nullptr;
+      Found = VD;
+    }
+    return Found;
   }
 
   // ---- recording ---------------------------------------------------------
@@ -866,6 +902,7 @@ private:
     I.Tid = Tid;
     I.IterKey = iterKey();
     I.Off = L.Off;
+    I.Off.ShapeDep |= PathShapeDep;
     if (L.Direct)
       I.Dims = L.Dims;
     I.Guarded = Guarded;
@@ -980,10 +1017,15 @@ private:
     if (I->getConditionVariableDeclStmt())
       exec(I->getConditionVariableDeclStmt());
     Tri C = I->isConsteval() ? Tri::Unknown : cond(I->getCond());
-    if (C == Tri::True)
-      return exec(I->getThen());
-    if (C == Tri::False)
-      return exec(I->getElse());
+    // Which threads get here depends on the block shape: under an assumed
+    // shape, nothing on this path can be judged.
+    bool SavedShape = PathShapeDep, Shape = LastCondShape;
+    PathShapeDep |= Shape;
+    if (C != Tri::Unknown) {
+      Flow F = exec(C == Tri::True ? I->getThen() : I->getElse());
+      PathShapeDep = SavedShape || (Shape && F != Flow::Normal);
+      return F;
+    }
     bool Saved = Guarded, Dep = LastCondDep;
     Guarded = Saved || Dep;
     EnvT E0 = Env;
@@ -997,6 +1039,7 @@ private:
     join(ET, PT, Env, Ptrs);
     // A branch that may leave keeps the rest of the path undecided.
     Guarded = Saved || (Dep && (FT != Flow::Normal || FE != Flow::Normal));
+    PathShapeDep = SavedShape || (Shape && (FT != Flow::Normal || FE != Flow::Normal));
     if (FT == Flow::Return && FE == Flow::Return)
       return Flow::Return;
     return Flow::Normal;
@@ -1088,6 +1131,7 @@ private:
     Iters.push_back(0);
     Flow Result = Flow::Normal;
     bool Symbolic = false;
+    bool SavedShape = PathShapeDep;
     for (unsigned I = 0;; ++I) {
       if (I >= MaxUnroll || Exhausted) {
         Symbolic = true;
@@ -1097,6 +1141,8 @@ private:
         if (CondVar)
           exec(CondVar);
         Tri C = Cond ? cond(Cond) : Tri::True;
+        if (Cond)
+          PathShapeDep |= LastCondShape;
         if (C == Tri::False)
           break;
         if (C == Tri::Unknown) {
@@ -1135,6 +1181,7 @@ private:
     }
     Iters.pop_back();
     --LoopDepth;
+    PathShapeDep = SavedShape || (PathShapeDep && Result != Flow::Normal);
     return Result;
   }
 
@@ -1151,6 +1198,8 @@ private:
   bool Exhausted = false;
   bool NoRecord = false;
   bool LastCondDep = true;
+  bool LastCondShape = true;
+  bool PathShapeDep = false; ///< a condition on the path depends on blockDim/threadIdx.y/z
 
   unsigned Tx = 0, Ty = 0, Tz = 0, Tid = 0;
   EnvT Env;

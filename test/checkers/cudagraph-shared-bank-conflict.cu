@@ -212,6 +212,46 @@ __global__ void oneLane(float *g) {
       s[threadIdx.x * 32 + k] = g[threadIdx.x];
 }
 
+// 11. The SharedMemory<T> accessor idiom (cuda-samples): a call returning the
+//     extern __shared__ array is followed; interleaved reduction through it.
+template <class T> struct SharedMemory {
+  __device__ operator T *() {
+    extern __shared__ int smem_[];
+    return (T *)smem_;
+  }
+};
+__global__ void reduceViaAccessor(float *g) {
+  float *sdata = SharedMemory<float>();
+  unsigned tid = threadIdx.x;
+  sdata[tid] = g[tid];
+  __syncthreads();
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    unsigned index = 2 * s * tid;
+    if (index < blockDim.x)
+      sdata[index] += sdata[index + s];
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 8-way bank conflict on 4-byte __shared__ load and store of 'smem_': 8 wavefronts per warp instead of 1 (7 excess) [cudagraph-shared-bank-conflict]
+    // CHECK-MESSAGES: :[[@LINE-2]]:23: warning: 8-way bank conflict on 4-byte __shared__ load of 'smem_'
+    // CHECK-MESSAGES-STRICT: :[[@LINE-3]]:7: warning: 8-way bank conflict on 4-byte __shared__ load and store of 'smem_'
+    // CHECK-MESSAGES-STRICT: :[[@LINE-4]]:23: warning: 8-way bank conflict on 4-byte __shared__ load of 'smem_'
+    __syncthreads();
+  }
+}
+
+// Twin: the same kernel with no launch in this file. Which lanes are active
+// depends on blockDim (the guard), so under an assumed shape nothing is said.
+__global__ void reduceViaAccessorNoLaunch(float *g) {
+  float *sdata = SharedMemory<float>();
+  unsigned tid = threadIdx.x;
+  sdata[tid] = g[tid];
+  __syncthreads();
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    unsigned index = 2 * s * tid;
+    if (index < blockDim.x)
+      sdata[index] += sdata[index + s];
+    __syncthreads();
+  }
+}
+
 void launchAll(float *a, float *b, double *d, float4 *v, int n) {
   dim3 threads(TILE, ROWS);
   transposeNaive<<<dim3(4, 4), threads>>>(a, b, n);
@@ -230,4 +270,5 @@ void launchAll(float *a, float *b, double *d, float4 *v, int n) {
   vec4Unit<<<1, 64, 128 * sizeof(float4)>>>(v);
   fewLanes<<<1, 32>>>(a);
   oneLane<<<1, 32>>>(a);
+  reduceViaAccessor<<<1, 256, 256 * sizeof(float)>>>(a);
 }

@@ -218,4 +218,27 @@ void host(float *g) { k<<<1, 32>>>(g, true); }
   EXPECT_EQ(R.Conflicts[0].Cost.Degree, 2u);
 }
 
+TEST_F(SharedMemTest, SharedArrayAccessorIdiom) {
+  // cuda-samples' SharedMemory<T>: a conversion operator returning the
+  // extern __shared__ array. Interleaved reduction through it is 8-way.
+  KernelReport R = run(R"cpp(
+template <class T> struct SharedMemory {
+  __device__ operator T *() { extern __shared__ int smem_[]; return (T *)smem_; }
+};
+__global__ void k(float *g) {
+  float *sdata = SharedMemory<float>();
+  unsigned tid = threadIdx.x;
+  sdata[tid] = g[tid];
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    unsigned index = 2 * s * tid;
+    if (index < blockDim.x) sdata[index] += sdata[index + s];
+  }
+}
+void host(float *g) { k<<<1, 256, 256 * sizeof(float)>>>(g); }
+)cpp", "k");
+  ASSERT_EQ(R.Conflicts.size(), 2u);
+  EXPECT_EQ(R.Conflicts[0].Cost.Degree, 8u);
+  EXPECT_EQ(R.Conflicts[0].Array->getName(), "smem_");
+}
+
 } // namespace
