@@ -1,0 +1,286 @@
+//===- PathState.h - the lattice of the lifetime dataflow -------*- C++ -*-===//
+//
+// What the lifetime analysis knows at a program point: a small set of path
+// states. Each path state maps places (variables, members, array elements)
+// to the resources they may hold, each resource to a set of state bits
+// (Live, Released, Escaped, Absent) plus what its success depends on, and
+// carries the branch facts that led to it. Paths with equal facts merge by
+// union; past a bound everything merges and the facts are dropped.
+//
+// Path states are copied on every CFG edge, so the containers are sorted
+// small vectors that do not allocate for the handful of entries a function
+// has.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_LIFETIME_PATHSTATE_H
+#define CUDAGRAPH_TIDY_LIFETIME_PATHSTATE_H
+
+#include "ApiModel/ApiModel.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallVector.h"
+#include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
+
+namespace cgt {
+namespace lifetime {
+
+enum StateBit : uint8_t {
+  Live = 1,
+  Released = 2,
+  Escaped = 4,
+  Absent = 8,
+};
+
+/// Static facts about one acquisition (one per site and per summary param).
+struct Resource {
+  const clang::Expr *Site = nullptr;     ///< acquiring call; null for parameters
+  std::string Kind;               ///< model kind; empty for parameters
+  std::string AcquiredBy;
+  std::string VarName;
+  bool IntoField = false;         ///< lives in a field: never leaks at exit
+  int ParamIndex = -1;            ///< >= 0: summary resource of a parameter
+};
+
+/// What one path knows about one resource.
+struct ResState {
+  uint8_t Bits = 0;
+  const clang::Expr *StatusExpr = nullptr;   ///< the call whose result says success
+  const clang::VarDecl *StatusVar = nullptr; ///< or the variable that holds it
+  const clang::VarDecl *StatusCopy = nullptr; ///< or a copy (`status_ = (st)` in a macro)
+  bool SuccessIsZero = true;          ///< cudaSuccess == 0; false for bool helpers
+  bool OlderLive = false;             ///< array element from an earlier iteration
+  const clang::Expr *ReleaseSite = nullptr;
+  const FunctionModel *ReleasedBy = nullptr;
+  const ReleaseEffect *ReleasedAs = nullptr;
+  /// Branch decisions taken while the resource was live (for notes); kept
+  /// as AST pointers so that copying a path state never allocates.
+  struct Step {
+    const clang::Expr *Cond;
+    bool Taken;
+  };
+  std::array<Step, 4> Trail{};
+  unsigned TrailSize = 0;
+
+  bool operator==(const ResState &O) const {
+    return Bits == O.Bits && StatusExpr == O.StatusExpr &&
+           StatusVar == O.StatusVar && StatusCopy == O.StatusCopy &&
+           ReleaseSite == O.ReleaseSite;
+  }
+};
+
+/// Where a handle lives: a local variable or parameter, a member of `this`,
+/// a member of a local plain struct (`h.exec`), or any element of a local
+/// array (`execs[i]`, all elements as one place).
+struct Place {
+  const clang::ValueDecl *Decl = nullptr;   ///< VarDecl, or FieldDecl of `this`
+  const clang::FieldDecl *Member = nullptr; ///< Decl.Member
+  bool Element = false;              ///< Decl[i]
+  bool whole() const { return !Member && !Element; }
+  std::string name() const {
+    std::string N = Decl->getNameAsString();
+    if (Member)
+      N += "." + Member->getNameAsString();
+    if (Element)
+      N += "[]";
+    return N;
+  }
+};
+using Key = const Place *;
+
+/// A sorted vector used as a map: path states are copied on every CFG edge,
+/// and with a handful of entries this never allocates, unlike std::map.
+template <typename K, typename V, unsigned N = 4> class FlatMap {
+public:
+  using Item = std::pair<K, V>;
+  using iterator = Item *;
+  using const_iterator = const Item *;
+  iterator begin() { return Items.begin(); }
+  iterator end() { return Items.end(); }
+  const_iterator begin() const { return Items.begin(); }
+  const_iterator end() const { return Items.end(); }
+  bool empty() const { return Items.empty(); }
+  iterator find(const K &Key) {
+    iterator It = lower(Key);
+    return It != end() && It->first == Key ? It : end();
+  }
+  const_iterator find(const K &Key) const {
+    return const_cast<FlatMap *>(this)->find(Key);
+  }
+  size_t count(const K &Key) const { return find(Key) != end() ? 1 : 0; }
+  V &operator[](const K &Key) {
+    iterator It = lower(Key);
+    if (It == end() || It->first != Key)
+      It = Items.insert(It, Item(Key, V()));
+    return It->second;
+  }
+  void insert(const Item &I) {
+    if (!count(I.first))
+      (*this)[I.first] = I.second;
+  }
+  iterator erase(iterator It) { return Items.erase(It); }
+  void erase(const K &Key) {
+    iterator It = find(Key);
+    if (It != end())
+      Items.erase(It);
+  }
+  bool operator==(const FlatMap &O) const { return Items == O.Items; }
+
+private:
+  iterator lower(const K &Key) {
+    return std::lower_bound(Items.begin(), Items.end(), Key,
+                            [](const Item &I, const K &Probe) { return I.first < Probe; });
+  }
+  llvm::SmallVector<Item, N> Items;
+};
+
+/// A small sorted set of resource ids.
+class IdSet {
+public:
+  IdSet() = default;
+  IdSet(std::initializer_list<unsigned> L) {
+    for (unsigned X : L)
+      insert(X);
+  }
+  void insert(unsigned X) {
+    auto It = std::lower_bound(Ids.begin(), Ids.end(), X);
+    if (It == Ids.end() || *It != X)
+      Ids.insert(It, X);
+  }
+  bool insertAll(const IdSet &O) {
+    size_t Before = Ids.size();
+    for (unsigned X : O.Ids)
+      insert(X);
+    return Ids.size() != Before;
+  }
+  size_t count(unsigned X) const { return std::binary_search(Ids.begin(), Ids.end(), X); }
+  bool empty() const { return Ids.empty(); }
+  const unsigned *begin() const { return Ids.begin(); }
+  const unsigned *end() const { return Ids.end(); }
+  bool operator==(const IdSet &O) const { return Ids == O.Ids; }
+
+private:
+  llvm::SmallVector<unsigned, 2> Ids;
+};
+
+/// One path (or a merge of paths with the same facts).
+struct PathState {
+  FlatMap<Key, IdSet> Bind;            ///< variable -> resources it may hold
+  FlatMap<unsigned, ResState> Res;
+  FlatMap<uintptr_t, bool> Facts;      ///< condition key -> truth
+
+  bool operator==(const PathState &O) const {
+    return Bind == O.Bind && Res == O.Res && Facts == O.Facts;
+  }
+  bool boundElsewhere(unsigned R, Key Except) const {
+    for (const auto &B : Bind)
+      if (B.first != Except && B.second.count(R))
+        return true;
+    return false;
+  }
+};
+
+using StateSet = std::vector<PathState>;
+
+/// Merges `Src` into `Dst`; returns whether `Dst` changed (trails aside).
+inline bool mergeInto(PathState &Dst, const PathState &Src) {
+  bool Changed = false;
+  for (const auto &B : Src.Bind) {
+    auto It = Dst.Bind.find(B.first);
+    if (It == Dst.Bind.end()) {
+      Dst.Bind[B.first] = B.second;
+      Changed = true;
+    } else {
+      Changed |= It->second.insertAll(B.second);
+    }
+  }
+  for (const auto &R : Src.Res) {
+    auto It = Dst.Res.find(R.first);
+    if (It == Dst.Res.end()) {
+      Dst.Res.insert(R);
+      Changed = true;
+      continue;
+    }
+    ResState &D = It->second;
+    const ResState &S = R.second;
+    // Notes must describe a path on which the resource is still live.
+    if ((S.Bits & Live) && (!(D.Bits & Live) || !D.TrailSize)) {
+      D.Trail = S.Trail;
+      D.TrailSize = S.TrailSize;
+    }
+    if ((D.Bits | S.Bits) != D.Bits) {
+      D.Bits |= S.Bits;
+      Changed = true;
+    }
+    if (D.StatusExpr && D.StatusExpr != S.StatusExpr) {
+      D.StatusExpr = nullptr;
+      Changed = true;
+    }
+    if (D.StatusVar && D.StatusVar != S.StatusVar) {
+      D.StatusVar = nullptr;
+      Changed = true;
+    }
+    if (D.StatusCopy && D.StatusCopy != S.StatusCopy) {
+      D.StatusCopy = nullptr;
+      Changed = true;
+    }
+    if (!D.ReleaseSite && S.ReleaseSite) {
+      D.ReleaseSite = S.ReleaseSite;
+      D.ReleasedBy = S.ReleasedBy;
+      D.ReleasedAs = S.ReleasedAs;
+      Changed = true;
+    }
+  }
+  return Changed;
+}
+
+/// Joins incoming paths into the state of a block: paths with equal facts
+/// merge; past `Max` groups every path is merged and facts are dropped.
+/// Returns whether the state changed, which decides if the block is
+/// revisited.
+inline bool joinInto(StateSet &Dst, StateSet &&Src, unsigned Max) {
+  bool Changed = false;
+  if (Max <= 1) {
+    if (Dst.size() > 1 || (Dst.size() == 1 && !Dst[0].Facts.empty())) {
+      PathState All;
+      for (const PathState &P : Dst)
+        mergeInto(All, P);
+      Dst.assign(1, std::move(All));
+      Changed = true;
+    }
+    for (PathState &P : Src) {
+      if (Dst.empty()) {
+        P.Facts = {};
+        Dst.push_back(std::move(P));
+        Changed = true;
+        continue;
+      }
+      Changed |= mergeInto(Dst[0], P);
+    }
+    return Changed;
+  }
+  for (PathState &P : Src) {
+    auto Same = llvm::find_if(Dst, [&](const PathState &O) { return O.Facts == P.Facts; });
+    if (Same == Dst.end()) {
+      Dst.push_back(std::move(P));
+      Changed = true;
+    } else {
+      Changed |= mergeInto(*Same, P);
+    }
+  }
+  if (Dst.size() > Max) {
+    PathState All;
+    for (const PathState &P : Dst)
+      mergeInto(All, P);
+    Dst.assign(1, std::move(All));
+    Changed = true;
+  }
+  return Changed;
+}
+
+} // namespace lifetime
+} // namespace cgt
+
+#endif
