@@ -58,6 +58,9 @@ public:
                 std::map<const FunctionDecl *, unsigned> &U)
       : Ctx(Ctx), Launches(L), Unknown(U) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
+  // Launches inside generic lambdas live in the closure's implicit operator()
+  // specialisations (ggml's `auto launch = [&](auto NC) { k<...><<<...>>>(); }`).
+  bool shouldVisitImplicitCode() const { return true; }
 
   bool TraverseFunctionDecl(FunctionDecl *FD) {
     const FunctionDecl *Saved = Current;

@@ -241,4 +241,39 @@ void host(float *g) { k<<<1, 256, 256 * sizeof(float)>>>(g); }
   EXPECT_EQ(R.Conflicts[0].Array->getName(), "smem_");
 }
 
+TEST_F(SharedMemTest, LaunchInsideGenericLambda) {
+  // ggml's `auto launch = [&](auto NC) { k<NC>...<<<b, threads, bytes>>>(); }`.
+  KernelReport R = run(R"cpp(
+template <int N> struct IC { static constexpr int value = N; };
+template <int NC> __global__ void k(float *g) {
+  extern __shared__ float smem[];
+  g[threadIdx.x] = smem[threadIdx.x * (NC + 31)];
+}
+void host(float *g) {
+  const int threads = 128;
+  auto launch = [&](auto nc) {
+    constexpr int kNC = decltype(nc)::value;
+    k<kNC><<<1, threads, threads * (kNC + 31) * sizeof(float)>>>(g);
+  };
+  launch(IC<5>{});
+}
+)cpp", "host");
+  (void)R;
+  const FunctionDecl *Inst = nullptr;
+  for (const Decl *D : AST->getASTContext().getTranslationUnitDecl()->decls())
+    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+      if (FT->getName() == "k")
+        for (const FunctionDecl *S : FT->specializations())
+          Inst = S;
+  ASSERT_NE(Inst, nullptr);
+  std::vector<LaunchConfig> C = Analyzer->configsFor(Inst);
+  ASSERT_EQ(C.size(), 1u);
+  EXPECT_EQ(C[0].Origin, ShapeOrigin::Launch);
+  EXPECT_EQ(C[0].Block.X, 128u);
+  EXPECT_EQ(C[0].DynSharedBytes, std::optional<uint64_t>(128 * 36 * 4));
+  KernelReport K = Analyzer->analyze(Inst, {});
+  ASSERT_EQ(K.Conflicts.size(), 1u);
+  EXPECT_EQ(K.Conflicts[0].Cost.Degree, 4u); // row of 36 floats: gcd(36, 32)
+}
+
 } // namespace
