@@ -161,11 +161,14 @@ private:
                       bool TwoWay);
   void checkExit(const CFGBlock *From, const StateSet &S);
   bool leavesFunction(const CFGBlock *B) const;
+  const CFGBlock *handlerDispatchFor(const CFGBlock *B);
 
   // --- transfer functions ---
   void onCall(const CallExpr *Call, PathState &P, bool &Dead);
   void onModeledCall(const CallExpr *Call, const FunctionModel &M, PathState &P);
   void onUnknownCall(const CallExpr *Call, PathState &P);
+  void applyCall(const CallExpr *Call, PathState &P, bool &Dead);
+  void forgetFactsWrittenThrough(const CallExpr *Call, PathState &P);
   void escapeArgs(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args, PathState &P);
   const LambdaExpr *invokedLocalLambda(const CallExpr *Call);
   const LambdaExpr *localLambdaOf(const VarDecl *VD);
@@ -184,6 +187,7 @@ private:
   void assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P);
   void recordConstantFact(Key Target, const Expr *Src, PathState &P);
   void trackStatusCopy(Key Target, const Expr *Src, PathState &P);
+  void reportOverwriteByFactory(Key Target, const CallExpr *Factory, PathState &P);
   void onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P);
   std::pair<SourceLocation, std::string> scopeExit(const Stmt *Trigger) const;
   bool isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where) const;
@@ -192,6 +196,7 @@ private:
   void escapeValueRefs(const Expr *E, PathState &P);
   void noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff);
   void noteReturnedResource(const Expr *Ret, const PathState &P);
+  void notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const PathState &P);
   void acquire(const CallExpr *Call, const FunctionModel &M, const AcquireEffect &Eff,
                PathState &P);
   void release(const CallExpr *Call, const FunctionModel &M, const ReleaseEffect &Eff,
@@ -283,12 +288,17 @@ std::vector<LifetimeFinding> Analysis::takeFindings() {
   return Out;
 }
 
+/// Where to point in the file: inside `CUDA_CHECK(cudaGraphInstantiate(...))`
+/// that is the call as written in the argument, not the macro's name.
 SourceLocation Analysis::loc(const Stmt *S) const {
-  return SM.getExpansionLoc(S->getBeginLoc());
+  return SM.getFileLoc(S->getBeginLoc());
 }
 
 SourceLocation Analysis::endLoc(const Stmt *S) const {
-  return SM.getExpansionLoc(S->getEndLoc());
+  SourceLocation End = SM.getFileLoc(S->getEndLoc());
+  // A range must not end before it starts (call spelled in an argument,
+  // closing parenthesis in the macro body).
+  return SM.isBeforeInTranslationUnit(End, loc(S)) ? loc(S) : End;
 }
 
 /// The callee as the user wrote it: `cuGraphInstantiate`, not the
@@ -952,6 +962,21 @@ void Analysis::escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel 
   }
 }
 
+/// `int inf = 0; cudaMemcpy(&inf, flag, ...); if (inf)`: whatever a call can
+/// write through an argument's address is no longer known.
+void Analysis::forgetFactsWrittenThrough(const CallExpr *Call, PathState &P) {
+  for (const Expr *Arg : Call->arguments()) {
+    const Expr *E = strip(Arg);
+    const auto *AddrOf = dyn_cast<UnaryOperator>(E);
+    if (AddrOf && AddrOf->getOpcode() == UO_AddrOf)
+      E = AddrOf->getSubExpr();
+    else if (!E->getType()->isArrayType())
+      continue;
+    if (Key K = storageOf(E))
+      invalidateFacts(placeOf(K->Decl), P);
+  }
+}
+
 /// The lambda a call invokes, when it is a local lambda that never escapes:
 /// `auto f = [&] {...}; ... f();` or `[&] {...}()`.
 const LambdaExpr *Analysis::invokedLocalLambda(const CallExpr *Call) {
@@ -1035,6 +1060,12 @@ void Analysis::applyLambdaBody(const LambdaExpr *L, PathState &P, bool &Dead) {
 }
 
 void Analysis::onCall(const CallExpr *Call, PathState &P, bool &Dead) {
+  applyCall(Call, P, Dead);
+  // After the call's own effects, which may test what was known before it.
+  forgetFactsWrittenThrough(Call, P);
+}
+
+void Analysis::applyCall(const CallExpr *Call, PathState &P, bool &Dead) {
   if (const LambdaExpr *L = invokedLocalLambda(Call)) {
     if (LambdaDepth < 2) {
       ++LambdaDepth;
@@ -1068,10 +1099,31 @@ void Analysis::onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At,
                         PathState &P) {
   Key Target = storageOf(LHS);
   if (!Target) {
+    if (SummaryMode)
+      notePublishedThroughParam(LHS, RHS, P);
     escapeValueRefs(RHS, P); // stored into memory we do not follow
     return;
   }
   assignTo(Target, RHS, At, P);
+}
+
+/// `*out = e;` in a helper hands a live resource to its caller through a
+/// pointer parameter: the summary records an acquisition into it.
+void Analysis::notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const PathState &P) {
+  const auto *Deref = dyn_cast<UnaryOperator>(strip(LHS));
+  if (!Deref || Deref->getOpcode() != UO_Deref)
+    return;
+  const auto *DRE = dyn_cast<DeclRefExpr>(strip(Deref->getSubExpr()));
+  const auto *PVD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  Key From = storageOf(RHS);
+  auto It = From ? P.Bind.find(From) : P.Bind.end();
+  if (!PVD || It == P.Bind.end())
+    return;
+  for (unsigned R : It->second)
+    if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live) &&
+                                 !Resources[R].Kind.empty())
+      SummaryAcquires.push_back({static_cast<int>(PVD->getFunctionScopeIndex()),
+                                 Resources[R].Kind});
 }
 
 /// `Target = RHS`; `At` is null for a declaration, which cannot overwrite.
@@ -1098,6 +1150,9 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
   recordConstantFact(Target, Src, P);
   auto Old = P.Bind.find(Target);
   bool Same = Old != P.Bind.end() && Old->second == NewRes;
+  const auto *Factory = dyn_cast<CallExpr>(Src);
+  if (!Same && At && Factory && ReturnedResource.count(Factory))
+    reportOverwriteByFactory(Target, Factory, P);
   if (!Same)
     unbind(Target, P, At, "is overwritten here");
   if (NewRes.empty())
@@ -1107,6 +1162,31 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
       if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
         RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
   P.Bind[Target] = NewRes;
+}
+
+/// `e = make_exec(...)` over a live exec is the same bug as instantiating
+/// into it again: report it at the new acquisition.
+void Analysis::reportOverwriteByFactory(Key Target, const CallExpr *Factory, PathState &P) {
+  auto Old = P.Bind.find(Target);
+  if (Old == P.Bind.end())
+    return;
+  unsigned NewR = ReturnedResource[Factory];
+  for (unsigned OldR : Old->second) {
+    auto RS = P.Res.find(OldR);
+    if (RS == P.Res.end() || !(RS->second.Bits & Live) || P.boundElsewhere(OldR, Target) ||
+        Resources[OldR].IntoField)
+      continue;
+    const Resource &Prev = Resources[OldR];
+    std::string Noun = A.Model.kind(Prev.Kind) ? A.Model.kind(Prev.Kind)->Noun : "resource";
+    std::vector<PathNote> Notes = trailNotes(RS->second);
+    Notes.push_back({loc(Prev.Site), Prev.Site == Factory
+                                         ? "the " + Noun + " created here in an earlier iteration is still alive"
+                                         : "previous " + Noun + " created here by '" + Prev.AcquiredBy + "'"});
+    Resources[NewR].VarName = varName(Target);
+    report(FindingKind::Overwrite, NewR, Factory, std::move(Notes));
+    Leaked.insert(OldR);
+    RS->second.Bits = Absent; // reported once, here
+  }
 }
 
 /// `cudaError_t status_ = (st);` inside a checking macro: testing the copy
@@ -1444,6 +1524,28 @@ void Analysis::propagateEdge(const CFGBlock *From, unsigned SuccIndex,
   }
 }
 
+/// The try-dispatch block of the innermost try whose try-block holds the
+/// noreturn call that ends `B`, if any.
+const CFGBlock *Analysis::handlerDispatchFor(const CFGBlock *B) {
+  const Stmt *Last = nullptr;
+  for (auto It = B->rbegin(); It != B->rend() && !Last; ++It)
+    if (auto CS = It->getAs<CFGStmt>())
+      if (isa<CallExpr>(CS->getStmt()))
+        Last = CS->getStmt();
+  for (const Stmt *Cur = Last; Cur; Cur = PM.getParent(Cur)) {
+    const Stmt *Up = PM.getParent(Cur);
+    if (!Up || isa<LambdaExpr>(Up))
+      return nullptr;
+    if (const auto *Try = dyn_cast<CXXTryStmt>(Up); Try && Try->getTryBlock() == Cur) {
+      for (const CFGBlock *Blk : *Cfg)
+        if (Blk && Blk->getTerminatorStmt() == Try)
+          return Blk;
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
 /// Position of each block in reverse post-order (unreachable edges skipped;
 /// llvm's traversal does not expect the null successors clang's CFG has).
 std::vector<unsigned> reversePostOrder(const CFG &G) {
@@ -1514,8 +1616,20 @@ bool Analysis::run() {
     Queued[B->getBlockID()] = 0;
     StateSet S = In[B->getBlockID()];
     transferBlock(B, S);
-    if (S.empty() || B->hasNoReturnElement())
+    if (S.empty())
       continue;
+    if (B->hasNoReturnElement()) {
+      // A [[noreturn]] call that throws inside a try of this function goes
+      // on to its handlers (TORCH_CHECK-like macros in a try block).
+      if (const CFGBlock *Dispatch = handlerDispatchFor(B)) {
+        unsigned Id = Dispatch->getBlockID();
+        if (joinInto(In[Id], std::move(S), A.Opts.MaxStatesPerPoint) && !Queued[Id]) {
+          WL.push(Dispatch);
+          Queued[Id] = 1;
+        }
+      }
+      continue;
+    }
     bool TwoWay = B->succ_size() == 2 && B->succ_begin()[0].getReachableBlock() &&
                   B->succ_begin()[1].getReachableBlock();
     unsigned Index = 0;

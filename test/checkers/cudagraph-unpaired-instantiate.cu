@@ -34,7 +34,7 @@ void leak_simple(cudaGraph_t g, cudaStream_t s) {
 cudaError_t leak_on_early_return(cudaGraph_t g, cudaStream_t s) {
   cudaGraphExec_t exec;
   CUDA_CHECK_RETURN(cudaGraphInstantiate(&exec, g, 0));
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph exec 'exec' created by 'cudaGraphInstantiate' is not destroyed on every path
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: graph exec 'exec' created by 'cudaGraphInstantiate' is not destroyed on every path
   CUDA_CHECK_RETURN(cudaGraphLaunch(exec, s));
   return cudaGraphExecDestroy(exec);
 }
@@ -594,4 +594,87 @@ void clean_reference_alias(cudaGraph_t g) {
   cudaGraphExec_t &alias = exec;
   cudaGraphInstantiate(&exec, g, 0);
   cudaGraphExecDestroy(alias);
+}
+
+// A flag written through its address by a CUDA call is no longer known.
+int leak_flag_read_back(cudaGraph_t g, cudaStream_t s, const int *d_flag, int steps) {
+  cudaGraphExec_t e;
+  CUDA_CHECK_EXIT(cudaGraphInstantiate(&e, g, 0));
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+  for (int i = 0; i < steps; ++i) {
+    int overflow = 0;
+    cudaGraphLaunch(e, s);
+    cudaMemcpyAsync(&overflow, d_flag, sizeof(int), cudaMemcpyDeviceToHost, s);
+    cudaStreamSynchronize(s);
+    if (overflow)
+      return i;
+  }
+  cudaGraphExecDestroy(e);
+  return steps;
+}
+
+// Overwriting through a factory's return value is reported at the factory.
+static cudaGraphExec_t make_exec_or_null(cudaGraph_t g) {
+  cudaGraphExec_t e = nullptr;
+  if (cudaGraphInstantiate(&e, g, 0) != cudaSuccess)
+    return nullptr;
+  return e;
+}
+
+void overwrite_by_factory(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e = make_exec_or_null(g);
+  cudaGraphLaunch(e, s);
+  e = make_exec_or_null(g);
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'make_exec_or_null' overwrites 'e', which still holds a live graph exec
+  cudaGraphExecDestroy(e);
+}
+
+// A helper that publishes a local exec through its out-parameter.
+static cudaError_t try_make_exec(cudaGraph_t g, cudaGraphExec_t *out) {
+  cudaGraphExec_t e;
+  cudaError_t err = cudaGraphInstantiate(&e, g, 0);
+  if (err != cudaSuccess)
+    return err;
+  *out = e;
+  return cudaSuccess;
+}
+
+int leak_published_exec(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  if (try_make_exec(g, &e) != cudaSuccess)
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: graph exec 'e' created by 'try_make_exec' is not destroyed on every path
+    return -1;
+  if (cudaGraphLaunch(e, s) != cudaSuccess)
+    return -2;
+  cudaGraphExecDestroy(e);
+  return 0;
+}
+
+// A [[noreturn]] check that throws inside a try goes on to the handler.
+[[noreturn]] void fail_check(const char *what);
+#define THROW_CHECK(cond)                                                      \
+  do {                                                                         \
+    if (!(cond))                                                               \
+      fail_check(#cond);                                                       \
+  } while (0)
+
+bool leak_noreturn_in_try(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  try {
+    THROW_CHECK(cudaGraphInstantiate(&e, g, 0) == cudaSuccess);
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+    THROW_CHECK(cudaGraphLaunch(e, s) == cudaSuccess);
+    cudaGraphExecDestroy(e);
+  } catch (...) {
+    return false;
+  }
+  return true;
+}
+
+bool clean_noreturn_outside_try(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  THROW_CHECK(cudaGraphInstantiate(&e, g, 0) == cudaSuccess);
+  THROW_CHECK(cudaGraphLaunch(e, s) == cudaSuccess);
+  cudaGraphExecDestroy(e);
+  return true;
 }
