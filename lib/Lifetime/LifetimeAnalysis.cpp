@@ -161,7 +161,10 @@ private:
                       bool TwoWay);
   void checkExit(const CFGBlock *From, const StateSet &S);
   bool leavesFunction(const CFGBlock *B) const;
-  const CFGBlock *handlerDispatchFor(const CFGBlock *B);
+  const CFGBlock *handlerDispatchFor(const Stmt *S);
+  /// Paths that ended in a call that never returns, inside a try: they
+  /// continue at that try's handlers.
+  std::vector<std::pair<const CFGBlock *, PathState>> Diverted;
 
   // --- transfer functions ---
   void onCall(const CallExpr *Call, PathState &P, bool &Dead);
@@ -1501,8 +1504,12 @@ void Analysis::transferBlock(const CFGBlock *B, StateSet &S) {
     bool Dead = false;
     for (const CFGElement &E : *B) {
       transferElement(E, P, Dead);
-      if (Dead)
-        break;
+      if (!Dead)
+        continue;
+      if (auto CS = E.getAs<CFGStmt>(); CS && isa<CallExpr>(CS->getStmt()))
+        if (const CFGBlock *Dispatch = handlerDispatchFor(CS->getStmt()))
+          Diverted.push_back({Dispatch, std::move(P)});
+      break;
     }
     if (!Dead)
       Alive.push_back(std::move(P));
@@ -1524,15 +1531,10 @@ void Analysis::propagateEdge(const CFGBlock *From, unsigned SuccIndex,
   }
 }
 
-/// The try-dispatch block of the innermost try whose try-block holds the
-/// noreturn call that ends `B`, if any.
-const CFGBlock *Analysis::handlerDispatchFor(const CFGBlock *B) {
-  const Stmt *Last = nullptr;
-  for (auto It = B->rbegin(); It != B->rend() && !Last; ++It)
-    if (auto CS = It->getAs<CFGStmt>())
-      if (isa<CallExpr>(CS->getStmt()))
-        Last = CS->getStmt();
-  for (const Stmt *Cur = Last; Cur; Cur = PM.getParent(Cur)) {
+/// The try-dispatch block of the innermost try of this function whose
+/// try-block holds `S`, if any: where a throw from `S` goes.
+const CFGBlock *Analysis::handlerDispatchFor(const Stmt *S) {
+  for (const Stmt *Cur = S; Cur; Cur = PM.getParent(Cur)) {
     const Stmt *Up = PM.getParent(Cur);
     if (!Up || isa<LambdaExpr>(Up))
       return nullptr;
@@ -1543,6 +1545,15 @@ const CFGBlock *Analysis::handlerDispatchFor(const CFGBlock *B) {
       return nullptr;
     }
   }
+  return nullptr;
+}
+
+/// The last call of a block (the noreturn call that ends it).
+const Stmt *lastCall(const CFGBlock *B) {
+  for (auto It = B->rbegin(); It != B->rend(); ++It)
+    if (auto CS = It->getAs<CFGStmt>())
+      if (isa<CallExpr>(CS->getStmt()))
+        return CS->getStmt();
   return nullptr;
 }
 
@@ -1616,12 +1627,22 @@ bool Analysis::run() {
     Queued[B->getBlockID()] = 0;
     StateSet S = In[B->getBlockID()];
     transferBlock(B, S);
+    for (auto &[Dispatch, Path] : Diverted) {
+      unsigned Id = Dispatch->getBlockID();
+      StateSet One;
+      One.push_back(std::move(Path));
+      if (joinInto(In[Id], std::move(One), A.Opts.MaxStatesPerPoint) && !Queued[Id]) {
+        WL.push(Dispatch);
+        Queued[Id] = 1;
+      }
+    }
+    Diverted.clear();
     if (S.empty())
       continue;
     if (B->hasNoReturnElement()) {
       // A [[noreturn]] call that throws inside a try of this function goes
       // on to its handlers (TORCH_CHECK-like macros in a try block).
-      if (const CFGBlock *Dispatch = handlerDispatchFor(B)) {
+      if (const CFGBlock *Dispatch = handlerDispatchFor(lastCall(B))) {
         unsigned Id = Dispatch->getBlockID();
         if (joinInto(In[Id], std::move(S), A.Opts.MaxStatesPerPoint) && !Queued[Id]) {
           WL.push(Dispatch);
@@ -1643,6 +1664,9 @@ bool Analysis::run() {
       if (Refined.empty())
         continue;
       if (To == &Cfg->getExit()) {
+        // An exception no handler of this function catches leaves it: a sink.
+        if (A.Opts.SinkPathsAreSilent && isa_and_nonnull<CXXTryStmt>(B->getTerminatorStmt()))
+          continue;
         checkExit(B, Refined);
         continue;
       }

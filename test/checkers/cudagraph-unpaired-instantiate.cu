@@ -678,3 +678,46 @@ bool clean_noreturn_outside_try(cudaGraph_t g, cudaStream_t s) {
   cudaGraphExecDestroy(e);
   return true;
 }
+
+// The same, with the throwing helper defined in this file.
+[[noreturn]] inline void throw_cuda_error(const char *what) { throw what; }
+#define CUDA_CHECK_THROW(expr)                                                 \
+  do {                                                                         \
+    cudaError_t e__ = (expr);                                                  \
+    if (e__ != cudaSuccess)                                                    \
+      throw_cuda_error(#expr);                                                 \
+  } while (0)
+
+bool leak_inline_thrower_in_try(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t exec;
+  try {
+    CUDA_CHECK_THROW(cudaGraphInstantiate(&exec, g, 0));
+    // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: graph exec 'exec' created by 'cudaGraphInstantiate' is not destroyed on every path
+    CUDA_CHECK_THROW(cudaGraphLaunch(exec, s));
+    CUDA_CHECK_THROW(cudaGraphExecDestroy(exec));
+  } catch (const char *) {
+    return false;
+  }
+  return true;
+}
+
+void clean_inline_thrower(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t exec;
+  CUDA_CHECK_THROW(cudaGraphInstantiate(&exec, g, 0));
+  CUDA_CHECK_THROW(cudaGraphLaunch(exec, s));
+  CUDA_CHECK_THROW(cudaGraphExecDestroy(exec));
+}
+
+bool clean_handler_destroys(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t exec = nullptr;
+  try {
+    CUDA_CHECK_THROW(cudaGraphInstantiate(&exec, g, 0));
+    CUDA_CHECK_THROW(cudaGraphLaunch(exec, s));
+  } catch (const char *) {
+    if (exec)
+      cudaGraphExecDestroy(exec);
+    return false;
+  }
+  cudaGraphExecDestroy(exec);
+  return true;
+}
