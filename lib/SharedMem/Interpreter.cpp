@@ -1036,7 +1036,9 @@ private:
     Env = std::move(E0);
     Ptrs = std::move(P0);
     Flow FE = exec(I->getElse());
-    join(ET, PT, Env, Ptrs);
+    EnvT EE = std::move(Env);
+    PtrEnvT PE = std::move(Ptrs);
+    join(ET, PT, EE, PE); // rebuilds Env/Ptrs: its inputs must not alias them
     // A branch that may leave keeps the rest of the path undecided.
     Guarded = Saved || (Dep && (FT != Flow::Normal || FE != Flow::Normal));
     PathShapeDep = SavedShape || (Shape && (FT != Flow::Normal || FE != Flow::Normal));

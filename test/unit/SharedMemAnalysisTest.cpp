@@ -276,4 +276,24 @@ void host(float *g) {
   EXPECT_EQ(K.Conflicts[0].Cost.Degree, 4u); // row of 36 floats: gcd(36, 32)
 }
 
+TEST_F(SharedMemTest, VariablesSurviveAnUndecidedBranch) {
+  // Regression: the join after an undecided `if` used to drop every variable
+  // to "unknown", hiding ggml's double-buffered transpose tile index.
+  KernelReport R = run(R"cpp(
+__global__ void k(float *g, int n) {
+  __shared__ float s[2][32][32];
+  int buf = 0;
+  for (int i = 0; i < 4; ++i) {
+    if (i >= n)
+      break;
+    g[threadIdx.x] = s[buf][threadIdx.x][threadIdx.y];
+    buf = (buf + 1) % 2;
+  }
+}
+void host(float *g) { k<<<1, dim3(32, 8)>>>(g, 4); }
+)cpp", "k");
+  ASSERT_EQ(R.Conflicts.size(), 1u);
+  EXPECT_EQ(R.Conflicts[0].Cost.Degree, 32u);
+}
+
 } // namespace
