@@ -160,6 +160,14 @@ __global__ void narrowBlock(float *g) {
   // CHECK-MESSAGES-STRICT: :[[@LINE-2]]:20: warning: 16-way bank conflict on 4-byte __shared__ load of 's'
 }
 
+// Twin: the same (16,2) block reading row-major: lanes cover 32 consecutive words.
+__global__ void narrowBlockRowMajor(float *g) {
+  __shared__ float s[16 * 32 + 2];
+  s[threadIdx.y * 16 + threadIdx.x] = g[threadIdx.x];
+  __syncthreads();
+  g[threadIdx.x] = s[threadIdx.y * 16 + threadIdx.x + 16];
+}
+
 // 7. Unknown thread-dependent coefficient (runtime row pitch): no verdict.
 //    A pointer that may be shared or global is not a shared access.
 __global__ void unknownStride(float *g, int ld, bool use_smem) {
@@ -192,6 +200,12 @@ __global__ void __launch_bounds__(128) noLaunch(float *g) {
   s[threadIdx.x * 4] = g[threadIdx.x];
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 4-way bank conflict on 4-byte __shared__ store of 's': 4 wavefronts per warp instead of 1 (3 excess) [cudagraph-shared-bank-conflict]
   // CHECK-MESSAGES-STRICT: :[[@LINE-2]]:3: warning: 4-way bank conflict on 4-byte __shared__ store of 's'
+}
+
+// Twin: no launch either, unit stride.
+__global__ void __launch_bounds__(128) noLaunchUnit(float *g) {
+  __shared__ float s[128 * 4];
+  s[threadIdx.x + 128] = g[threadIdx.x];
 }
 
 // 10. Active lanes decide: only lanes 0-7 store with stride 32 -> 8-way.
@@ -265,6 +279,7 @@ void launchAll(float *a, float *b, double *d, float4 *v, int n) {
   doubleColumn<<<1, dim3(32, 32)>>>(d);
   doubleColumnPadded<<<1, dim3(32, 32)>>>(d);
   narrowBlock<<<1, dim3(16, 2)>>>(a);
+  narrowBlockRowMajor<<<1, dim3(16, 2)>>>(a);
   unknownStride<<<1, 128>>>(a, n, n > 0);
   vec4Stride<<<1, 64, 256 * sizeof(float4)>>>(v);
   vec4Unit<<<1, 64, 128 * sizeof(float4)>>>(v);
