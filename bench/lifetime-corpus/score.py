@@ -99,14 +99,17 @@ def main():
     ap.add_argument("--min-precision", type=float)
     ap.add_argument("--min-recall", type=float)
     ap.add_argument("-v", "--verbose", action="store_true", help="print clang-tidy output")
-    ap.add_argument("files", nargs="*", help="corpus files (default: all *.cu here)")
+    ap.add_argument("--corpus", default=HERE,
+                    help="folder of labelled .cu files (default: this one; "
+                         "bench/lifetime-corpus-2 is scored the same way)")
+    ap.add_argument("files", nargs="*", help="corpus files (default: all *.cu in --corpus)")
     args = ap.parse_args()
 
     plugin = os.path.join(args.build, "lib", "CudaGraphTidy.so")
     if not os.path.exists(plugin):
         print("error: plugin not found: " + plugin, file=sys.stderr)
         return 2
-    files = args.files or sorted(os.path.join(HERE, f) for f in os.listdir(HERE)
+    files = args.files or sorted(os.path.join(args.corpus, f) for f in os.listdir(args.corpus)
                                  if f.endswith(".cu"))
     t_all = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
