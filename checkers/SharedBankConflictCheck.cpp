@@ -84,7 +84,7 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
     if (!Emitted.insert({Loc.getRawEncoding(), Msg}).second)
       continue;
     {
-      auto D = diag(Loc, Msg) << F.Access->getSourceRange();
+      auto D = diag(Loc, "%0") << Msg << F.Access->getSourceRange();
       // One fix per array, however many accesses it cures.
       if (F.Fix && FixedArrays.insert(F.Array).second)
         D << FixItHint::CreateReplacement(
@@ -95,7 +95,7 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
     if (F.Config.Origin != cgt::smem::ShapeOrigin::Launch)
       Note += "; no launch of '" + K->getNameAsString() +
               "' with a constant block size is visible in this file";
-    diag(F.Config.Loc, Note, DiagnosticIDs::Note);
+    diag(F.Config.Loc, "%0", DiagnosticIDs::Note) << Note;
   }
 }
 

@@ -72,7 +72,7 @@ void SharedIndexOverflowCheck::check(const MatchFinder::MatchResult &Result) {
     SourceLocation Loc = F.Access->getExprLoc();
     if (!Emitted.insert({Loc.getRawEncoding(), Msg}).second)
       continue;
-    diag(Loc, Msg) << F.Access->getSourceRange();
+    diag(Loc, "%0") << Msg << F.Access->getSourceRange();
     std::string Threads =
         cgt::smem::describeThreads(F.FirstTid, F.LastTid, F.NumThreads);
     std::string Note = "with " + F.Config.describe() + ", " + Threads +
@@ -83,7 +83,7 @@ void SharedIndexOverflowCheck::check(const MatchFinder::MatchResult &Result) {
               "' with a constant block size is visible in this file";
     else if (!F.Definite)
       Note += " unless a guard on the path prevents it";
-    diag(F.Config.Loc, Note, DiagnosticIDs::Note);
+    diag(F.Config.Loc, "%0", DiagnosticIDs::Note) << Note;
   }
 }
 
