@@ -181,6 +181,8 @@ private:
   bool callMayChangeMembers(const CallExpr *Call) const;
   void invalidateFieldFacts(PathState &P);
   bool addressEscaped(Key K);
+  bool releasesEveryElement(Key K, const Expr *Arg, ResState &RS);
+  bool releasesOneConstantElement(const Expr *Arg) const;
   void acquireElement(const CallExpr *Call, const FunctionModel &M, unsigned R, Key Target,
                       PathState &P);
   void reportFieldKnownLive(const CallExpr *Call, const FunctionModel &M,
@@ -758,6 +760,8 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
              {{loc(Res.Site), "'" + varName(K) + "' was allocated here by '" +
                                   Res.AcquiredBy + "'"}},
              M.Name);
+    if (K->Element && !releasesEveryElement(K, Arg, RS))
+      continue;
     RS.Bits = Released;
     RS.ReleaseSite = Call;
     RS.ReleasedBy = &M;
@@ -766,6 +770,31 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
     RS.StatusVar = nullptr;
     RS.StatusCopy = nullptr;
   }
+}
+
+bool Analysis::releasesOneConstantElement(const Expr *Arg) const {
+  const auto *ASE = dyn_cast<ArraySubscriptExpr>(strip(Arg));
+  Expr::EvalResult Index;
+  return ASE && !ASE->getIdx()->isValueDependent() &&
+         ASE->getIdx()->EvaluateAsInt(Index, Ctx);
+}
+
+/// `destroy(execs[i])` in a loop releases the array's elements;
+/// `destroy(execs[2])` releases one of them, and only constant indices that
+/// together cover the whole array release it all.
+bool Analysis::releasesEveryElement(Key K, const Expr *Arg, ResState &RS) {
+  const auto *ASE = dyn_cast<ArraySubscriptExpr>(strip(Arg));
+  const auto *AT = Ctx.getAsConstantArrayType(K->Decl->getType());
+  Expr::EvalResult Index;
+  if (!ASE || !AT || ASE->getIdx()->isValueDependent() ||
+      !ASE->getIdx()->EvaluateAsInt(Index, Ctx))
+    return true;
+  uint64_t I = Index.Val.getInt().getZExtValue();
+  uint64_t Extent = AT->getZExtSize();
+  if (I >= 64 || Extent > 64)
+    return true;
+  RS.ReleasedElements |= uint64_t(1) << I;
+  return static_cast<uint64_t>(llvm::popcount(RS.ReleasedElements)) >= Extent;
 }
 
 /// `cudaGraphExecDestroy(*pExec)` in a helper: its callers' `&exec` is
@@ -1308,7 +1337,7 @@ void Analysis::scanElementReleases() {
           R.ThroughPointer && AddrOf && AddrOf->getOpcode() == UO_AddrOf)
         Arg = AddrOf->getSubExpr();
       Key K = storageOf(Arg);
-      if (!K || !K->Element)
+      if (!K || !K->Element || releasesOneConstantElement(Arg))
         continue;
       SourceLocation L = loc(Call);
       auto [It, New] = FirstElementRelease.try_emplace(K->Decl, L);

@@ -52,6 +52,7 @@ struct ResState {
   const clang::VarDecl *StatusCopy = nullptr; ///< or a copy (`status_ = (st)` in a macro)
   bool SuccessIsZero = true;          ///< cudaSuccess == 0; false for bool helpers
   bool OlderLive = false;             ///< array element from an earlier iteration
+  uint64_t ReleasedElements = 0;      ///< array: constant indices released so far
   const clang::Expr *ReleaseSite = nullptr;
   const FunctionModel *ReleasedBy = nullptr;
   const ReleaseEffect *ReleasedAs = nullptr;
@@ -226,6 +227,7 @@ inline bool mergeInto(PathState &Dst, const PathState &Src) {
       D.StatusCopy = nullptr;
       Changed = true;
     }
+    D.ReleasedElements |= S.ReleasedElements;
     if (!D.ReleaseSite && S.ReleaseSite) {
       D.ReleaseSite = S.ReleaseSite;
       D.ReleasedBy = S.ReleasedBy;

@@ -721,3 +721,23 @@ bool clean_handler_destroys(cudaGraph_t g, cudaStream_t s) {
   cudaGraphExecDestroy(exec);
   return true;
 }
+
+// Constant indices release single elements.
+void leak_array_partly_destroyed(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t stages[3];
+  for (int p = 0; p < 3; ++p)
+    cudaGraphInstantiate(&stages[p], g, 0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: graph exec 'stages[]' created by 'cudaGraphInstantiate' is not destroyed on every path
+  for (int p = 0; p < 3; ++p)
+    cudaGraphLaunch(stages[p], s);
+  cudaGraphExecDestroy(stages[2]);
+}
+
+void clean_array_destroyed_one_by_one(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t stages[3];
+  for (int p = 0; p < 3; ++p)
+    cudaGraphInstantiate(&stages[p], g, 0);
+  cudaGraphExecDestroy(stages[0]);
+  cudaGraphExecDestroy(stages[1]);
+  cudaGraphExecDestroy(stages[2]);
+}
