@@ -21,22 +21,29 @@
 //                                                         DoubleRelease
 //   release by a function whose kinds exclude it       -> MismatchedRelease
 //
+// Places: a resource is held by a local variable or parameter, a member of
+// `this` (never leaks at exit: the object owns it), a member of a local plain
+// struct, or the elements of a local array (one place for all elements).
+//
 // Path sensitivity is bounded: the state at a program point is a small set of
-// path states ("disjuncts"), each with the branch facts that led to it
+// path states (PathState.h), each with the branch facts that led to it
 // (`if (use_graph)` taken true). A branch whose fact contradicts a path's
 // facts is infeasible for that path, so `if (c) acquire; ... if (c) release;`
-// is not a leak. Paths with equal facts are merged; beyond a limit every path
-// is merged and facts are dropped, which loses precision, never soundness of
-// the "silent on correct code" direction: merged bits only widen, and a leak
-// is reported only for a resource that is Live on a path without a
-// contradicting fact.
+// is not a leak. Paths with equal facts are merged; beyond a bound (16) every
+// path is merged and facts are dropped. Merging loses precision: a merged
+// state can carry a Live bit from one path to a leak point reached by
+// another, so the bound is kept large enough that ordinary functions never
+// hit it.
 //
-// Paths that end in exit/abort/[[noreturn]] calls or throw are sinks: their
-// state is dropped, as the Clang Static Analyzer's SuppressOnSink does.
+// Paths that end in exit/abort/[[noreturn]] calls or a throw that leaves the
+// function are sinks: their state is dropped, as the Clang Static Analyzer's
+// SuppressOnSink does. A throw, or a throwing [[noreturn]] call, inside a try
+// of this function continues at its handlers.
 //
 // Helpers defined in the same translation unit are summarised by running the
 // same analysis on them (what happens to each parameter on every path) and
-// applied at call sites like model entries.
+// applied at call sites like model entries. A local lambda that is only
+// called acts, at each call, as its body does on the variables it captures.
 //
 //===----------------------------------------------------------------------===//
 #include "Lifetime/LifetimeAnalysis.h"
