@@ -13,7 +13,8 @@
 //                                      "deref": false } ],
 //                      "uses": [ { "arg": 1, "kind": "graph", "launch": false } ],
 //                      "legalDuringCapture": true, "captureNote": "...",
-//                      "capture": "begin" | "end", "stream": 0 } ] }
+//                      "capture": "begin" | "end", "stream": 0,
+//                      "statusOut": { "arg": 2, "field": "result_out" } } ] }
 // "arg" is a 0-based parameter index or the string "return".
 //
 // Every problem is reported as "<file>: <json path>: <what is wrong>"; a
@@ -150,7 +151,7 @@ public:
     if (auto E = expectKeys(F, Path,
                             {"name", "params", "returns", "acquires",
                              "releases", "uses", "legalDuringCapture",
-                             "captureNote", "capture", "stream", "doc"}))
+                             "captureNote", "capture", "stream", "statusOut", "doc"}))
       return E;
     if (auto E = readString(F, "name", Path, Out.Name, true))
       return E;
@@ -181,6 +182,14 @@ public:
       if (!It->is_number_integer() || It->get<int>() < 0)
         return error(Where + ".stream", "expected a parameter index >= 0");
       Out.StreamArg = It->get<int>();
+    }
+    if (auto It = F.find("statusOut"); It != F.end()) {
+      if (auto E = expectKeys(*It, Where + ".statusOut", {"arg", "field"}))
+        return E;
+      if (auto E = readArg(*It, Where + ".statusOut", Out.NumParams, Out.StatusOutArg))
+        return E;
+      if (auto E = readString(*It, "field", Where + ".statusOut", Out.StatusOutField, true))
+        return E;
     }
     if (Out.Capture != CaptureRole::None && Out.StreamArg < 0)
       return error(Where, "'capture' needs the 'stream' argument index");

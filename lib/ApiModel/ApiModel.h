@@ -77,6 +77,10 @@ struct FunctionModel {
   /// Name of the status type returned ("cudaError_t", "CUresult"); empty if the
   /// call does not report success through its return value.
   std::string StatusType;
+  /// A second status written through an argument (`&params`) into a field
+  /// (`result_out`), zero on success; -1 when there is none.
+  int StatusOutArg = -1;
+  std::string StatusOutField;
   bool LegalDuringCapture = true;
   /// Why the call is illegal during capture (for the message).
   std::string CaptureNote;

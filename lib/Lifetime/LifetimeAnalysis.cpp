@@ -188,6 +188,7 @@ private:
   bool callMayChangeMembers(const CallExpr *Call) const;
   void invalidateFieldFacts(PathState &P);
   bool addressEscaped(Key K);
+  Key statusOutPlace(const CallExpr *Call, const FunctionModel &M);
   bool releasesEveryElement(Key K, const Expr *Arg, ResState &RS);
   bool releasesOneConstantElement(const Expr *Arg) const;
   void acquireElement(const CallExpr *Call, const FunctionModel &M, unsigned R, Key Target,
@@ -226,6 +227,11 @@ private:
     Key SubjectVar = nullptr;
   };
   const EdgeTest &edgeTest(const Expr *Cond);
+  std::optional<bool> knownCondition(const Expr *Cond, const PathState &P);
+  IdSet refineSubject(const EdgeTest &E, bool NonZero, PathState &P, bool &Infeasible);
+  void refineOnSwitch(const SwitchStmt *Switch, const CFGBlock *To, PathState &P,
+                      bool &Infeasible);
+  bool hasZeroCase(const SwitchStmt *Switch) const;
   llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;
   void unbind(Key K, PathState &P, const Stmt *At, const char *How);
 
@@ -550,6 +556,13 @@ void Analysis::bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS
       Cur = Parent;
       continue;
     }
+    // `st = flags ? cudaGraphInstantiateWithFlags(...) : cudaGraphInstantiate(...)`
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(Parent);
+        CO && CO->getCond() != Cur) {
+      Cur = Parent;
+      RS.StatusExpr = CO;
+      continue;
+    }
     if (const auto *DS = dyn_cast<DeclStmt>(Parent)) {
       for (const Decl *D : DS->decls())
         if (const auto *VD = dyn_cast<VarDecl>(D))
@@ -671,12 +684,32 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
   if (isField(Target) && (Old == P.Bind.end() || Old->second.empty()))
     reportFieldKnownLive(Call, M, Eff, Target, P);
   ResState RS;
-  RS.Bits = addressEscaped(Target) ? Escaped : Live;
+  // A variable with __attribute__((cleanup(f))) is released by f at scope end.
+  RS.Bits = addressEscaped(Target) || Target->Decl->hasAttr<CleanupAttr>() ? Escaped : Live;
   if (!M.StatusType.empty())
     bindStatus(Call, M.StatusType != "bool", RS);
+  RS.StatusOut = statusOutPlace(Call, M);
   P.Bind[Target] = {R};
   P.Res[R] = RS;
   invalidateFacts(Target, P);
+}
+
+/// `cudaGraphInstantiateWithParams(&e, g, &params)`: `params.result_out`.
+Key Analysis::statusOutPlace(const CallExpr *Call, const FunctionModel &M) {
+  if (M.StatusOutArg < 0 || M.StatusOutArg >= static_cast<int>(Call->getNumArgs()))
+    return nullptr;
+  const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Call->getArg(M.StatusOutArg)));
+  if (!AddrOf || AddrOf->getOpcode() != UO_AddrOf)
+    return nullptr;
+  Key Params = storageOf(AddrOf->getSubExpr());
+  const auto *VD = plainVar(Params);
+  const auto *RD = VD ? VD->getType()->getAsRecordDecl() : nullptr;
+  if (!RD || !isPlainLocalAggregate(VD))
+    return nullptr;
+  for (const FieldDecl *F : RD->fields())
+    if (F->getName() == M.StatusOutField)
+      return placeOf(VD, F);
+  return nullptr;
 }
 
 bool Analysis::addressEscaped(Key K) {
@@ -870,8 +903,12 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
     return;
   }
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
-    escapeValueRefs(CO->getTrueExpr(), P);
-    escapeValueRefs(CO->getFalseExpr(), P);
+    // `return ok ? e : nullptr;`: the path knows which arm it took.
+    std::optional<bool> Arm = knownCondition(CO->getCond(), P);
+    if (!Arm || *Arm)
+      escapeValueRefs(CO->getTrueExpr(), P);
+    if (!Arm || !*Arm)
+      escapeValueRefs(CO->getFalseExpr(), P);
     return;
   }
   if (const auto *ILE = dyn_cast<InitListExpr>(E)) {
@@ -1030,6 +1067,17 @@ const LambdaExpr *Analysis::invokedLocalLambda(const CallExpr *Call) {
       if (const LambdaExpr *L = localLambdaOf(VD))
         return L;
   return nullptr;
+}
+
+/// The value of a condition on this path, when its facts decide it.
+std::optional<bool> Analysis::knownCondition(const Expr *Cond, const PathState &P) {
+  const EdgeTest &E = edgeTest(Cond);
+  if (!E.Valid || !E.Fact)
+    return std::nullopt;
+  auto F = P.Facts.find(*E.Fact);
+  if (F == P.Facts.end())
+    return std::nullopt;
+  return F->second == E.TrueMeansNonZero;
 }
 
 /// A local variable initialised with a lambda and used only to call it.
@@ -1240,8 +1288,9 @@ void Analysis::trackStatusCopy(Key Target, const Expr *Src, PathState &P) {
     if (FromVar && (FromVar == RS.StatusVar || FromVar == RS.StatusCopy))
       RS.StatusCopy = plainVar(Target);
     else if (RS.StatusVar && RS.StatusVar == plainVar(Target) &&
-             !isa_and_nonnull<CallExpr>(Src))
-      RS.StatusVar = nullptr;
+             !isa_and_nonnull<CallExpr>(Src) &&
+             !(RS.StatusExpr && strip(RS.StatusExpr) == Src))
+      RS.StatusVar = nullptr; // the variable now holds another status
   }
 }
 
@@ -1444,20 +1493,65 @@ void Analysis::refineOnBranch(const Expr *Cond, bool Taken, PathState &P,
   const EdgeTest &E = edgeTest(Cond);
   if (!E.Valid)
     return;
-  const Expr *Subject = E.Subject;
-  bool NonZero = Taken == E.TrueMeansNonZero;
+  IdSet StatusTested = refineSubject(E, Taken == E.TrueMeansNonZero, P, Infeasible);
+  if (!TwoWay || Infeasible)
+    return;
+  for (auto &Entry : P.Res)
+    if ((Entry.second.Bits & Live) && !StatusTested.count(Entry.first) &&
+        Entry.second.TrailSize < Entry.second.Trail.size())
+      Entry.second.Trail[Entry.second.TrailSize++] = {Cond, Taken};
+}
 
+/// `switch (cudaGraphInstantiate(...)) { case cudaSuccess: ...; default: ... }`:
+/// a case of 0 is the success edge, other constant cases fail, and `default`
+/// fails when a success case exists.
+void Analysis::refineOnSwitch(const SwitchStmt *Switch, const CFGBlock *To, PathState &P,
+                              bool &Infeasible) {
+  const EdgeTest &E = edgeTest(Switch->getCond());
+  if (!E.Valid)
+    return;
+  std::optional<bool> NonZero;
+  const Stmt *Label = To->getLabel();
+  if (const auto *Case = dyn_cast_or_null<CaseStmt>(Label)) {
+    Expr::EvalResult V;
+    if (!Case->getRHS() && !Case->getLHS()->isValueDependent() &&
+        Case->getLHS()->EvaluateAsInt(V, Ctx))
+      NonZero = V.Val.getInt() != 0;
+  } else if (hasZeroCase(Switch)) {
+    NonZero = true; // default, or past the switch with no case taken
+  }
+  if (NonZero)
+    refineSubject(E, *NonZero, P, Infeasible);
+}
+
+bool Analysis::hasZeroCase(const SwitchStmt *Switch) const {
+  for (const SwitchCase *C = Switch->getSwitchCaseList(); C; C = C->getNextSwitchCase())
+    if (const auto *Case = dyn_cast<CaseStmt>(C)) {
+      Expr::EvalResult V;
+      if (!Case->getRHS() && !Case->getLHS()->isValueDependent() &&
+          Case->getLHS()->EvaluateAsInt(V, Ctx) && V.Val.getInt() == 0)
+        return true;
+    }
+  return false;
+}
+
+/// What the path learns when `E.Subject` is (or is not) zero: a fact, the
+/// success or failure of the acquisitions whose status it is, and whether
+/// a handle is null. Returns the resources whose status it tested.
+IdSet Analysis::refineSubject(const EdgeTest &E, bool NonZero, PathState &P,
+                              bool &Infeasible) {
+  IdSet StatusTested;
+  const Expr *Subject = E.Subject;
   if (E.Fact) {
     auto F = P.Facts.find(*E.Fact);
     if (F != P.Facts.end() && F->second != NonZero) {
       Infeasible = true;
-      return;
+      return StatusTested;
     }
     P.Facts[*E.Fact] = NonZero;
   }
 
   Key SubjectVar = E.SubjectVar;
-  IdSet StatusTested; // a resource's own status test is not worth a note
   for (auto &Entry : P.Res) {
     ResState &RS = Entry.second;
     if (!(RS.Bits & Live))
@@ -1466,12 +1560,15 @@ void Analysis::refineOnBranch(const Expr *Cond, bool Taken, PathState &P,
     bool TestsStatus = (RS.StatusExpr && strip(RS.StatusExpr) == Subject) ||
                        (RS.StatusVar && Tested == RS.StatusVar) ||
                        (RS.StatusCopy && Tested == RS.StatusCopy);
-    if (!TestsStatus)
+    bool TestsStatusOut = RS.StatusOut && SubjectVar == RS.StatusOut;
+    if (!TestsStatus && !TestsStatusOut)
       continue;
     StatusTested.insert(Entry.first);
-    bool Failed = RS.SuccessIsZero ? NonZero : !NonZero;
+    bool Failed = TestsStatusOut || RS.SuccessIsZero ? NonZero : !NonZero;
     if (Failed) {
       RS.Bits = RS.OlderLive ? Live : Absent; // the call failed: nothing was acquired
+    } else if (TestsStatusOut) {
+      RS.StatusOut = nullptr;
     } else {
       RS.StatusExpr = nullptr;
       RS.StatusVar = nullptr;
@@ -1489,12 +1586,7 @@ void Analysis::refineOnBranch(const Expr *Cond, bool Taken, PathState &P,
             RS->second.Bits = Absent;
         }
 
-  if (!TwoWay)
-    return;
-  for (auto &Entry : P.Res)
-    if ((Entry.second.Bits & Live) && !StatusTested.count(Entry.first) &&
-        Entry.second.TrailSize < Entry.second.Trail.size())
-      Entry.second.Trail[Entry.second.TrailSize++] = {Cond, Taken};
+  return StatusTested;
 }
 
 void Analysis::checkExit(const CFGBlock *From, const StateSet &S) {
@@ -1556,11 +1648,15 @@ void Analysis::transferBlock(const CFGBlock *B, StateSet &S) {
 void Analysis::propagateEdge(const CFGBlock *From, unsigned SuccIndex,
                              const CFGBlock *To, const StateSet &Out,
                              bool TwoWay, StateSet &Refined) {
-  const Expr *Cond = From->succ_size() == 2 ? From->getLastCondition() : nullptr;
+  const auto *Switch = dyn_cast_or_null<SwitchStmt>(From->getTerminatorStmt());
+  const Expr *Cond =
+      !Switch && From->succ_size() == 2 ? From->getLastCondition() : nullptr;
   for (const PathState &Src : Out) {
     PathState P = Src;
     bool Infeasible = false;
-    if (Cond)
+    if (Switch)
+      refineOnSwitch(Switch, To, P, Infeasible);
+    else if (Cond)
       refineOnBranch(Cond, SuccIndex == 0, P, Infeasible, TwoWay);
     if (!Infeasible)
       Refined.push_back(std::move(P));

@@ -45,12 +45,17 @@ struct Resource {
 };
 
 /// What one path knows about one resource.
+struct Place;
+
 struct ResState {
   uint8_t Bits = 0;
   const clang::Expr *StatusExpr = nullptr;   ///< the call whose result says success
   const clang::VarDecl *StatusVar = nullptr; ///< or the variable that holds it
   const clang::VarDecl *StatusCopy = nullptr; ///< or a copy (`status_ = (st)` in a macro)
   bool SuccessIsZero = true;          ///< cudaSuccess == 0; false for bool helpers
+  /// A second status the call writes through an argument, zero on success
+  /// (cudaGraphInstantiateWithParams's `params.result_out`).
+  const Place *StatusOut = nullptr;
   bool OlderLive = false;             ///< array element from an earlier iteration
   uint64_t ReleasedElements = 0;      ///< array: constant indices released so far
   const clang::Expr *ReleaseSite = nullptr;
@@ -68,6 +73,7 @@ struct ResState {
   bool operator==(const ResState &O) const {
     return Bits == O.Bits && StatusExpr == O.StatusExpr &&
            StatusVar == O.StatusVar && StatusCopy == O.StatusCopy &&
+           StatusOut == O.StatusOut &&
            ReleaseSite == O.ReleaseSite;
   }
 };
@@ -221,6 +227,10 @@ inline bool mergeInto(PathState &Dst, const PathState &Src) {
     }
     if (D.StatusVar && D.StatusVar != S.StatusVar) {
       D.StatusVar = nullptr;
+      Changed = true;
+    }
+    if (D.StatusOut && D.StatusOut != S.StatusOut) {
+      D.StatusOut = nullptr;
       Changed = true;
     }
     if (D.StatusCopy && D.StatusCopy != S.StatusCopy) {

@@ -741,3 +741,89 @@ void clean_array_destroyed_one_by_one(cudaGraph_t g, cudaStream_t s) {
   cudaGraphExecDestroy(stages[1]);
   cudaGraphExecDestroy(stages[2]);
 }
+
+// Status read by a switch: case 0 succeeds, other cases and default fail.
+int clean_switch_on_status(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  switch (cudaGraphInstantiate(&e, g, 0)) {
+  case cudaSuccess:
+    break;
+  case cudaErrorInvalidValue:
+    return -1;
+  default:
+    return -2;
+  }
+  cudaGraphLaunch(e, s);
+  cudaGraphExecDestroy(e);
+  return 0;
+}
+
+int leak_switch_on_status(cudaGraph_t g, cudaStream_t s, int mode) {
+  cudaGraphExec_t e;
+  switch (cudaGraphInstantiate(&e, g, 0)) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+  case cudaSuccess:
+    break;
+  default:
+    return -1;
+  }
+  if (mode == 2)
+    return 2;
+  cudaGraphExecDestroy(e);
+  return 0;
+}
+
+// Status chosen by a conditional expression.
+int clean_ternary_status(cudaGraph_t g, bool upload, cudaStream_t s) {
+  cudaGraphExec_t e;
+  cudaError_t st = upload ? cudaGraphInstantiateWithFlags(&e, g, cudaGraphInstantiateFlagUpload)
+                          : cudaGraphInstantiate(&e, g, 0);
+  if (st != cudaSuccess)
+    return 1;
+  cudaGraphExecDestroy(e);
+  return 0;
+}
+
+// cudaGraphInstantiateWithParams reports a second status in params.result_out.
+int clean_with_params_result_out(cudaGraph_t g) {
+  cudaGraphExec_t e;
+  cudaGraphInstantiateParams p = {};
+  if (cudaGraphInstantiateWithParams(&e, g, &p) != cudaSuccess)
+    return 1;
+  if (p.result_out != cudaGraphInstantiateSuccess)
+    return 2;
+  cudaGraphExecDestroy(e);
+  return 0;
+}
+
+// __attribute__((cleanup)) destroys the variable at the end of its scope.
+static void destroy_exec_at_scope_end(cudaGraphExec_t *e) {
+  if (*e)
+    cudaGraphExecDestroy(*e);
+}
+int clean_cleanup_attribute(cudaGraph_t g) {
+  __attribute__((cleanup(destroy_exec_at_scope_end))) cudaGraphExec_t e = nullptr;
+  if (cudaGraphInstantiate(&e, g, 0) != cudaSuccess)
+    return 1;
+  return 0;
+}
+
+// The path knows which arm of `ok ? e : nullptr` it returns.
+cudaGraphExec_t leak_ternary_return(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e = nullptr;
+  if (cudaGraphInstantiate(&e, g, 0) != cudaSuccess)
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+    return nullptr;
+  bool ok = cudaGraphLaunch(e, s) == cudaSuccess;
+  return ok ? e : nullptr;
+}
+
+cudaGraphExec_t clean_ternary_return(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e = nullptr;
+  if (cudaGraphInstantiate(&e, g, 0) != cudaSuccess)
+    return nullptr;
+  bool ok = cudaGraphLaunch(e, s) == cudaSuccess;
+  if (!ok)
+    cudaGraphExecDestroy(e);
+  return ok ? e : nullptr;
+}

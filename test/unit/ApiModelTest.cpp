@@ -27,6 +27,10 @@ TEST(ApiModel, BuiltinCoversBothInstantiateArities) {
   EXPECT_EQ(Five->Acquires[0].Kind, "graphExec");
   EXPECT_EQ(Five->Acquires[0].Arg, 0);
   EXPECT_EQ((*M)->lookup("cudaGraphInstantiate", 4), nullptr);
+  const FunctionModel *WithParams = (*M)->lookup("cudaGraphInstantiateWithParams", 3);
+  ASSERT_NE(WithParams, nullptr);
+  EXPECT_EQ(WithParams->StatusOutArg, 2);
+  EXPECT_EQ(WithParams->StatusOutField, "result_out");
 }
 
 TEST(ApiModel, BuiltinCoversTheFamilies) {
