@@ -151,7 +151,8 @@ public:
     if (auto E = expectKeys(F, Path,
                             {"name", "params", "returns", "acquires",
                              "releases", "uses", "legalDuringCapture",
-                             "captureNote", "capture", "stream", "statusOut", "doc"}))
+                             "captureNote", "capture", "stream", "statusOut",
+                             "returnsLastStatus", "doc"}))
       return E;
     if (auto E = readString(F, "name", Path, Out.Name, true))
       return E;
@@ -166,6 +167,8 @@ public:
     if (auto E = readString(F, "returns", Where, Out.StatusType, false))
       return E;
     if (auto E = readBool(F, "legalDuringCapture", Where, Out.LegalDuringCapture))
+      return E;
+    if (auto E = readBool(F, "returnsLastStatus", Where, Out.ReturnsLastStatus))
       return E;
     if (auto E = readString(F, "captureNote", Where, Out.CaptureNote, false))
       return E;

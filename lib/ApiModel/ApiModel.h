@@ -81,6 +81,9 @@ struct FunctionModel {
   /// (`result_out`), zero on success; -1 when there is none.
   int StatusOutArg = -1;
   std::string StatusOutField;
+  /// Returns the status of the last runtime call (cudaGetLastError): a test
+  /// of it tests the acquisitions whose own status nobody looked at.
+  bool ReturnsLastStatus = false;
   bool LegalDuringCapture = true;
   /// Why the call is illegal during capture (for the message).
   std::string CaptureNote;

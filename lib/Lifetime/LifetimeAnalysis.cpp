@@ -209,6 +209,8 @@ private:
   void escapeValueRefs(const Expr *E, PathState &P);
   void noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff);
   void noteReturnedResource(const Expr *Ret, const PathState &P);
+  void takeOverUncheckedStatus(const CallExpr *Call, PathState &P);
+  bool isDiscarded(const CallExpr *Call) const;
   void notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const PathState &P);
   void acquire(const CallExpr *Call, const FunctionModel &M, const AcquireEffect &Eff,
                PathState &P);
@@ -952,6 +954,41 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
     escapeValueRefs(ASE->getBase(), P);
 }
 
+/// `cudaGraphInstantiate(&e, g, 0); if (cudaGetLastError() != cudaSuccess)`:
+/// the later call reports the status nobody read from the acquisition.
+void Analysis::takeOverUncheckedStatus(const CallExpr *Call, PathState &P) {
+  for (auto &Entry : P.Res) {
+    ResState &RS = Entry.second;
+    if (!(RS.Bits & Live) || !RS.StatusExpr || RS.StatusVar || RS.StatusCopy ||
+        !isa<CallExpr>(RS.StatusExpr) || !isDiscarded(cast<CallExpr>(RS.StatusExpr)))
+      continue;
+    bindStatus(Call, /*SuccessIsZero=*/true, RS);
+  }
+}
+
+/// A call whose result nobody uses (an expression statement).
+bool Analysis::isDiscarded(const CallExpr *Call) const {
+  const Stmt *Cur = Call;
+  const Stmt *Parent = PM.getParent(Cur);
+  while (Parent && (isa<ParenExpr>(Parent) || isa<ImplicitCastExpr>(Parent) ||
+                    isa<ExprWithCleanups>(Parent) ||
+                    (isa<CStyleCastExpr>(Parent) &&
+                     cast<CStyleCastExpr>(Parent)->getType()->isVoidType()))) {
+    Cur = Parent;
+    Parent = PM.getParent(Cur);
+  }
+  if (const auto *If = dyn_cast_or_null<IfStmt>(Parent))
+    return If->getCond() != Cur;
+  if (const auto *While = dyn_cast_or_null<WhileStmt>(Parent))
+    return While->getCond() != Cur;
+  if (const auto *Do = dyn_cast_or_null<DoStmt>(Parent))
+    return Do->getCond() != Cur;
+  if (const auto *For = dyn_cast_or_null<ForStmt>(Parent))
+    return For->getCond() != Cur;
+  return !Parent || isa<CompoundStmt>(Parent) || isa<LabelStmt>(Parent) ||
+         isa<CaseStmt>(Parent) || isa<DefaultStmt>(Parent);
+}
+
 /// A helper that returns a live resource it acquired is a factory.
 void Analysis::noteReturnedResource(const Expr *Ret, const PathState &P) {
   Key K = Ret ? storageOf(Ret) : nullptr;
@@ -966,6 +1003,8 @@ void Analysis::noteReturnedResource(const Expr *Ret, const PathState &P) {
 
 void Analysis::onModeledCall(const CallExpr *Call, const FunctionModel &M,
                              PathState &P) {
+  if (M.ReturnsLastStatus)
+    takeOverUncheckedStatus(Call, P);
   for (const UseEffect &U : M.Uses)
     if (U.Arg >= 0 && U.Arg < static_cast<int>(Call->getNumArgs()))
       use(Call, Call->getArg(U.Arg), &U, P);

@@ -827,3 +827,26 @@ cudaGraphExec_t clean_ternary_return(cudaGraph_t g, cudaStream_t s) {
     cudaGraphExecDestroy(e);
   return ok ? e : nullptr;
 }
+
+// The status read later through cudaGetLastError.
+int clean_status_from_get_last_error(cudaGraph_t g) {
+  cudaGraphExec_t e;
+  cudaGraphInstantiate(&e, g, 0);
+  if (cudaGetLastError() != cudaSuccess)
+    return 1;
+  cudaGraphExecDestroy(e);
+  return 0;
+}
+
+int leak_after_get_last_error(cudaGraph_t g, bool dry) {
+  cudaGraphExec_t e;
+  cudaGraphInstantiate(&e, g, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+  cudaError_t st = cudaGetLastError();
+  if (st != cudaSuccess)
+    return 1;
+  if (dry)
+    return 2;
+  cudaGraphExecDestroy(e);
+  return 0;
+}
