@@ -219,6 +219,7 @@ private:
   void use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff, PathState &P);
   void bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS);
   bool isStatusTypeName(QualType T) const;
+  bool bindThroughBooleanChain(const Stmt *From, ResState &RS);
   void invalidateFacts(Key K, PathState &P);
   std::vector<PathNote> trailNotes(const ResState &RS) const;
   struct EdgeTest {
@@ -578,6 +579,8 @@ void Analysis::bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS
         RS.StatusVar = plainVar(K);
       return;
     }
+    if (bindThroughBooleanChain(Cur, RS))
+      return;
     const auto *Wrapper = dyn_cast<CallExpr>(Parent);
     if (!Wrapper || isa<CUDAKernelCallExpr>(Wrapper) || ++Wrappers > 2 ||
         Wrapper->getBuiltinCallee() == Builtin::BI__builtin_expect)
@@ -596,6 +599,66 @@ void Analysis::bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS
     RS.StatusExpr = Wrapper;
     Cur = Wrapper;
   }
+}
+
+/// `ok = ok && (cudaGraphInstantiate(...) == cudaSuccess);` and
+/// `bool failed = ... || call() != cudaSuccess;`: a boolean computed from
+/// the status and stored in a variable is that variable's status, with the
+/// polarity the comparisons and `!` give it. Only `&&` on a success boolean
+/// and `||` on a failure boolean keep the meaning (the call runs only where
+/// the other operand lets it). Changes nothing unless a variable is reached.
+bool Analysis::bindThroughBooleanChain(const Stmt *From, ResState &RS) {
+  bool SuccessIsZero = RS.SuccessIsZero;
+  const Stmt *Cur = From;
+  while (const Stmt *Parent = PM.getParent(Cur)) {
+    if (isa<ParenExpr>(Parent) || isa<ImplicitCastExpr>(Parent) ||
+        isa<ExprWithCleanups>(Parent)) {
+      Cur = Parent;
+      continue;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(Parent); UO && UO->getOpcode() == UO_LNot) {
+      SuccessIsZero = !SuccessIsZero;
+      Cur = Parent;
+      continue;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(Parent)) {
+      const Expr *Other = BO->getLHS() == Cur ? BO->getRHS() : BO->getLHS();
+      if ((BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE) && isZero(Other)) {
+        if (BO->getOpcode() == BO_EQ)
+          SuccessIsZero = !SuccessIsZero; // `st == 0` is true on success
+        Cur = Parent;
+        continue;
+      }
+      bool KeepsMeaning = BO->getRHS() == Cur &&
+                          ((BO->getOpcode() == BO_LAnd && !SuccessIsZero) ||
+                           (BO->getOpcode() == BO_LOr && SuccessIsZero));
+      if (KeepsMeaning) {
+        Cur = Parent;
+        continue;
+      }
+      if (BO->getOpcode() == BO_Assign && BO->getRHS() == Cur && Cur != From)
+        if (const VarDecl *VD = plainVar(storageOf(BO->getLHS()))) {
+          RS.StatusExpr = cast<Expr>(Cur); // what the variable is assigned
+          RS.StatusVar = VD;
+          RS.SuccessIsZero = SuccessIsZero;
+          return true;
+        }
+      return false;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(Parent); DS && Cur != From) {
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D))
+          if (VD->getInit() && strip(VD->getInit()) == strip(cast<Expr>(Cur))) {
+            RS.StatusExpr = cast<Expr>(Cur);
+            RS.StatusVar = VD;
+            RS.SuccessIsZero = SuccessIsZero;
+            return true;
+          }
+      return false;
+    }
+    return false;
+  }
+  return false;
 }
 
 bool Analysis::isStatusTypeName(QualType T) const {

@@ -850,3 +850,28 @@ int leak_after_get_last_error(cudaGraph_t g, bool dry) {
   cudaGraphExecDestroy(e);
   return 0;
 }
+
+// Status folded into a boolean chain.
+bool clean_boolean_chain(cudaGraph_t g, cudaStream_t s) {
+  bool ok = true;
+  cudaGraphExec_t e = nullptr;
+  ok = ok && cudaGraphInstantiate(&e, g, 0) == cudaSuccess;
+  if (!ok)
+    return false;
+  ok = ok && cudaGraphLaunch(e, s) == cudaSuccess;
+  cudaGraphExecDestroy(e);
+  return ok;
+}
+
+bool leak_boolean_chain(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e = nullptr;
+  bool failed = cudaGraphInstantiate(&e, g, 0) != cudaSuccess;
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+  if (failed)
+    return false;
+  failed = failed || cudaGraphLaunch(e, s) != cudaSuccess;
+  if (failed)
+    return false;
+  cudaGraphExecDestroy(e);
+  return true;
+}
