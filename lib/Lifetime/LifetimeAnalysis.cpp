@@ -188,6 +188,8 @@ private:
   bool callMayChangeMembers(const CallExpr *Call) const;
   void invalidateFieldFacts(PathState &P);
   bool addressEscaped(Key K);
+  bool bindsReference(const CallExpr *Call, int I) const;
+  const ParmVarDecl *outParameter(const Expr *E, bool AddressTaken) const;
   Key statusOutPlace(const CallExpr *Call, const FunctionModel &M);
   bool releasesEveryElement(Key K, const Expr *Arg, ResState &RS);
   bool releasesOneConstantElement(const Expr *Arg) const;
@@ -200,6 +202,7 @@ private:
   void assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P);
   void recordConstantFact(Key Target, const Expr *Src, PathState &P);
   void trackStatusCopy(Key Target, const Expr *Src, PathState &P);
+  const Expr *statusSource(const Expr *E, bool &Inverted) const;
   void reportOverwriteByFactory(Key Target, const CallExpr *Factory, PathState &P);
   void onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P);
   std::pair<SourceLocation, std::string> scopeExit(const Stmt *Trigger) const;
@@ -228,8 +231,10 @@ private:
     const Expr *Subject = nullptr;
     std::optional<uintptr_t> Fact;
     Key SubjectVar = nullptr;
+    const ValueDecl *SubjectDerefOf = nullptr; ///< `*err`: err
   };
   const EdgeTest &edgeTest(const Expr *Cond);
+  const ValueDecl *derefOf(const Expr *E) const;
   std::optional<bool> knownCondition(const Expr *Cond, const PathState &P);
   IdSet refineSubject(const EdgeTest &E, bool NonZero, PathState &P, bool &Infeasible);
   void refineOnSwitch(const SwitchStmt *Switch, const CFGBlock *To, PathState &P,
@@ -550,6 +555,8 @@ void Analysis::report(FindingKind Kind, unsigned R, const Expr *At,
 void Analysis::bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS) {
   RS.StatusExpr = Call;
   RS.StatusVar = nullptr;
+  RS.StatusCopy = nullptr;
+  RS.StatusDerefOf = nullptr;
   RS.SuccessIsZero = SuccessIsZero;
   const Stmt *Cur = Call;
   unsigned Wrappers = 0;
@@ -575,8 +582,12 @@ void Analysis::bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(Parent);
         BO && BO->getOpcode() == BO_Assign && BO->getRHS() == Cur) {
-      if (Key K = storageOf(BO->getLHS()))
+      if (Key K = storageOf(BO->getLHS())) {
         RS.StatusVar = plainVar(K);
+        if (!RS.StatusVar) // `st.err = call()`: a member of a local struct
+          RS.StatusCopy = K;
+      }
+      RS.StatusDerefOf = derefOf(BO->getLHS()); // `*err = call()`
       return;
     }
     if (bindThroughBooleanChain(Cur, RS))
@@ -706,17 +717,19 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
     return;
   const Expr *Arg = strip(Call->getArg(Eff.Arg));
   const auto *AddrOf = dyn_cast<UnaryOperator>(Arg);
+  bool ByAddress = AddrOf && AddrOf->getOpcode() == UO_AddrOf;
   Key Target = nullptr;
-  if (AddrOf && AddrOf->getOpcode() == UO_AddrOf)
+  if (ByAddress)
     Target = storageOf(AddrOf->getSubExpr());
+  else if (bindsReference(Call, Eff.Arg)) // a helper's `cudaGraphExec_t &out`
+    Target = storageOf(Arg);
   if (!Target) {
     // Into an out-parameter, a container element or another object: it
-    // escapes. A pointer parameter of a helper is what its summary records.
+    // escapes. A helper's pointer or reference parameter is what its summary
+    // records.
     if (SummaryMode)
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(Arg))
-        if (const auto *PVD = dyn_cast<ParmVarDecl>(DRE->getDecl()))
-          if (PVD->getType()->isPointerType())
-            SummaryAcquires.push_back({static_cast<int>(PVD->getFunctionScopeIndex()), Eff.Kind});
+      if (const ParmVarDecl *PVD = outParameter(ByAddress ? AddrOf->getSubExpr() : Arg, ByAddress))
+        SummaryAcquires.push_back({static_cast<int>(PVD->getFunctionScopeIndex()), Eff.Kind});
     return;
   }
   unsigned R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), Target);
@@ -797,6 +810,7 @@ void Analysis::acquireElement(const CallExpr *Call, const FunctionModel &M, unsi
   RS.StatusExpr = nullptr;
   RS.StatusVar = nullptr;
   RS.StatusCopy = nullptr;
+  RS.StatusDerefOf = nullptr;
   if (!M.StatusType.empty())
     bindStatus(Call, M.StatusType != "bool", RS);
   P.Bind[Target].insert(R);
@@ -874,6 +888,7 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
     RS.StatusExpr = nullptr;
     RS.StatusVar = nullptr;
     RS.StatusCopy = nullptr;
+    RS.StatusDerefOf = nullptr;
   }
 }
 
@@ -900,6 +915,25 @@ bool Analysis::releasesEveryElement(Key K, const Expr *Arg, ResState &RS) {
     return true;
   RS.ReleasedElements |= uint64_t(1) << I;
   return static_cast<uint64_t>(llvm::popcount(RS.ReleasedElements)) >= Extent;
+}
+
+/// Whether argument `I` of the call binds a reference parameter.
+bool Analysis::bindsReference(const CallExpr *Call, int I) const {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  return Callee && I < static_cast<int>(Callee->getNumParams()) &&
+         Callee->getParamDecl(I)->getType()->isReferenceType();
+}
+
+/// The parameter of this (helper) function through which `E` writes to the
+/// caller: a pointer parameter passed on as is, or a reference parameter
+/// whose address is taken.
+const ParmVarDecl *Analysis::outParameter(const Expr *E, bool AddressTaken) const {
+  const auto *DRE = dyn_cast<DeclRefExpr>(strip(E));
+  const auto *PVD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  if (!PVD)
+    return nullptr;
+  QualType T = PVD->getType();
+  return (AddressTaken ? T->isReferenceType() : T->isPointerType()) ? PVD : nullptr;
 }
 
 /// `cudaGraphExecDestroy(*pExec)` in a helper: its callers' `&exec` is
@@ -1296,14 +1330,18 @@ void Analysis::onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At,
   assignTo(Target, RHS, At, P);
 }
 
-/// `*out = e;` in a helper hands a live resource to its caller through a
-/// pointer parameter: the summary records an acquisition into it.
+/// `*out = e;` (or `out = e;` for a reference) in a helper hands a live
+/// resource to its caller: the summary records an acquisition into it.
 void Analysis::notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const PathState &P) {
+  // `*out = e` through a pointer parameter, or `out = e` through a reference.
   const auto *Deref = dyn_cast<UnaryOperator>(strip(LHS));
-  if (!Deref || Deref->getOpcode() != UO_Deref)
-    return;
-  const auto *DRE = dyn_cast<DeclRefExpr>(strip(Deref->getSubExpr()));
-  const auto *PVD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  const ParmVarDecl *PVD = nullptr;
+  if (Deref && Deref->getOpcode() == UO_Deref)
+    PVD = outParameter(Deref->getSubExpr(), /*AddressTaken=*/false);
+  else if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(LHS)))
+    if (const auto *Ref = dyn_cast<ParmVarDecl>(DRE->getDecl());
+        Ref && Ref->getType()->isReferenceType())
+      PVD = Ref;
   Key From = storageOf(RHS);
   auto It = From ? P.Bind.find(From) : P.Bind.end();
   if (!PVD || It == P.Bind.end())
@@ -1378,21 +1416,52 @@ void Analysis::reportOverwriteByFactory(Key Target, const CallExpr *Factory, Pat
   }
 }
 
-/// `cudaError_t status_ = (st);` inside a checking macro: testing the copy
-/// tests the acquisition. Overwriting a status variable forgets it.
+/// `cudaError_t status_ = (st);` inside a checking macro, or
+/// `ok = (st == cudaSuccess);`: testing the copy tests the acquisition.
+/// Overwriting a status variable forgets it.
 void Analysis::trackStatusCopy(Key Target, const Expr *Src, PathState &P) {
-  Key From = storageOf(Src);
+  bool Inverted = false;
+  Key From = storageOf(statusSource(Src, Inverted));
+  const VarDecl *FromVar = plainVar(From);
   for (auto &Entry : P.Res) {
     ResState &RS = Entry.second;
-    if (RS.StatusCopy && RS.StatusCopy == plainVar(Target))
+    bool FromStatus = FromVar && FromVar == RS.StatusVar;
+    bool FromCopy = From && From == RS.StatusCopy;
+    if (FromStatus || FromCopy) {
+      RS.CopyInverted = Inverted != (FromCopy && RS.CopyInverted);
+      RS.StatusCopy = Target;
+      continue;
+    }
+    bool AssignsThisStatus = RS.StatusExpr && strip(RS.StatusExpr) == Src;
+    if (RS.StatusCopy == Target && !AssignsThisStatus)
       RS.StatusCopy = nullptr;
-    const VarDecl *FromVar = plainVar(From);
-    if (FromVar && (FromVar == RS.StatusVar || FromVar == RS.StatusCopy))
-      RS.StatusCopy = plainVar(Target);
-    else if (RS.StatusVar && RS.StatusVar == plainVar(Target) &&
-             !isa_and_nonnull<CallExpr>(Src) &&
-             !(RS.StatusExpr && strip(RS.StatusExpr) == Src))
+    if (RS.StatusVar && RS.StatusVar == plainVar(Target) &&
+        !isa_and_nonnull<CallExpr>(Src) && !AssignsThisStatus)
       RS.StatusVar = nullptr; // the variable now holds another status
+  }
+}
+
+/// The status an expression is computed from: `st`, `(st)`, `st == 0`
+/// (inverted: true on success), `st != cudaSuccess`, `!st` (inverted).
+const Expr *Analysis::statusSource(const Expr *E, bool &Inverted) const {
+  E = E->IgnoreParenImpCasts();
+  while (true) {
+    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_LNot) {
+      Inverted = !Inverted;
+      E = UO->getSubExpr()->IgnoreParenImpCasts();
+      continue;
+    }
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO || (BO->getOpcode() != BO_EQ && BO->getOpcode() != BO_NE))
+      return E;
+    const Expr *Other = isZero(BO->getRHS()) ? BO->getLHS()
+                        : isZero(BO->getLHS()) ? BO->getRHS()
+                                               : nullptr;
+    if (!Other)
+      return E;
+    if (BO->getOpcode() == BO_EQ)
+      Inverted = !Inverted;
+    E = Other->IgnoreParenImpCasts();
   }
 }
 
@@ -1571,6 +1640,15 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
 namespace cgt {
 namespace {
 
+/// `p` for `*p`.
+const ValueDecl *Analysis::derefOf(const Expr *E) const {
+  const auto *UO = dyn_cast<UnaryOperator>(strip(E));
+  if (!UO || UO->getOpcode() != UO_Deref)
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(strip(UO->getSubExpr()));
+  return DRE ? DRE->getDecl() : nullptr;
+}
+
 /// The normalised form of a branch condition, computed once per condition.
 const Analysis::EdgeTest &Analysis::edgeTest(const Expr *Cond) {
   auto It = EdgeTests.find(Cond);
@@ -1586,6 +1664,7 @@ const Analysis::EdgeTest &Analysis::edgeTest(const Expr *Cond) {
       E.Subject = strip(BO->getLHS()); // if ((st = call()) != cudaSuccess)
     E.Fact = factKey(E.Subject);
     E.SubjectVar = storageOf(E.Subject);
+    E.SubjectDerefOf = derefOf(E.Subject);
   }
   return EdgeTests[Cond] = E;
 }
@@ -1659,14 +1738,16 @@ IdSet Analysis::refineSubject(const EdgeTest &E, bool NonZero, PathState &P,
     if (!(RS.Bits & Live))
       continue;
     const VarDecl *Tested = plainVar(SubjectVar);
+    bool TestsCopy = RS.StatusCopy && SubjectVar == RS.StatusCopy;
     bool TestsStatus = (RS.StatusExpr && strip(RS.StatusExpr) == Subject) ||
-                       (RS.StatusVar && Tested == RS.StatusVar) ||
-                       (RS.StatusCopy && Tested == RS.StatusCopy);
+                       (RS.StatusVar && Tested == RS.StatusVar) || TestsCopy ||
+                       (RS.StatusDerefOf && E.SubjectDerefOf == RS.StatusDerefOf);
     bool TestsStatusOut = RS.StatusOut && SubjectVar == RS.StatusOut;
     if (!TestsStatus && !TestsStatusOut)
       continue;
     StatusTested.insert(Entry.first);
-    bool Failed = TestsStatusOut || RS.SuccessIsZero ? NonZero : !NonZero;
+    bool SuccessIsZero = RS.SuccessIsZero != (TestsCopy && RS.CopyInverted);
+    bool Failed = TestsStatusOut || SuccessIsZero ? NonZero : !NonZero;
     if (Failed) {
       RS.Bits = RS.OlderLive ? Live : Absent; // the call failed: nothing was acquired
     } else if (TestsStatusOut) {
@@ -1675,6 +1756,7 @@ IdSet Analysis::refineSubject(const EdgeTest &E, bool NonZero, PathState &P,
       RS.StatusExpr = nullptr;
       RS.StatusVar = nullptr;
       RS.StatusCopy = nullptr;
+      RS.StatusDerefOf = nullptr;
     }
   }
 

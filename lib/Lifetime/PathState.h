@@ -51,7 +51,12 @@ struct ResState {
   uint8_t Bits = 0;
   const clang::Expr *StatusExpr = nullptr;   ///< the call whose result says success
   const clang::VarDecl *StatusVar = nullptr; ///< or the variable that holds it
-  const clang::VarDecl *StatusCopy = nullptr; ///< or a copy (`status_ = (st)` in a macro)
+  /// Or a copy (`status_ = (st)` in a macro, `ok = (st == cudaSuccess)`),
+  /// inverted when the copy is true on success.
+  const Place *StatusCopy = nullptr;
+  bool CopyInverted = false;
+  /// Or what a pointer points to (`*err = cudaGraphInstantiate(...)`).
+  const clang::ValueDecl *StatusDerefOf = nullptr;
   bool SuccessIsZero = true;          ///< cudaSuccess == 0; false for bool helpers
   /// A second status the call writes through an argument, zero on success
   /// (cudaGraphInstantiateWithParams's `params.result_out`).
@@ -73,6 +78,7 @@ struct ResState {
   bool operator==(const ResState &O) const {
     return Bits == O.Bits && StatusExpr == O.StatusExpr &&
            StatusVar == O.StatusVar && StatusCopy == O.StatusCopy &&
+           CopyInverted == O.CopyInverted && StatusDerefOf == O.StatusDerefOf &&
            StatusOut == O.StatusOut &&
            ReleaseSite == O.ReleaseSite;
   }
@@ -233,7 +239,11 @@ inline bool mergeInto(PathState &Dst, const PathState &Src) {
       D.StatusOut = nullptr;
       Changed = true;
     }
-    if (D.StatusCopy && D.StatusCopy != S.StatusCopy) {
+    if (D.StatusDerefOf && D.StatusDerefOf != S.StatusDerefOf) {
+      D.StatusDerefOf = nullptr;
+      Changed = true;
+    }
+    if (D.StatusCopy && (D.StatusCopy != S.StatusCopy || D.CopyInverted != S.CopyInverted)) {
       D.StatusCopy = nullptr;
       Changed = true;
     }

@@ -875,3 +875,69 @@ bool leak_boolean_chain(cudaGraph_t g, cudaStream_t s) {
   cudaGraphExecDestroy(e);
   return true;
 }
+
+// The status copied into a success flag, a struct member, or through a pointer.
+void clean_success_flag(cudaGraph_t g) {
+  cudaGraphExec_t e;
+  cudaError_t st = cudaGraphInstantiate(&e, g, 0);
+  bool ok = (st == cudaSuccess);
+  if (ok)
+    cudaGraphExecDestroy(e);
+}
+
+struct InstantiateState {
+  cudaGraphExec_t exec;
+  bool exec_ok;
+};
+void clean_flag_in_struct(cudaGraph_t g) {
+  InstantiateState st;
+  cudaError_t e = cudaGraphInstantiate(&st.exec, g, 0);
+  st.exec_ok = (e == cudaSuccess);
+  if (st.exec_ok)
+    cudaGraphExecDestroy(st.exec);
+}
+
+void clean_status_through_pointer(cudaGraph_t g, cudaError_t *err, cudaGraphExec_t *out) {
+  cudaGraphExec_t tmp;
+  *err = cudaGraphInstantiate(&tmp, g, 0);
+  if (*err == cudaSuccess)
+    *out = tmp;
+}
+
+void leak_success_flag(cudaGraph_t g, bool dry) {
+  cudaGraphExec_t e;
+  cudaError_t st = cudaGraphInstantiate(&e, g, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+  bool ok = (st == cudaSuccess);
+  if (ok && !dry)
+    cudaGraphExecDestroy(e);
+}
+
+// Helpers that hand the exec back through a reference parameter.
+static bool make_exec_ref(cudaGraph_t g, cudaGraphExec_t &out) {
+  cudaGraphExec_t tmp;
+  if (cudaGraphInstantiate(&tmp, g, 0) != cudaSuccess)
+    return false;
+  out = tmp;
+  return true;
+}
+static cudaError_t make_exec_ref_direct(cudaGraph_t g, cudaGraphExec_t &out) {
+  return cudaGraphInstantiate(&out, g, 0);
+}
+
+bool leak_reference_out(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  if (!make_exec_ref(g, e))
+  // CHECK-MESSAGES: :[[@LINE-1]]:8: warning: graph exec 'e' created by 'make_exec_ref' is not destroyed on every path
+    return false;
+  return cudaGraphLaunch(e, s) == cudaSuccess;
+}
+
+bool clean_reference_out(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  if (make_exec_ref_direct(g, e) != cudaSuccess)
+    return false;
+  cudaGraphLaunch(e, s);
+  cudaGraphExecDestroy(e);
+  return true;
+}
