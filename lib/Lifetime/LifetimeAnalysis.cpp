@@ -158,73 +158,6 @@ public:
   std::unique_ptr<FunctionSummary> summary() const;
 
 private:
-  // --- dataflow driver ---
-  void transferBlock(const CFGBlock *B, StateSet &S);
-  void transferElement(const CFGElement &E, PathState &P, bool &Dead);
-  void propagateEdge(const CFGBlock *From, unsigned SuccIndex,
-                     const CFGBlock *To, const StateSet &Out, bool TwoWay,
-                     StateSet &Refined);
-  void refineOnBranch(const Expr *Cond, bool Taken, PathState &P, bool &Infeasible,
-                      bool TwoWay);
-  void checkExit(const CFGBlock *From, const StateSet &S);
-  bool leavesFunction(const CFGBlock *B) const;
-  const CFGBlock *handlerDispatchFor(const Stmt *S);
-  /// Paths that ended in a call that never returns, inside a try: they
-  /// continue at that try's handlers.
-  std::vector<std::pair<const CFGBlock *, PathState>> Diverted;
-
-  // --- transfer functions ---
-  void onCall(const CallExpr *Call, PathState &P, bool &Dead);
-  void onModeledCall(const CallExpr *Call, const FunctionModel &M, PathState &P);
-  void onUnknownCall(const CallExpr *Call, PathState &P);
-  void applyCall(const CallExpr *Call, PathState &P, bool &Dead);
-  void forgetFactsWrittenThrough(const CallExpr *Call, PathState &P);
-  void escapeArgs(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args, PathState &P);
-  const LambdaExpr *invokedLocalLambda(const CallExpr *Call);
-  const LambdaExpr *localLambdaOf(const VarDecl *VD);
-  bool onlyCalled(const VarDecl *VD);
-  bool isLocalLambda(const LambdaExpr *L);
-  void applyLambdaBody(const LambdaExpr *L, PathState &P, bool &Dead);
-  bool callMayChangeMembers(const CallExpr *Call) const;
-  void invalidateFieldFacts(PathState &P);
-  bool addressEscaped(Key K);
-  bool bindsReference(const CallExpr *Call, int I) const;
-  const ParmVarDecl *outParameter(const Expr *E, bool AddressTaken) const;
-  Key statusOutPlace(const CallExpr *Call, const FunctionModel &M);
-  bool releasesEveryElement(Key K, const Expr *Arg, ResState &RS);
-  bool releasesOneConstantElement(const Expr *Arg) const;
-  void acquireElement(const CallExpr *Call, const FunctionModel &M, unsigned R, Key Target,
-                      PathState &P);
-  void reportFieldKnownLive(const CallExpr *Call, const FunctionModel &M,
-                            const AcquireEffect &Eff, Key Field, const PathState &P);
-  void escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel &M, PathState &P);
-  void onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At, PathState &P);
-  void assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P);
-  void recordConstantFact(Key Target, const Expr *Src, PathState &P);
-  void trackStatusCopy(Key Target, const Expr *Src, PathState &P);
-  const Expr *statusSource(const Expr *E, bool &Inverted) const;
-  void reportOverwriteByFactory(Key Target, const CallExpr *Factory, PathState &P);
-  void onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P);
-  std::pair<SourceLocation, std::string> scopeExit(const Stmt *Trigger) const;
-  bool isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where) const;
-  void scanElementReleases();
-  std::map<const ValueDecl *, SourceLocation> FirstElementRelease;
-  void escapeValueRefs(const Expr *E, PathState &P);
-  void noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff);
-  void noteReturnedResource(const Expr *Ret, const PathState &P);
-  void takeOverUncheckedStatus(const CallExpr *Call, PathState &P);
-  bool isDiscarded(const CallExpr *Call) const;
-  void notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const PathState &P);
-  void acquire(const CallExpr *Call, const FunctionModel &M, const AcquireEffect &Eff,
-               PathState &P);
-  void release(const CallExpr *Call, const FunctionModel &M, const ReleaseEffect &Eff,
-               PathState &P);
-  void use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff, PathState &P);
-  void bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS);
-  bool isStatusTypeName(QualType T) const;
-  bool bindThroughBooleanChain(const Stmt *From, ResState &RS);
-  void invalidateFacts(Key K, PathState &P);
-  std::vector<PathNote> trailNotes(const ResState &RS) const;
   struct EdgeTest {
     bool Valid = false;
     bool TrueMeansNonZero = true;
@@ -233,37 +166,110 @@ private:
     Key SubjectVar = nullptr;
     const ValueDecl *SubjectDerefOf = nullptr; ///< `*err`: err
   };
-  const EdgeTest &edgeTest(const Expr *Cond);
-  const ValueDecl *derefOf(const Expr *E) const;
-  std::optional<bool> knownCondition(const Expr *Cond, const PathState &P);
-  IdSet refineSubject(const EdgeTest &E, bool NonZero, PathState &P, bool &Infeasible);
+
+  // --- the dataflow driver ---
+  void transferBlock(const CFGBlock *B, StateSet &S);
+  void transferElement(const CFGElement &E, PathState &P, bool &Dead);
+  void propagateEdge(const CFGBlock *From, unsigned SuccIndex, const CFGBlock *To,
+                     const StateSet &Out, bool TwoWay, StateSet &Refined);
+  void checkExit(const CFGBlock *From, const StateSet &S);
+  bool leavesFunction(const CFGBlock *B) const;
+  const CFGBlock *handlerDispatchFor(const Stmt *S);
+
+  // --- branches: facts, status and null refinement ---
+  void refineOnBranch(const Expr *Cond, bool Taken, PathState &P, bool &Infeasible,
+                      bool TwoWay);
   void refineOnSwitch(const SwitchStmt *Switch, const CFGBlock *To, PathState &P,
                       bool &Infeasible);
+  IdSet refineSubject(const EdgeTest &E, bool NonZero, PathState &P, bool &Infeasible);
   bool hasZeroCase(const SwitchStmt *Switch) const;
-  llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;
-  void unbind(Key K, PathState &P, const Stmt *At, const char *How);
-
-  // --- helpers ---
-  unsigned resourceFor(const Expr *Site, int ParamIndex, const std::string &Kind,
-                       const std::string &By, Key Var);
+  const EdgeTest &edgeTest(const Expr *Cond);
   std::optional<CondTest> condTest(const Expr *C) const;
   std::optional<uintptr_t> factKey(const Expr *Subject);
+  std::optional<bool> knownCondition(const Expr *Cond, const PathState &P);
+  void invalidateFacts(Key K, PathState &P);
+  void invalidateFieldFacts(PathState &P);
+  void forgetFactsWrittenThrough(const CallExpr *Call, PathState &P);
+  void recordConstantFact(Key Target, const Expr *Src, PathState &P);
+
+  // --- calls ---
+  void onCall(const CallExpr *Call, PathState &P, bool &Dead);
+  void applyCall(const CallExpr *Call, PathState &P, bool &Dead);
+  void onModeledCall(const CallExpr *Call, const FunctionModel &M, PathState &P);
+  void onUnknownCall(const CallExpr *Call, PathState &P);
+  void acquire(const CallExpr *Call, const FunctionModel &M, const AcquireEffect &Eff,
+               PathState &P);
+  void acquireElement(const CallExpr *Call, const FunctionModel &M, unsigned R, Key Target,
+                      PathState &P);
+  void release(const CallExpr *Call, const FunctionModel &M, const ReleaseEffect &Eff,
+               PathState &P);
+  bool releasesEveryElement(Key K, const Expr *Arg, ResState &RS);
+  bool releasesOneConstantElement(const Expr *Arg) const;
+  void use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff, PathState &P);
+  bool callMayChangeMembers(const CallExpr *Call) const;
+  bool bindsReference(const CallExpr *Call, int I) const;
+
+  // --- where a status lives ---
+  void bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS);
+  bool bindThroughBooleanChain(const Stmt *From, ResState &RS);
+  void trackStatusCopy(Key Target, const Expr *Src, PathState &P);
+  const Expr *statusSource(const Expr *E, bool &Inverted) const;
+  void takeOverUncheckedStatus(const CallExpr *Call, PathState &P);
+  Key statusOutPlace(const CallExpr *Call, const FunctionModel &M);
+  bool isStatusTypeName(QualType T) const;
+  bool isDiscarded(const CallExpr *Call) const;
+  const ValueDecl *derefOf(const Expr *E) const;
+
+  // --- assignments and escapes ---
+  void onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At, PathState &P);
+  void assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P);
+  void unbind(Key K, PathState &P, const Stmt *At, const char *How);
+  void escapeValueRefs(const Expr *E, PathState &P);
+  void escapeArgs(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args, PathState &P);
+  void escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel &M, PathState &P);
+  bool addressEscaped(Key K);
+
+  // --- local lambdas ---
+  const LambdaExpr *invokedLocalLambda(const CallExpr *Call);
+  const LambdaExpr *localLambdaOf(const VarDecl *VD);
+  bool onlyCalled(const VarDecl *VD);
+  bool isLocalLambda(const LambdaExpr *L);
+  void applyLambdaBody(const LambdaExpr *L, PathState &P, bool &Dead);
+
+  // --- leaks and reports ---
+  void onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P);
+  std::pair<SourceLocation, std::string> scopeExit(const Stmt *Trigger) const;
+  bool isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where) const;
+  void scanElementReleases();
+  void reportOverwriteByFactory(Key Target, const CallExpr *Factory, PathState &P);
+  void reportFieldKnownLive(const CallExpr *Call, const FunctionModel &M,
+                            const AcquireEffect &Eff, Key Field, const PathState &P);
+  void report(FindingKind Kind, unsigned R, const Expr *At, std::vector<PathNote> Notes,
+              const std::string &Called = "");
+  void reportLeak(unsigned R, const ResState &RS, SourceLocation Where,
+                  const std::string &Why);
+  std::vector<PathNote> trailNotes(const ResState &RS) const;
+
+  // --- helper summaries (SummaryMode) ---
+  void noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff);
+  void noteReturnedResource(const Expr *Ret, const PathState &P);
+  void notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const PathState &P);
+  const ParmVarDecl *outParameter(const Expr *E, bool AddressTaken) const;
+
+  // --- places, locations, text ---
+  Key storageOf(const Expr *E);
+  Key placeOf(const ValueDecl *D, const FieldDecl *Member = nullptr, bool Element = false);
+  static const VarDecl *plainVar(Key K) {
+    return K && K->whole() ? dyn_cast<VarDecl>(K->Decl) : nullptr;
+  }
+  unsigned resourceFor(const Expr *Site, int ParamIndex, const std::string &Kind,
+                       const std::string &By, Key Var);
   bool isZero(const Expr *E) const;
   SourceLocation loc(const Stmt *S) const;
   SourceLocation endLoc(const Stmt *S) const;
   std::string text(const Expr *E) const;
   std::string spelledName(const CallExpr *Call, const std::string &Fallback) const;
   std::string varName(Key K) const { return K ? K->name() : ""; }
-  Key storageOf(const Expr *E);
-  Key placeOf(const ValueDecl *D, const FieldDecl *Member = nullptr, bool Element = false);
-  static const VarDecl *plainVar(Key K) {
-    return K && K->whole() ? dyn_cast<VarDecl>(K->Decl) : nullptr;
-  }
-  std::map<std::tuple<const ValueDecl *, const FieldDecl *, bool>, std::unique_ptr<Place>> Places;
-  void report(FindingKind Kind, unsigned R, const Expr *At, std::vector<PathNote> Notes,
-              const std::string &Called = "");
-  void reportLeak(unsigned R, const ResState &RS, SourceLocation Where,
-                  const std::string &Why);
 
   LifetimeAnalyzer::Impl &A;
   ASTContext &Ctx;
@@ -272,21 +278,30 @@ private:
   bool SummaryMode;
   ParentMap PM;
   std::unique_ptr<CFG> Cfg;
+  const CFGBlock *CurrentBlock = nullptr;
+
+  std::map<std::tuple<const ValueDecl *, const FieldDecl *, bool>, std::unique_ptr<Place>> Places;
   std::vector<Resource> Resources{Resource()}; // id 0 unused
   std::map<std::pair<const Expr *, int>, unsigned> ResourceIds;
   std::map<const CallExpr *, unsigned> ReturnedResource;
-  std::map<std::pair<int, const Expr *>, LifetimeFinding> Findings;
-  std::set<unsigned> Leaked;
+  llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;
+  std::map<uintptr_t, std::set<Key>> FactVars;
   /// Variables whose address was handed to code we do not follow.
   std::set<Key> AddressEscaped;
-  const CFGBlock *CurrentBlock = nullptr;
   std::map<const VarDecl *, const LambdaExpr *> LocalLambdas;
   unsigned LambdaDepth = 0;
-  std::map<uintptr_t, std::set<Key>> FactVars;
+  std::map<const ValueDecl *, SourceLocation> FirstElementRelease;
+  /// Paths that ended in a call that never returns, inside a try: they
+  /// continue at that try's handlers.
+  std::vector<std::pair<const CFGBlock *, PathState>> Diverted;
+
+  std::map<std::pair<int, const Expr *>, LifetimeFinding> Findings;
+  std::set<unsigned> Leaked;
+
   StateSet ExitStates;
   bool ReachedExit = false;
   std::string SummaryReturnKind;
-  /// SummaryMode: acquisitions into pointer parameters (index, kind).
+  /// SummaryMode: acquisitions into pointer or reference parameters.
   std::vector<std::pair<int, std::string>> SummaryAcquires;
   /// SummaryMode: releases of what a pointer parameter points to.
   std::vector<ReleaseEffect> SummaryDerefReleases;
