@@ -219,9 +219,11 @@ public:
                           FunctionModel &Out) const {
     if (auto E = forEachEffect(F, "acquires", Where,
                                [&](const json &A, const std::string &P) -> llvm::Error {
-      if (auto E = expectKeys(A, P, {"arg", "kind", "owned"}))
+      if (auto E = expectKeys(A, P, {"arg", "kind", "owned", "field"}))
         return E;
       AcquireEffect Eff;
+      if (auto E = readString(A, "field", P, Eff.Field, false))
+        return E;
       if (auto E = readArg(A, P, Out.NumParams, Eff.Arg))
         return E;
       if (auto E = readString(A, "kind", P, Eff.Kind, true))

@@ -44,6 +44,9 @@ struct AcquireEffect {
   int Arg = 0;          ///< parameter index, or ReturnValue
   std::string Kind;     ///< resource kind created
   bool Owned = true;    ///< false for getters of handles the caller must not release
+  /// Non-empty: the handle goes into this member of the struct the argument
+  /// points to (a helper's `out->exec = e`).
+  std::string Field;
 };
 
 struct ReleaseEffect {

@@ -208,6 +208,7 @@ private:
   void use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff, PathState &P);
   bool callMayChangeMembers(const CallExpr *Call) const;
   bool bindsReference(const CallExpr *Call, int I) const;
+  Key memberPlace(Key Whole, StringRef Field);
 
   // --- where a status lives ---
   void bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS);
@@ -301,8 +302,14 @@ private:
   StateSet ExitStates;
   bool ReachedExit = false;
   std::string SummaryReturnKind;
-  /// SummaryMode: acquisitions into pointer or reference parameters.
-  std::vector<std::pair<int, std::string>> SummaryAcquires;
+  /// SummaryMode: acquisitions into pointer or reference parameters, or
+  /// into a member of what a pointer parameter points to.
+  struct SummaryAcquire {
+    int Param;
+    std::string Kind;
+    std::string Field;
+  };
+  std::vector<SummaryAcquire> SummaryAcquires;
   /// SummaryMode: releases of what a pointer parameter points to.
   std::vector<ReleaseEffect> SummaryDerefReleases;
 };
@@ -738,13 +745,15 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
     Target = storageOf(AddrOf->getSubExpr());
   else if (bindsReference(Call, Eff.Arg)) // a helper's `cudaGraphExec_t &out`
     Target = storageOf(Arg);
+  if (Target && !Eff.Field.empty()) // a helper's `out->exec = e`
+    Target = memberPlace(Target, Eff.Field);
   if (!Target) {
     // Into an out-parameter, a container element or another object: it
     // escapes. A helper's pointer or reference parameter is what its summary
     // records.
     if (SummaryMode)
       if (const ParmVarDecl *PVD = outParameter(ByAddress ? AddrOf->getSubExpr() : Arg, ByAddress))
-        SummaryAcquires.push_back({static_cast<int>(PVD->getFunctionScopeIndex()), Eff.Kind});
+        SummaryAcquires.push_back({static_cast<int>(PVD->getFunctionScopeIndex()), Eff.Kind, ""});
     return;
   }
   unsigned R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), Target);
@@ -930,6 +939,18 @@ bool Analysis::releasesEveryElement(Key K, const Expr *Arg, ResState &RS) {
     return true;
   RS.ReleasedElements |= uint64_t(1) << I;
   return static_cast<uint64_t>(llvm::popcount(RS.ReleasedElements)) >= Extent;
+}
+
+/// `ag.exec` for the whole local struct `ag` and the member name "exec".
+Key Analysis::memberPlace(Key Whole, StringRef Field) {
+  const VarDecl *VD = plainVar(Whole);
+  const auto *RD = VD && isPlainLocalAggregate(VD) ? VD->getType()->getAsRecordDecl() : nullptr;
+  if (!RD)
+    return nullptr;
+  for (const FieldDecl *F : RD->fields())
+    if (F->getName() == Field)
+      return placeOf(VD, F);
+  return nullptr;
 }
 
 /// Whether argument `I` of the call binds a reference parameter.
@@ -1348,15 +1369,21 @@ void Analysis::onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At,
 /// `*out = e;` (or `out = e;` for a reference) in a helper hands a live
 /// resource to its caller: the summary records an acquisition into it.
 void Analysis::notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const PathState &P) {
-  // `*out = e` through a pointer parameter, or `out = e` through a reference.
+  // `*out = e` through a pointer parameter, `out = e` through a reference,
+  // `out->exec = e` into a member of what a pointer parameter points to.
   const auto *Deref = dyn_cast<UnaryOperator>(strip(LHS));
   const ParmVarDecl *PVD = nullptr;
+  std::string Field;
   if (Deref && Deref->getOpcode() == UO_Deref)
     PVD = outParameter(Deref->getSubExpr(), /*AddressTaken=*/false);
-  else if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(LHS)))
+  else if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(LHS))) {
     if (const auto *Ref = dyn_cast<ParmVarDecl>(DRE->getDecl());
         Ref && Ref->getType()->isReferenceType())
       PVD = Ref;
+  } else if (const auto *ME = dyn_cast<MemberExpr>(strip(LHS)); ME && ME->isArrow()) {
+    PVD = outParameter(ME->getBase(), /*AddressTaken=*/false);
+    Field = ME->getMemberDecl()->getNameAsString();
+  }
   Key From = storageOf(RHS);
   auto It = From ? P.Bind.find(From) : P.Bind.end();
   if (!PVD || It == P.Bind.end())
@@ -1365,7 +1392,7 @@ void Analysis::notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const
     if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live) &&
                                  !Resources[R].Kind.empty())
       SummaryAcquires.push_back({static_cast<int>(PVD->getFunctionScopeIndex()),
-                                 Resources[R].Kind});
+                                 Resources[R].Kind, Field});
 }
 
 /// `Target = RHS`; `At` is null for a declaration, which cannot overwrite.
@@ -2051,9 +2078,16 @@ std::unique_ptr<FunctionSummary> Analysis::summary() const {
   for (const ReleaseEffect &R : SummaryDerefReleases)
     if (llvm::none_of(M.Releases, [&](const ReleaseEffect &E) { return E.Arg == R.Arg; }))
       M.Releases.push_back(R);
-  for (const auto &Acq : SummaryAcquires)
-    if (llvm::none_of(M.Acquires, [&](const AcquireEffect &E) { return E.Arg == Acq.first; }))
-      M.Acquires.push_back({Acq.first, Acq.second, true});
+  for (const SummaryAcquire &Acq : SummaryAcquires)
+    if (llvm::none_of(M.Acquires, [&](const AcquireEffect &E) {
+          return E.Arg == Acq.Param && E.Field == Acq.Field;
+        }))
+      M.Acquires.push_back({Acq.Param, Acq.Kind, true, Acq.Field});
+  // A C-style helper that acquires and returns an int or enum error code:
+  // zero is success (FX_OK, 0), as for cudaError_t.
+  if (M.StatusType.empty() && !M.Acquires.empty() &&
+      (Ret->isIntegerType() || Ret->isEnumeralType()) && !Ret->isBooleanType())
+    M.StatusType = "int";
   if (!SummaryReturnKind.empty())
     M.Acquires.push_back({ReturnValue, SummaryReturnKind, true});
   return S;

@@ -941,3 +941,42 @@ bool clean_reference_out(cudaGraph_t g, cudaStream_t s) {
   cudaGraphExecDestroy(e);
   return true;
 }
+
+// C-style helpers: int error codes, handles published into a struct.
+enum FxStatus { FX_OK = 0, FX_ERR_CUDA = 1 };
+static int fx_make_exec(cudaGraph_t g, cudaGraphExec_t *out) {
+  cudaError_t e = cudaGraphInstantiate(out, g, 0);
+  return e == cudaSuccess ? FX_OK : FX_ERR_CUDA;
+}
+int clean_int_status_helper(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e = nullptr;
+  int rc = fx_make_exec(g, &e);
+  if (rc != FX_OK)
+    return rc;
+  cudaGraphLaunch(e, s);
+  cudaGraphExecDestroy(e);
+  return FX_OK;
+}
+
+struct AllocGraph {
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+};
+static bool build_into(cudaGraph_t g, AllocGraph *out) {
+  cudaGraphExec_t e;
+  if (cudaGraphInstantiate(&e, g, 0) != cudaSuccess)
+    return false;
+  out->exec = e;
+  return true;
+}
+cudaError_t leak_published_member(cudaGraph_t g, cudaStream_t s) {
+  AllocGraph ag{};
+  if (!build_into(g, &ag))
+  // CHECK-MESSAGES: :[[@LINE-1]]:8: warning: graph exec 'ag.exec' created by 'build_into' is not destroyed on every path
+    return cudaErrorInvalidValue;
+  cudaError_t err = cudaGraphLaunch(ag.exec, s);
+  if (err != cudaSuccess)
+    return err;
+  cudaGraphExecDestroy(ag.exec);
+  return cudaSuccess;
+}
