@@ -32,5 +32,10 @@ fi
 
 cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DCGT_CUDA_PATH="$CUDA_PATH" >/dev/null
-ninja -C "$BUILD_DIR" -j"$(nproc)" | grep -v "^\[" || true
+# Progress lines are noise here; errors are not, and a failed build stops.
+if ! ninja -C "$BUILD_DIR" -j"$(nproc)" > "$BUILD_DIR/ninja.log" 2>&1; then
+  grep -v "^\[" "$BUILD_DIR/ninja.log" >&2
+  echo "cudagraph-tidy setup: error: the build failed (log: $BUILD_DIR/ninja.log)" >&2
+  exit 2
+fi
 test -x "$BUILD_DIR/bin/cudagraph-tidy" && test -f "$BUILD_DIR/lib/CudaGraphTidy.so"
