@@ -200,7 +200,8 @@ private:
   void acquire(const CallExpr *Call, const FunctionModel &M, const AcquireEffect &Eff,
                PathState &P);
   void acquireElement(const CallExpr *Call, const FunctionModel &M, unsigned R, Key Target,
-                      PathState &P);
+                      const Expr *Element, PathState &P);
+  std::optional<uint64_t> constantIndex(const Expr *Element) const;
   void release(const CallExpr *Call, const FunctionModel &M, const ReleaseEffect &Eff,
                PathState &P);
   bool releasesEveryElement(Key K, const Expr *Arg, ResState &RS);
@@ -233,6 +234,7 @@ private:
   // --- local lambdas ---
   const LambdaExpr *invokedLocalLambda(const CallExpr *Call);
   const LambdaExpr *localLambdaOf(const VarDecl *VD);
+  const LambdaExpr *lambdaIn(const Expr *Init) const;
   bool onlyCalled(const VarDecl *VD);
   bool isLocalLambda(const LambdaExpr *L);
   void applyLambdaBody(const LambdaExpr *L, PathState &P, bool &Dead);
@@ -758,7 +760,7 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
   }
   unsigned R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), Target);
   if (Target->Element) {
-    acquireElement(Call, M, R, Target, P);
+    acquireElement(Call, M, R, Target, AddrOf ? AddrOf->getSubExpr() : Arg, P);
     return;
   }
   // Re-acquiring into a variable that still holds a live resource loses it.
@@ -822,9 +824,15 @@ bool Analysis::addressEscaped(Key K) {
 /// overwritten; an earlier iteration's exec from the same call stays live
 /// even if this iteration's call fails.
 void Analysis::acquireElement(const CallExpr *Call, const FunctionModel &M, unsigned R,
-                              Key Target, PathState &P) {
+                              Key Target, const Expr *Element, PathState &P) {
   ResState &RS = P.Res[R];
   bool Older = (RS.Bits & Live) != 0;
+  // Which elements hold something: known while every index is a constant.
+  std::optional<uint64_t> Index = constantIndex(Element);
+  if (Index && *Index < 64 && RS.ElementsKnown)
+    RS.AcquiredElements |= uint64_t(1) << *Index;
+  else
+    RS.ElementsKnown = false;
   if (addressEscaped(Target)) {
     RS.Bits = Escaped;
   } else {
@@ -927,18 +935,27 @@ bool Analysis::releasesOneConstantElement(const Expr *Arg) const {
 /// `destroy(execs[2])` releases one of them, and only constant indices that
 /// together cover the whole array release it all.
 bool Analysis::releasesEveryElement(Key K, const Expr *Arg, ResState &RS) {
-  const auto *ASE = dyn_cast<ArraySubscriptExpr>(strip(Arg));
   const auto *AT = Ctx.getAsConstantArrayType(K->Decl->getType());
-  Expr::EvalResult Index;
-  if (!ASE || !AT || ASE->getIdx()->isValueDependent() ||
-      !ASE->getIdx()->EvaluateAsInt(Index, Ctx))
+  std::optional<uint64_t> I = constantIndex(Arg);
+  if (!I || !AT || *I >= 64 || AT->getZExtSize() > 64)
     return true;
-  uint64_t I = Index.Val.getInt().getZExtValue();
-  uint64_t Extent = AT->getZExtSize();
-  if (I >= 64 || Extent > 64)
-    return true;
-  RS.ReleasedElements |= uint64_t(1) << I;
-  return static_cast<uint64_t>(llvm::popcount(RS.ReleasedElements)) >= Extent;
+  RS.ReleasedElements |= uint64_t(1) << *I;
+  // Every element that was filled (when that is known), else every element.
+  uint64_t Needed = RS.ElementsKnown && RS.AcquiredElements
+                        ? RS.AcquiredElements
+                        : (AT->getZExtSize() == 64 ? ~uint64_t(0)
+                                                   : (uint64_t(1) << AT->getZExtSize()) - 1);
+  return (RS.ReleasedElements & Needed) == Needed;
+}
+
+/// The index of `a[i]` when it is a constant.
+std::optional<uint64_t> Analysis::constantIndex(const Expr *Element) const {
+  const auto *ASE = dyn_cast<ArraySubscriptExpr>(strip(Element));
+  Expr::EvalResult V;
+  if (!ASE || ASE->getIdx()->isValueDependent() || !ASE->getIdx()->EvaluateAsInt(V, Ctx) ||
+      V.Val.getInt().isNegative())
+    return std::nullopt;
+  return V.Val.getInt().getZExtValue();
 }
 
 /// `ag.exec` for the whole local struct `ag` and the member name "exec".
@@ -1252,6 +1269,14 @@ std::optional<bool> Analysis::knownCondition(const Expr *Cond, const PathState &
   return F->second == E.TrueMeansNonZero;
 }
 
+/// The lambda an initialiser holds: `[&] {...}` or `std::function<...>([&] {...})`.
+const LambdaExpr *Analysis::lambdaIn(const Expr *Init) const {
+  const Expr *E = strip(Init);
+  if (const auto *Cons = dyn_cast<CXXConstructExpr>(E); Cons && Cons->getNumArgs() == 1)
+    E = strip(Cons->getArg(0));
+  return dyn_cast<LambdaExpr>(E);
+}
+
 /// A local variable initialised with a lambda and used only to call it.
 const LambdaExpr *Analysis::localLambdaOf(const VarDecl *VD) {
   auto It = LocalLambdas.find(VD);
@@ -1259,7 +1284,7 @@ const LambdaExpr *Analysis::localLambdaOf(const VarDecl *VD) {
     return It->second;
   const LambdaExpr *L = nullptr;
   if (VD->hasLocalStorage() && VD->getInit())
-    L = dyn_cast<LambdaExpr>(strip(VD->getInit()));
+    L = lambdaIn(VD->getInit());
   if (L && !onlyCalled(VD))
     L = nullptr;
   return LocalLambdas[VD] = L;
@@ -1399,6 +1424,11 @@ void Analysis::notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const
 void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P) {
   invalidateFacts(Target, P);
   const Expr *Src = strip(RHS);
+  if (Target->Element) {
+    // `ex[p] = nullptr` writes one slot; the other elements keep theirs.
+    escapeValueRefs(Src, P);
+    return;
+  }
   trackStatusCopy(Target, Src, P);
   IdSet NewRes;
   if (Key From = storageOf(Src)) {

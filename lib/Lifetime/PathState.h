@@ -63,6 +63,8 @@ struct ResState {
   const Place *StatusOut = nullptr;
   bool OlderLive = false;             ///< array element from an earlier iteration
   uint64_t ReleasedElements = 0;      ///< array: constant indices released so far
+  uint64_t AcquiredElements = 0;      ///< array: constant indices filled so far
+  bool ElementsKnown = true;          ///< every fill used a constant index
   const clang::Expr *ReleaseSite = nullptr;
   const FunctionModel *ReleasedBy = nullptr;
   const ReleaseEffect *ReleasedAs = nullptr;
@@ -248,6 +250,8 @@ inline bool mergeInto(PathState &Dst, const PathState &Src) {
       Changed = true;
     }
     D.ReleasedElements |= S.ReleasedElements;
+    D.AcquiredElements |= S.AcquiredElements;
+    D.ElementsKnown = D.ElementsKnown && S.ElementsKnown;
     if (!D.ReleaseSite && S.ReleaseSite) {
       D.ReleaseSite = S.ReleaseSite;
       D.ReleasedBy = S.ReleasedBy;

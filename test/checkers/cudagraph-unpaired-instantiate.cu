@@ -980,3 +980,38 @@ cudaError_t leak_published_member(cudaGraph_t g, cudaStream_t s) {
   cudaGraphExecDestroy(ag.exec);
   return cudaSuccess;
 }
+
+// One slot of an array written on failure; elements filled by constant index.
+int clean_array_slot_cleared(cudaGraph_t const *gs) {
+  cudaGraphExec_t ex[3] = {};
+  int rc = 0;
+  for (int p = 0; p < 3; ++p)
+    if (cudaGraphInstantiate(&ex[p], gs[p], 0) != cudaSuccess) {
+      ex[p] = nullptr;
+      rc = -1;
+      goto out;
+    }
+out:
+  for (int p = 0; p < 3; ++p)
+    if (ex[p])
+      cudaGraphExecDestroy(ex[p]);
+  return rc;
+}
+
+int clean_array_one_constant_slot(cudaGraph_t g) {
+  cudaGraphExec_t ex[3] = {};
+  if (cudaGraphInstantiate(&ex[2], g, 0) != cudaSuccess)
+    return -1;
+  cudaGraphExecDestroy(ex[2]);
+  return 0;
+}
+
+// A lambda kept in a local std::function and only called.
+#include <functional>
+cudaError_t leak_std_function_lambda(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t e;
+  cudaGraphInstantiate(&e, g, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+  std::function<cudaError_t()> launch = [&] { return cudaGraphLaunch(e, s); };
+  return launch();
+}
