@@ -139,6 +139,7 @@ struct LifetimeAnalyzer::Impl {
   }
 
   const FunctionModel *modelFor(const CallExpr *Call);
+  const FunctionDecl *calleeOf(const CallExpr *Call);
   const FunctionSummary *summaryOf(const FunctionDecl *FD);
   bool isInteresting(const FunctionDecl *FD);
 };
@@ -2159,7 +2160,7 @@ bool LifetimeAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
   C.TraverseStmt(FD->getBody());
   bool Result = false;
   for (const CallExpr *Call : C.Calls) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
+    const FunctionDecl *Callee = calleeOf(Call);
     if (!Callee)
       continue;
     if (const FunctionModel *M = lookupModel(Callee, Call->getNumArgs())) {
@@ -2209,8 +2210,27 @@ const FunctionSummary *LifetimeAnalyzer::Impl::summaryOf(const FunctionDecl *Cal
   return (Summaries[Def] = std::move(S)).get();
 }
 
+/// The function a call reaches: its direct callee, or the function a local
+/// or const global pointer was initialised with (`auto inst =
+/// cudaGraphInstantiate; inst(&e, g, 0)`). The initialiser is trusted: a
+/// later reassignment of a local pointer is not seen.
+const FunctionDecl *LifetimeAnalyzer::Impl::calleeOf(const CallExpr *Call) {
+  if (const FunctionDecl *Direct = Call->getDirectCallee())
+    return Direct;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts());
+  const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!VD || !VD->getInit() || VD->getType()->isReferenceType() ||
+      !(VD->getType().isConstQualified() || VD->hasLocalStorage()))
+    return nullptr;
+  const Expr *Init = VD->getInit()->IgnoreParenCasts();
+  if (const auto *AddrOf = dyn_cast<UnaryOperator>(Init); AddrOf && AddrOf->getOpcode() == UO_AddrOf)
+    Init = AddrOf->getSubExpr()->IgnoreParenCasts();
+  const auto *Target = dyn_cast<DeclRefExpr>(Init);
+  return Target ? dyn_cast<FunctionDecl>(Target->getDecl()) : nullptr;
+}
+
 const FunctionModel *LifetimeAnalyzer::Impl::modelFor(const CallExpr *Call) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Callee = calleeOf(Call);
   if (!Callee)
     return nullptr;
   if (const FunctionModel *M = lookupModel(Callee, Call->getNumArgs()))

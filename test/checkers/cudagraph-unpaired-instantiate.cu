@@ -1015,3 +1015,13 @@ cudaError_t leak_std_function_lambda(cudaGraph_t g, cudaStream_t s) {
   std::function<cudaError_t()> launch = [&] { return cudaGraphLaunch(e, s); };
   return launch();
 }
+
+// A call through a local function pointer.
+int leak_through_function_pointer(cudaGraph_t g, cudaStream_t s) {
+  cudaError_t (*inst)(cudaGraphExec_t *, cudaGraph_t, unsigned long long) = cudaGraphInstantiate;
+  cudaGraphExec_t e;
+  if (inst(&e, g, 0) != cudaSuccess)
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+    return -1;
+  return cudaGraphLaunch(e, s) == cudaSuccess ? 0 : -2;
+}
