@@ -8,12 +8,6 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::cudagraph {
 
-// OptionsView::get<bool> is a specialisation that g++ mangles differently from
-// the clang-built libclangTidy, so booleans are read as text.
-bool parseBool(StringRef Value) {
-  return Value.equals_insensitive("true") || Value == "1" ||
-         Value.equals_insensitive("on") || Value.equals_insensitive("yes");
-}
 
 LifetimeCheckBase::LifetimeCheckBase(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),

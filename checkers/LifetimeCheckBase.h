@@ -10,13 +10,11 @@
 #define CUDAGRAPH_TIDY_CHECKERS_LIFETIMECHECKBASE_H
 
 #include "Lifetime/LifetimeAnalysis.h"
+#include "OptionParsing.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include <set>
 
 namespace clang::tidy::cudagraph {
-
-/// Reads a boolean check option ("true"/"false", "1"/"0", "on"/"off").
-bool parseBool(StringRef Value);
 
 class LifetimeCheckBase : public ClangTidyCheck {
 public:

@@ -19,31 +19,24 @@
 #ifndef CUDAGRAPH_TIDY_CHECKERS_SHAREDBANKCONFLICTCHECK_H
 #define CUDAGRAPH_TIDY_CHECKERS_SHAREDBANKCONFLICTCHECK_H
 
-#include "SharedMem/SharedMemAnalysis.h"
-#include "clang-tidy/ClangTidyCheck.h"
-#include <memory>
-#include <set>
+#include "SharedMemCheckBase.h"
 
 namespace clang::tidy::cudagraph {
 
-class SharedBankConflictCheck : public ClangTidyCheck {
+class SharedBankConflictCheck : public SharedMemCheckBase {
 public:
   SharedBankConflictCheck(StringRef Name, ClangTidyContext *Context);
-  bool isLanguageVersionSupported(const LangOptions &LO) const override {
-    return LO.CUDA;
-  }
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void onEndOfTranslationUnit() override;
+
+protected:
+  void checkKernel(const FunctionDecl *Kernel,
+                   cgt::smem::SharedMemAnalyzer &Analyzer) override;
+  void resetTranslationUnit() override { FixedArrays.clear(); }
 
 private:
   unsigned MinDegreeInLoop;
   unsigned MinDegree;
   bool PaddingFixIts;
-  std::unique_ptr<cgt::smem::SharedMemAnalyzer> Analyzer;
-  ASTContext *AnalyzerCtx = nullptr;
-  std::set<std::pair<unsigned, std::string>> Emitted;
   std::set<const VarDecl *> FixedArrays;
 };
 

@@ -17,29 +17,21 @@
 #ifndef CUDAGRAPH_TIDY_CHECKERS_SHAREDINDEXOVERFLOWCHECK_H
 #define CUDAGRAPH_TIDY_CHECKERS_SHAREDINDEXOVERFLOWCHECK_H
 
-#include "SharedMem/SharedMemAnalysis.h"
-#include "clang-tidy/ClangTidyCheck.h"
-#include <memory>
-#include <set>
+#include "SharedMemCheckBase.h"
 
 namespace clang::tidy::cudagraph {
 
-class SharedIndexOverflowCheck : public ClangTidyCheck {
+class SharedIndexOverflowCheck : public SharedMemCheckBase {
 public:
   SharedIndexOverflowCheck(StringRef Name, ClangTidyContext *Context);
-  bool isLanguageVersionSupported(const LangOptions &LO) const override {
-    return LO.CUDA;
-  }
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void onEndOfTranslationUnit() override;
+
+protected:
+  void checkKernel(const FunctionDecl *Kernel,
+                   cgt::smem::SharedMemAnalyzer &Analyzer) override;
 
 private:
   bool ReportPossible;
-  std::unique_ptr<cgt::smem::SharedMemAnalyzer> Analyzer;
-  ASTContext *AnalyzerCtx = nullptr;
-  std::set<std::pair<unsigned, std::string>> Emitted;
 };
 
 } // namespace clang::tidy::cudagraph
