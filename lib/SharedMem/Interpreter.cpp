@@ -953,6 +953,17 @@ private:
       return Flow::Normal;
     }
     if (const auto *E = dyn_cast<Expr>(S)) {
+      // A thread that calls __trap()/abort()/__assert_fail() goes no further.
+      if (isNoReturnCall(E)) {
+        evalAny(E);
+        return Flow::Return;
+      }
+      // assert(c) expands to `c ? void(0) : __assert_fail(...)`: a guard.
+      if (const auto *CO = dyn_cast<ConditionalOperator>(
+              E->IgnoreImplicit()->IgnoreParenCasts()))
+        if (isNoReturnCall(CO->getTrueExpr()) || isNoReturnCall(CO->getFalseExpr()))
+          return execBranch(CO->getCond(), CO->getTrueExpr(), CO->getFalseExpr(),
+                            /*Consteval=*/false);
       evalAny(E);
       return Flow::Normal;
     }
@@ -1016,13 +1027,31 @@ private:
       exec(I->getInit());
     if (I->getConditionVariableDeclStmt())
       exec(I->getConditionVariableDeclStmt());
-    Tri C = I->isConsteval() ? Tri::Unknown : cond(I->getCond());
+    return execBranch(I->getCond(), I->getThen(), I->getElse(), I->isConsteval());
+  }
+
+  /// A call that does not return to the thread (noreturn, or CUDA's __trap).
+  static bool isNoReturnCall(const Expr *E) {
+    if (!E)
+      return false;
+    const auto *C = dyn_cast<CallExpr>(E->IgnoreImplicit()->IgnoreParenCasts());
+    const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+    if (!F)
+      return false;
+    if (F->isNoReturn())
+      return true;
+    StringRef N = F->getName();
+    return N == "__trap" || N == "__assert_fail" || N == "__assertfail" || N == "abort";
+  }
+
+  Flow execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bool Consteval) {
+    Tri C = Consteval ? Tri::Unknown : cond(Cond);
     // Which threads get here depends on the block shape: under an assumed
     // shape, nothing on this path can be judged.
     bool SavedShape = PathShapeDep, Shape = LastCondShape;
     PathShapeDep |= Shape;
     if (C != Tri::Unknown) {
-      Flow F = exec(C == Tri::True ? I->getThen() : I->getElse());
+      Flow F = exec(C == Tri::True ? Then : Else);
       PathShapeDep = SavedShape || (Shape && F != Flow::Normal);
       return F;
     }
@@ -1030,12 +1059,12 @@ private:
     Guarded = Saved || Dep;
     EnvT E0 = Env;
     PtrEnvT P0 = Ptrs;
-    Flow FT = exec(I->getThen());
+    Flow FT = exec(Then);
     EnvT ET = std::move(Env);
     PtrEnvT PT = std::move(Ptrs);
     Env = std::move(E0);
     Ptrs = std::move(P0);
-    Flow FE = exec(I->getElse());
+    Flow FE = exec(Else);
     EnvT EE = std::move(Env);
     PtrEnvT PE = std::move(Ptrs);
     join(ET, PT, EE, PE); // rebuilds Env/Ptrs: its inputs must not alias them

@@ -117,14 +117,21 @@ private:
     return It->second.count(V);
   }
 
-  /// The initialiser of a local that is never written after it.
+  /// The initialiser of a local that is never written after it, or of a
+  /// const (constexpr) variable with static storage: a namespace-scope
+  /// `constexpr dim3 kBlock(32, 8);`, a `static const dim3` local or a
+  /// `static constexpr dim3` class member.
   const Expr *stableInit(const Expr *E) {
     const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-    if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() ||
-        modified(V))
+    if (!V || isa<ParmVarDecl>(V))
       return nullptr;
-    return V->getInit();
+    if (V->hasLocalStorage())
+      return V->getInit() && !modified(V) ? V->getInit() : nullptr;
+    if (V->hasGlobalStorage() && V->getType().isConstQualified() &&
+        !V->getType()->isReferenceType())
+      return V->getAnyInitializer();
+    return nullptr;
   }
 
   std::optional<int64_t> intOf(const Expr *E, int Depth = 0) {

@@ -287,3 +287,34 @@ void launchAll(float *a, float *b, double *d, float4 *v, int n) {
   oneLane<<<1, 32>>>(a);
   reduceViaAccessor<<<1, 256, 256 * sizeof(float)>>>(a);
 }
+
+// 20. The block shape comes from a const variable with static storage
+//     (namespace-scope constexpr dim3 or a static constexpr member of a
+//     config struct), not only from a literal or a local: a (16,16) block puts
+//     two tile rows in a warp, so the column read is 8-way (padding to 17
+//     still leaves 2-way, so no fix-it).
+struct TileCfg16 {
+  static constexpr dim3 kBlock{16, 16};
+};
+constexpr dim3 kBlock16x16(16, 16);
+__global__ void column16Static(float *g) {
+  __shared__ float t[16][16];
+  t[threadIdx.y][threadIdx.x] = g[threadIdx.y * 16 + threadIdx.x];
+  __syncthreads();
+  g[threadIdx.y * 16 + threadIdx.x] = t[threadIdx.x][threadIdx.y];
+  // CHECK-MESSAGES: :[[@LINE-1]]:39: warning: 8-way bank conflict on 4-byte __shared__ load of 't': 8 wavefronts per warp instead of 1 (7 excess) [cudagraph-shared-bank-conflict]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-2]]:39: warning: 8-way bank conflict on 4-byte __shared__ load of 't': 8 wavefronts per warp instead of 1 (7 excess) [cudagraph-shared-bank-conflict]
+}
+// Twin: the same shapes, row-major read.
+__global__ void column16StaticRowMajor(float *g) {
+  __shared__ float t[16][16];
+  t[threadIdx.y][threadIdx.x] = g[threadIdx.y * 16 + threadIdx.x];
+  __syncthreads();
+  g[threadIdx.y * 16 + threadIdx.x] = t[threadIdx.y][threadIdx.x];
+}
+void launchStaticShapes(float *g) {
+  column16Static<<<1, kBlock16x16>>>(g);
+  column16Static<<<1, TileCfg16::kBlock>>>(g);
+  column16StaticRowMajor<<<1, kBlock16x16>>>(g);
+  column16StaticRowMajor<<<1, TileCfg16::kBlock>>>(g);
+}

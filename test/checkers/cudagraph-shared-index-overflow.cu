@@ -236,3 +236,54 @@ __global__ void maybeShared(float *dst, bool use_smem) {
   vals[threadIdx.x] = 1.0f;
 }
 void launchMaybeShared(float *g) { maybeShared<<<1, BLOCK>>>(g, false); }
+
+// 11. A thread that calls __trap() or fails an assert() never reaches the
+//     access: such a guard is decided per thread like an early return.
+//     Positive: the trap checks the wrong bound, threads 128-191 get through.
+#include <cassert>
+__global__ void trapWrongBound(float *g) {
+  __shared__ float s[128];
+  if (threadIdx.x >= 192)
+    __trap();
+  s[threadIdx.x] = g[threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: __shared__ array 's' is indexed out of bounds: the index reaches 191 but the array has 128 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 128-191 (64 threads) go out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:3: warning: __shared__ array 's' is indexed out of bounds: the index reaches 191
+}
+// Twins: the trap / assert stops threads 128-255.
+__global__ void trapGuard(float *g) {
+  __shared__ float s[128];
+  if (threadIdx.x >= 128)
+    __trap();
+  s[threadIdx.x] = g[threadIdx.x];
+}
+__global__ void assertGuard(float *g) {
+  __shared__ float s[128];
+  assert(threadIdx.x < 128);
+  s[threadIdx.x] = g[threadIdx.x];
+}
+void launchTrapGuards(float *g) {
+  trapWrongBound<<<1, 256>>>(g);
+  trapGuard<<<1, 256>>>(g);
+  assertGuard<<<1, 256>>>(g);
+}
+
+// 12. The block shape of a namespace-scope constexpr dim3 is used: with
+//     (32,8), rows 8-15 of an 8-row tile are written.
+constexpr dim3 kTile32x8(32, 8);
+__global__ void tileRowsTwice(float *g) {
+  __shared__ float t[8][32];
+  t[threadIdx.y * 2][threadIdx.x] = g[threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: __shared__ array 't' is indexed out of bounds in dimension 1 of 2: the index reaches 14 but that dimension has 8 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (32,8,1) from this launch, {{.*}}
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:3: warning: __shared__ array 't' is indexed out of bounds in dimension 1 of 2: the index reaches 14
+}
+// Twin: one row per threadIdx.y.
+__global__ void tileRowsOnce(float *g) {
+  __shared__ float t[8][32];
+  t[threadIdx.y][threadIdx.x] = g[threadIdx.x];
+}
+void launchConstexprDim3(float *g) {
+  tileRowsTwice<<<1, kTile32x8>>>(g);
+  tileRowsOnce<<<1, kTile32x8>>>(g);
+}
