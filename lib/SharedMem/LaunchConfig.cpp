@@ -228,8 +228,10 @@ std::string describeThreads(unsigned First, unsigned Last, unsigned Count) {
   llvm::raw_string_ostream OS(S);
   if (Count == 1)
     OS << "thread " << First;
-  else
+  else if (Last >= First && Last - First + 1 == Count)
     OS << "threads " << First << "-" << Last << " (" << Count << " threads)";
+  else // not a contiguous range, e.g. lane 0 of every warp
+    OS << Count << " threads between " << First << " and " << Last;
   return OS.str();
 }
 

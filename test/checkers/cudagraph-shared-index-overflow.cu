@@ -287,3 +287,27 @@ void launchConstexprDim3(float *g) {
   tileRowsTwice<<<1, kTile32x8>>>(g);
   tileRowsOnce<<<1, kTile32x8>>>(g);
 }
+
+// 13. Per-warp partials sized for 4 warps under a 256-thread launch: lane 0
+//     of warps 4-7 overflows, and the note does not pretend the threads are
+//     a contiguous range.
+__global__ void warpPartialsTooFew(float *g) {
+  __shared__ float part[4];
+  unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane == 0)
+    part[warp] = g[threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: __shared__ array 'part' is indexed out of bounds: the index reaches 7 but the array has 4 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, 4 threads between 128 and 224 go out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:5: warning: __shared__ array 'part' is indexed out of bounds: the index reaches 7
+}
+// Twin: one partial per warp of the launch.
+__global__ void warpPartials(float *g) {
+  __shared__ float part[256 / 32];
+  unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane == 0)
+    part[warp] = g[threadIdx.x];
+}
+void launchWarpPartials(float *g) {
+  warpPartialsTooFew<<<1, 256>>>(g);
+  warpPartials<<<1, 256>>>(g);
+}
