@@ -14,8 +14,10 @@ __global__ void __launch_bounds__(128) median_window(const float *in, float *out
   for (int i = 1; i < ROW; ++i) {
     float v = rows[t][i]; // EXPECT: cudagraph-shared-bank-conflict
     int j = i - 1;
-    while (j >= 0 && rows[t][j] > v) {
-      rows[t][j + 1] = rows[t][j];
+    // In the k-th trip every lane still in the loop has j == i - 1 - k: the
+    // same column of different rows (relabelled after the blind run, see README).
+    while (j >= 0 && rows[t][j] > v) { // EXPECT: cudagraph-shared-bank-conflict
+      rows[t][j + 1] = rows[t][j]; // EXPECT: cudagraph-shared-bank-conflict
       --j;
     }
     rows[t][j + 1] = v;
@@ -42,9 +44,9 @@ __global__ void __launch_bounds__(128) median_window_padded(const float *in, flo
   out[g] = rows[t][ROW / 2];
 }
 
-// Launched with 256 threads although it is bounded to 256; each thread writes
-// two elements of a 512-float tile, stride 2 outside any loop (2-way: under
-// the default threshold).
+// Launched with its bound of 256 threads; each thread writes two elements of a
+// 512-float tile, stride 2 outside any loop (2-way: under the default
+// threshold of 4 outside loops).
 __global__ void __launch_bounds__(256) pack_pairs(const float2 *in, float *out) {
   __shared__ float s[512];
   int t = threadIdx.x;
