@@ -133,6 +133,66 @@ public:
   llvm::DenseSet<const VarDecl *> Refs;
 };
 
+/// Locals whose value can change behind the interpreter's back: their
+/// address is taken, a non-const reference binds to them (a local `int &r = v`,
+/// an argument for a `T &` parameter of a callee that is not followed, a
+/// by-reference lambda capture). Reads of them are unknown.
+class EscapeScanner : public RecursiveASTVisitor<EscapeScanner> {
+public:
+  llvm::DenseSet<const VarDecl *> Vars;
+
+  static const VarDecl *local(const Expr *E) {
+    if (!E)
+      return nullptr;
+    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    if (!V || V->hasGlobalStorage() || V->hasAttr<CUDASharedAttr>())
+      return nullptr;
+    return V;
+  }
+  static bool mutableRef(QualType T) {
+    return T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
+  }
+  void add(const Expr *E) {
+    if (const VarDecl *V = local(E))
+      Vars.insert(V);
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->getOpcode() == UO_AddrOf)
+      add(U->getSubExpr());
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *D) {
+    if (mutableRef(D->getType()))
+      add(D->getInit());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *F = C->getDirectCallee();
+    if (!F) {
+      for (const Expr *A : C->arguments())
+        if (A->isLValue())
+          add(A);
+      return true;
+    }
+    // A member operator's first argument is the object, not a parameter.
+    unsigned Skip = isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(F) ? 1 : 0;
+    for (unsigned I = Skip; I < C->getNumArgs(); ++I) {
+      unsigned P = I - Skip;
+      if (P < F->getNumParams() && mutableRef(F->getParamDecl(P)->getType()))
+        add(C->getArg(I));
+    }
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    for (const LambdaCapture &Cap : L->captures())
+      if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef)
+        if (const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar()))
+          Vars.insert(V);
+    return true;
+  }
+};
+
 class Interp {
 public:
   Interp(ASTContext &Ctx, const FunctionDecl *K, const LaunchConfig &Cfg,
@@ -141,6 +201,11 @@ public:
       : Ctx(Ctx), Kernel(K), Cfg(Cfg), MaxUnroll(MaxUnroll), Pad(Pad), Out(Out) {}
 
   bool run() {
+    {
+      EscapeScanner ES;
+      ES.TraverseStmt(Kernel->getBody());
+      Escaped = std::move(ES.Vars);
+    }
     const BlockShape &B = Cfg.Block;
     for (unsigned Z = 0; Z < B.Z; ++Z)
       for (unsigned Y = 0; Y < B.Y; ++Y)
@@ -267,6 +332,8 @@ private:
   }
 
   SymVal loadVar(const VarDecl *V) {
+    if (Escaped.count(V))
+      return SymVal::top();
     auto It = Env.find(V);
     if (It != Env.end())
       return It->second;
@@ -376,7 +443,7 @@ private:
       int D = U->isIncrementOp() ? 1 : -1;
       if (const VarDecl *V = localVar(Sub)) {
         if (V->getType()->isPointerType()) {
-          PtrVal P = Ptrs.lookup(V);
+          PtrVal P = lookupPtr(V);
           if (P.VD)
             P.Off = add(P.Off, SymVal::constant(D * pointeeBytes(V->getType())));
           Ptrs[V] = P;
@@ -593,6 +660,10 @@ private:
     return SymVal::top();
   }
 
+  PtrVal lookupPtr(const VarDecl *V) {
+    return Escaped.count(V) ? PtrVal() : Ptrs.lookup(V);
+  }
+
   const VarDecl *localVar(const Expr *E) {
     E = E->IgnoreParenImpCasts();
     const auto *D = dyn_cast<DeclRefExpr>(E);
@@ -620,7 +691,7 @@ private:
           Ptrs[V] = evalPtr(B->getRHS());
         } else {
           SymVal I = eval(B->getRHS());
-          PtrVal P = Ptrs.lookup(V);
+          PtrVal P = lookupPtr(V);
           if (P.VD) {
             SymVal D = scale(I, pointeeBytes(T));
             P.Off = Op == BO_AddAssign ? add(P.Off, D)
@@ -751,7 +822,7 @@ private:
       }
       case CK_LValueToRValue: {
         if (const VarDecl *V = localVar(Sub))
-          return Ptrs.lookup(V);
+          return lookupPtr(V);
         resolve(Sub);
         return PtrVal();
       }
@@ -773,7 +844,7 @@ private:
       if (U->isIncrementDecrementOp()) {
         evalUnary(U);
         if (const VarDecl *V = localVar(U->getSubExpr()))
-          return Ptrs.lookup(V);
+          return lookupPtr(V);
         return PtrVal();
       }
       if (U->getOpcode() == UO_Deref) {
@@ -785,7 +856,7 @@ private:
       if (B->isAssignmentOp()) {
         assign(B);
         if (const VarDecl *V = localVar(B->getLHS()))
-          return Ptrs.lookup(V);
+          return lookupPtr(V);
         return PtrVal();
       }
       if (B->getOpcode() == BO_Comma) {
@@ -1235,6 +1306,7 @@ private:
   unsigned Tx = 0, Ty = 0, Tz = 0, Tid = 0;
   EnvT Env;
   PtrEnvT Ptrs;
+  llvm::DenseSet<const VarDecl *> Escaped; // see EscapeScanner
   bool Guarded = false;
   std::vector<int> Iters;
   unsigned LoopDepth = 0;

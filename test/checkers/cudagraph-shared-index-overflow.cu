@@ -311,3 +311,39 @@ void launchWarpPartials(float *g) {
   warpPartialsTooFew<<<1, 256>>>(g);
   warpPartials<<<1, 256>>>(g);
 }
+
+// 14. A local that a callee may change through a reference or a pointer gets
+//     no verdict after that (callees are not followed). Positive: the callee
+//     only reads the index (const reference), so the ring index still
+//     overflows for threads 128-255.
+__device__ void traceIndex(const int &i, float *g) { g[0] = i; }
+__device__ void wrapRing(int &i) { if (i >= BLOCK) i -= BLOCK; }
+__device__ void storeIndex(int *p, int v) { *p = v; }
+__global__ void ringNotWrapped(float *g) {
+  __shared__ float s[BLOCK];
+  int idx = threadIdx.x + 128;
+  traceIndex(idx, g);
+  s[idx] = g[threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: __shared__ array 's' is indexed out of bounds: the index reaches 383 but the array has 256 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 128-255 (128 threads) go out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:3: warning: __shared__ array 's' is indexed out of bounds: the index reaches 383
+}
+// Twins: wrapped through a reference parameter, through a pointer, and
+// through a local reference.
+__global__ void ringWrapped(float *g) {
+  __shared__ float s[BLOCK];
+  int idx = threadIdx.x + 128;
+  wrapRing(idx);
+  s[idx] = g[threadIdx.x];
+  int j = threadIdx.x + 300;
+  storeIndex(&j, threadIdx.x);
+  s[j] = g[threadIdx.x];
+  int k = threadIdx.x + 400;
+  int &rk = k;
+  rk = threadIdx.x;
+  s[k] = g[threadIdx.x];
+}
+void launchRing(float *g) {
+  ringNotWrapped<<<1, BLOCK>>>(g);
+  ringWrapped<<<1, BLOCK>>>(g);
+}
