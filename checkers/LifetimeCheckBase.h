@@ -32,7 +32,6 @@ protected:
   /// Emits the warning with its notes, once per location and message.
   void emit(const cgt::LifetimeFinding &F, StringRef Message,
             std::optional<FixItHint> Fix = std::nullopt);
-  const cgt::ApiModel *model() const { return Model.get(); }
 
 private:
   std::shared_ptr<const cgt::ApiModel> loadModel();
