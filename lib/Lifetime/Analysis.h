@@ -1,0 +1,294 @@
+//===- Analysis.h - the lifetime dataflow of one function -------*- C++ -*-===//
+//
+// Private to lib/Lifetime: the class that runs the lifetime dataflow on one
+// function, and the shared state of the analyses of a translation unit
+// (LifetimeAnalyzer::Impl). The state machine of one resource is drawn at
+// the top of LifetimeAnalysis.cpp. The class is implemented by concern, as
+// its groups below say:
+//
+//   Dataflow.cpp     the dataflow driver: CFG walk and worklist
+//   Branches.cpp     branches: facts, status and null refinement
+//   Status.cpp       where a status lives
+//   Calls.cpp        calls and the model's effects
+//   Assignments.cpp  assignments and escapes
+//   Lambdas.cpp      local lambdas
+//   Summaries.cpp    helper summaries (SummaryMode)
+//   Reports.cpp      leaks and reports
+//   Places.cpp       places, locations, text
+//   LifetimeAnalysis.cpp  the public face (LifetimeAnalyzer, Impl)
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_LIFETIME_ANALYSIS_H
+#define CUDAGRAPH_TIDY_LIFETIME_ANALYSIS_H
+
+#include "Lifetime/LifetimeAnalysis.h"
+#include "Lifetime/PathState.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace cgt {
+// The files of lib/Lifetime name clang's AST unqualified.
+using namespace clang;
+
+namespace lifetime {
+
+inline const Expr *strip(const Expr *E) {
+  while (E) {
+    const Expr *N = E->IgnoreParenCasts();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(N))
+      N = EWC->getSubExpr();
+    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(N))
+      N = MT->getSubExpr();
+    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(N))
+      N = BT->getSubExpr();
+    if (N == E)
+      return E;
+    E = N;
+  }
+  return E;
+}
+
+inline bool isField(Key K) { return K && isa<FieldDecl>(K->Decl); }
+
+/// A local whose members can be followed one by one: a plain struct that no
+/// destructor looks after.
+inline bool isPlainLocalAggregate(const VarDecl *VD) {
+  if (!VD->hasLocalStorage() || VD->getType()->isReferenceType())
+    return false;
+  const auto *RD = VD->getType()->getAsCXXRecordDecl();
+  if (RD)
+    return RD->hasDefinition() && RD->hasTrivialDestructor();
+  return VD->getType()->isRecordType();
+}
+
+inline const CallExpr *asBuiltinExpect(const Expr *E) {
+  const auto *CE = dyn_cast<CallExpr>(E);
+  if (CE && CE->getBuiltinCallee() == Builtin::BI__builtin_expect && CE->getNumArgs() >= 1)
+    return CE;
+  return nullptr;
+}
+
+/// `cond` reduced to "Subject is non-zero" (TrueMeansNonZero) or "is zero".
+struct CondTest {
+  const Expr *Subject = nullptr;
+  bool TrueMeansNonZero = true;
+};
+
+} // namespace lifetime
+
+struct LifetimeAnalyzer::Impl {
+  const ApiModel &Model;
+  ASTContext &Ctx;
+  LifetimeOptions Opts;
+  std::map<const FunctionDecl *, std::unique_ptr<FunctionSummary>> Summaries;
+  std::set<const FunctionDecl *> InProgress;
+  std::map<const FunctionDecl *, bool> Interesting;
+  unsigned Depth = 0;
+
+  Impl(const ApiModel &M, ASTContext &C, LifetimeOptions O)
+      : Model(M), Ctx(C), Opts(O) {}
+
+  const FunctionModel *lookupModel(const FunctionDecl *FD, unsigned NumArgs) {
+    if (!FD || !FD->getIdentifier())
+      return nullptr;
+    if (const FunctionModel *M = Model.lookup(FD->getQualifiedNameAsString(), NumArgs))
+      return M;
+    if (FD->isCXXClassMember())
+      return nullptr;
+    return Model.lookup(FD->getName(), NumArgs);
+  }
+
+  const FunctionModel *modelFor(const CallExpr *Call);
+  const FunctionDecl *calleeOf(const CallExpr *Call);
+  const FunctionSummary *summaryOf(const FunctionDecl *FD);
+  bool isInteresting(const FunctionDecl *FD);
+};
+
+namespace lifetime {
+
+/// Runs the dataflow on one function.
+class Analysis {
+public:
+  Analysis(LifetimeAnalyzer::Impl &A, const FunctionDecl *FD, bool SummaryMode)
+      : A(A), Ctx(A.Ctx), SM(A.Ctx.getSourceManager()), FD(FD),
+        SummaryMode(SummaryMode), PM(FD->getBody()) {}
+
+  bool run();
+  std::vector<LifetimeFinding> takeFindings();
+  /// Summary of the function's effect on its parameters (SummaryMode).
+  std::unique_ptr<FunctionSummary> summary() const;
+
+private:
+  struct EdgeTest {
+    bool Valid = false;
+    bool TrueMeansNonZero = true;
+    const Expr *Subject = nullptr;
+    std::optional<uintptr_t> Fact;
+    Key SubjectVar = nullptr;
+    const ValueDecl *SubjectDerefOf = nullptr; ///< `*err`: err
+  };
+
+  // --- the dataflow driver ---
+  void transferBlock(const CFGBlock *B, StateSet &S);
+  void transferElement(const CFGElement &E, PathState &P, bool &Dead);
+  void propagateEdge(const CFGBlock *From, unsigned SuccIndex, const CFGBlock *To,
+                     const StateSet &Out, bool TwoWay, StateSet &Refined);
+  void checkExit(const CFGBlock *From, const StateSet &S);
+  bool leavesFunction(const CFGBlock *B) const;
+  const CFGBlock *handlerDispatchFor(const Stmt *S);
+
+  // --- branches: facts, status and null refinement ---
+  void refineOnBranch(const Expr *Cond, bool Taken, PathState &P, bool &Infeasible,
+                      bool TwoWay);
+  void refineOnSwitch(const SwitchStmt *Switch, const CFGBlock *To, PathState &P,
+                      bool &Infeasible);
+  IdSet refineSubject(const EdgeTest &E, bool NonZero, PathState &P, bool &Infeasible);
+  bool hasZeroCase(const SwitchStmt *Switch) const;
+  const EdgeTest &edgeTest(const Expr *Cond);
+  std::optional<CondTest> condTest(const Expr *C) const;
+  std::optional<uintptr_t> factKey(const Expr *Subject);
+  std::optional<bool> knownCondition(const Expr *Cond, const PathState &P);
+  void invalidateFacts(Key K, PathState &P);
+  void invalidateFieldFacts(PathState &P);
+  void forgetFactsWrittenThrough(const CallExpr *Call, PathState &P);
+  void recordConstantFact(Key Target, const Expr *Src, PathState &P);
+
+  // --- calls ---
+  void onCall(const CallExpr *Call, PathState &P, bool &Dead);
+  void applyCall(const CallExpr *Call, PathState &P, bool &Dead);
+  void onModeledCall(const CallExpr *Call, const FunctionModel &M, PathState &P);
+  void onUnknownCall(const CallExpr *Call, PathState &P);
+  void acquire(const CallExpr *Call, const FunctionModel &M, const AcquireEffect &Eff,
+               PathState &P);
+  void acquireElement(const CallExpr *Call, const FunctionModel &M, unsigned R, Key Target,
+                      const Expr *Element, PathState &P);
+  std::optional<uint64_t> constantIndex(const Expr *Element) const;
+  void release(const CallExpr *Call, const FunctionModel &M, const ReleaseEffect &Eff,
+               PathState &P);
+  bool releasesEveryElement(Key K, const Expr *Arg, ResState &RS);
+  bool releasesOneConstantElement(const Expr *Arg) const;
+  void use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff, PathState &P);
+  bool callMayChangeMembers(const CallExpr *Call) const;
+  bool bindsReference(const CallExpr *Call, int I) const;
+  Key memberPlace(Key Whole, StringRef Field);
+
+  // --- where a status lives ---
+  void bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS);
+  bool bindThroughBooleanChain(const Stmt *From, ResState &RS);
+  void trackStatusCopy(Key Target, const Expr *Src, PathState &P);
+  const Expr *statusSource(const Expr *E, bool &Inverted) const;
+  void takeOverUncheckedStatus(const CallExpr *Call, PathState &P);
+  Key statusOutPlace(const CallExpr *Call, const FunctionModel &M);
+  bool isStatusTypeName(QualType T) const;
+  bool isDiscarded(const CallExpr *Call) const;
+  const ValueDecl *derefOf(const Expr *E) const;
+
+  // --- assignments and escapes ---
+  void onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At, PathState &P);
+  void assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P);
+  void unbind(Key K, PathState &P, const Stmt *At, const char *How);
+  void escapeValueRefs(const Expr *E, PathState &P);
+  void escapeArgs(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args, PathState &P);
+  void escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel &M, PathState &P);
+  bool addressEscaped(Key K);
+
+  // --- local lambdas ---
+  const LambdaExpr *invokedLocalLambda(const CallExpr *Call);
+  const LambdaExpr *localLambdaOf(const VarDecl *VD);
+  const LambdaExpr *lambdaIn(const Expr *Init) const;
+  bool onlyCalled(const VarDecl *VD);
+  bool isLocalLambda(const LambdaExpr *L);
+  void applyLambdaBody(const LambdaExpr *L, PathState &P, bool &Dead);
+
+  // --- leaks and reports ---
+  void onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P);
+  std::pair<SourceLocation, std::string> scopeExit(const Stmt *Trigger) const;
+  bool isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where) const;
+  void scanElementReleases();
+  void reportOverwriteByFactory(Key Target, const CallExpr *Factory, PathState &P);
+  void reportFieldKnownLive(const CallExpr *Call, const FunctionModel &M,
+                            const AcquireEffect &Eff, Key Field, const PathState &P);
+  void report(FindingKind Kind, unsigned R, const Expr *At, std::vector<PathNote> Notes,
+              const std::string &Called = "");
+  void reportLeak(unsigned R, const ResState &RS, SourceLocation Where,
+                  const std::string &Why);
+  std::vector<PathNote> trailNotes(const ResState &RS) const;
+
+  // --- helper summaries (SummaryMode) ---
+  void noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff);
+  void noteReturnedResource(const Expr *Ret, const PathState &P);
+  void notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const PathState &P);
+  const ParmVarDecl *outParameter(const Expr *E, bool AddressTaken) const;
+
+  // --- places, locations, text ---
+  Key storageOf(const Expr *E);
+  Key placeOf(const ValueDecl *D, const FieldDecl *Member = nullptr, bool Element = false);
+  static const VarDecl *plainVar(Key K) {
+    return K && K->whole() ? dyn_cast<VarDecl>(K->Decl) : nullptr;
+  }
+  unsigned resourceFor(const Expr *Site, int ParamIndex, const std::string &Kind,
+                       const std::string &By, Key Var);
+  bool isZero(const Expr *E) const;
+  SourceLocation loc(const Stmt *S) const;
+  SourceLocation endLoc(const Stmt *S) const;
+  std::string text(const Expr *E) const;
+  std::string spelledName(const CallExpr *Call, const std::string &Fallback) const;
+  std::string varName(Key K) const { return K ? K->name() : ""; }
+
+  LifetimeAnalyzer::Impl &A;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const FunctionDecl *FD;
+  bool SummaryMode;
+  ParentMap PM;
+  std::unique_ptr<CFG> Cfg;
+  const CFGBlock *CurrentBlock = nullptr;
+
+  std::map<std::tuple<const ValueDecl *, const FieldDecl *, bool>, std::unique_ptr<Place>> Places;
+  std::vector<Resource> Resources{Resource()}; // id 0 unused
+  std::map<std::pair<const Expr *, int>, unsigned> ResourceIds;
+  std::map<const CallExpr *, unsigned> ReturnedResource;
+  llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;
+  std::map<uintptr_t, std::set<Key>> FactVars;
+  /// Variables whose address was handed to code we do not follow.
+  std::set<Key> AddressEscaped;
+  std::map<const VarDecl *, const LambdaExpr *> LocalLambdas;
+  unsigned LambdaDepth = 0;
+  std::map<const ValueDecl *, SourceLocation> FirstElementRelease;
+  /// Paths that ended in a call that never returns, inside a try: they
+  /// continue at that try's handlers.
+  std::vector<std::pair<const CFGBlock *, PathState>> Diverted;
+
+  std::map<std::pair<int, const Expr *>, LifetimeFinding> Findings;
+  std::set<unsigned> Leaked;
+
+  StateSet ExitStates;
+  bool ReachedExit = false;
+  std::string SummaryReturnKind;
+  /// SummaryMode: acquisitions into pointer or reference parameters, or
+  /// into a member of what a pointer parameter points to.
+  struct SummaryAcquire {
+    int Param;
+    std::string Kind;
+    std::string Field;
+  };
+  std::vector<SummaryAcquire> SummaryAcquires;
+  /// SummaryMode: releases of what a pointer parameter points to.
+  std::vector<ReleaseEffect> SummaryDerefReleases;
+};
+
+} // namespace lifetime
+} // namespace cgt
+
+#endif

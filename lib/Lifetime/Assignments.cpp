@@ -1,0 +1,236 @@
+//===- Assignments.cpp - assignments and escapes --------------------------===//
+//
+// Assignments move resources between places and overwrite what a place
+// held; values that are stored, returned or passed to code the analysis
+// does not follow escape.
+//
+// Part of the Analysis class declared in Analysis.h.
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Analysis.h"
+
+namespace cgt {
+namespace lifetime {
+
+void Analysis::unbind(Key K, PathState &P, const Stmt *At, const char *How) {
+  auto It = P.Bind.find(K);
+  if (It == P.Bind.end())
+    return;
+  for (unsigned R : It->second) {
+    auto RS = P.Res.find(R);
+    if (RS == P.Res.end() || P.boundElsewhere(R, K))
+      continue;
+    if ((RS->second.Bits & Live) && !Resources[R].IntoField && At)
+      reportLeak(R, RS->second, loc(At),
+                 "'" + varName(K) + "' " + How + " while it still holds the " +
+                     (A.Model.kind(Resources[R].Kind)
+                          ? A.Model.kind(Resources[R].Kind)->Noun
+                          : std::string("resource")));
+    P.Res.erase(RS);
+  }
+  P.Bind.erase(It);
+}
+
+bool Analysis::addressEscaped(Key K) {
+  return AddressEscaped.count(K) || (!K->whole() && AddressEscaped.count(placeOf(K->Decl)));
+}
+
+/// Values that flow out of `E` as themselves (not through a comparison or an
+/// arithmetic result) escape when `E` is stored, returned or passed on.
+void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
+  if (!E)
+    return;
+  E = strip(E);
+  if (Key K = storageOf(E)) {
+    invalidateFacts(K, P);
+    // A whole struct or array handed on takes its members and elements along;
+    // an array decays to the address of its elements.
+    if (K->whole() && K->Decl->getType()->isArrayType())
+      AddressEscaped.insert(K);
+    for (auto &B : P.Bind) {
+      if (B.first != K && !(K->whole() && B.first->Decl == K->Decl))
+        continue;
+      for (unsigned R : B.second)
+        if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
+          RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
+    }
+    return;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    // Whoever got `&e` can read whatever is acquired into `e` later.
+    if (UO->getOpcode() == UO_AddrOf)
+      if (Key K = storageOf(UO->getSubExpr()))
+        AddressEscaped.insert(K);
+    if (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref)
+      escapeValueRefs(UO->getSubExpr(), P);
+    return;
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    // `return ok ? e : nullptr;`: the path knows which arm it took.
+    std::optional<bool> Arm = knownCondition(CO->getCond(), P);
+    if (!Arm || *Arm)
+      escapeValueRefs(CO->getTrueExpr(), P);
+    if (!Arm || !*Arm)
+      escapeValueRefs(CO->getFalseExpr(), P);
+    return;
+  }
+  if (const auto *ILE = dyn_cast<InitListExpr>(E)) {
+    for (const Expr *Init : ILE->inits())
+      escapeValueRefs(Init, P);
+    return;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Comma)
+      escapeValueRefs(BO->getRHS(), P);
+    else if (BO->isAdditiveOp()) {
+      escapeValueRefs(BO->getLHS(), P);
+      escapeValueRefs(BO->getRHS(), P);
+    }
+    return;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    auto It = ReturnedResource.find(CE);
+    if (It != ReturnedResource.end())
+      if (auto RS = P.Res.find(It->second); RS != P.Res.end())
+        RS->second.Bits = Escaped;
+    return;
+  }
+  if (const auto *Cons = dyn_cast<CXXConstructExpr>(E)) {
+    escapeArgs(Cons->getConstructor(), {Cons->getArgs(), Cons->getNumArgs()}, P);
+    return;
+  }
+  if (const auto *Lambda = dyn_cast<LambdaExpr>(E)) {
+    if (isLocalLambda(Lambda))
+      return; // its body acts where it is called
+    // A by-reference capture sees what is acquired into the variable later.
+    for (const LambdaCapture &C : Lambda->captures())
+      if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
+        if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar()))
+          AddressEscaped.insert(placeOf(VD));
+    for (const Expr *Init : Lambda->capture_inits())
+      escapeValueRefs(Init, P);
+    return;
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+    escapeValueRefs(ASE->getBase(), P);
+}
+
+/// Arguments of a call we do not follow escape; one bound to a reference
+/// parameter gives away the variable itself (`ExecGuard guard(exec);` before
+/// the instantiate), so later acquisitions into it escape too.
+void Analysis::escapeArgs(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args,
+                          PathState &P) {
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    bool ByReference = !Callee || I >= Callee->getNumParams() ||
+                       Callee->getParamDecl(I)->getType()->isReferenceType();
+    if (ByReference)
+      if (Key K = storageOf(Args[I]))
+        AddressEscaped.insert(K);
+    escapeValueRefs(Args[I], P);
+  }
+}
+
+/// A helper's summary lists what it does with each parameter; an argument
+/// for a parameter it does not classify may be kept, so it escapes.
+void Analysis::escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel &M,
+                                      PathState &P) {
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    int Index = static_cast<int>(I);
+    // `&exec` lets the helper write the caller's handle: only an acquire or
+    // a release through the pointer says what it did with it.
+    const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Call->getArg(I)));
+    bool ByAddress = AddrOf && AddrOf->getOpcode() == UO_AddrOf;
+    bool Classified =
+        (!ByAddress &&
+         llvm::any_of(M.Uses, [&](const UseEffect &U) { return U.Arg == Index; })) ||
+        llvm::any_of(M.Releases, [&](const ReleaseEffect &R) {
+          return R.Arg == Index && R.ThroughPointer == ByAddress;
+        }) ||
+        llvm::any_of(M.Acquires, [&](const AcquireEffect &A) { return A.Arg == Index; });
+    if (!Classified)
+      escapeValueRefs(Call->getArg(I), P);
+  }
+}
+
+void Analysis::onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At,
+                        PathState &P) {
+  Key Target = storageOf(LHS);
+  if (!Target) {
+    if (SummaryMode)
+      notePublishedThroughParam(LHS, RHS, P);
+    escapeValueRefs(RHS, P); // stored into memory we do not follow
+    return;
+  }
+  assignTo(Target, RHS, At, P);
+}
+
+/// `Target = RHS`; `At` is null for a declaration, which cannot overwrite.
+void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P) {
+  invalidateFacts(Target, P);
+  const Expr *Src = strip(RHS);
+  if (Target->Element) {
+    // `ex[p] = nullptr` writes one slot; the other elements keep theirs.
+    escapeValueRefs(Src, P);
+    return;
+  }
+  trackStatusCopy(Target, Src, P);
+  IdSet NewRes;
+  if (Key From = storageOf(Src)) {
+    auto It = P.Bind.find(From);
+    if (It != P.Bind.end())
+      NewRes = It->second;
+    // Copying a struct or array copies the handles in it: not followed.
+    if (From->whole() && llvm::any_of(P.Bind, [&](const auto &B) {
+          return B.first->Decl == From->Decl && !B.first->whole();
+        }))
+      escapeValueRefs(Src, P);
+  } else if (const auto *CE = dyn_cast<CallExpr>(Src);
+             CE && ReturnedResource.count(CE)) {
+    NewRes = {ReturnedResource[CE]};
+  } else {
+    escapeValueRefs(Src, P);
+  }
+  recordConstantFact(Target, Src, P);
+  auto Old = P.Bind.find(Target);
+  bool Same = Old != P.Bind.end() && Old->second == NewRes;
+  const auto *Factory = dyn_cast<CallExpr>(Src);
+  if (!Same && At && Factory && ReturnedResource.count(Factory))
+    reportOverwriteByFactory(Target, Factory, P);
+  if (!Same)
+    unbind(Target, P, At, "is overwritten here");
+  if (NewRes.empty())
+    return;
+  if (isField(Target))
+    for (unsigned R : NewRes)
+      if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
+        RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
+  P.Bind[Target] = NewRes;
+}
+
+/// `e = make_exec(...)` over a live exec is the same bug as instantiating
+/// into it again: report it at the new acquisition.
+void Analysis::reportOverwriteByFactory(Key Target, const CallExpr *Factory, PathState &P) {
+  auto Old = P.Bind.find(Target);
+  if (Old == P.Bind.end())
+    return;
+  unsigned NewR = ReturnedResource[Factory];
+  for (unsigned OldR : Old->second) {
+    auto RS = P.Res.find(OldR);
+    if (RS == P.Res.end() || !(RS->second.Bits & Live) || P.boundElsewhere(OldR, Target) ||
+        Resources[OldR].IntoField)
+      continue;
+    const Resource &Prev = Resources[OldR];
+    std::string Noun = A.Model.kind(Prev.Kind) ? A.Model.kind(Prev.Kind)->Noun : "resource";
+    std::vector<PathNote> Notes = trailNotes(RS->second);
+    Notes.push_back({loc(Prev.Site), Prev.Site == Factory
+                                         ? "the " + Noun + " created here in an earlier iteration is still alive"
+                                         : "previous " + Noun + " created here by '" + Prev.AcquiredBy + "'"});
+    Resources[NewR].VarName = varName(Target);
+    report(FindingKind::Overwrite, NewR, Factory, std::move(Notes));
+    Leaked.insert(OldR);
+    RS->second.Bits = Absent; // reported once, here
+  }
+}
+
+} // namespace lifetime
+} // namespace cgt

@@ -1,0 +1,299 @@
+//===- Branches.cpp - branch facts and refinement -------------------------===//
+//
+// What a path learns from a branch: conditions normalised to "subject is
+// (non-)zero", branch facts that make contradicting paths infeasible, the
+// success or failure edge of a status test, and null tests of handles.
+// Also where facts are recorded and forgotten.
+//
+// Part of the Analysis class declared in Analysis.h.
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Analysis.h"
+
+#include "llvm/ADT/FoldingSet.h"
+#include <functional>
+
+namespace cgt {
+namespace lifetime {
+
+bool Analysis::isZero(const Expr *E) const {
+  E = E->IgnoreParenCasts();
+  if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
+    return true;
+  if (E->isValueDependent() || E->isTypeDependent())
+    return false;
+  Expr::EvalResult R;
+  return E->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0;
+}
+
+std::optional<CondTest> Analysis::condTest(const Expr *C) const {
+  if (!C)
+    return std::nullopt;
+  C = C->IgnoreParenImpCasts();
+  if (const CallExpr *Expect = asBuiltinExpect(C))
+    return condTest(Expect->getArg(0));
+  if (const auto *UO = dyn_cast<UnaryOperator>(C); UO && UO->getOpcode() == UO_LNot) {
+    auto T = condTest(UO->getSubExpr());
+    if (T)
+      T->TrueMeansNonZero = !T->TrueMeansNonZero;
+    return T;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(C);
+      BO && (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE)) {
+    const Expr *Other = nullptr;
+    if (isZero(BO->getRHS()))
+      Other = BO->getLHS();
+    else if (isZero(BO->getLHS()))
+      Other = BO->getRHS();
+    if (Other) {
+      auto T = condTest(Other);
+      if (!T)
+        return std::nullopt;
+      if (BO->getOpcode() == BO_EQ)
+        T->TrueMeansNonZero = !T->TrueMeansNonZero;
+      return T;
+    }
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
+      OC && OC->getOperator() == OO_ExclaimEqual && OC->getNumArgs() == 2 &&
+      isZero(OC->getArg(1)))
+    return condTest(OC->getArg(0));
+  CondTest T;
+  T.Subject = strip(C);
+  return T;
+}
+
+/// Conditions over variables and fields, without side effects, are facts
+/// that later branches on the same condition can be checked against.
+std::optional<uintptr_t> Analysis::factKey(const Expr *Subject) {
+  if (!Subject || Subject->HasSideEffects(Ctx) || Subject->isValueDependent())
+    return std::nullopt;
+  if (Key K = storageOf(Subject); K && !K->Element) {
+    FactVars[reinterpret_cast<uintptr_t>(K)].insert(K);
+    return reinterpret_cast<uintptr_t>(K);
+  }
+  std::set<Key> Vars;
+  bool HasCall = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (isa<CallExpr>(S))
+      HasCall = true;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (isa<VarDecl>(DRE->getDecl()))
+        Vars.insert(placeOf(DRE->getDecl()));
+    if (const auto *ME = dyn_cast<MemberExpr>(S)) {
+      Key K = storageOf(ME);
+      Vars.insert(K ? K : placeOf(ME->getMemberDecl()));
+    }
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(Subject);
+  if (HasCall || Vars.empty())
+    return std::nullopt;
+  llvm::FoldingSetNodeID ID;
+  Subject->Profile(ID, Ctx, /*Canonical=*/true);
+  uintptr_t K = ID.ComputeHash() | 1; // odd: never equal to a pointer key
+  FactVars[K].insert(Vars.begin(), Vars.end());
+  return K;
+}
+
+void Analysis::invalidateFacts(Key K, PathState &P) {
+  for (auto It = P.Facts.begin(); It != P.Facts.end();) {
+    auto V = FactVars.find(It->first);
+    bool Touches = V != FactVars.end() &&
+                   llvm::any_of(V->second, [&](Key F) {
+                     return F == K || (K->whole() && F->Decl == K->Decl);
+                   });
+    It = Touches ? P.Facts.erase(It) : It + 1;
+  }
+}
+
+void Analysis::invalidateFieldFacts(PathState &P) {
+  for (auto It = P.Facts.begin(); It != P.Facts.end();) {
+    auto V = FactVars.find(It->first);
+    bool OnField = V != FactVars.end() &&
+                   llvm::any_of(V->second, [](Key K) { return isField(K); });
+    It = OnField ? P.Facts.erase(It) : It + 1;
+  }
+}
+
+/// `int inf = 0; cudaMemcpy(&inf, flag, ...); if (inf)`: whatever a call can
+/// write through an argument's address is no longer known.
+void Analysis::forgetFactsWrittenThrough(const CallExpr *Call, PathState &P) {
+  for (const Expr *Arg : Call->arguments()) {
+    const Expr *E = strip(Arg);
+    const auto *AddrOf = dyn_cast<UnaryOperator>(E);
+    if (AddrOf && AddrOf->getOpcode() == UO_AddrOf)
+      E = AddrOf->getSubExpr();
+    else if (!E->getType()->isArrayType())
+      continue;
+    if (Key K = storageOf(E))
+      invalidateFacts(placeOf(K->Decl), P);
+  }
+}
+
+/// The value of a condition on this path, when its facts decide it.
+std::optional<bool> Analysis::knownCondition(const Expr *Cond, const PathState &P) {
+  const EdgeTest &E = edgeTest(Cond);
+  if (!E.Valid || !E.Fact)
+    return std::nullopt;
+  auto F = P.Facts.find(*E.Fact);
+  if (F == P.Facts.end())
+    return std::nullopt;
+  return F->second == E.TrueMeansNonZero;
+}
+
+/// `ok = false;` or `exec = nullptr;` lets later `if (ok)` be decided.
+void Analysis::recordConstantFact(Key Target, const Expr *Src, PathState &P) {
+  uintptr_t K = reinterpret_cast<uintptr_t>(Target);
+  FactVars[K].insert(Target);
+  if (isZero(Src)) {
+    P.Facts[K] = false;
+    return;
+  }
+  if (Src->isValueDependent() || Src->isTypeDependent())
+    return;
+  if (!Src->getType()->isIntegerType() && !Src->getType()->isBooleanType())
+    return;
+  Expr::EvalResult R;
+  if (Src->EvaluateAsInt(R, Ctx))
+    P.Facts[K] = R.Val.getInt() != 0;
+}
+
+/// `p` for `*p`.
+const ValueDecl *Analysis::derefOf(const Expr *E) const {
+  const auto *UO = dyn_cast<UnaryOperator>(strip(E));
+  if (!UO || UO->getOpcode() != UO_Deref)
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(strip(UO->getSubExpr()));
+  return DRE ? DRE->getDecl() : nullptr;
+}
+
+/// The normalised form of a branch condition, computed once per condition.
+const Analysis::EdgeTest &Analysis::edgeTest(const Expr *Cond) {
+  auto It = EdgeTests.find(Cond);
+  if (It != EdgeTests.end())
+    return It->second;
+  EdgeTest E;
+  if (std::optional<CondTest> T = condTest(Cond); T && T->Subject) {
+    E.Valid = true;
+    E.TrueMeansNonZero = T->TrueMeansNonZero;
+    E.Subject = T->Subject;
+    if (const auto *BO = dyn_cast<BinaryOperator>(E.Subject);
+        BO && BO->getOpcode() == BO_Assign)
+      E.Subject = strip(BO->getLHS()); // if ((st = call()) != cudaSuccess)
+    E.Fact = factKey(E.Subject);
+    E.SubjectVar = storageOf(E.Subject);
+    E.SubjectDerefOf = derefOf(E.Subject);
+  }
+  return EdgeTests[Cond] = E;
+}
+
+void Analysis::refineOnBranch(const Expr *Cond, bool Taken, PathState &P,
+                              bool &Infeasible, bool TwoWay) {
+  const EdgeTest &E = edgeTest(Cond);
+  if (!E.Valid)
+    return;
+  IdSet StatusTested = refineSubject(E, Taken == E.TrueMeansNonZero, P, Infeasible);
+  if (!TwoWay || Infeasible)
+    return;
+  for (auto &Entry : P.Res)
+    if ((Entry.second.Bits & Live) && !StatusTested.count(Entry.first) &&
+        Entry.second.TrailSize < Entry.second.Trail.size())
+      Entry.second.Trail[Entry.second.TrailSize++] = {Cond, Taken};
+}
+
+/// `switch (cudaGraphInstantiate(...)) { case cudaSuccess: ...; default: ... }`:
+/// a case of 0 is the success edge, other constant cases fail, and `default`
+/// fails when a success case exists.
+void Analysis::refineOnSwitch(const SwitchStmt *Switch, const CFGBlock *To, PathState &P,
+                              bool &Infeasible) {
+  const EdgeTest &E = edgeTest(Switch->getCond());
+  if (!E.Valid)
+    return;
+  std::optional<bool> NonZero;
+  const Stmt *Label = To->getLabel();
+  if (const auto *Case = dyn_cast_or_null<CaseStmt>(Label)) {
+    Expr::EvalResult V;
+    if (!Case->getRHS() && !Case->getLHS()->isValueDependent() &&
+        Case->getLHS()->EvaluateAsInt(V, Ctx))
+      NonZero = V.Val.getInt() != 0;
+  } else if (hasZeroCase(Switch)) {
+    NonZero = true; // default, or past the switch with no case taken
+  }
+  if (NonZero)
+    refineSubject(E, *NonZero, P, Infeasible);
+}
+
+bool Analysis::hasZeroCase(const SwitchStmt *Switch) const {
+  for (const SwitchCase *C = Switch->getSwitchCaseList(); C; C = C->getNextSwitchCase())
+    if (const auto *Case = dyn_cast<CaseStmt>(C)) {
+      Expr::EvalResult V;
+      if (!Case->getRHS() && !Case->getLHS()->isValueDependent() &&
+          Case->getLHS()->EvaluateAsInt(V, Ctx) && V.Val.getInt() == 0)
+        return true;
+    }
+  return false;
+}
+
+/// What the path learns when `E.Subject` is (or is not) zero: a fact, the
+/// success or failure of the acquisitions whose status it is, and whether
+/// a handle is null. Returns the resources whose status it tested.
+IdSet Analysis::refineSubject(const EdgeTest &E, bool NonZero, PathState &P,
+                              bool &Infeasible) {
+  IdSet StatusTested;
+  const Expr *Subject = E.Subject;
+  if (E.Fact) {
+    auto F = P.Facts.find(*E.Fact);
+    if (F != P.Facts.end() && F->second != NonZero) {
+      Infeasible = true;
+      return StatusTested;
+    }
+    P.Facts[*E.Fact] = NonZero;
+  }
+
+  Key SubjectVar = E.SubjectVar;
+  for (auto &Entry : P.Res) {
+    ResState &RS = Entry.second;
+    if (!(RS.Bits & Live))
+      continue;
+    const VarDecl *Tested = plainVar(SubjectVar);
+    bool TestsCopy = RS.StatusCopy && SubjectVar == RS.StatusCopy;
+    bool TestsStatus = (RS.StatusExpr && strip(RS.StatusExpr) == Subject) ||
+                       (RS.StatusVar && Tested == RS.StatusVar) || TestsCopy ||
+                       (RS.StatusDerefOf && E.SubjectDerefOf == RS.StatusDerefOf);
+    bool TestsStatusOut = RS.StatusOut && SubjectVar == RS.StatusOut;
+    if (!TestsStatus && !TestsStatusOut)
+      continue;
+    StatusTested.insert(Entry.first);
+    bool SuccessIsZero = RS.SuccessIsZero != (TestsCopy && RS.CopyInverted);
+    bool Failed = TestsStatusOut || SuccessIsZero ? NonZero : !NonZero;
+    if (Failed) {
+      RS.Bits = RS.OlderLive ? Live : Absent; // the call failed: nothing was acquired
+    } else if (TestsStatusOut) {
+      RS.StatusOut = nullptr;
+    } else {
+      RS.StatusExpr = nullptr;
+      RS.StatusVar = nullptr;
+      RS.StatusCopy = nullptr;
+      RS.StatusDerefOf = nullptr;
+    }
+  }
+
+  // A handle that tests null on this edge holds no live resource.
+  if (SubjectVar && !SubjectVar->Element && !NonZero)
+    if (auto It = P.Bind.find(SubjectVar); It != P.Bind.end())
+      for (unsigned R : It->second)
+        if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live)) {
+          RS->second.Bits &= ~Live;
+          if (!RS->second.Bits)
+            RS->second.Bits = Absent;
+        }
+
+  return StatusTested;
+}
+
+} // namespace lifetime
+} // namespace cgt

@@ -1,0 +1,333 @@
+//===- Calls.cpp - calls and the model's effects --------------------------===//
+//
+// Applies a call to the path states: the acquisitions, releases and uses
+// its ApiModel entry (or helper summary) lists, element-wise for arrays
+// and member-wise for plain local structs; calls nobody models make their
+// arguments escape.
+//
+// Part of the Analysis class declared in Analysis.h.
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Analysis.h"
+
+namespace cgt {
+namespace lifetime {
+
+void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
+                       const AcquireEffect &Eff, PathState &P) {
+  if (!Eff.Owned)
+    return;
+  if (Eff.Arg == ReturnValue) {
+    unsigned R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), nullptr);
+    ResState RS;
+    RS.Bits = Live;
+    P.Res[R] = RS;
+    ReturnedResource[Call] = R;
+    return;
+  }
+  if (Eff.Arg >= static_cast<int>(Call->getNumArgs()))
+    return;
+  const Expr *Arg = strip(Call->getArg(Eff.Arg));
+  const auto *AddrOf = dyn_cast<UnaryOperator>(Arg);
+  bool ByAddress = AddrOf && AddrOf->getOpcode() == UO_AddrOf;
+  Key Target = nullptr;
+  if (ByAddress)
+    Target = storageOf(AddrOf->getSubExpr());
+  else if (bindsReference(Call, Eff.Arg)) // a helper's `cudaGraphExec_t &out`
+    Target = storageOf(Arg);
+  if (Target && !Eff.Field.empty()) // a helper's `out->exec = e`
+    Target = memberPlace(Target, Eff.Field);
+  if (!Target) {
+    // Into an out-parameter, a container element or another object: it
+    // escapes. A helper's pointer or reference parameter is what its summary
+    // records.
+    if (SummaryMode)
+      if (const ParmVarDecl *PVD = outParameter(ByAddress ? AddrOf->getSubExpr() : Arg, ByAddress))
+        SummaryAcquires.push_back({static_cast<int>(PVD->getFunctionScopeIndex()), Eff.Kind, ""});
+    return;
+  }
+  unsigned R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), Target);
+  if (Target->Element) {
+    acquireElement(Call, M, R, Target, AddrOf ? AddrOf->getSubExpr() : Arg, P);
+    return;
+  }
+  // Re-acquiring into a variable that still holds a live resource loses it.
+  auto Old = P.Bind.find(Target);
+  if (Old != P.Bind.end()) {
+    for (unsigned OldR : Old->second) {
+      auto RS = P.Res.find(OldR);
+      if (RS == P.Res.end() || !(RS->second.Bits & Live) || P.boundElsewhere(OldR, Target))
+        continue;
+      const Resource &Prev = Resources[OldR];
+      std::vector<PathNote> Notes = trailNotes(RS->second);
+      std::string Noun = A.Model.kind(Prev.Kind) ? A.Model.kind(Prev.Kind)->Noun : "resource";
+      Notes.push_back({loc(Prev.Site),
+                       Prev.Site == Call
+                           ? "the " + Noun + " created here in an earlier iteration is still alive"
+                           : "previous " + Noun + " created here by '" + Prev.AcquiredBy + "'"});
+      // Worded with the new acquisition: its call, kind and variable.
+      report(FindingKind::Overwrite, R, Call, std::move(Notes));
+      Leaked.insert(OldR);
+    }
+    for (unsigned OldR : Old->second)
+      if (!P.boundElsewhere(OldR, Target))
+        P.Res.erase(OldR);
+  }
+  if (isField(Target) && (Old == P.Bind.end() || Old->second.empty()))
+    reportFieldKnownLive(Call, M, Eff, Target, P);
+  ResState RS;
+  // A variable with __attribute__((cleanup(f))) is released by f at scope end.
+  RS.Bits = addressEscaped(Target) || Target->Decl->hasAttr<CleanupAttr>() ? Escaped : Live;
+  if (!M.StatusType.empty())
+    bindStatus(Call, M.StatusType != "bool", RS);
+  RS.StatusOut = statusOutPlace(Call, M);
+  P.Bind[Target] = {R};
+  P.Res[R] = RS;
+  invalidateFacts(Target, P);
+}
+
+/// `cudaGraphInstantiate(&execs[i], ...)`: elements accumulate, nothing is
+/// overwritten; an earlier iteration's exec from the same call stays live
+/// even if this iteration's call fails.
+void Analysis::acquireElement(const CallExpr *Call, const FunctionModel &M, unsigned R,
+                              Key Target, const Expr *Element, PathState &P) {
+  ResState &RS = P.Res[R];
+  bool Older = (RS.Bits & Live) != 0;
+  // Which elements hold something: known while every index is a constant.
+  std::optional<uint64_t> Index = constantIndex(Element);
+  if (Index && *Index < 64 && RS.ElementsKnown)
+    RS.AcquiredElements |= uint64_t(1) << *Index;
+  else
+    RS.ElementsKnown = false;
+  if (addressEscaped(Target)) {
+    RS.Bits = Escaped;
+  } else {
+    RS.Bits = Live | (RS.Bits & Released);
+    RS.OlderLive = Older;
+  }
+  RS.StatusExpr = nullptr;
+  RS.StatusVar = nullptr;
+  RS.StatusCopy = nullptr;
+  RS.StatusDerefOf = nullptr;
+  if (!M.StatusType.empty())
+    bindStatus(Call, M.StatusType != "bool", RS);
+  P.Bind[Target].insert(R);
+}
+
+/// A member that this path tested non-null, and has not destroyed, passed
+/// on or reassigned since, still holds whatever it held on entry.
+void Analysis::reportFieldKnownLive(const CallExpr *Call, const FunctionModel &M,
+                                    const AcquireEffect &Eff, Key Field,
+                                    const PathState &P) {
+  auto F = P.Facts.find(reinterpret_cast<uintptr_t>(Field));
+  if (F == P.Facts.end() || !F->second)
+    return;
+  std::string Noun = A.Model.kind(Eff.Kind) ? A.Model.kind(Eff.Kind)->Noun : "resource";
+  unsigned R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), Field);
+  report(FindingKind::Overwrite, R, Call,
+         {{loc(Call), "'" + varName(Field) + "' was tested non-null on this path and its " +
+                          Noun + " was not destroyed since"}});
+}
+
+void Analysis::release(const CallExpr *Call, const FunctionModel &M,
+                       const ReleaseEffect &Eff, PathState &P) {
+  if (Eff.Arg < 0 || Eff.Arg >= static_cast<int>(Call->getNumArgs()))
+    return;
+  const Expr *Arg = strip(Call->getArg(Eff.Arg));
+  if (SummaryMode)
+    noteReleaseThroughParam(Arg, Eff);
+  if (Eff.ThroughPointer) {
+    const auto *AddrOf = dyn_cast<UnaryOperator>(Arg);
+    if (!AddrOf || AddrOf->getOpcode() != UO_AddrOf)
+      return;
+    Arg = AddrOf->getSubExpr();
+  }
+  Key K = storageOf(Arg);
+  if (!K)
+    return;
+  invalidateFacts(K, P); // a destroyed handle is no longer "known live"
+  auto It = P.Bind.find(K);
+  if (It == P.Bind.end())
+    return;
+  for (unsigned R : It->second) {
+    auto RSIt = P.Res.find(R);
+    if (RSIt == P.Res.end())
+      continue;
+    ResState &RS = RSIt->second;
+    const Resource &Res = Resources[R];
+    if (RS.Bits == Released && RS.ReleaseSite && RS.ReleaseSite != Call) {
+      report(FindingKind::DoubleRelease, R, Call,
+             {{loc(RS.ReleaseSite), "'" + varName(K) + "' was released here by '" +
+                                        RS.ReleasedBy->Name + "'"}},
+             M.Name);
+      continue;
+    }
+    if (!Res.Kind.empty() && !llvm::is_contained(Eff.Kinds, Res.Kind) &&
+        (RS.Bits & Live))
+      report(FindingKind::MismatchedRelease, R, Call,
+             {{loc(Res.Site), "'" + varName(K) + "' was allocated here by '" +
+                                  Res.AcquiredBy + "'"}},
+             M.Name);
+    if (K->Element && !releasesEveryElement(K, Arg, RS))
+      continue;
+    RS.Bits = Released;
+    RS.ReleaseSite = Call;
+    RS.ReleasedBy = &M;
+    RS.ReleasedAs = &Eff;
+    RS.StatusExpr = nullptr;
+    RS.StatusVar = nullptr;
+    RS.StatusCopy = nullptr;
+    RS.StatusDerefOf = nullptr;
+  }
+}
+
+bool Analysis::releasesOneConstantElement(const Expr *Arg) const {
+  const auto *ASE = dyn_cast<ArraySubscriptExpr>(strip(Arg));
+  Expr::EvalResult Index;
+  return ASE && !ASE->getIdx()->isValueDependent() &&
+         ASE->getIdx()->EvaluateAsInt(Index, Ctx);
+}
+
+/// `destroy(execs[i])` in a loop releases the array's elements;
+/// `destroy(execs[2])` releases one of them, and only constant indices that
+/// together cover the whole array release it all.
+bool Analysis::releasesEveryElement(Key K, const Expr *Arg, ResState &RS) {
+  const auto *AT = Ctx.getAsConstantArrayType(K->Decl->getType());
+  std::optional<uint64_t> I = constantIndex(Arg);
+  if (!I || !AT || *I >= 64 || AT->getZExtSize() > 64)
+    return true;
+  RS.ReleasedElements |= uint64_t(1) << *I;
+  // Every element that was filled (when that is known), else every element.
+  uint64_t Needed = RS.ElementsKnown && RS.AcquiredElements
+                        ? RS.AcquiredElements
+                        : (AT->getZExtSize() == 64 ? ~uint64_t(0)
+                                                   : (uint64_t(1) << AT->getZExtSize()) - 1);
+  return (RS.ReleasedElements & Needed) == Needed;
+}
+
+/// The index of `a[i]` when it is a constant.
+std::optional<uint64_t> Analysis::constantIndex(const Expr *Element) const {
+  const auto *ASE = dyn_cast<ArraySubscriptExpr>(strip(Element));
+  Expr::EvalResult V;
+  if (!ASE || ASE->getIdx()->isValueDependent() || !ASE->getIdx()->EvaluateAsInt(V, Ctx) ||
+      V.Val.getInt().isNegative())
+    return std::nullopt;
+  return V.Val.getInt().getZExtValue();
+}
+
+/// `ag.exec` for the whole local struct `ag` and the member name "exec".
+Key Analysis::memberPlace(Key Whole, StringRef Field) {
+  const VarDecl *VD = plainVar(Whole);
+  const auto *RD = VD && isPlainLocalAggregate(VD) ? VD->getType()->getAsRecordDecl() : nullptr;
+  if (!RD)
+    return nullptr;
+  for (const FieldDecl *F : RD->fields())
+    if (F->getName() == Field)
+      return placeOf(VD, F);
+  return nullptr;
+}
+
+/// Whether argument `I` of the call binds a reference parameter.
+bool Analysis::bindsReference(const CallExpr *Call, int I) const {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  return Callee && I < static_cast<int>(Callee->getNumParams()) &&
+         Callee->getParamDecl(I)->getType()->isReferenceType();
+}
+
+void Analysis::use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff,
+                   PathState &P) {
+  Key K = storageOf(Arg);
+  if (!K)
+    return;
+  auto It = P.Bind.find(K);
+  if (It == P.Bind.end())
+    return;
+  for (unsigned R : It->second) {
+    auto RS = P.Res.find(R);
+    if (RS == P.Res.end() || RS->second.Bits != Released || !RS->second.ReleaseSite)
+      continue;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    report(FindingKind::UseAfterRelease, R, Call,
+           {{loc(RS->second.ReleaseSite),
+             "'" + varName(K) + "' was released here by '" + RS->second.ReleasedBy->Name + "'"}},
+           Callee ? Callee->getNameAsString() : "");
+  }
+}
+
+void Analysis::onModeledCall(const CallExpr *Call, const FunctionModel &M,
+                             PathState &P) {
+  if (M.ReturnsLastStatus)
+    takeOverUncheckedStatus(Call, P);
+  for (const UseEffect &U : M.Uses)
+    if (U.Arg >= 0 && U.Arg < static_cast<int>(Call->getNumArgs()))
+      use(Call, Call->getArg(U.Arg), &U, P);
+  for (const ReleaseEffect &R : M.Releases)
+    release(Call, M, R, P);
+  for (const AcquireEffect &Acq : M.Acquires)
+    acquire(Call, M, Acq, P);
+}
+
+/// Member functions of this object, and anything given `this`, may change
+/// the members whose values the path assumed.
+bool Analysis::callMayChangeMembers(const CallExpr *Call) const {
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    if (isa<CXXThisExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+      return true;
+  return llvm::any_of(Call->arguments(), [](const Expr *Arg) {
+    return isa<CXXThisExpr>(Arg->IgnoreParenImpCasts());
+  });
+}
+
+void Analysis::onUnknownCall(const CallExpr *Call, PathState &P) {
+  // Kernel launches read their arguments; they do not take ownership.
+  if (isa<CUDAKernelCallExpr>(Call)) {
+    for (const Expr *Arg : Call->arguments())
+      use(Call, Arg, nullptr, P);
+    return;
+  }
+  escapeArgs(Call->getDirectCallee(), {Call->getArgs(), Call->getNumArgs()}, P);
+  // A method called on a handle-holding object may hand the handle on.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    escapeValueRefs(MC->getImplicitObjectArgument(), P);
+  if (callMayChangeMembers(Call))
+    invalidateFieldFacts(P);
+}
+
+void Analysis::onCall(const CallExpr *Call, PathState &P, bool &Dead) {
+  applyCall(Call, P, Dead);
+  // After the call's own effects, which may test what was known before it.
+  forgetFactsWrittenThrough(Call, P);
+}
+
+void Analysis::applyCall(const CallExpr *Call, PathState &P, bool &Dead) {
+  if (const LambdaExpr *L = invokedLocalLambda(Call)) {
+    if (LambdaDepth < 2) {
+      ++LambdaDepth;
+      applyLambdaBody(L, P, Dead);
+      --LambdaDepth;
+    }
+    for (unsigned I = 1; I < Call->getNumArgs(); ++I)
+      escapeValueRefs(Call->getArg(I), P);
+    return;
+  }
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (Callee && Callee->getBuiltinID() && !A.lookupModel(Callee, Call->getNumArgs()))
+    return; // __builtin_expect and friends
+  const FunctionModel *M = A.modelFor(Call);
+  if (M) {
+    onModeledCall(Call, *M, P);
+    if (M->Origin == "summary") {
+      escapeUnclassifiedArgs(Call, *M, P);
+      if (callMayChangeMembers(Call))
+        invalidateFieldFacts(P);
+    }
+  } else {
+    onUnknownCall(Call, P);
+  }
+  if (Callee && A.Opts.SinkPathsAreSilent && A.Opts.UseHelperSummaries)
+    if (const FunctionSummary *S = A.summaryOf(Callee); S && S->NeverReturns)
+      Dead = true;
+}
+
+} // namespace lifetime
+} // namespace cgt

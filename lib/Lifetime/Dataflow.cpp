@@ -1,0 +1,308 @@
+//===- Dataflow.cpp - CFG walk and worklist -------------------------------===//
+//
+// The dataflow driver of the lifetime analysis: builds the CFG, walks its
+// blocks in reverse post-order with a worklist, applies each CFG element to
+// every path state, propagates states along edges (refined by the branch
+// taken) and checks what is still live where the function exits.
+//
+// Part of the Analysis class declared in Analysis.h.
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Analysis.h"
+
+#include <queue>
+
+namespace cgt {
+namespace lifetime {
+
+void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
+  if (auto LE = E.getAs<CFGLifetimeEnds>()) {
+    onLifetimeEnd(LE->getVarDecl(), LE->getTriggerStmt(), P);
+    return;
+  }
+  auto CS = E.getAs<CFGStmt>();
+  if (!CS)
+    return;
+  const Stmt *S = CS->getStmt();
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    onCall(Call, P, Dead);
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->getOpcode() == BO_Assign)
+      onAssign(BO->getLHS(), BO->getRHS(), BO, P);
+    else if (BO->isCompoundAssignmentOp())
+      if (Key K = storageOf(BO->getLHS()))
+        invalidateFacts(K, P);
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp())
+      if (Key K = storageOf(UO->getSubExpr()))
+        invalidateFacts(K, P);
+  } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D)) {
+        if (!VD->getInit())
+          continue;
+        if (VD->hasLocalStorage() && !VD->getType()->isReferenceType()) {
+          assignTo(placeOf(VD), VD->getInit(), nullptr, P);
+          continue;
+        }
+        if (VD->getType()->isReferenceType())
+          if (Key K = storageOf(VD->getInit()))
+            AddressEscaped.insert(K); // an alias we do not follow
+        escapeValueRefs(VD->getInit(), P);
+      }
+  } else if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+    if (SummaryMode)
+      noteReturnedResource(RS->getRetValue(), P);
+    escapeValueRefs(RS->getRetValue(), P);
+  } else if (const auto *Cons = dyn_cast<CXXConstructExpr>(S)) {
+    escapeArgs(Cons->getConstructor(), {Cons->getArgs(), Cons->getNumArgs()}, P);
+  } else if (const auto *ILE = dyn_cast<InitListExpr>(S)) {
+    if (!isa_and_nonnull<InitListExpr>(PM.getParent(ILE)))
+      escapeValueRefs(ILE, P);
+  } else if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    // A lambda that is only called here does its work at the call.
+    if (!isLocalLambda(L))
+      escapeValueRefs(L, P);
+  } else if (isa<CXXThrowExpr>(S)) {
+    // A throw caught in this function goes on to its handler.
+    if (A.Opts.SinkPathsAreSilent && leavesFunction(CurrentBlock))
+      Dead = true;
+  } else if (const auto *New = dyn_cast<CXXNewExpr>(S)) {
+    if (New->getInitializer())
+      escapeValueRefs(New->getInitializer(), P);
+  }
+}
+
+void Analysis::checkExit(const CFGBlock *From, const StateSet &S) {
+  SourceLocation Where = SM.getExpansionLoc(FD->getBody()->getEndLoc());
+  for (auto It = From->rbegin(); It != From->rend(); ++It)
+    if (auto CS = It->getAs<CFGStmt>())
+      if (isa<ReturnStmt>(CS->getStmt())) {
+        Where = loc(CS->getStmt());
+        break;
+      }
+  for (const PathState &P : S)
+    for (const auto &Entry : P.Res) {
+      const Resource &Res = Resources[Entry.first];
+      if (!(Entry.second.Bits & Live) || Res.IntoField || Res.ParamIndex >= 0)
+        continue;
+      if (llvm::any_of(P.Bind, [&](const auto &B) {
+            return B.second.count(Entry.first) && !isLeakedAtEnd(B.first, Entry.second, Where);
+          }))
+        continue;
+      std::string Noun = A.Model.kind(Res.Kind) ? A.Model.kind(Res.Kind)->Noun : "resource";
+      reportLeak(Entry.first, Entry.second, Where,
+                 "the " + Noun + " is not released when the function returns here");
+    }
+  if (SummaryMode)
+    ExitStates.insert(ExitStates.end(), S.begin(), S.end());
+  ReachedExit = true;
+}
+
+/// True when the block's only way on is the function exit.
+bool Analysis::leavesFunction(const CFGBlock *B) const {
+  if (!B)
+    return true;
+  for (const CFGBlock::AdjacentBlock &Succ : B->succs())
+    if (const CFGBlock *To = Succ.getReachableBlock(); To && To != &Cfg->getExit())
+      return false;
+  return true;
+}
+
+void Analysis::transferBlock(const CFGBlock *B, StateSet &S) {
+  CurrentBlock = B;
+  StateSet Alive;
+  for (PathState &P : S) {
+    bool Dead = false;
+    for (const CFGElement &E : *B) {
+      transferElement(E, P, Dead);
+      if (!Dead)
+        continue;
+      if (auto CS = E.getAs<CFGStmt>(); CS && isa<CallExpr>(CS->getStmt()))
+        if (const CFGBlock *Dispatch = handlerDispatchFor(CS->getStmt()))
+          Diverted.push_back({Dispatch, std::move(P)});
+      break;
+    }
+    if (!Dead)
+      Alive.push_back(std::move(P));
+  }
+  S = std::move(Alive);
+}
+
+void Analysis::propagateEdge(const CFGBlock *From, unsigned SuccIndex,
+                             const CFGBlock *To, const StateSet &Out,
+                             bool TwoWay, StateSet &Refined) {
+  const auto *Switch = dyn_cast_or_null<SwitchStmt>(From->getTerminatorStmt());
+  const Expr *Cond =
+      !Switch && From->succ_size() == 2 ? From->getLastCondition() : nullptr;
+  for (const PathState &Src : Out) {
+    PathState P = Src;
+    bool Infeasible = false;
+    if (Switch)
+      refineOnSwitch(Switch, To, P, Infeasible);
+    else if (Cond)
+      refineOnBranch(Cond, SuccIndex == 0, P, Infeasible, TwoWay);
+    if (!Infeasible)
+      Refined.push_back(std::move(P));
+  }
+}
+
+/// The try-dispatch block of the innermost try of this function whose
+/// try-block holds `S`, if any: where a throw from `S` goes.
+const CFGBlock *Analysis::handlerDispatchFor(const Stmt *S) {
+  for (const Stmt *Cur = S; Cur; Cur = PM.getParent(Cur)) {
+    const Stmt *Up = PM.getParent(Cur);
+    if (!Up || isa<LambdaExpr>(Up))
+      return nullptr;
+    if (const auto *Try = dyn_cast<CXXTryStmt>(Up); Try && Try->getTryBlock() == Cur) {
+      for (const CFGBlock *Blk : *Cfg)
+        if (Blk && Blk->getTerminatorStmt() == Try)
+          return Blk;
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+namespace {
+
+/// The last call of a block (the noreturn call that ends it).
+const Stmt *lastCall(const CFGBlock *B) {
+  for (auto It = B->rbegin(); It != B->rend(); ++It)
+    if (auto CS = It->getAs<CFGStmt>())
+      if (isa<CallExpr>(CS->getStmt()))
+        return CS->getStmt();
+  return nullptr;
+}
+
+/// Position of each block in reverse post-order (unreachable edges skipped;
+/// llvm's traversal does not expect the null successors clang's CFG has).
+std::vector<unsigned> reversePostOrder(const CFG &G) {
+  unsigned N = G.getNumBlockIDs();
+  std::vector<unsigned> Order(N, N);
+  std::vector<char> Visited(N, 0);
+  std::vector<const CFGBlock *> Post;
+  std::vector<std::pair<const CFGBlock *, unsigned>> Stack;
+  Stack.push_back({&G.getEntry(), 0});
+  Visited[G.getEntry().getBlockID()] = 1;
+  while (!Stack.empty()) {
+    auto &[B, Next] = Stack.back();
+    if (Next < B->succ_size()) {
+      const CFGBlock *S = B->succ_begin()[Next++].getReachableBlock();
+      if (S && !Visited[S->getBlockID()]) {
+        Visited[S->getBlockID()] = 1;
+        Stack.push_back({S, 0});
+      }
+      continue;
+    }
+    Post.push_back(B);
+    Stack.pop_back();
+  }
+  unsigned Pos = 0;
+  for (auto It = Post.rbegin(); It != Post.rend(); ++It)
+    Order[(*It)->getBlockID()] = Pos++;
+  return Order;
+}
+
+} // namespace
+
+bool Analysis::run() {
+  CFG::BuildOptions BO;
+  BO.AddLifetime = true;
+  BO.setAllAlwaysAdd();
+  Cfg = CFG::buildCFG(FD, FD->getBody(), &Ctx, BO);
+  if (!Cfg)
+    return false;
+  unsigned N = Cfg->getNumBlockIDs();
+  scanElementReleases();
+  std::vector<StateSet> In(N);
+  std::vector<unsigned> Visits(N, 0);
+
+  PathState Entry;
+  if (SummaryMode)
+    for (const ParmVarDecl *PVD : FD->parameters()) {
+      QualType T = PVD->getType();
+      if (!T->isPointerType() && !T->isIntegerType())
+        continue;
+      unsigned R = resourceFor(nullptr, PVD->getFunctionScopeIndex(), "", "", placeOf(PVD));
+      Entry.Bind[placeOf(PVD)] = {R};
+      Entry.Res[R].Bits = Live;
+    }
+  const CFGBlock *EntryBlock = &Cfg->getEntry();
+  In[EntryBlock->getBlockID()].push_back(std::move(Entry));
+
+  // Reverse post-order keeps the number of revisits small.
+  std::vector<unsigned> Order = reversePostOrder(*Cfg);
+  auto Cmp = [&](const CFGBlock *L, const CFGBlock *R) {
+    return Order[L->getBlockID()] > Order[R->getBlockID()];
+  };
+  std::priority_queue<const CFGBlock *, std::vector<const CFGBlock *>, decltype(Cmp)> WL(Cmp);
+  std::vector<char> Queued(N, 0);
+  WL.push(EntryBlock);
+  Queued[EntryBlock->getBlockID()] = 1;
+
+  while (!WL.empty()) {
+    const CFGBlock *B = WL.top();
+    WL.pop();
+    Queued[B->getBlockID()] = 0;
+    StateSet S = In[B->getBlockID()];
+    transferBlock(B, S);
+    for (auto &[Dispatch, Path] : Diverted) {
+      unsigned Id = Dispatch->getBlockID();
+      StateSet One;
+      One.push_back(std::move(Path));
+      if (joinInto(In[Id], std::move(One), A.Opts.MaxStatesPerPoint) && !Queued[Id]) {
+        WL.push(Dispatch);
+        Queued[Id] = 1;
+      }
+    }
+    Diverted.clear();
+    if (S.empty())
+      continue;
+    if (B->hasNoReturnElement()) {
+      // A [[noreturn]] call that throws inside a try of this function goes
+      // on to its handlers (TORCH_CHECK-like macros in a try block).
+      if (const CFGBlock *Dispatch = handlerDispatchFor(lastCall(B))) {
+        unsigned Id = Dispatch->getBlockID();
+        if (joinInto(In[Id], std::move(S), A.Opts.MaxStatesPerPoint) && !Queued[Id]) {
+          WL.push(Dispatch);
+          Queued[Id] = 1;
+        }
+      }
+      continue;
+    }
+    bool TwoWay = B->succ_size() == 2 && B->succ_begin()[0].getReachableBlock() &&
+                  B->succ_begin()[1].getReachableBlock();
+    unsigned Index = 0;
+    for (const CFGBlock::AdjacentBlock &Succ : B->succs()) {
+      unsigned SuccIndex = Index++;
+      const CFGBlock *To = Succ.getReachableBlock();
+      if (!To)
+        continue;
+      StateSet Refined;
+      propagateEdge(B, SuccIndex, To, S, TwoWay, Refined);
+      if (Refined.empty())
+        continue;
+      if (To == &Cfg->getExit()) {
+        // An exception no handler of this function catches leaves it: a sink.
+        if (A.Opts.SinkPathsAreSilent && isa_and_nonnull<CXXTryStmt>(B->getTerminatorStmt()))
+          continue;
+        checkExit(B, Refined);
+        continue;
+      }
+      unsigned ToId = To->getBlockID();
+      // Widen loops that keep changing: fewer paths, same soundness.
+      unsigned Max = ++Visits[ToId] > 8 ? 1 : A.Opts.MaxStatesPerPoint;
+      if (!joinInto(In[ToId], std::move(Refined), Max) || Visits[ToId] > 40)
+        continue;
+      if (!Queued[ToId]) {
+        WL.push(To);
+        Queued[ToId] = 1;
+      }
+    }
+  }
+  return true;
+}
+
+} // namespace lifetime
+} // namespace cgt

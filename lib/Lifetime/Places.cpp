@@ -1,0 +1,116 @@
+//===- Places.cpp - places, locations, text -------------------------------===//
+//
+// The places an expression names (variables, members, array elements), the
+// resources acquired at each site, and source locations and text for
+// diagnostics.
+//
+// Part of the Analysis class declared in Analysis.h.
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Analysis.h"
+
+#include "clang/Lex/Lexer.h"
+
+namespace cgt {
+namespace lifetime {
+
+/// Where to point in the file: inside `CUDA_CHECK(cudaGraphInstantiate(...))`
+/// that is the call as written in the argument, not the macro's name.
+SourceLocation Analysis::loc(const Stmt *S) const {
+  return SM.getFileLoc(S->getBeginLoc());
+}
+
+SourceLocation Analysis::endLoc(const Stmt *S) const {
+  SourceLocation End = SM.getFileLoc(S->getEndLoc());
+  // A range must not end before it starts (call spelled in an argument,
+  // closing parenthesis in the macro body).
+  return SM.isBeforeInTranslationUnit(End, loc(S)) ? loc(S) : End;
+}
+
+/// The callee as the user wrote it: `cuGraphInstantiate`, not the
+/// `cuGraphInstantiateWithFlags` that cuda.h's macro turns it into.
+std::string Analysis::spelledName(const CallExpr *Call, const std::string &Fallback) const {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts());
+  if (!DRE)
+    return Fallback;
+  SourceLocation L = SM.getFileLoc(DRE->getLocation());
+  StringRef T = Lexer::getSourceText(CharSourceRange::getTokenRange(L, L), SM,
+                                     Ctx.getLangOpts());
+  if (T.empty() || !llvm::all_of(T, [](char C) { return isAsciiIdentifierContinue(C); }))
+    return Fallback;
+  if (T != Fallback && ApiModel::canonicalName(Fallback) != T &&
+      !StringRef(Fallback).starts_with(T))
+    return Fallback;
+  return T.str();
+}
+
+std::string Analysis::text(const Expr *E) const {
+  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+  StringRef T = Lexer::getSourceText(R, SM, Ctx.getLangOpts());
+  if (T.empty() || T.size() > 64 || T.contains('\n'))
+    return "";
+  return T.str();
+}
+
+unsigned Analysis::resourceFor(const Expr *Site, int ParamIndex,
+                               const std::string &Kind, const std::string &By,
+                               Key Var) {
+  auto Id = std::make_pair(Site, ParamIndex);
+  auto It = ResourceIds.find(Id);
+  if (It != ResourceIds.end())
+    return It->second;
+  Resource R;
+  R.Site = Site;
+  R.Kind = Kind;
+  R.AcquiredBy = By;
+  R.VarName = varName(Var);
+  R.IntoField = Var && isField(Var);
+  R.ParamIndex = ParamIndex;
+  Resources.push_back(R);
+  unsigned N = Resources.size() - 1;
+  ResourceIds[Id] = N;
+  return N;
+}
+
+Key Analysis::placeOf(const ValueDecl *D, const FieldDecl *Member, bool Element) {
+  auto &Slot = Places[std::make_tuple(D, Member, Element)];
+  if (!Slot) {
+    Slot = std::make_unique<Place>();
+    Slot->Decl = D;
+    Slot->Member = Member;
+    Slot->Element = Element;
+  }
+  return Slot.get();
+}
+
+/// The place an expression names, if the analysis can follow it.
+Key Analysis::storageOf(const Expr *E) {
+  E = strip(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->hasLocalStorage() && !VD->getType()->isReferenceType())
+        return placeOf(VD);
+    return nullptr;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!Field)
+      return nullptr;
+    if (isa<CXXThisExpr>(Base))
+      return placeOf(Field);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Base); DRE && !ME->isArrow())
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isPlainLocalAggregate(VD))
+        return placeOf(VD, Field);
+    return nullptr;
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts()))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+          VD && VD->hasLocalStorage() && VD->getType()->isConstantArrayType())
+        return placeOf(VD, nullptr, /*Element=*/true);
+  return nullptr;
+}
+
+} // namespace lifetime
+} // namespace cgt

@@ -1,0 +1,174 @@
+//===- Reports.cpp - leaks and reports ------------------------------------===//
+//
+// Where a live resource is lost (a variable's lifetime ends, the function
+// exits) and how findings are built, with their path notes, and
+// deduplicated.
+//
+// Part of the Analysis class declared in Analysis.h.
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Analysis.h"
+
+#include <functional>
+
+namespace cgt {
+namespace lifetime {
+
+/// Several acquisitions into one variable that leak at the same place are one
+/// bug: keep the first acquisition in source order.
+std::vector<LifetimeFinding> Analysis::takeFindings() {
+  std::vector<LifetimeFinding> Out;
+  std::map<std::pair<std::string, unsigned>, size_t> LeakAt;
+  std::vector<LifetimeFinding> All;
+  for (auto &F : Findings)
+    All.push_back(std::move(F.second));
+  llvm::sort(All, [&](const LifetimeFinding &L, const LifetimeFinding &R) {
+    return SM.isBeforeInTranslationUnit(L.Loc, R.Loc);
+  });
+  for (LifetimeFinding &F : All) {
+    if (F.Kind == FindingKind::Leak && !F.VarName.empty() && !F.Notes.empty()) {
+      auto Id = std::make_pair(F.VarName, F.Notes.back().Loc.getRawEncoding());
+      if (!LeakAt.emplace(Id, Out.size()).second)
+        continue;
+    }
+    Out.push_back(std::move(F));
+  }
+  return Out;
+}
+
+std::vector<PathNote> Analysis::trailNotes(const ResState &RS) const {
+  std::vector<PathNote> Notes;
+  for (unsigned I = 0; I < RS.TrailSize; ++I) {
+    std::string T = text(RS.Trail[I].Cond);
+    if (!T.empty())
+      Notes.push_back({loc(RS.Trail[I].Cond), "assuming '" + T + "' is " +
+                                                  (RS.Trail[I].Taken ? "true" : "false")});
+  }
+  return Notes;
+}
+
+void Analysis::reportLeak(unsigned R, const ResState &RS, SourceLocation Where,
+                          const std::string &Why) {
+  const Resource &Res = Resources[R];
+  if (SummaryMode || Res.ParamIndex >= 0 || !Res.Site || !Leaked.insert(R).second)
+    return;
+  std::vector<PathNote> Notes = trailNotes(RS);
+  Notes.push_back({Where, Why});
+  report(FindingKind::Leak, R, Res.Site, std::move(Notes));
+}
+
+void Analysis::report(FindingKind Kind, unsigned R, const Expr *At,
+                      std::vector<PathNote> Notes, const std::string &Called) {
+  if (SummaryMode)
+    return;
+  auto Id = std::make_pair(static_cast<int>(Kind), At);
+  if (Findings.count(Id))
+    return;
+  const Resource &Res = Resources[R];
+  LifetimeFinding F;
+  F.Kind = Kind;
+  F.ResourceKind = Res.Kind;
+  F.Loc = loc(At);
+  F.Range = SourceRange(F.Loc, endLoc(At));
+  F.AcquiredBy = Res.AcquiredBy;
+  F.VarName = Res.VarName;
+  F.CalledFunction = Called;
+  F.Notes = std::move(Notes);
+  Findings.emplace(Id, std::move(F));
+}
+
+/// Where the resource is lost when `VD`'s lifetime ends at `Trigger`.
+std::pair<SourceLocation, std::string> Analysis::scopeExit(const Stmt *Trigger) const {
+  if (isa_and_nonnull<ReturnStmt>(Trigger))
+    return {loc(Trigger), "is not released when the function returns here"};
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(Trigger))
+    return {SM.getExpansionLoc(CS->getRBracLoc()), "goes out of scope here"};
+  if (Trigger)
+    return {loc(Trigger), "goes out of scope here"};
+  return {SM.getExpansionLoc(FD->getBody()->getEndLoc()), "goes out of scope here"};
+}
+
+/// Live resources only the dying variable (or its members and elements)
+/// holds are leaked.
+void Analysis::onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P) {
+  llvm::SmallVector<Key, 4> Dying;
+  for (const auto &B : P.Bind)
+    if (B.first->Decl == VD)
+      Dying.push_back(B.first);
+  if (Dying.empty())
+    return;
+  auto [Where, How] = scopeExit(Trigger);
+  for (Key K : Dying) {
+    auto It = P.Bind.find(K);
+    for (unsigned R : It->second) {
+      auto RS = P.Res.find(R);
+      if (RS == P.Res.end() ||
+          llvm::any_of(P.Bind, [&](const auto &B) { return B.first->Decl != VD && B.second.count(R); }))
+        continue;
+      if (isLeakedAtEnd(K, RS->second, Where) && !Resources[R].IntoField &&
+          Resources[R].ParamIndex < 0) {
+        const ResourceKind *RK = A.Model.kind(Resources[R].Kind);
+        std::string Noun = RK ? RK->Noun : "resource";
+        reportLeak(R, RS->second, Where,
+                   isa_and_nonnull<ReturnStmt>(Trigger)
+                       ? "'" + K->name() + "' " + How
+                       : "'" + K->name() + "' " + How + " without releasing the " + Noun);
+      }
+      if (Resources[R].ParamIndex < 0)
+        P.Res.erase(RS);
+    }
+  }
+  if (!isa<ParmVarDecl>(VD))
+    for (Key K : Dying)
+      P.Bind.erase(K);
+}
+
+/// An array's elements are one place, and a path that skipped the destroy
+/// loop is usually one where the create loop did not run either. So a live
+/// element leaks only where the function leaves before any code that
+/// destroys the array's elements: `create N, destroy N` stays silent, an
+/// early return inside the create loop does not.
+bool Analysis::isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where) const {
+  if (!(RS.Bits & Live))
+    return false;
+  if (!K->Element)
+    return true;
+  if (RS.Bits & Released)
+    return false;
+  auto First = FirstElementRelease.find(K->Decl);
+  return First == FirstElementRelease.end() || Where.isInvalid() ||
+         SM.isBeforeInTranslationUnit(Where, First->second);
+}
+
+/// Where each local array's elements are first released, in source order.
+void Analysis::scanElementReleases() {
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionModel *M = Call ? A.modelFor(Call) : nullptr;
+    if (!M)
+      return;
+    for (const ReleaseEffect &R : M->Releases) {
+      if (R.Arg < 0 || R.Arg >= static_cast<int>(Call->getNumArgs()))
+        continue;
+      const Expr *Arg = strip(Call->getArg(R.Arg));
+      if (const auto *AddrOf = dyn_cast<UnaryOperator>(Arg);
+          R.ThroughPointer && AddrOf && AddrOf->getOpcode() == UO_AddrOf)
+        Arg = AddrOf->getSubExpr();
+      Key K = storageOf(Arg);
+      if (!K || !K->Element || releasesOneConstantElement(Arg))
+        continue;
+      SourceLocation L = loc(Call);
+      auto [It, New] = FirstElementRelease.try_emplace(K->Decl, L);
+      if (!New && SM.isBeforeInTranslationUnit(L, It->second))
+        It->second = L;
+    }
+  };
+  Walk(FD->getBody());
+}
+
+} // namespace lifetime
+} // namespace cgt

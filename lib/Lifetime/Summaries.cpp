@@ -1,0 +1,136 @@
+//===- Summaries.cpp - helper summaries -----------------------------------===//
+//
+// SummaryMode: what a helper defined in the translation unit does with each
+// parameter (acquires into it, releases through it, returns a resource),
+// collected while the analysis runs on the helper and turned into a
+// FunctionModel applied at its call sites.
+//
+// Part of the Analysis class declared in Analysis.h.
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Analysis.h"
+
+namespace cgt {
+namespace lifetime {
+
+/// The parameter of this (helper) function through which `E` writes to the
+/// caller: a pointer parameter passed on as is, or a reference parameter
+/// whose address is taken.
+const ParmVarDecl *Analysis::outParameter(const Expr *E, bool AddressTaken) const {
+  const auto *DRE = dyn_cast<DeclRefExpr>(strip(E));
+  const auto *PVD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  if (!PVD)
+    return nullptr;
+  QualType T = PVD->getType();
+  return (AddressTaken ? T->isReferenceType() : T->isPointerType()) ? PVD : nullptr;
+}
+
+/// `cudaGraphExecDestroy(*pExec)` in a helper: its callers' `&exec` is
+/// released through the pointer.
+void Analysis::noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff) {
+  const auto *Deref = dyn_cast<UnaryOperator>(Arg);
+  if (!Deref || Deref->getOpcode() != UO_Deref || Eff.ThroughPointer)
+    return;
+  const auto *DRE = dyn_cast<DeclRefExpr>(strip(Deref->getSubExpr()));
+  const auto *PVD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  if (!PVD)
+    return;
+  int Index = PVD->getFunctionScopeIndex();
+  if (llvm::none_of(SummaryDerefReleases, [&](const ReleaseEffect &R) { return R.Arg == Index; }))
+    SummaryDerefReleases.push_back({Index, Eff.Kinds, /*ThroughPointer=*/true});
+}
+
+/// A helper that returns a live resource it acquired is a factory.
+void Analysis::noteReturnedResource(const Expr *Ret, const PathState &P) {
+  Key K = Ret ? storageOf(Ret) : nullptr;
+  auto It = K ? P.Bind.find(K) : P.Bind.end();
+  if (It == P.Bind.end())
+    return;
+  for (unsigned R : It->second)
+    if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live) &&
+                                 !Resources[R].Kind.empty())
+      SummaryReturnKind = Resources[R].Kind;
+}
+
+/// `*out = e;` (or `out = e;` for a reference) in a helper hands a live
+/// resource to its caller: the summary records an acquisition into it.
+void Analysis::notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const PathState &P) {
+  // `*out = e` through a pointer parameter, `out = e` through a reference,
+  // `out->exec = e` into a member of what a pointer parameter points to.
+  const auto *Deref = dyn_cast<UnaryOperator>(strip(LHS));
+  const ParmVarDecl *PVD = nullptr;
+  std::string Field;
+  if (Deref && Deref->getOpcode() == UO_Deref)
+    PVD = outParameter(Deref->getSubExpr(), /*AddressTaken=*/false);
+  else if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(LHS))) {
+    if (const auto *Ref = dyn_cast<ParmVarDecl>(DRE->getDecl());
+        Ref && Ref->getType()->isReferenceType())
+      PVD = Ref;
+  } else if (const auto *ME = dyn_cast<MemberExpr>(strip(LHS)); ME && ME->isArrow()) {
+    PVD = outParameter(ME->getBase(), /*AddressTaken=*/false);
+    Field = ME->getMemberDecl()->getNameAsString();
+  }
+  Key From = storageOf(RHS);
+  auto It = From ? P.Bind.find(From) : P.Bind.end();
+  if (!PVD || It == P.Bind.end())
+    return;
+  for (unsigned R : It->second)
+    if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live) &&
+                                 !Resources[R].Kind.empty())
+      SummaryAcquires.push_back({static_cast<int>(PVD->getFunctionScopeIndex()),
+                                 Resources[R].Kind, Field});
+}
+
+std::unique_ptr<FunctionSummary> Analysis::summary() const {
+  auto S = std::make_unique<FunctionSummary>();
+  S->NeverReturns = !ReachedExit;
+  FunctionModel &M = S->Model;
+  M.Name = FD->getNameAsString();
+  M.NumParams = FD->getNumParams();
+  M.Origin = "summary";
+  QualType Ret = FD->getReturnType();
+  if (Ret->isBooleanType())
+    M.StatusType = "bool";
+  else if (A.Model.isStatusType(Ret.getUnqualifiedType().getAsString()) ||
+           (Ret->getAs<TypedefType>() &&
+            A.Model.isStatusType(Ret->getAs<TypedefType>()->getDecl()->getName())))
+    M.StatusType = Ret.getUnqualifiedType().getAsString();
+  for (const ParmVarDecl *PVD : FD->parameters()) {
+    int Index = PVD->getFunctionScopeIndex();
+    auto Id = ResourceIds.find({nullptr, Index});
+    if (Id == ResourceIds.end())
+      continue;
+    uint8_t Bits = 0;
+    std::vector<std::string> Kinds;
+    for (const PathState &P : ExitStates)
+      if (auto It = P.Res.find(Id->second); It != P.Res.end()) {
+        Bits |= It->second.Bits;
+        if (It->second.ReleasedAs)
+          Kinds = It->second.ReleasedAs->Kinds;
+      }
+    Bits &= ~Absent;
+    if (Bits == Released && !Kinds.empty())
+      M.Releases.push_back({Index, Kinds});
+    else if (Bits == Live || (Bits == 0 && ExitStates.empty()))
+      M.Uses.push_back({Index, "", false});
+  }
+  for (const ReleaseEffect &R : SummaryDerefReleases)
+    if (llvm::none_of(M.Releases, [&](const ReleaseEffect &E) { return E.Arg == R.Arg; }))
+      M.Releases.push_back(R);
+  for (const SummaryAcquire &Acq : SummaryAcquires)
+    if (llvm::none_of(M.Acquires, [&](const AcquireEffect &E) {
+          return E.Arg == Acq.Param && E.Field == Acq.Field;
+        }))
+      M.Acquires.push_back({Acq.Param, Acq.Kind, true, Acq.Field});
+  // A C-style helper that acquires and returns an int or enum error code:
+  // zero is success (FX_OK, 0), as for cudaError_t.
+  if (M.StatusType.empty() && !M.Acquires.empty() &&
+      (Ret->isIntegerType() || Ret->isEnumeralType()) && !Ret->isBooleanType())
+    M.StatusType = "int";
+  if (!SummaryReturnKind.empty())
+    M.Acquires.push_back({ReturnValue, SummaryReturnKind, true});
+  return S;
+}
+
+} // namespace lifetime
+} // namespace cgt
