@@ -29,6 +29,8 @@
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -147,6 +149,18 @@ private:
   void checkExit(const CFGBlock *From, const StateSet &S);
   bool leavesFunction(const CFGBlock *B) const;
   const CFGBlock *handlerDispatchFor(const Stmt *S);
+
+  // --- ESP disjuncts: split, relevance, retirement (Disjuncts.cpp) ---
+  struct BlockMentions {
+    llvm::DenseSet<const Decl *> Decls; ///< what the block's elements name
+    bool Global = false;                ///< an element may touch any disjunct
+    bool KeepFactsApart = false;        ///< joins `c ? a : b`: facts decide
+  };
+  void computeLoopExtents();
+  void scanMentions();
+  bool isRelevant(const BlockMentions &M, const PathState &P) const;
+  bool isRetired(const PathState &P, const CFGBlock *B) const;
+  void splitDisjuncts(StateSet &S, const CFGBlock *B);
 
   // --- branches: facts, status and null refinement ---
   void refineOnBranch(const Expr *Cond, bool Taken, PathState &P, bool &Infeasible,
@@ -270,7 +284,22 @@ private:
   /// continue at that try's handlers.
   std::vector<std::pair<const CFGBlock *, PathState>> Diverted;
 
+  /// Reverse post-order position of each block (N: unreachable), the last
+  /// position a loop reaches the block from, and whether a loop does.
+  std::vector<unsigned> Order;
+  std::vector<unsigned> LoopEnd;
+  std::vector<char> InLoop;
+  std::vector<BlockMentions> Mentions;
+  /// One past the last position where a variable is named (not counting
+  /// its death): after that, a resource it holds can no longer be observed.
+  llvm::DenseMap<const Decl *, unsigned> LastMention;
+  /// Resources whose states were widened at some join: no findings.
+  std::vector<unsigned> WidenedRes;
+  static constexpr unsigned MaxVisitsPerBlock = 64;
+  bool HitVisitBudget = false;
+
   std::map<std::pair<int, const Expr *>, LifetimeFinding> Findings;
+  std::map<std::pair<int, const Expr *>, unsigned> FindingResource;
   std::set<unsigned> Leaked;
 
   StateSet ExitStates;

@@ -111,20 +111,40 @@ bool Analysis::leavesFunction(const CFGBlock *B) const {
 
 void Analysis::transferBlock(const CFGBlock *B, StateSet &S) {
   CurrentBlock = B;
+  const BlockMentions &M = Mentions[B->getBlockID()];
   StateSet Alive;
+  Alive.reserve(S.size());
+  // The base comes first and stands for every path: where it dies (a call
+  // that never returns, a throw) the disjuncts this block leaves alone die
+  // with it, and go where it goes.
+  bool BaseDied = false;
+  const CFGBlock *BaseDispatch = nullptr;
   for (PathState &P : S) {
+    if (!isRelevant(M, P)) {
+      if (!BaseDied)
+        Alive.push_back(std::move(P));
+      else if (BaseDispatch)
+        Diverted.push_back({BaseDispatch, std::move(P)});
+      continue;
+    }
     bool Dead = false;
+    const CFGBlock *Dispatch = nullptr;
     for (const CFGElement &E : *B) {
       transferElement(E, P, Dead);
       if (!Dead)
         continue;
       if (auto CS = E.getAs<CFGStmt>(); CS && isa<CallExpr>(CS->getStmt()))
-        if (const CFGBlock *Dispatch = handlerDispatchFor(CS->getStmt()))
-          Diverted.push_back({Dispatch, std::move(P)});
+        Dispatch = handlerDispatchFor(CS->getStmt());
       break;
+    }
+    if (P.Tracked == 0 && Dead) {
+      BaseDied = true;
+      BaseDispatch = Dispatch;
     }
     if (!Dead)
       Alive.push_back(std::move(P));
+    else if (Dispatch)
+      Diverted.push_back({Dispatch, std::move(P)});
   }
   S = std::move(Alive);
 }
@@ -214,6 +234,11 @@ bool Analysis::run() {
   if (!Cfg)
     return false;
   unsigned N = Cfg->getNumBlockIDs();
+  // Reverse post-order keeps the number of revisits small, and says which
+  // blocks a loop can reach again.
+  Order = reversePostOrder(*Cfg);
+  computeLoopExtents();
+  scanMentions();
   scanElementReleases();
   std::vector<StateSet> In(N);
   std::vector<unsigned> Visits(N, 0);
@@ -230,9 +255,8 @@ bool Analysis::run() {
     }
   const CFGBlock *EntryBlock = &Cfg->getEntry();
   In[EntryBlock->getBlockID()].push_back(std::move(Entry));
+  splitDisjuncts(In[EntryBlock->getBlockID()], EntryBlock);
 
-  // Reverse post-order keeps the number of revisits small.
-  std::vector<unsigned> Order = reversePostOrder(*Cfg);
   auto Cmp = [&](const CFGBlock *L, const CFGBlock *R) {
     return Order[L->getBlockID()] > Order[R->getBlockID()];
   };
@@ -245,13 +269,16 @@ bool Analysis::run() {
     const CFGBlock *B = WL.top();
     WL.pop();
     Queued[B->getBlockID()] = 0;
-    StateSet S = In[B->getBlockID()];
+    // A block no loop reaches again is visited once: its state can go.
+    StateSet S = InLoop[B->getBlockID()] ? In[B->getBlockID()] : std::move(In[B->getBlockID()]);
     transferBlock(B, S);
+    splitDisjuncts(S, B);
     for (auto &[Dispatch, Path] : Diverted) {
       unsigned Id = Dispatch->getBlockID();
       StateSet One;
       One.push_back(std::move(Path));
-      if (joinInto(In[Id], std::move(One), A.Opts.MaxStatesPerPoint) && !Queued[Id]) {
+      splitDisjuncts(One, B);
+      if (joinInto(In[Id], std::move(One), A.Opts.MaxStatesPerPoint, WidenedRes) && !Queued[Id]) {
         WL.push(Dispatch);
         Queued[Id] = 1;
       }
@@ -264,7 +291,7 @@ bool Analysis::run() {
       // on to its handlers (TORCH_CHECK-like macros in a try block).
       if (const CFGBlock *Dispatch = handlerDispatchFor(lastCall(B))) {
         unsigned Id = Dispatch->getBlockID();
-        if (joinInto(In[Id], std::move(S), A.Opts.MaxStatesPerPoint) && !Queued[Id]) {
+        if (joinInto(In[Id], std::move(S), A.Opts.MaxStatesPerPoint, WidenedRes) && !Queued[Id]) {
           WL.push(Dispatch);
           Queued[Id] = 1;
         }
@@ -291,10 +318,15 @@ bool Analysis::run() {
         continue;
       }
       unsigned ToId = To->getBlockID();
-      // Widen loops that keep changing: fewer paths, same soundness.
-      unsigned Max = ++Visits[ToId] > 8 ? 1 : A.Opts.MaxStatesPerPoint;
-      if (!joinInto(In[ToId], std::move(Refined), Max) || Visits[ToId] > 40)
+      if (!joinInto(In[ToId], std::move(Refined), A.Opts.MaxStatesPerPoint, WidenedRes,
+                    Mentions[ToId].KeepFactsApart))
         continue;
+      // The join only grows and facts only shrink, so loops settle; the cap
+      // is a budget for pathological code, and hitting it is reported.
+      if (++Visits[ToId] > MaxVisitsPerBlock) {
+        HitVisitBudget = true;
+        continue;
+      }
       if (!Queued[ToId]) {
         WL.push(To);
         Queued[ToId] = 1;

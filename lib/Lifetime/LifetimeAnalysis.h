@@ -65,8 +65,9 @@ struct LifetimeOptions {
   bool SinkPathsAreSilent = true;
   /// Apply summaries of helpers defined in the same translation unit.
   bool UseHelperSummaries = true;
-  /// Upper bound on path-sensitive states kept per program point.
-  unsigned MaxStatesPerPoint = 16;
+  /// Upper bound on the distinct states one resource may be in at one
+  /// program point; past it the resource is widened and reports nothing.
+  unsigned MaxStatesPerPoint = 32;
 };
 
 class LifetimeAnalyzer {

@@ -1,15 +1,28 @@
 //===- PathState.h - the lattice of the lifetime dataflow -------*- C++ -*-===//
 //
-// What the lifetime analysis knows at a program point: a small set of path
-// states. Each path state maps places (variables, members, array elements)
-// to the resources they may hold, each resource to a set of state bits
-// (Live, Released, Escaped, Absent) plus what its success depends on, and
-// carries the branch facts that led to it. Paths with equal facts merge by
-// union; past a bound everything merges and the facts are dropped.
+// What the lifetime analysis knows at a program point, in the manner of ESP's
+// property simulation (Das, Lerner, Seigle, PLDI 2002): a set of disjuncts,
+// each the projection of some paths onto ONE resource (or onto none: the
+// base disjunct). A disjunct holds the resource's state bits (Live,
+// Released, Escaped, Absent), what its success depends on, the places that
+// hold it, and the branch facts common to the paths it stands for.
 //
-// Path states are copied on every CFG edge, so the containers are sorted
-// small vectors that do not allocate for the handful of entries a function
-// has.
+//   * At a join, disjuncts of the same resource whose tracked state agrees
+//     merge and their facts are intersected; disjuncts that disagree stay
+//     apart. Branches that do not change a resource's state cost nothing,
+//     and the facts that tie an acquisition to its release (the flag tested
+//     around both) survive because every path that holds the resource
+//     agrees on them.
+//   * Resources are followed one by one, so k independent resources cost k
+//     small state machines, not 2^k paths.
+//   * The base disjunct stands for every path (its facts are those all paths
+//     share); new resources are born in it and split off at the end of the
+//     block that acquired them.
+//
+// A resource with more than a bound of distinct states at one point (never
+// reached by ordinary code) is widened: its disjuncts merge by union and the
+// resource is marked, and no finding is reported for it (recall is lost,
+// never precision).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_LIFETIME_PATHSTATE_H
@@ -180,11 +193,15 @@ private:
   llvm::SmallVector<unsigned, 2> Ids;
 };
 
-/// One path (or a merge of paths with the same facts).
+/// One disjunct: the projection of some paths onto the resource `Tracked`
+/// (0: onto no resource, the base). Inside a block's transfer a disjunct may
+/// briefly hold more resources (those it acquires); the block's end splits
+/// them off.
 struct PathState {
   FlatMap<Key, IdSet> Bind;            ///< variable -> resources it may hold
-  FlatMap<unsigned, ResState> Res;
+  FlatMap<unsigned, ResState, 1> Res;
   FlatMap<uintptr_t, bool> Facts;      ///< condition key -> truth
+  unsigned Tracked = 0;
 
   bool operator==(const PathState &O) const {
     return Bind == O.Bind && Res == O.Res && Facts == O.Facts;
@@ -262,46 +279,79 @@ inline bool mergeInto(PathState &Dst, const PathState &Src) {
   return Changed;
 }
 
-/// Joins incoming paths into the state of a block: paths with equal facts
-/// merge; past `Max` groups every path is merged and facts are dropped.
-/// Returns whether the state changed, which decides if the block is
-/// revisited.
-inline bool joinInto(StateSet &Dst, StateSet &&Src, unsigned Max) {
+/// Keeps the facts both disjuncts agree on; returns whether `Dst` lost any.
+inline bool intersectFacts(PathState &Dst, const PathState &Src) {
   bool Changed = false;
-  if (Max <= 1) {
-    if (Dst.size() > 1 || (Dst.size() == 1 && !Dst[0].Facts.empty())) {
-      PathState All;
-      for (const PathState &P : Dst)
-        mergeInto(All, P);
-      Dst.assign(1, std::move(All));
-      Changed = true;
-    }
-    for (PathState &P : Src) {
-      if (Dst.empty()) {
-        P.Facts = {};
-        Dst.push_back(std::move(P));
-        Changed = true;
-        continue;
-      }
-      Changed |= mergeInto(Dst[0], P);
-    }
-    return Changed;
-  }
-  for (PathState &P : Src) {
-    auto Same = llvm::find_if(Dst, [&](const PathState &O) { return O.Facts == P.Facts; });
-    if (Same == Dst.end()) {
-      Dst.push_back(std::move(P));
+  for (auto It = Dst.Facts.begin(); It != Dst.Facts.end();) {
+    auto F = Src.Facts.find(It->first);
+    if (F == Src.Facts.end() || F->second != It->second) {
+      It = Dst.Facts.erase(It);
       Changed = true;
     } else {
-      Changed |= mergeInto(*Same, P);
+      ++It;
     }
   }
-  if (Dst.size() > Max) {
-    PathState All;
-    for (const PathState &P : Dst)
-      mergeInto(All, P);
-    Dst.assign(1, std::move(All));
+  return Changed;
+}
+
+/// The facts of a disjunct about members of `this` ("`h_` is non-null").
+/// They stand for the resource a member held on entry, which no disjunct
+/// tracks, so the base keeps them apart like a tracked state.
+inline llvm::SmallVector<std::pair<uintptr_t, bool>, 2> memberFacts(const PathState &P) {
+  llvm::SmallVector<std::pair<uintptr_t, bool>, 2> Out;
+  for (const auto &F : P.Facts)
+    if (!(F.first & 1) && llvm::isa<clang::FieldDecl>(reinterpret_cast<const Place *>(F.first)->Decl))
+      Out.push_back(F);
+  return Out;
+}
+
+/// Whether two disjuncts are in the same tracked state (ESP's property
+/// state): then they merge and only their facts are intersected.
+inline bool sameTrackedState(const PathState &L, const PathState &R) {
+  if (L.Tracked != R.Tracked || !(L.Res == R.Res) || !(L.Bind == R.Bind))
+    return false;
+  return L.Tracked != 0 || memberFacts(L) == memberFacts(R);
+}
+
+/// ESP's join: `Src`'s disjuncts into `Dst` (both sorted by Tracked). A
+/// disjunct merges into one of the same resource and state (facts
+/// intersected) or is added. `KeepFactsApart` also keeps disjuncts with
+/// different facts apart, where the block decides on them right away (the
+/// join of `ok ? e : nullptr` returns `e` only on the paths where `ok`). A resource left with more than `MaxPerResource`
+/// states is widened: merged by union into one, and reported through
+/// `Widened`. Returns whether `Dst` changed, which decides revisits.
+inline bool joinInto(StateSet &Dst, StateSet &&Src, unsigned MaxPerResource,
+                     std::vector<unsigned> &Widened, bool KeepFactsApart = false) {
+  bool Changed = false;
+  auto ByTracked = [](const PathState &P, unsigned T) { return P.Tracked < T; };
+  for (PathState &P : Src) {
+    auto First = std::lower_bound(Dst.begin(), Dst.end(), P.Tracked, ByTracked);
+    auto Last = First;
+    while (Last != Dst.end() && Last->Tracked == P.Tracked)
+      ++Last;
+    auto Same = std::find_if(First, Last, [&](const PathState &O) {
+      return sameTrackedState(O, P) && (!KeepFactsApart || O.Facts == P.Facts);
+    });
+    if (Same != Last) {
+      Changed |= intersectFacts(*Same, P);
+      mergeInto(*Same, P); // trails and element sets; the state is equal
+      continue;
+    }
+    size_t Count = (Last - First) + 1;
+    size_t At = Dst.insert(Last, std::move(P)) - Dst.begin();
     Changed = true;
+    if (Count <= MaxPerResource)
+      continue;
+    auto GroupBegin = Dst.begin() + (At + 1 - Count);
+    PathState All = *GroupBegin;
+    for (auto It = GroupBegin + 1; It != Dst.begin() + At + 1; ++It) {
+      intersectFacts(All, *It);
+      mergeInto(All, *It);
+    }
+    if (All.Tracked != 0) // the base tracks no resource: it only loses facts
+      Widened.push_back(All.Tracked);
+    Dst.erase(GroupBegin + 1, Dst.begin() + At + 1);
+    *GroupBegin = std::move(All);
   }
   return Changed;
 }

@@ -20,8 +20,11 @@ std::vector<LifetimeFinding> Analysis::takeFindings() {
   std::vector<LifetimeFinding> Out;
   std::map<std::pair<std::string, unsigned>, size_t> LeakAt;
   std::vector<LifetimeFinding> All;
+  // A widened resource's states were merged past the bound: the facts that
+  // decided its findings may be gone, so it reports nothing.
   for (auto &F : Findings)
-    All.push_back(std::move(F.second));
+    if (!llvm::is_contained(WidenedRes, FindingResource[F.first]))
+      All.push_back(std::move(F.second));
   llvm::sort(All, [&](const LifetimeFinding &L, const LifetimeFinding &R) {
     return SM.isBeforeInTranslationUnit(L.Loc, R.Loc);
   });
@@ -75,6 +78,7 @@ void Analysis::report(FindingKind Kind, unsigned R, const Expr *At,
   F.CalledFunction = Called;
   F.Notes = std::move(Notes);
   Findings.emplace(Id, std::move(F));
+  FindingResource[Id] = R;
 }
 
 /// Where the resource is lost when `VD`'s lifetime ends at `Trigger`.
@@ -91,6 +95,10 @@ std::pair<SourceLocation, std::string> Analysis::scopeExit(const Stmt *Trigger) 
 /// Live resources only the dying variable (or its members and elements)
 /// holds are leaked.
 void Analysis::onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P) {
+  // The next instance of the variable (a loop's next iteration) starts
+  // unknown, and facts about a dead variable only cost space.
+  if (!P.Facts.empty())
+    invalidateFacts(placeOf(VD), P);
   llvm::SmallVector<Key, 4> Dying;
   for (const auto &B : P.Bind)
     if (B.first->Decl == VD)

@@ -1,0 +1,188 @@
+//===- Disjuncts.cpp - ESP disjuncts: split, relevance, retirement --------===//
+//
+// The lifetime dataflow follows each resource on its own (PathState.h): a
+// block's state is a sorted set of disjuncts, one base disjunct for all paths
+// plus, per resource, one disjunct per distinct state it is in. This file
+// keeps that set sparse, so that cost grows with the function and not with
+// functions x resources:
+//
+//   * splitting: resources acquired in a block are born in the base disjunct
+//     and split off at the block's end, each with the facts of the base;
+//   * relevance: a block that mentions none of a disjunct's variables (the
+//     places holding its resource, its status, the variables of its facts)
+//     cannot change it, so the disjunct is carried past the block untouched;
+//   * retirement: a resource that is no longer live, whose variables no
+//     later block mentions, can no longer be observed and leaves the state.
+//
+// "Later" is judged on the reverse post-order: a mention inside a loop
+// counts until the loop's last block, since the back edge reaches it again.
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Analysis.h"
+
+namespace cgt {
+namespace lifetime {
+
+namespace {
+
+/// Calls whose effect reaches every disjunct, not only those whose
+/// variables they name.
+bool affectsEveryResource(const FunctionModel *M) { return M && M->ReturnsLastStatus; }
+
+} // namespace
+
+void Analysis::computeLoopExtents() {
+  unsigned N = Cfg->getNumBlockIDs();
+  LoopEnd.assign(N, 0);
+  InLoop.assign(N, 0);
+  std::vector<std::pair<unsigned, unsigned>> Loops; // [header, latch] in RPO
+  for (const CFGBlock *B : *Cfg) {
+    if (!B || Order[B->getBlockID()] == N)
+      continue;
+    for (const CFGBlock::AdjacentBlock &Succ : B->succs())
+      if (const CFGBlock *To = Succ.getReachableBlock();
+          To && Order[To->getBlockID()] <= Order[B->getBlockID()])
+        Loops.push_back({Order[To->getBlockID()], Order[B->getBlockID()]});
+  }
+  for (const CFGBlock *B : *Cfg) {
+    if (!B)
+      continue;
+    unsigned Pos = Order[B->getBlockID()];
+    unsigned End = Pos;
+    // Blocks the walk from the entry does not reach (a try's handlers, which
+    // only diverted paths reach) may run at any time.
+    if (Pos == N)
+      InLoop[B->getBlockID()] = 1;
+    for (auto [Header, Latch] : Loops)
+      if (Header <= Pos && Pos <= Latch) {
+        End = std::max(End, Latch);
+        InLoop[B->getBlockID()] = 1;
+      }
+    LoopEnd[B->getBlockID()] = End;
+  }
+}
+
+void Analysis::scanMentions() {
+  unsigned N = Cfg->getNumBlockIDs();
+  Mentions.assign(N, {});
+  for (const CFGBlock *B : *Cfg) {
+    if (!B)
+      continue;
+    BlockMentions &M = Mentions[B->getBlockID()];
+    unsigned Until = LoopEnd[B->getBlockID()];
+    auto Mention = [&](const Decl *D) {
+      M.Decls.insert(D);
+      unsigned &Last = LastMention[D];
+      Last = std::max(Last, Until + 1);
+    };
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+      if (!S)
+        return;
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+        Mention(DRE->getDecl());
+      else if (const auto *ME = dyn_cast<MemberExpr>(S))
+        Mention(ME->getMemberDecl());
+      else if (const auto *DS = dyn_cast<DeclStmt>(S))
+        for (const Decl *D : DS->decls())
+          Mention(D);
+      if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        // A local lambda acts where it is called, on what its body names.
+        if (const LambdaExpr *L = invokedLocalLambda(Call)) {
+          M.Global = true;
+          Walk(L->getBody());
+        }
+        if (callMayChangeMembers(Call) || affectsEveryResource(A.modelFor(Call)))
+          M.Global = true;
+      }
+      for (const Stmt *Child : S->children())
+        Walk(Child);
+    };
+    for (const CFGElement &E : *B) {
+      if (auto LE = E.getAs<CFGLifetimeEnds>())
+        M.Decls.insert(LE->getVarDecl()); // a death is not a later use
+      else if (auto CS = E.getAs<CFGStmt>()) {
+        M.KeepFactsApart |= isa<AbstractConditionalOperator>(CS->getStmt());
+        Walk(CS->getStmt());
+      }
+    }
+  }
+}
+
+bool Analysis::isRelevant(const BlockMentions &M, const PathState &P) const {
+  if (M.Global || P.Tracked == 0 || P.Bind.empty())
+    return true; // the base, or a returned resource not stored yet
+  auto Named = [&](const Decl *D) { return D && M.Decls.count(D); };
+  for (const auto &B : P.Bind)
+    if (Named(B.first->Decl))
+      return true;
+  for (const auto &R : P.Res) {
+    const ResState &RS = R.second;
+    if (Named(RS.StatusVar) || Named(RS.StatusDerefOf) ||
+        (RS.StatusCopy && Named(RS.StatusCopy->Decl)) ||
+        (RS.StatusOut && Named(RS.StatusOut->Decl)))
+      return true;
+  }
+  for (const auto &F : P.Facts)
+    if (auto V = FactVars.find(F.first); V != FactVars.end())
+      for (Key K : V->second)
+        if (Named(K->Decl))
+          return true;
+  return false;
+}
+
+bool Analysis::isRetired(const PathState &P, const CFGBlock *B) const {
+  auto RS = P.Res.find(P.Tracked);
+  if (RS == P.Res.end())
+    return true;
+  if ((RS->second.Bits & Live) || Resources[P.Tracked].ParamIndex >= 0)
+    return false;
+  unsigned Now = Order[B->getBlockID()];
+  for (const auto &Bd : P.Bind) {
+    auto Last = LastMention.find(Bd.first->Decl);
+    if (Last != LastMention.end() && Last->second > Now)
+      return false;
+  }
+  return true;
+}
+
+/// The disjunct of resource `R` as seen by the paths `P` stands for.
+static PathState projectOnto(const PathState &P, unsigned R) {
+  PathState D;
+  D.Tracked = R;
+  D.Facts = P.Facts;
+  if (auto It = P.Res.find(R); It != P.Res.end())
+    D.Res[R] = It->second;
+  for (const auto &Bd : P.Bind)
+    if (Bd.second.count(R))
+      D.Bind[Bd.first] = {R};
+  return D;
+}
+
+void Analysis::splitDisjuncts(StateSet &S, const CFGBlock *B) {
+  StateSet Out;
+  Out.reserve(S.size() + 1);
+  for (PathState &P : S) {
+    if (P.Tracked != 0) {
+      // Whatever else it acquired is born in the base as well.
+      if (P.Res.count(P.Tracked))
+        P = projectOnto(P, P.Tracked);
+      if (!isRetired(P, B))
+        Out.push_back(std::move(P));
+      continue;
+    }
+    for (const auto &R : P.Res) {
+      PathState D = projectOnto(P, R.first);
+      if (!isRetired(D, B))
+        Out.push_back(std::move(D));
+    }
+    P.Res = {};
+    P.Bind = {};
+    Out.push_back(std::move(P));
+  }
+  std::stable_sort(Out.begin(), Out.end(),
+                   [](const PathState &L, const PathState &R) { return L.Tracked < R.Tracked; });
+  S = std::move(Out);
+}
+
+} // namespace lifetime
+} // namespace cgt
