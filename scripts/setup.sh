@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what cudagraph-tidy needs on Debian 12 (apt-get, only what is
-# missing) and builds it into ./build. Sourced by demo.sh and test.sh.
+# missing) and builds it into ./build, with the SARIF Multitool that the
+# tests validate SARIF with (npm, pinned). Sourced by demo.sh and test.sh.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -9,10 +10,15 @@ CUDA_PATH="${CUDA_PATH:-/usr/local/cuda}"
 
 PACKAGES=(cmake ninja-build g++ git python3 python3-jsonschema pre-commit
           clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
-          nlohmann-json3-dev libgtest-dev)
+          nlohmann-json3-dev libgtest-dev npm libicu72)
+# Microsoft's SARIF validator for the tests (npm): a self-contained .NET
+# program that needs ICU (libicu72).
+SARIF_MULTITOOL_VERSION=5.7.0
 
 missing=()
 for p in "${PACKAGES[@]}"; do
+  # Node.js from elsewhere (e.g. NodeSource) bundles npm and conflicts with Debian's.
+  [ "$p" = npm ] && command -v npm >/dev/null && continue
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
@@ -30,8 +36,24 @@ if [ ! -f "$CUDA_PATH/include/cuda_runtime.h" ]; then
   exit 2
 fi
 
+# The tests run the Multitool's Linux binary directly (the npm wrapper passes
+# arguments through a shell); both packages are pinned to the same version.
+MULTITOOL_DIR="$BUILD_DIR/tools/sarif-multitool"
+MULTITOOL="$MULTITOOL_DIR/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+installed="$("$MULTITOOL" --version 2>&1 || true)"  # it prints to stderr
+if [[ "$installed" != "SARIF Multitool $SARIF_MULTITOOL_VERSION+"* ]]; then
+  echo "cudagraph-tidy setup: installing the SARIF Multitool $SARIF_MULTITOOL_VERSION (npm)"
+  mkdir -p "$MULTITOOL_DIR"
+  if ! npm install --prefix "$MULTITOOL_DIR" --no-save --no-audit --no-fund --loglevel=error \
+       "@microsoft/sarif-multitool@$SARIF_MULTITOOL_VERSION" \
+       "@microsoft/sarif-multitool-linux@$SARIF_MULTITOOL_VERSION" >/dev/null; then
+    echo "cudagraph-tidy setup: error: npm could not install the SARIF Multitool" >&2
+    exit 2
+  fi
+fi
+
 cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DCGT_CUDA_PATH="$CUDA_PATH" >/dev/null
+      -DCGT_CUDA_PATH="$CUDA_PATH" -DCGT_SARIF_MULTITOOL="$MULTITOOL" >/dev/null
 # Progress lines are noise here; errors are not, and a failed build stops.
 if ! ninja -C "$BUILD_DIR" -j"$(nproc)" > "$BUILD_DIR/ninja.log" 2>&1; then
   grep -v "^\[" "$BUILD_DIR/ninja.log" >&2

@@ -8,6 +8,10 @@
 #   %clang_tidy            Debian's clang-tidy-22
 #   %plugin                build/lib/CudaGraphTidy.so
 #   %cuda_args             the clang flags that parse CUDA 13 host code
+#   %validate_sarif        validates SARIF logs: Microsoft's SARIF Multitool
+#                          (installed into the build tree by scripts/setup.sh),
+#                          the 2.1.0 schema and GitHub's needs (test/sarif/)
+#   %sarif_tool            assertions about SARIF logs (test/sarif/)
 import os
 import lit.formats
 
@@ -32,6 +36,12 @@ cuda_args = ("-x cuda --cuda-host-only --cuda-path=%s -Wno-unknown-cuda-version 
              % config.cuda_path)
 runner = os.path.join(config.test_source_root, "check_cudagraph_tidy.py")
 
+sarif_dir = os.path.join(config.test_source_root, "sarif")
+# First, so that %s does not take the front of %sarif_tool.
+config.substitutions.insert(0, ("%validate_sarif", "%s %s --multitool %s" % (
+    config.python, os.path.join(sarif_dir, "validate_sarif.py"), config.sarif_multitool)))
+config.substitutions.insert(0, ("%sarif_tool", "%s %s" % (
+    config.python, os.path.join(sarif_dir, "sarif_tool.py"))))
 config.substitutions.append(("%check_cudagraph_tidy",
     "%s %s --plugin=%s --driver=%s --clang-tidy=%s --filecheck=%s --cuda-path=%s"
     % (config.python, runner, plugin, driver, clang_tidy,

@@ -31,6 +31,21 @@ const char RootBaseId[] = "%SRCROOT%";
 
 bool isContinuationByte(unsigned char C) { return (C & 0xC0) == 0x80; }
 
+/// Byte offset in `L` of 1-based code-point column `Column`, at most L.size().
+size_t byteOffset(const std::string &L, unsigned Column) {
+  size_t I = 0;
+  for (unsigned Point = 1; Point < Column && I < L.size(); ++Point) {
+    ++I;
+    while (I < L.size() && isContinuationByte(static_cast<unsigned char>(L[I])))
+      ++I;
+  }
+  return I;
+}
+
+/// Regions longer than this get no snippet: a reviewer needs the flagged
+/// code, not a copy of a whole function.
+const unsigned MaxSnippetLines = 20;
+
 std::string stripWhitespace(const std::string &S) {
   std::string Out;
   for (char C : S)
@@ -136,6 +151,11 @@ OJson LogBuilder::region(const SourcePos &P) {
   R["startColumn"] = StartCol;
   R["endLine"] = EndLine;
   R["endColumn"] = EndCol;
+  if (EndLine - P.Line < MaxSnippetLines) {
+    std::string Snippet = Text.text(P.File, P.Line, StartCol, EndLine, EndCol);
+    if (!Snippet.empty())
+      R["snippet"] = {{"text", Snippet}};
+  }
   return R;
 }
 
@@ -376,6 +396,16 @@ OJson LogBuilder::build() {
   if (!Opts.SourceRoot.empty())
     Run["originalUriBaseIds"] = {
         {RootBaseId, {{"uri", directoryUri(Opts.SourceRoot)}}}};
+  // §3.23: which commit was analysed; the repository's root is %SRCROOT%.
+  if (!Opts.RepositoryUri.empty() && !Opts.RevisionId.empty()) {
+    OJson V = OJson::object();
+    V["repositoryUri"] = Opts.RepositoryUri;
+    V["revisionId"] = Opts.RevisionId;
+    if (!Opts.Branch.empty())
+      V["branch"] = Opts.Branch;
+    V["mappedTo"] = {{"uriBaseId", RootBaseId}};
+    Run["versionControlProvenance"] = OJson::array({V});
+  }
   // §3.14.27: required for text artifacts when there are results; clang
   // also counts code points.
   Run["columnKind"] = "unicodeCodePoints";
@@ -444,6 +474,22 @@ std::string SourceText::enclosingContext(const std::string &File,
   return "";
 }
 
+std::string SourceText::text(const std::string &File, unsigned StartLine,
+                             unsigned StartColumn, unsigned EndLine,
+                             unsigned EndColumn) {
+  std::string Out;
+  for (unsigned N = StartLine; N <= EndLine; ++N) {
+    const std::string &L = line(File, N);
+    size_t From = N == StartLine ? byteOffset(L, StartColumn) : 0;
+    size_t To = N == EndLine ? byteOffset(L, EndColumn) : L.size();
+    if (To > From)
+      Out.append(L, From, To - From);
+    if (N != EndLine)
+      Out += '\n';
+  }
+  return Out;
+}
+
 std::string relativeToRoot(const std::string &File, const std::string &Root) {
   if (Root.empty() || File.empty())
     return "";
@@ -468,6 +514,34 @@ std::string encodeUriPath(const std::string &Path) {
     }
   }
   return Out;
+}
+
+std::string repositoryUriFromRemote(const std::string &Remote) {
+  llvm::StringRef R = llvm::StringRef(Remote).trim();
+  if (R.empty())
+    return "";
+  size_t Scheme = R.find("://");
+  if (Scheme != llvm::StringRef::npos) {
+    // scheme://[user[:password]@]host/path: credentials never reach a log.
+    llvm::StringRef Rest = R.substr(Scheme + 3);
+    llvm::StringRef Authority = Rest.take_until([](char C) { return C == '/'; });
+    size_t At = Authority.rfind('@');
+    if (At != llvm::StringRef::npos)
+      Rest = Rest.substr(At + 1);
+    return (R.take_front(Scheme + 3) + Rest).str();
+  }
+  size_t Colon = R.find(':');
+  if (Colon != llvm::StringRef::npos && R.take_front(Colon).find('/') == llvm::StringRef::npos) {
+    // scp-like [user@]host:path, as git understands it.
+    llvm::StringRef Host = R.take_front(Colon);
+    if (size_t At = Host.rfind('@'); At != llvm::StringRef::npos)
+      Host = Host.substr(At + 1);
+    llvm::StringRef Path = R.substr(Colon + 1).ltrim('/');
+    return ("ssh://" + Host + "/" + Path).str();
+  }
+  if (!R.starts_with("/"))
+    return "";
+  return fileUri(R.str());
 }
 
 std::vector<std::string>

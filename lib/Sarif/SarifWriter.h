@@ -4,7 +4,12 @@
 // one SARIF 2.1.0 run that GitHub code scanning ingests, and reads earlier
 // logs back as baselines. It knows nothing of clang or clang-tidy: the input
 // is FindingRecord/UnitStatus plus the rule table, and source text is read
-// from disk only to convert byte columns and to compute fingerprints.
+// from disk only to convert byte columns, compute fingerprints and quote
+// snippets.
+//
+// Each region carries a snippet (its source text) so that a reviewer sees the
+// flagged code without the checkout; the run names the commit it analysed
+// (versionControlProvenance) when the driver found one.
 //
 // Fingerprints (partialFingerprints["cudagraph/v1"]) deliberately leave out
 // the line number so that adding unrelated lines above a finding keeps its
@@ -37,6 +42,11 @@ struct SarifOptions {
   /// run.automationDetails.id; empty leaves the category to the upload step
   /// (an id in the file would override the workflow's `category`).
   std::string AutomationId;
+  /// run.versionControlProvenance, written when RepositoryUri and RevisionId
+  /// are set: the repository whose top level is SourceRoot, and its commit.
+  std::string RepositoryUri;
+  std::string RevisionId;
+  std::string Branch; ///< optional
 };
 
 /// Everything one run reports. Findings are expected sorted (the driver
@@ -63,6 +73,10 @@ public:
   /// (no indentation, not a brace, comment or preprocessor line): the
   /// signature of the enclosing function in ordinary code.
   std::string enclosingContext(const std::string &File, unsigned Line);
+  /// The text between two 1-based code-point positions (end exclusive),
+  /// lines joined by '\n'; what a region's snippet shows.
+  std::string text(const std::string &File, unsigned StartLine,
+                   unsigned StartColumn, unsigned EndLine, unsigned EndColumn);
 
 private:
   const std::vector<std::string> &lines(const std::string &File);
@@ -75,6 +89,11 @@ std::string relativeToRoot(const std::string &File, const std::string &Root);
 
 /// Percent-encodes a relative path for a SARIF "uri" (keeps '/').
 std::string encodeUriPath(const std::string &Path);
+
+/// A git remote URL as a repositoryUri: user names and passwords (tokens)
+/// removed, scp-like "host:path" as "ssh://host/path", a local path as a
+/// file:// URI. "" when nothing is left.
+std::string repositoryUriFromRemote(const std::string &Remote);
 
 /// Fingerprints of every finding, parallel to `Findings`: a hash of check,
 /// root-relative file, message, whitespace-free line text, code-point column

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Assertions about cudagraph-tidy SARIF logs for the lit tests.
 
-  sarif_tool.py match-text LOG TEXT     results == text findings, one for one
+  sarif_tool.py match-text LOG TEXT     results == text findings, one for one,
+                                        and every snippet == its region's text
   sarif_tool.py stable LOG_A LOG_B N    same fingerprints; B's lines are A's + N
   sarif_tool.py states LOG new=N unchanged=M
   sarif_tool.py summary LOG             one line per result, for FileCheck
+  sarif_tool.py provenance LOG          the run's versionControlProvenance
   sarif_tool.py insert FILE LINE TEXT   inserts TEXT (\\n-separated) before LINE
 
 Each assertion prints what differs and exits 1 when it fails.
@@ -51,6 +53,26 @@ def text_findings(path):
     return out
 
 
+def region_text(path, region):
+    """The source text a region covers (code-point columns, end exclusive)."""
+    with open(path, encoding="utf-8", newline="") as f:
+        lines = [l.rstrip("\r") for l in f.read().split("\n")]
+    first, last = region["startLine"], region["endLine"]
+    parts = []
+    for n in range(first, last + 1):
+        text = lines[n - 1] if n <= len(lines) else ""
+        start = region["startColumn"] - 1 if n == first else 0
+        end = region["endColumn"] - 1 if n == last else len(text)
+        parts.append(text[start:end])
+    return "\n".join(parts)
+
+
+def snippet_problems(where, path, region):
+    got = region.get("snippet", {}).get("text")
+    want = region_text(path, region)
+    return [] if got == want else ["%s: snippet %r, region text %r" % (where, got, want)]
+
+
 def phys(loc):
     pl = loc["physicalLocation"]
     return pl["artifactLocation"]["uri"], pl["region"]
@@ -72,6 +94,7 @@ def match_text(log_path, text_path):
                 line, want_col, level, msg, check)
         if got != want:
             problems.append("result %s != text %s" % (got, want))
+        problems += snippet_problems(msg, file, region)
         related = r.get("relatedLocations", [])
         flow = r.get("codeFlows", [{}])[0].get("threadFlows", [{}])[0].get("locations", [])
         if len(related) != len(notes):
@@ -80,6 +103,7 @@ def match_text(log_path, text_path):
             ruri, rregion = phys(rel)
             if (rel["id"], rregion["startLine"], rel["message"]["text"]) != (i + 1, note[1], note[3]):
                 problems.append("related %d %s != note %s" % (i, rel, note))
+            problems += snippet_problems("note %r" % note[3], note[0], rregion)
             if not flow or flow[i]["location"]["message"]["text"] != note[3]:
                 problems.append("codeFlow step %d does not walk note %r" % (i, note[3]))
         if notes and flow[-1]["location"]["message"]["text"] != msg:
@@ -133,11 +157,20 @@ def summary(log_path):
     print("rules=%s" % ",".join(r["id"] for r in rules))
     for r in run.get("results", []):
         uri, region = phys(r["locations"][0])
-        print("result %s %s %s:%d:%d-%d:%d %s fixes=%d related=%d state=%s" % (
+        print("result %s %s %s:%d:%d-%d:%d %s fixes=%d related=%d state=%s snippet=%s" % (
             r["ruleId"], r["level"], uri, region["startLine"], region["startColumn"],
             region["endLine"], region["endColumn"], r["message"]["text"],
             len(r.get("fixes", [])), len(r.get("relatedLocations", [])),
-            r.get("baselineState", "-")))
+            r.get("baselineState", "-"), json.dumps(region.get("snippet", {}).get("text"),
+                                                    ensure_ascii=False)))
+    return []
+
+
+def provenance(log_path):
+    for v in load(log_path)["runs"][0].get("versionControlProvenance", []):
+        print("provenance uri=%s revision=%s branch=%s mappedTo=%s" % (
+            v["repositoryUri"], v["revisionId"], v.get("branch", "-"),
+            v.get("mappedTo", {}).get("uriBaseId", "-")))
     return []
 
 
@@ -163,6 +196,8 @@ def main(argv):
         problems = states(argv[2], argv[3:])
     elif cmd == "summary":
         problems = summary(argv[2])
+    elif cmd == "provenance":
+        problems = provenance(argv[2])
     elif cmd == "insert":
         problems = insert(argv[2], int(argv[3]), argv[4])
     else:

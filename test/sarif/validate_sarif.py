@@ -1,24 +1,32 @@
 #!/usr/bin/env python3
 """Validates SARIF logs written by cudagraph-tidy.
 
-  validate_sarif.py --schema <sarif-schema-2.1.0.json> LOG...
+  validate_sarif.py --multitool <Sarif.Multitool> [--schema <sarif-2.1.0.json>] LOG...
 
-1. JSON-schema validation against the official OASIS 2.1.0 schema, with the
-   same leniency as GitHub's upload-sarif action (uri/uri-reference "format"
-   complaints are not errors).
-2. What GitHub code scanning needs and the schema cannot say: rule
+1. Microsoft's SARIF Multitool, `validate --rule-kind "Gh;Sarif"`: the SARIF
+   spec's rules, GitHub's ingestion rules and its own schema check. Any error
+   or warning fails the log; notes are counted and named.
+2. JSON-schema validation with python3-jsonschema against the 2.1.0 schema
+   the Multitool package ships (default: sarif-2.1.0.json beside the binary),
+   with the same leniency as GitHub's upload-sarif action (uri/uri-reference
+   "format" complaints are not errors).
+3. What GitHub code scanning needs and the schema cannot say: rule
    shortDescription/fullDescription/help, one primary location with a full
    region, relative URIs with uriBaseId, partialFingerprints, no absolute
    path of the analysing machine in results, columnKind, ruleIndex pointing
    at the rule named by ruleId.
 
-Exits 1 and lists every problem if any log fails; a missing schema is an
-error (exit 2), never a skip.
+Exits 1 and lists every problem if any log fails; a missing Multitool or
+schema is an error (exit 2), never a skip.
 """
 import argparse
+import collections
 import json
 import os
+import subprocess
 import sys
+import tempfile
+import urllib.parse
 
 import jsonschema
 
@@ -115,26 +123,90 @@ def github_problems(log):
     return out
 
 
+def message_text(result, rules):
+    """A Multitool result's message: text, or its rule's template filled in."""
+    msg = result["message"]
+    if "text" in msg:
+        return msg["text"]
+    rule = rules[result["ruleIndex"]] if "ruleIndex" in result else {}
+    text = rule.get("messageStrings", {}).get(msg.get("id"), {}).get("text", msg.get("id", ""))
+    for i, arg in enumerate(msg.get("arguments", [])):
+        text = text.replace("{%d}" % i, arg)
+    return text
+
+
+def multitool_findings(multitool, paths):
+    """Runs the Multitool once over all logs. Returns
+    ({path: [(level, rule, line)]}, [problems of the run itself])."""
+    by_path = {os.path.realpath(p): p for p in paths}
+    found = {p: [] for p in paths}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "validation.sarif")
+        proc = subprocess.run([multitool, "validate", "--rule-kind", "Gh;Sarif",
+                               "--level", "Error;Warning;Note",
+                               "--output", out] + list(paths),
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if proc.returncode != 0 or not os.path.isfile(out):
+            return found, ["Multitool exited %d: %s" % (proc.returncode, proc.stdout.strip())]
+        with open(out, encoding="utf-8") as f:
+            run = json.load(f)["runs"][0]
+    run_problems = []
+    for inv in run.get("invocations", []):
+        if not inv.get("executionSuccessful", False):
+            run_problems.append("Multitool: execution not successful")
+        for n in inv.get("toolExecutionNotifications", []) + inv.get("toolConfigurationNotifications", []):
+            if n.get("level", "warning") in ("error", "warning"):
+                run_problems.append("Multitool %s %s: %s" % (
+                    n.get("level", "warning"), n.get("descriptor", {}).get("id", ""),
+                    n["message"]["text"]))
+    rules = run["tool"]["driver"].get("rules", [])
+    for r in run.get("results", []):
+        pl = (r.get("locations") or [{}])[0].get("physicalLocation", {})
+        uri = pl.get("artifactLocation", {}).get("uri", "")
+        path = urllib.parse.unquote(urllib.parse.urlparse(uri).path)
+        line = "%s:%d: %s %s" % (os.path.basename(path), pl.get("region", {}).get("startLine", 0),
+                                 r["ruleId"], message_text(r, rules))
+        found[by_path.get(os.path.realpath(path), paths[0])].append(
+            (r.get("level", "warning"), r["ruleId"], line))
+    return found, run_problems
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--schema", required=True)
+    ap.add_argument("--multitool", required=True)
+    ap.add_argument("--schema")
     ap.add_argument("logs", nargs="+")
     args = ap.parse_args()
-    if not os.path.isfile(args.schema):
-        print("error: SARIF schema not found at %s (it belongs in ../shared/sarif/ "
-              "next to the source tree)" % args.schema)
-        return 2
-    with open(args.schema, encoding="utf-8") as f:
+    schema_path = args.schema or os.path.join(os.path.dirname(args.multitool), "sarif-2.1.0.json")
+    for what, path in (("SARIF Multitool", args.multitool), ("SARIF schema", schema_path)):
+        if not os.path.isfile(path):
+            print("error: %s not found at %s (scripts/setup.sh installs it into the "
+                  "build tree)" % (what, path))
+            return 2
+    with open(schema_path, encoding="utf-8") as f:
         schema = json.load(f)
-    bad = 0
+    multitool, run_problems = multitool_findings(args.multitool, args.logs)
+    for p in run_problems:
+        print("error: " + p)
+    bad = bool(run_problems)
     for path in args.logs:
-        with open(path, encoding="utf-8") as f:
-            log = json.load(f)
-        problems = schema_errors(log, schema) + github_problems(log)
-        print("%s: %s" % (path, "INVALID" if problems else "valid"))
+        levels = collections.Counter(level for level, _, _ in multitool[path])
+        problems = ["Multitool %s: %s" % (level, line) for level, _, line in multitool[path]
+                    if level in ("error", "warning")]
+        try:
+            with open(path, encoding="utf-8") as f:
+                log = json.load(f)
+            problems += schema_errors(log, schema) + github_problems(log)
+        except ValueError as e:
+            problems.append("not JSON: %s" % e)
+        notes = collections.Counter(rule for level, rule, _ in multitool[path] if level == "note")
+        print("%s: %s (Multitool: %d errors, %d warnings, %d notes%s)" % (
+            path, "INVALID" if problems else "valid", levels["error"], levels["warning"],
+            levels["note"], ": " + ", ".join("%s x%d" % kv for kv in sorted(notes.items()))
+            if notes else ""))
         for p in problems:
             print("  - " + p)
-        bad += bool(problems)
+        bad |= bool(problems)
     return 1 if bad else 0
 
 

@@ -94,8 +94,12 @@ TEST_F(SarifWriterTest, ResultHasRelativeUriCodePointRegionNotesAndFlow) {
   EXPECT_EQ(PL["region"]["startLine"], 3);
   EXPECT_EQ(PL["region"]["startColumn"], 14);
   EXPECT_EQ(PL["region"]["endColumn"], 20);
+  // The snippet is the region's text: code points 14 to 20 of the line.
+  EXPECT_EQ(PL["region"]["snippet"]["text"], "eak();");
   ASSERT_EQ(R["relatedLocations"].size(), 1u);
   EXPECT_EQ(R["relatedLocations"][0]["id"], 1);
+  // A point note covers the character under the caret, and shows it.
+  EXPECT_EQ(R["relatedLocations"][0]["physicalLocation"]["region"]["snippet"]["text"], "}");
   const json &Flow = R["codeFlows"][0]["threadFlows"][0]["locations"];
   ASSERT_EQ(Flow.size(), 2u);
   EXPECT_EQ(Flow[0]["location"]["message"]["text"], "goes out of scope here");
@@ -103,6 +107,41 @@ TEST_F(SarifWriterTest, ResultHasRelativeUriCodePointRegionNotesAndFlow) {
   EXPECT_FALSE(R.contains("baselineState"));
   EXPECT_EQ(log(In)["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"],
             "file://" + Root + "/");
+  EXPECT_FALSE(log(In)["runs"][0].contains("versionControlProvenance"));
+}
+
+TEST_F(SarifWriterTest, SnippetsFollowCodePointsAcrossLines) {
+  SourceText Text;
+  // "été" is three code points, five bytes.
+  EXPECT_EQ(Text.text(Root + "/src/a.cu", 3, 6, 3, 9), "\xC3\xA9t\xC3\xA9");
+  EXPECT_EQ(Text.text(Root + "/src/a.cu", 2, 10, 3, 3), "{\n  ");
+  EXPECT_EQ(Text.text(Root + "/missing.cu", 1, 1, 1, 5), "");
+}
+
+TEST_F(SarifWriterTest, ProvenanceNamesTheCommit) {
+  SarifOptions O;
+  O.SourceRoot = Root;
+  O.RepositoryUri = "https://example.com/org/repo.git";
+  O.RevisionId = "0123456789abcdef0123456789abcdef01234567";
+  O.Branch = "main";
+  json V = json::parse(writeSarif({}, O))["runs"][0]["versionControlProvenance"];
+  ASSERT_EQ(V.size(), 1u);
+  EXPECT_EQ(V[0]["repositoryUri"], O.RepositoryUri);
+  EXPECT_EQ(V[0]["revisionId"], O.RevisionId);
+  EXPECT_EQ(V[0]["branch"], "main");
+  EXPECT_EQ(V[0]["mappedTo"]["uriBaseId"], "%SRCROOT%");
+}
+
+TEST(SarifProvenance, RemoteUrlsBecomeUrisWithoutCredentials) {
+  EXPECT_EQ(repositoryUriFromRemote("https://github.com/o/r.git"), "https://github.com/o/r.git");
+  EXPECT_EQ(repositoryUriFromRemote("https://x-access-token:ghs_abc@github.com/o/r\n"),
+            "https://github.com/o/r");
+  EXPECT_EQ(repositoryUriFromRemote("ssh://git@host:2222/o/r.git"), "ssh://host:2222/o/r.git");
+  EXPECT_EQ(repositoryUriFromRemote("git@github.com:o/r.git"), "ssh://github.com/o/r.git");
+  EXPECT_EQ(repositoryUriFromRemote("/srv/git/my repo"), "file:///srv/git/my%20repo");
+  EXPECT_EQ(repositoryUriFromRemote("file:///srv/git/r"), "file:///srv/git/r");
+  EXPECT_EQ(repositoryUriFromRemote("../relative"), "");
+  EXPECT_EQ(repositoryUriFromRemote(""), "");
 }
 
 TEST_F(SarifWriterTest, FixesBecomeReplacements) {

@@ -17,9 +17,11 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
@@ -420,6 +422,41 @@ std::string formatText(const std::vector<FindingRecord> &Findings) {
 
 namespace {
 
+/// What `git -C Dir Args...` prints, trimmed; "" when git is missing or fails.
+std::string gitOutput(const std::string &Dir,
+                      std::initializer_list<llvm::StringRef> Args) {
+  llvm::ErrorOr<std::string> Git = llvm::sys::findProgramByName("git");
+  llvm::SmallString<128> Out;
+  if (!Git || llvm::sys::fs::createTemporaryFile("cudagraph-tidy-git", "txt", Out))
+    return "";
+  llvm::FileRemover Remove(Out);
+  std::vector<llvm::StringRef> Argv = {*Git, "-C", Dir};
+  Argv.insert(Argv.end(), Args);
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""),
+                                                llvm::StringRef(Out),
+                                                llvm::StringRef("")};
+  if (llvm::sys::ExecuteAndWait(*Git, Argv, std::nullopt, Redirects) != 0)
+    return "";
+  auto Buf = llvm::MemoryBuffer::getFile(Out);
+  return Buf ? (*Buf)->getBuffer().trim().str() : "";
+}
+
+/// When the source root is the top level of a git work tree with a commit,
+/// names that commit and where it comes from: origin's URL, or the local
+/// repository when there is no origin.
+void addGitProvenance(SarifOptions &SO) {
+  std::string Top = gitOutput(SO.SourceRoot, {"rev-parse", "--show-toplevel"});
+  llvm::SmallString<256> Real;
+  if (Top.empty() || llvm::sys::fs::real_path(Top, Real) || Real != SO.SourceRoot)
+    return;
+  SO.RevisionId = gitOutput(SO.SourceRoot, {"rev-parse", "-q", "--verify", "HEAD"});
+  SO.RepositoryUri = repositoryUriFromRemote(
+      gitOutput(SO.SourceRoot, {"remote", "get-url", "origin"}));
+  if (SO.RepositoryUri.empty())
+    SO.RepositoryUri = repositoryUriFromRemote(SO.SourceRoot);
+  SO.Branch = gitOutput(SO.SourceRoot, {"symbolic-ref", "-q", "--short", "HEAD"});
+}
+
 std::string sarifText(const RunResult &Result, const ReportOptions &Opts) {
   SarifInput In;
   In.Findings = Result.Findings;
@@ -429,6 +466,8 @@ std::string sarifText(const RunResult &Result, const ReportOptions &Opts) {
   SarifOptions SO;
   SO.SourceRoot = Opts.SarifRoot;
   SO.ToolVersion = CUDAGRAPH_TIDY_VERSION;
+  if (!SO.SourceRoot.empty())
+    addGitProvenance(SO);
   return writeSarif(In, SO);
 }
 
