@@ -7,6 +7,7 @@
 // its groups below say:
 //
 //   Dataflow.cpp     the dataflow driver: CFG walk and worklist
+//   Disjuncts.cpp    ESP disjuncts: split, relevance, retirement, statistics
 //   Branches.cpp     branches: facts, status and null refinement
 //   Status.cpp       where a status lives
 //   Calls.cpp        calls and the model's effects
@@ -128,6 +129,8 @@ public:
 
   bool run();
   std::vector<LifetimeFinding> takeFindings();
+  /// Adds what this run gave up to the process-wide counts.
+  void recordStats(LifetimeStats &S) const;
   /// Summary of the function's effect on its parameters (SummaryMode).
   std::unique_ptr<FunctionSummary> summary() const;
 
@@ -297,6 +300,7 @@ private:
   std::vector<unsigned> WidenedRes;
   static constexpr unsigned MaxVisitsPerBlock = 64;
   bool HitVisitBudget = false;
+  size_t MostDisjuncts = 0;
 
   std::map<std::pair<int, const Expr *>, LifetimeFinding> Findings;
   std::map<std::pair<int, const Expr *>, unsigned> FindingResource;

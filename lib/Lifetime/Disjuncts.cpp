@@ -179,9 +179,19 @@ void Analysis::splitDisjuncts(StateSet &S, const CFGBlock *B) {
     P.Bind = {};
     Out.push_back(std::move(P));
   }
+  MostDisjuncts = std::max(MostDisjuncts, Out.size());
   std::stable_sort(Out.begin(), Out.end(),
                    [](const PathState &L, const PathState &R) { return L.Tracked < R.Tracked; });
   S = std::move(Out);
+}
+
+void Analysis::recordStats(LifetimeStats &S) const {
+  ++S.Functions;
+  S.WidenedFunctions += !WidenedRes.empty();
+  S.BudgetFunctions += HitVisitBudget;
+  unsigned Most = S.MostDisjuncts;
+  while (MostDisjuncts > Most && !S.MostDisjuncts.compare_exchange_weak(Most, MostDisjuncts))
+    ;
 }
 
 } // namespace lifetime

@@ -25,15 +25,15 @@
 // `this` (never leaks at exit: the object owns it), a member of a local plain
 // struct, or the elements of a local array (one place for all elements).
 //
-// Path sensitivity is bounded: the state at a program point is a small set of
-// path states (PathState.h), each with the branch facts that led to it
-// (`if (use_graph)` taken true). A branch whose fact contradicts a path's
-// facts is infeasible for that path, so `if (c) acquire; ... if (c) release;`
-// is not a leak. Paths with equal facts are merged; beyond a bound (16) every
-// path is merged and facts are dropped. Merging loses precision: a merged
-// state can carry a Live bit from one path to a leak point reached by
-// another, so the bound is kept large enough that ordinary functions never
-// hit it.
+// Path sensitivity follows ESP's property simulation (PathState.h): the
+// state at a point is a set of disjuncts, one per distinct state of each
+// resource, each with the branch facts its paths share (`if (use_graph)`
+// taken true). A branch whose fact contradicts a disjunct's facts is
+// infeasible for it, so `if (c) acquire; ... if (c) release;` is not a leak,
+// however many unrelated branches lie between. At joins, disjuncts of a
+// resource in the same state merge and keep only the facts they share;
+// there is no bound that ordinary code reaches (Disjuncts.cpp keeps the set
+// sparse, docs/architecture.md says why this design).
 //
 // Paths that end in exit/abort/[[noreturn]] calls or a throw that leaves the
 // function are sinks: their state is dropped, as the Clang Static Analyzer's
@@ -51,7 +51,7 @@
 // analyses of one translation unit (LifetimeAnalyzer::Impl: model lookup,
 // the cache of helper summaries) and the cheap pre-filter. The analysis of
 // one function is the class Analysis, declared in Analysis.h and
-// implemented by concern in Dataflow.cpp, Branches.cpp, Status.cpp,
+// implemented by concern in Dataflow.cpp, Disjuncts.cpp, Branches.cpp, Status.cpp,
 // Calls.cpp, Assignments.cpp, Lambdas.cpp, Summaries.cpp, Reports.cpp and
 // Places.cpp (Analysis.h lists what each holds).
 //
@@ -178,6 +178,11 @@ const FunctionModel *LifetimeAnalyzer::Impl::modelFor(const CallExpr *Call) {
   return S ? &S->Model : nullptr;
 }
 
+LifetimeStats &lifetimeStats() {
+  static LifetimeStats Stats;
+  return Stats;
+}
+
 LifetimeAnalyzer::LifetimeAnalyzer(const ApiModel &Model, ASTContext &Ctx,
                                    LifetimeOptions Opts)
     : P(std::make_unique<Impl>(Model, Ctx, Opts)) {}
@@ -194,6 +199,7 @@ std::vector<LifetimeFinding> LifetimeAnalyzer::analyze(const FunctionDecl *FD) {
   Analysis An(*P, FD, /*SummaryMode=*/false);
   if (!An.run())
     return {};
+  An.recordStats(lifetimeStats());
   std::vector<LifetimeFinding> Out = An.takeFindings();
   const SourceManager &SM = P->Ctx.getSourceManager();
   llvm::sort(Out, [&](const LifetimeFinding &L, const LifetimeFinding &R) {

@@ -16,6 +16,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -69,6 +70,18 @@ struct LifetimeOptions {
   /// program point; past it the resource is widened and reports nothing.
   unsigned MaxStatesPerPoint = 32;
 };
+
+/// Process-wide counts of what the engine did and where it gave up, for
+/// `cudagraph-tidy --stats`. A widened function reported nothing for the
+/// widened resources; a function over the revisit budget stopped following
+/// some loop paths (fewer findings, never false ones).
+struct LifetimeStats {
+  std::atomic<unsigned> Functions{0};
+  std::atomic<unsigned> WidenedFunctions{0};
+  std::atomic<unsigned> BudgetFunctions{0};
+  std::atomic<unsigned> MostDisjuncts{0}; ///< at one program point
+};
+LifetimeStats &lifetimeStats();
 
 class LifetimeAnalyzer {
 public:

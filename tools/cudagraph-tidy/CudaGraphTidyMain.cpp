@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DriverSupport.h"
+#include "Lifetime/LifetimeAnalysis.h"
 #include "Report/Rules.h"
 #include "Sarif/SarifWriter.h"
 
@@ -30,6 +31,7 @@
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
@@ -158,6 +160,14 @@ void printSummary(const cgt::RunResult &Result) {
     errs() << " (" << Result.Unchanged << " already in the baseline)";
   errs() << " in " << Result.Units.size() << " translation unit"
          << (Result.Units.size() == 1 ? "" : "s") << ".\n";
+}
+
+void printStats() {
+  const cgt::LifetimeStats &S = cgt::lifetimeStats();
+  errs() << "lifetime engine: " << S.Functions << " functions analysed, "
+         << S.WidenedFunctions << " widened past the per-resource state bound, "
+         << S.BudgetFunctions << " over the loop revisit budget; at most "
+         << S.MostDisjuncts << " disjuncts at one point\n";
 }
 
 std::string resolvedSarifRoot(std::string &Error) {
@@ -313,5 +323,9 @@ int main(int argc, const char **argv) {
     errs() << "cudagraph-tidy: error: " << C << "\n";
   if (!Quiet)
     printSummary(Result);
+  // `--stats` is LLVM's own option (llvm/ADT/Statistic.h); with it the
+  // driver also says what the lifetime engine gave up.
+  if (llvm::AreStatisticsEnabled())
+    printStats();
   return cgt::exitCodeFor(Result);
 }
