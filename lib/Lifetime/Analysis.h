@@ -29,6 +29,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <functional>
@@ -159,8 +160,9 @@ private:
     bool Global = false;                ///< an element may touch any disjunct
     bool KeepFactsApart = false;        ///< joins `c ? a : b`: facts decide
   };
-  void computeLoopExtents();
+  void computeKeptStates();
   void scanMentions();
+  void computeLaterMentions();
   bool isRelevant(const BlockMentions &M, const PathState &P) const;
   bool isRetired(const PathState &P, const CFGBlock *B) const;
   void splitDisjuncts(StateSet &S, const CFGBlock *B);
@@ -287,15 +289,18 @@ private:
   /// continue at that try's handlers.
   std::vector<std::pair<const CFGBlock *, PathState>> Diverted;
 
-  /// Reverse post-order position of each block (N: unreachable), the last
-  /// position a loop reaches the block from, and whether a loop does.
+  /// Reverse post-order position of each block (N: unreachable), and the
+  /// blocks whose entry state is kept once transferred (loop headers, whose
+  /// state ends the loop; every other block receives only new disjuncts,
+  /// and the transfer is per disjunct).
   std::vector<unsigned> Order;
-  std::vector<unsigned> LoopEnd;
-  std::vector<char> InLoop;
+  std::vector<char> KeepIn;
   std::vector<BlockMentions> Mentions;
-  /// One past the last position where a variable is named (not counting
-  /// its death): after that, a resource it holds can no longer be observed.
-  llvm::DenseMap<const Decl *, unsigned> LastMention;
+  /// Variables named in the function, one bit each: named by each block
+  /// (not counting deaths), and possibly named after each block.
+  llvm::DenseMap<const Decl *, unsigned> DeclIndex;
+  std::vector<llvm::BitVector> Gen;
+  std::vector<llvm::BitVector> Later;
   /// Resources whose states were widened at some join: no findings.
   std::vector<unsigned> WidenedRes;
   static constexpr unsigned MaxVisitsPerBlock = 64;

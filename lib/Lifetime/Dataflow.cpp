@@ -237,8 +237,9 @@ bool Analysis::run() {
   // Reverse post-order keeps the number of revisits small, and says which
   // blocks a loop can reach again.
   Order = reversePostOrder(*Cfg);
-  computeLoopExtents();
+  computeKeptStates();
   scanMentions();
+  computeLaterMentions();
   scanElementReleases();
   std::vector<StateSet> In(N);
   std::vector<unsigned> Visits(N, 0);
@@ -269,8 +270,10 @@ bool Analysis::run() {
     const CFGBlock *B = WL.top();
     WL.pop();
     Queued[B->getBlockID()] = 0;
-    // A block no loop reaches again is visited once: its state can go.
-    StateSet S = InLoop[B->getBlockID()] ? In[B->getBlockID()] : std::move(In[B->getBlockID()]);
+    // Only loop headers need their state again: elsewhere a later arrival
+    // is transferred on its own, so only the frontier of the walk holds
+    // states.
+    StateSet S = KeepIn[B->getBlockID()] ? In[B->getBlockID()] : std::move(In[B->getBlockID()]);
     transferBlock(B, S);
     splitDisjuncts(S, B);
     for (auto &[Dispatch, Path] : Diverted) {

@@ -12,10 +12,9 @@
 //     places holding its resource, its status, the variables of its facts)
 //     cannot change it, so the disjunct is carried past the block untouched;
 //   * retirement: a resource that is no longer live, whose variables no
-//     later block mentions, can no longer be observed and leaves the state.
-//
-// "Later" is judged on the reverse post-order: a mention inside a loop
-// counts until the loop's last block, since the back edge reaches it again.
+//     block reachable from here mentions (a backward "may be named later"
+//     analysis over the CFG, one bit per variable), can no longer be
+//     observed and leaves the state.
 //
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Analysis.h"
@@ -31,49 +30,70 @@ bool affectsEveryResource(const FunctionModel *M) { return M && M->ReturnsLastSt
 
 } // namespace
 
-void Analysis::computeLoopExtents() {
+void Analysis::computeKeptStates() {
   unsigned N = Cfg->getNumBlockIDs();
-  LoopEnd.assign(N, 0);
-  InLoop.assign(N, 0);
-  std::vector<std::pair<unsigned, unsigned>> Loops; // [header, latch] in RPO
-  for (const CFGBlock *B : *Cfg) {
-    if (!B || Order[B->getBlockID()] == N)
-      continue;
-    for (const CFGBlock::AdjacentBlock &Succ : B->succs())
-      if (const CFGBlock *To = Succ.getReachableBlock();
-          To && Order[To->getBlockID()] <= Order[B->getBlockID()])
-        Loops.push_back({Order[To->getBlockID()], Order[B->getBlockID()]});
-  }
+  KeepIn.assign(N, 0);
   for (const CFGBlock *B : *Cfg) {
     if (!B)
       continue;
-    unsigned Pos = Order[B->getBlockID()];
-    unsigned End = Pos;
     // Blocks the walk from the entry does not reach (a try's handlers, which
-    // only diverted paths reach) may run at any time.
-    if (Pos == N)
-      InLoop[B->getBlockID()] = 1;
-    for (auto [Header, Latch] : Loops)
-      if (Header <= Pos && Pos <= Latch) {
-        End = std::max(End, Latch);
-        InLoop[B->getBlockID()] = 1;
-      }
-    LoopEnd[B->getBlockID()] = End;
+    // only diverted paths reach) keep their state too.
+    if (Order[B->getBlockID()] == N)
+      KeepIn[B->getBlockID()] = 1;
+    else
+      for (const CFGBlock::AdjacentBlock &Succ : B->succs())
+        if (const CFGBlock *To = Succ.getReachableBlock();
+            To && Order[To->getBlockID()] <= Order[B->getBlockID()])
+          KeepIn[To->getBlockID()] = 1; // a loop header: its state ends the loop
   }
+}
+
+/// `Later[B]`: the variables some block after B may name, over the CFG's
+/// edges; a handler names its variables "later" for every block, since the
+/// throws that reach it are not edges.
+void Analysis::computeLaterMentions() {
+  unsigned N = Cfg->getNumBlockIDs();
+  unsigned V = DeclIndex.size();
+  Later.assign(N, llvm::BitVector(V));
+  llvm::BitVector InHandlers(V);
+  std::vector<const CFGBlock *> PostOrder(N, nullptr);
+  for (const CFGBlock *B : *Cfg)
+    if (B && Order[B->getBlockID()] < N)
+      PostOrder[N - 1 - Order[B->getBlockID()]] = B;
+    else if (B)
+      InHandlers |= Gen[B->getBlockID()];
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const CFGBlock *B : PostOrder) {
+      if (!B)
+        continue;
+      llvm::BitVector Acc = InHandlers;
+      for (const CFGBlock::AdjacentBlock &Succ : B->succs())
+        if (const CFGBlock *To = Succ.getReachableBlock()) {
+          Acc |= Gen[To->getBlockID()];
+          Acc |= Later[To->getBlockID()];
+        }
+      if (Acc != Later[B->getBlockID()]) {
+        Later[B->getBlockID()] = std::move(Acc);
+        Changed = true;
+      }
+    }
+  }
+  Gen.clear();
 }
 
 void Analysis::scanMentions() {
   unsigned N = Cfg->getNumBlockIDs();
   Mentions.assign(N, {});
+  std::vector<std::vector<unsigned>> Indices(N);
   for (const CFGBlock *B : *Cfg) {
     if (!B)
       continue;
     BlockMentions &M = Mentions[B->getBlockID()];
-    unsigned Until = LoopEnd[B->getBlockID()];
+    std::vector<unsigned> &Named = Indices[B->getBlockID()];
     auto Mention = [&](const Decl *D) {
       M.Decls.insert(D);
-      unsigned &Last = LastMention[D];
-      Last = std::max(Last, Until + 1);
+      Named.push_back(DeclIndex.try_emplace(D, DeclIndex.size()).first->second);
     };
     std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
       if (!S)
@@ -106,6 +126,10 @@ void Analysis::scanMentions() {
       }
     }
   }
+  Gen.assign(N, llvm::BitVector(DeclIndex.size()));
+  for (unsigned Id = 0; Id < N; ++Id)
+    for (unsigned I : Indices[Id])
+      Gen[Id].set(I);
 }
 
 bool Analysis::isRelevant(const BlockMentions &M, const PathState &P) const {
@@ -136,10 +160,10 @@ bool Analysis::isRetired(const PathState &P, const CFGBlock *B) const {
     return true;
   if ((RS->second.Bits & Live) || Resources[P.Tracked].ParamIndex >= 0)
     return false;
-  unsigned Now = Order[B->getBlockID()];
+  const llvm::BitVector &Named = Later[B->getBlockID()];
   for (const auto &Bd : P.Bind) {
-    auto Last = LastMention.find(Bd.first->Decl);
-    if (Last != LastMention.end() && Last->second > Now)
+    auto It = DeclIndex.find(Bd.first->Decl);
+    if (It != DeclIndex.end() && Named.test(It->second))
       return false;
   }
   return true;
