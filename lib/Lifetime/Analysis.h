@@ -156,14 +156,16 @@ private:
 
   // --- ESP disjuncts: split, relevance, retirement (Disjuncts.cpp) ---
   struct BlockMentions {
-    llvm::DenseSet<const Decl *> Decls; ///< what the block's elements name
+    llvm::DenseSet<const Decl *> Decls; ///< what the block's elements name (not deaths)
     bool Global = false;                ///< an element may touch any disjunct
     bool KeepFactsApart = false;        ///< joins `c ? a : b`: facts decide
+    bool HasDeaths = false;             ///< leaves a scope
   };
   void computeKeptStates();
   void scanMentions();
   void computeLaterMentions();
-  bool isRelevant(const BlockMentions &M, const PathState &P) const;
+  bool isRelevant(const CFGBlock *B, const PathState &P) const;
+  bool holdsDyingVariable(const CFGBlock *B, const PathState &P) const;
   bool isRetired(const PathState &P, const CFGBlock *B) const;
   void splitDisjuncts(StateSet &S, const CFGBlock *B);
 
@@ -231,6 +233,8 @@ private:
   void applyLambdaBody(const LambdaExpr *L, PathState &P, bool &Dead);
 
   // --- leaks and reports ---
+  void scanScopes();
+  void onScopeEnd(const VarDecl *ScopeVar, const Stmt *Trigger, PathState &P);
   void onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P);
   std::pair<SourceLocation, std::string> scopeExit(const Stmt *Trigger) const;
   bool isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where) const;
@@ -285,6 +289,8 @@ private:
   std::map<const VarDecl *, const LambdaExpr *> LocalLambdas;
   unsigned LambdaDepth = 0;
   std::map<const ValueDecl *, SourceLocation> FirstElementRelease;
+  /// The statement whose scope each local variable belongs to.
+  llvm::DenseMap<const VarDecl *, const Stmt *> ScopeOwner;
   /// Paths that ended in a call that never returns, inside a try: they
   /// continue at that try's handlers.
   std::vector<std::pair<const CFGBlock *, PathState>> Diverted;

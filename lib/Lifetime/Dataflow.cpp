@@ -16,8 +16,8 @@ namespace cgt {
 namespace lifetime {
 
 void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
-  if (auto LE = E.getAs<CFGLifetimeEnds>()) {
-    onLifetimeEnd(LE->getVarDecl(), LE->getTriggerStmt(), P);
+  if (auto SE = E.getAs<CFGScopeEnd>()) {
+    onScopeEnd(SE->getVarDecl(), SE->getTriggerStmt(), P);
     return;
   }
   auto CS = E.getAs<CFGStmt>();
@@ -111,7 +111,6 @@ bool Analysis::leavesFunction(const CFGBlock *B) const {
 
 void Analysis::transferBlock(const CFGBlock *B, StateSet &S) {
   CurrentBlock = B;
-  const BlockMentions &M = Mentions[B->getBlockID()];
   StateSet Alive;
   Alive.reserve(S.size());
   // The base comes first and stands for every path: where it dies (a call
@@ -120,7 +119,7 @@ void Analysis::transferBlock(const CFGBlock *B, StateSet &S) {
   bool BaseDied = false;
   const CFGBlock *BaseDispatch = nullptr;
   for (PathState &P : S) {
-    if (!isRelevant(M, P)) {
+    if (!isRelevant(B, P)) {
       if (!BaseDied)
         Alive.push_back(std::move(P));
       else if (BaseDispatch)
@@ -228,7 +227,10 @@ std::vector<unsigned> reversePostOrder(const CFG &G) {
 
 bool Analysis::run() {
   CFG::BuildOptions BO;
-  BO.AddLifetime = true;
+  // Scope ends rather than lifetime ends: clang puts the death of every
+  // variable in scope at every early return (n^2 elements for n variables
+  // and n returns); a scope end is one element per scope left.
+  BO.AddScopes = true;
   BO.setAllAlwaysAdd();
   Cfg = CFG::buildCFG(FD, FD->getBody(), &Ctx, BO);
   if (!Cfg)
@@ -238,6 +240,7 @@ bool Analysis::run() {
   // blocks a loop can reach again.
   Order = reversePostOrder(*Cfg);
   computeKeptStates();
+  scanScopes();
   scanMentions();
   computeLaterMentions();
   scanElementReleases();

@@ -118,8 +118,8 @@ void Analysis::scanMentions() {
         Walk(Child);
     };
     for (const CFGElement &E : *B) {
-      if (auto LE = E.getAs<CFGLifetimeEnds>())
-        M.Decls.insert(LE->getVarDecl()); // a death is not a later use
+      if (E.getAs<CFGScopeEnd>())
+        M.HasDeaths = true; // a death is not a later use: see isRelevant
       else if (auto CS = E.getAs<CFGStmt>()) {
         M.KeepFactsApart |= isa<AbstractConditionalOperator>(CS->getStmt());
         Walk(CS->getStmt());
@@ -132,7 +132,25 @@ void Analysis::scanMentions() {
       Gen[Id].set(I);
 }
 
-bool Analysis::isRelevant(const BlockMentions &M, const PathState &P) const {
+/// Whether a variable of `P` dies in `B`: the scopes a block leaves are
+/// few, and so are the variables a disjunct holds its resource in.
+bool Analysis::holdsDyingVariable(const CFGBlock *B, const PathState &P) const {
+  for (const CFGElement &E : *B)
+    if (auto SE = E.getAs<CFGScopeEnd>()) {
+      auto Scope = ScopeOwner.find(SE->getVarDecl());
+      if (Scope == ScopeOwner.end())
+        continue;
+      for (const auto &Bd : P.Bind) {
+        auto Owner = ScopeOwner.find(dyn_cast<VarDecl>(Bd.first->Decl));
+        if (Owner != ScopeOwner.end() && Owner->second == Scope->second)
+          return true;
+      }
+    }
+  return false;
+}
+
+bool Analysis::isRelevant(const CFGBlock *Blk, const PathState &P) const {
+  const BlockMentions &M = Mentions[Blk->getBlockID()];
   if (M.Global || P.Tracked == 0 || P.Bind.empty())
     return true; // the base, or a returned resource not stored yet
   auto Named = [&](const Decl *D) { return D && M.Decls.count(D); };
@@ -151,7 +169,7 @@ bool Analysis::isRelevant(const BlockMentions &M, const PathState &P) const {
       for (Key K : V->second)
         if (Named(K->Decl))
           return true;
-  return false;
+  return M.HasDeaths && holdsDyingVariable(Blk, P);
 }
 
 bool Analysis::isRetired(const PathState &P, const CFGBlock *B) const {

@@ -94,11 +94,55 @@ std::pair<SourceLocation, std::string> Analysis::scopeExit(const Stmt *Trigger) 
 
 /// Live resources only the dying variable (or its members and elements)
 /// holds are leaked.
-void Analysis::onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P) {
-  // The next instance of the variable (a loop's next iteration) starts
+/// The statement whose scope a local variable belongs to: the compound
+/// statement, or the `for`/`if`/`while`/`switch` that declares it.
+void Analysis::scanScopes() {
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D))
+          ScopeOwner[VD] = PM.getParent(DS);
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(FD->getBody());
+}
+
+/// Leaving a scope (clang's CFG names it by its first variable) ends the
+/// lifetime of all its variables, latest declared first, as C++ destroys
+/// them. Only the variables this path binds can matter, so the cost follows
+/// the state, not the size of the scope: a function with n variables and n
+/// early returns stays linear.
+void Analysis::onScopeEnd(const VarDecl *ScopeVar, const Stmt *Trigger, PathState &P) {
+  auto Owner = ScopeOwner.find(ScopeVar);
+  if (Owner == ScopeOwner.end())
+    return;
+  auto InScope = [&](const Decl *D) {
+    auto It = ScopeOwner.find(dyn_cast<VarDecl>(D));
+    return It != ScopeOwner.end() && It->second == Owner->second;
+  };
+  // The next instance of a variable (a loop's next iteration) starts
   // unknown, and facts about a dead variable only cost space.
-  if (!P.Facts.empty())
-    invalidateFacts(placeOf(VD), P);
+  for (auto It = P.Facts.begin(); It != P.Facts.end();) {
+    auto V = FactVars.find(It->first);
+    bool Dies = V != FactVars.end() &&
+                llvm::any_of(V->second, [&](Key K) { return InScope(K->Decl); });
+    It = Dies ? P.Facts.erase(It) : It + 1;
+  }
+  llvm::SmallVector<const VarDecl *, 4> Dying;
+  for (const auto &B : P.Bind)
+    if (InScope(B.first->Decl) && !llvm::is_contained(Dying, B.first->Decl))
+      Dying.push_back(cast<VarDecl>(B.first->Decl));
+  llvm::sort(Dying, [&](const VarDecl *L, const VarDecl *R) {
+    return SM.isBeforeInTranslationUnit(R->getLocation(), L->getLocation());
+  });
+  for (const VarDecl *VD : Dying)
+    onLifetimeEnd(VD, Trigger, P);
+}
+
+void Analysis::onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P) {
   llvm::SmallVector<Key, 4> Dying;
   for (const auto &B : P.Bind)
     if (B.first->Decl == VD)
