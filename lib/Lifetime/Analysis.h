@@ -302,11 +302,10 @@ private:
   std::vector<unsigned> Order;
   std::vector<char> KeepIn;
   std::vector<BlockMentions> Mentions;
-  /// Variables named in the function, one bit each: named by each block
-  /// (not counting deaths), and possibly named after each block.
+  /// Variables named in the function, one bit each: possibly named (not
+  /// counting deaths) by each block or a block after it.
   llvm::DenseMap<const Decl *, unsigned> DeclIndex;
-  std::vector<llvm::BitVector> Gen;
-  std::vector<llvm::BitVector> Later;
+  std::vector<llvm::BitVector> NamedFrom;
   /// Resources whose states were widened at some join: no findings.
   std::vector<unsigned> WidenedRes;
   static constexpr unsigned MaxVisitsPerBlock = 64;

@@ -48,38 +48,36 @@ void Analysis::computeKeptStates() {
   }
 }
 
-/// `Later[B]`: the variables some block after B may name, over the CFG's
-/// edges; a handler names its variables "later" for every block, since the
-/// throws that reach it are not edges.
+/// `NamedFrom[B]`: the variables B or some block after it may name, over
+/// the CFG's edges (one bit per variable; the blocks' own names are the
+/// starting point). A handler names its variables "later" for every block,
+/// since the throws that reach it are not edges.
 void Analysis::computeLaterMentions() {
   unsigned N = Cfg->getNumBlockIDs();
-  unsigned V = DeclIndex.size();
-  Later.assign(N, llvm::BitVector(V));
-  llvm::BitVector InHandlers(V);
+  llvm::BitVector InHandlers(DeclIndex.size());
   std::vector<const CFGBlock *> PostOrder(N, nullptr);
   for (const CFGBlock *B : *Cfg)
     if (B && Order[B->getBlockID()] < N)
       PostOrder[N - 1 - Order[B->getBlockID()]] = B;
     else if (B)
-      InHandlers |= Gen[B->getBlockID()];
+      InHandlers |= NamedFrom[B->getBlockID()];
+  for (const CFGBlock *B : PostOrder)
+    if (B)
+      NamedFrom[B->getBlockID()] |= InHandlers;
   for (bool Changed = true; Changed;) {
     Changed = false;
     for (const CFGBlock *B : PostOrder) {
       if (!B)
         continue;
-      llvm::BitVector Acc = InHandlers;
+      llvm::BitVector &Mine = NamedFrom[B->getBlockID()];
       for (const CFGBlock::AdjacentBlock &Succ : B->succs())
-        if (const CFGBlock *To = Succ.getReachableBlock()) {
-          Acc |= Gen[To->getBlockID()];
-          Acc |= Later[To->getBlockID()];
+        if (const CFGBlock *To = Succ.getReachableBlock();
+            To && NamedFrom[To->getBlockID()].test(Mine)) {
+          Mine |= NamedFrom[To->getBlockID()];
+          Changed = true;
         }
-      if (Acc != Later[B->getBlockID()]) {
-        Later[B->getBlockID()] = std::move(Acc);
-        Changed = true;
-      }
     }
   }
-  Gen.clear();
 }
 
 void Analysis::scanMentions() {
@@ -126,10 +124,10 @@ void Analysis::scanMentions() {
       }
     }
   }
-  Gen.assign(N, llvm::BitVector(DeclIndex.size()));
+  NamedFrom.assign(N, llvm::BitVector(DeclIndex.size()));
   for (unsigned Id = 0; Id < N; ++Id)
     for (unsigned I : Indices[Id])
-      Gen[Id].set(I);
+      NamedFrom[Id].set(I);
 }
 
 /// Whether a variable of `P` dies in `B`: the scopes a block leaves are
@@ -178,11 +176,14 @@ bool Analysis::isRetired(const PathState &P, const CFGBlock *B) const {
     return true;
   if ((RS->second.Bits & Live) || Resources[P.Tracked].ParamIndex >= 0)
     return false;
-  const llvm::BitVector &Named = Later[B->getBlockID()];
   for (const auto &Bd : P.Bind) {
     auto It = DeclIndex.find(Bd.first->Decl);
-    if (It != DeclIndex.end() && Named.test(It->second))
-      return false;
+    if (It == DeclIndex.end())
+      continue;
+    for (const CFGBlock::AdjacentBlock &Succ : B->succs())
+      if (const CFGBlock *To = Succ.getReachableBlock();
+          To && NamedFrom[To->getBlockID()].test(It->second))
+        return false;
   }
   return true;
 }

@@ -130,6 +130,7 @@ public:
   const_iterator begin() const { return Items.begin(); }
   const_iterator end() const { return Items.end(); }
   bool empty() const { return Items.empty(); }
+  size_t size() const { return Items.size(); }
   iterator find(const K &Key) {
     iterator It = lower(Key);
     return It != end() && It->first == Key ? It : end();
@@ -216,7 +217,8 @@ struct PathState {
 
 using StateSet = std::vector<PathState>;
 
-/// Merges `Src` into `Dst`; returns whether `Dst` changed (trails aside).
+/// Merges `Src` into `Dst` by union (statuses kept only where both agree);
+/// returns whether `Dst` changed. Trails are left to the caller.
 inline bool mergeInto(PathState &Dst, const PathState &Src) {
   bool Changed = false;
   for (const auto &B : Src.Bind) {
@@ -237,11 +239,6 @@ inline bool mergeInto(PathState &Dst, const PathState &Src) {
     }
     ResState &D = It->second;
     const ResState &S = R.second;
-    // Notes must describe a path on which the resource is still live.
-    if ((S.Bits & Live) && (!(D.Bits & Live) || !D.TrailSize)) {
-      D.Trail = S.Trail;
-      D.TrailSize = S.TrailSize;
-    }
     if ((D.Bits | S.Bits) != D.Bits) {
       D.Bits |= S.Bits;
       Changed = true;
@@ -305,6 +302,30 @@ inline llvm::SmallVector<std::pair<uintptr_t, bool>, 2> memberFacts(const PathSt
   return Out;
 }
 
+/// The branch notes of a merged disjunct must describe a path that reaches
+/// whatever it reports later. A side whose facts survive the merge whole
+/// reaches everything the merged disjunct reaches, so its trail stands for
+/// both; when both sides lose facts, only the steps they share are kept.
+inline void chooseTrail(PathState &Dst, const PathState &Src, bool DstLost, bool SrcLost) {
+  auto D = Dst.Res.find(Dst.Tracked);
+  auto S = Src.Res.find(Src.Tracked);
+  if (Dst.Tracked == 0 || D == Dst.Res.end() || S == Src.Res.end() || !DstLost)
+    return;
+  ResState &DS = D->second;
+  const ResState &SS = S->second;
+  if (!SrcLost) {
+    DS.Trail = SS.Trail;
+    DS.TrailSize = SS.TrailSize;
+    return;
+  }
+  unsigned Common = 0;
+  while (Common < DS.TrailSize && Common < SS.TrailSize &&
+         DS.Trail[Common].Cond == SS.Trail[Common].Cond &&
+         DS.Trail[Common].Taken == SS.Trail[Common].Taken)
+    ++Common;
+  DS.TrailSize = Common;
+}
+
 /// Whether two disjuncts are in the same tracked state (ESP's property
 /// state): then they merge and only their facts are intersected.
 inline bool sameTrackedState(const PathState &L, const PathState &R) {
@@ -333,8 +354,11 @@ inline bool joinInto(StateSet &Dst, StateSet &&Src, unsigned MaxPerResource,
       return sameTrackedState(O, P) && (!KeepFactsApart || O.Facts == P.Facts);
     });
     if (Same != Last) {
-      Changed |= intersectFacts(*Same, P);
-      mergeInto(*Same, P); // trails and element sets; the state is equal
+      bool DstLost = intersectFacts(*Same, P);
+      bool SrcLost = P.Facts.size() != Same->Facts.size();
+      chooseTrail(*Same, P, DstLost, SrcLost);
+      Changed |= DstLost;
+      mergeInto(*Same, P); // element sets; the state is equal
       continue;
     }
     size_t Count = (Last - First) + 1;
