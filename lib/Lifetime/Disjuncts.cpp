@@ -28,6 +28,17 @@ namespace {
 /// variables they name.
 bool affectsEveryResource(const FunctionModel *M) { return M && M->ReturnsLastStatus; }
 
+/// Variables and members whose type can carry a handle or a device pointer
+/// (`CUdeviceptr` is an integer): only they get a bit in the "named later"
+/// sets; status codes, flags and floats do not.
+bool mayHoldResource(const Decl *D) {
+  const auto *VD = dyn_cast<ValueDecl>(D);
+  if (!VD || !(isa<VarDecl>(VD) || isa<FieldDecl>(VD)))
+    return false;
+  QualType T = VD->getType().getNonReferenceType();
+  return !T->isEnumeralType() && !T->isBooleanType() && !T->isRealFloatingType();
+}
+
 } // namespace
 
 void Analysis::computeKeptStates() {
@@ -91,7 +102,8 @@ void Analysis::scanMentions() {
     std::vector<unsigned> &Named = Indices[B->getBlockID()];
     auto Mention = [&](const Decl *D) {
       M.Decls.insert(D);
-      Named.push_back(DeclIndex.try_emplace(D, DeclIndex.size()).first->second);
+      if (mayHoldResource(D))
+        Named.push_back(DeclIndex.try_emplace(D, DeclIndex.size()).first->second);
     };
     std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
       if (!S)
@@ -179,7 +191,7 @@ bool Analysis::isRetired(const PathState &P, const CFGBlock *B) const {
   for (const auto &Bd : P.Bind) {
     auto It = DeclIndex.find(Bd.first->Decl);
     if (It == DeclIndex.end())
-      continue;
+      return false; // not followed: assume it may be named
     for (const CFGBlock::AdjacentBlock &Succ : B->succs())
       if (const CFGBlock *To = Succ.getReachableBlock();
           To && NamedFrom[To->getBlockID()].test(It->second))
