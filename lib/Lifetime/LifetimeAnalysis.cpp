@@ -1,6 +1,6 @@
 //===- LifetimeAnalysis.cpp - per-function CUDA resource lifetimes --------===//
 //
-// A forward dataflow over clang::CFG (built with lifetime-end elements) that
+// A forward dataflow over clang::CFG (built with scope-end elements) that
 // follows each resource a function acquires through the ApiModel.
 //
 // One resource = one acquisition site. Its state on a path is a set of bits:
@@ -15,7 +15,7 @@
 //                                                               v       v
 //                                                         Released    Escaped
 //
-//   Live at a lifetime end of its last variable, at the function exit, or
+//   Live where its last variable's scope ends, at the function exit, or
 //   when its variable is overwritten                  -> Leak / Overwrite
 //   use, launch or release while (only) Released       -> UseAfterRelease /
 //                                                         DoubleRelease
