@@ -148,8 +148,8 @@ private:
   // --- the dataflow driver ---
   void transferBlock(const CFGBlock *B, StateSet &S);
   void transferElement(const CFGElement &E, PathState &P, bool &Dead);
-  void propagateEdge(const CFGBlock *From, unsigned SuccIndex, const CFGBlock *To,
-                     const StateSet &Out, bool TwoWay, StateSet &Refined);
+  StateSet propagateEdge(const CFGBlock *From, unsigned SuccIndex, const CFGBlock *To,
+                         StateSet Out, bool TwoWay);
   void checkExit(const CFGBlock *From, const StateSet &S);
   bool leavesFunction(const CFGBlock *B) const;
   const CFGBlock *handlerDispatchFor(const Stmt *S);

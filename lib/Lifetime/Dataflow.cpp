@@ -148,22 +148,22 @@ void Analysis::transferBlock(const CFGBlock *B, StateSet &S) {
   S = std::move(Alive);
 }
 
-void Analysis::propagateEdge(const CFGBlock *From, unsigned SuccIndex,
-                             const CFGBlock *To, const StateSet &Out,
-                             bool TwoWay, StateSet &Refined) {
+StateSet Analysis::propagateEdge(const CFGBlock *From, unsigned SuccIndex,
+                                 const CFGBlock *To, StateSet Out, bool TwoWay) {
   const auto *Switch = dyn_cast_or_null<SwitchStmt>(From->getTerminatorStmt());
   const Expr *Cond =
       !Switch && From->succ_size() == 2 ? From->getLastCondition() : nullptr;
-  for (const PathState &Src : Out) {
-    PathState P = Src;
+  if (!Switch && !Cond)
+    return Out;
+  llvm::erase_if(Out, [&](PathState &P) {
     bool Infeasible = false;
     if (Switch)
       refineOnSwitch(Switch, To, P, Infeasible);
-    else if (Cond)
+    else
       refineOnBranch(Cond, SuccIndex == 0, P, Infeasible, TwoWay);
-    if (!Infeasible)
-      Refined.push_back(std::move(P));
-  }
+    return Infeasible;
+  });
+  return Out;
 }
 
 /// The try-dispatch block of the innermost try of this function whose
@@ -306,14 +306,19 @@ bool Analysis::run() {
     }
     bool TwoWay = B->succ_size() == 2 && B->succ_begin()[0].getReachableBlock() &&
                   B->succ_begin()[1].getReachableBlock();
+    // The last way on takes the block's states; the others get copies.
+    unsigned Last = 0;
+    for (unsigned I = 0; I < B->succ_size(); ++I)
+      if (B->succ_begin()[I].getReachableBlock())
+        Last = I;
     unsigned Index = 0;
     for (const CFGBlock::AdjacentBlock &Succ : B->succs()) {
       unsigned SuccIndex = Index++;
       const CFGBlock *To = Succ.getReachableBlock();
       if (!To)
         continue;
-      StateSet Refined;
-      propagateEdge(B, SuccIndex, To, S, TwoWay, Refined);
+      StateSet Refined = propagateEdge(B, SuccIndex, To,
+                                       SuccIndex == Last ? std::move(S) : S, TwoWay);
       if (Refined.empty())
         continue;
       if (To == &Cfg->getExit()) {
