@@ -8,6 +8,7 @@
 //
 //   Dataflow.cpp     the dataflow driver: CFG walk and worklist
 //   Disjuncts.cpp    ESP disjuncts: split, relevance, retirement, statistics
+//   (PathState.h the lattice, Join.h its join, FlatContainers.h its maps)
 //   Branches.cpp     branches: facts, status and null refinement
 //   Status.cpp       where a status lives
 //   Calls.cpp        calls and the model's effects
@@ -23,6 +24,7 @@
 #define CUDAGRAPH_TIDY_LIFETIME_ANALYSIS_H
 
 #include "Lifetime/LifetimeAnalysis.h"
+#include "Lifetime/Join.h"
 #include "Lifetime/PathState.h"
 
 #include "clang/AST/ExprCXX.h"

@@ -25,7 +25,7 @@
 // `this` (never leaks at exit: the object owns it), a member of a local plain
 // struct, or the elements of a local array (one place for all elements).
 //
-// Path sensitivity follows ESP's property simulation (PathState.h): the
+// Path sensitivity follows ESP's property simulation (Join.h): the
 // state at a point is a set of disjuncts, one per distinct state of each
 // resource, each with the branch facts its paths share (`if (use_graph)`
 // taken true). A branch whose fact contradicts a disjunct's facts is
