@@ -30,7 +30,7 @@ void CaptureWithoutDestroyCheck::handleFinding(const cgt::LifetimeFinding &F,
     // The model names the calls that end a capture.
     std::vector<std::string> Enders;
     for (const cgt::FunctionModel *M : Model.functions())
-      if (M->Capture == cgt::CaptureRole::End && M->Origin == "builtin" &&
+      if (M->Capture == cgt::CaptureRole::End &&
           !llvm::is_contained(Enders, M->Name))
         Enders.push_back(M->Name);
     std::string End = sameFamily(Enders, F.AcquiredBy, "the end-capture call");

@@ -319,7 +319,7 @@ cudaError_t long_function_buggy(const Opts &o, cudaStream_t s0, cudaStream_t s1,
   if (st != cudaSuccess)
     return st;
   st = cudaGraphInstantiate(out, g, 0);
-  // CHECK-MESSAGES: :[[@LINE-3]]:8: warning: captured graph 'g' from 'cudaStreamEndCapture' is not destroyed on every path
+  // CHECK-MESSAGES: :[[@LINE-4]]:8: warning: captured graph 'g' from 'cudaStreamEndCapture' is not destroyed on every path
   if (st != cudaSuccess)
     return st;
   cudaGraphDestroy(g);
