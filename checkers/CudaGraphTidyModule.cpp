@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "clang-tidy/ClangTidyModule.h"
 #include "UnpairedInstantiateCheck.h"
+#include "CaptureUnsafeCallCheck.h"
+#include "CaptureWithoutDestroyCheck.h"
 #include "SharedBankConflictCheck.h"
 #include "SharedIndexOverflowCheck.h"
 
@@ -20,6 +22,8 @@ public:
         "cudagraph-shared-index-overflow");
     Factories.registerCheck<SharedBankConflictCheck>(
         "cudagraph-shared-bank-conflict");
+    Factories.registerCheck<CaptureWithoutDestroyCheck>("cudagraph-capture-without-destroy");
+    Factories.registerCheck<CaptureUnsafeCallCheck>("cudagraph-capture-unsafe-call");
   }
 };
 

@@ -13,7 +13,9 @@
 //                                      "deref": false } ],
 //                      "uses": [ { "arg": 1, "kind": "graph", "launch": false } ],
 //                      "legalDuringCapture": true, "captureNote": "...",
+//                      "legalInRelaxedCapture": false,
 //                      "capture": "begin" | "end", "stream": 0,
+//                      "captureMode": { "arg": 1, "relaxed": 2 },
 //                      "statusOut": { "arg": 2, "field": "result_out" } } ] }
 // "arg" is a 0-based parameter index or the string "return".
 //
@@ -152,7 +154,8 @@ public:
                             {"name", "params", "returns", "acquires",
                              "releases", "uses", "legalDuringCapture",
                              "captureNote", "capture", "stream", "statusOut",
-                             "returnsLastStatus", "doc"}))
+                             "returnsLastStatus", "legalInRelaxedCapture",
+                             "captureMode", "doc"}))
       return E;
     if (auto E = readString(F, "name", Path, Out.Name, true))
       return E;
@@ -169,6 +172,8 @@ public:
     if (auto E = readBool(F, "legalDuringCapture", Where, Out.LegalDuringCapture))
       return E;
     if (auto E = readBool(F, "returnsLastStatus", Where, Out.ReturnsLastStatus))
+      return E;
+    if (auto E = readBool(F, "legalInRelaxedCapture", Where, Out.LegalInRelaxedCapture))
       return E;
     if (auto E = readString(F, "captureNote", Where, Out.CaptureNote, false))
       return E;
@@ -193,6 +198,18 @@ public:
         return E;
       if (auto E = readString(*It, "field", Where + ".statusOut", Out.StatusOutField, true))
         return E;
+    }
+    if (auto It = F.find("captureMode"); It != F.end()) {
+      if (auto E = expectKeys(*It, Where + ".captureMode", {"arg", "relaxed"}))
+        return E;
+      if (auto E = readArg(*It, Where + ".captureMode", Out.NumParams, Out.CaptureModeArg))
+        return E;
+      auto R = It->find("relaxed");
+      if (R == It->end() || !R->is_number_integer())
+        return error(Where + ".captureMode.relaxed", "expected the relaxed mode's value");
+      Out.RelaxedCaptureMode = R->get<long long>();
+      if (Out.Capture != CaptureRole::Begin || Out.CaptureModeArg < 0)
+        return error(Where + ".captureMode", "only for \"capture\": \"begin\", with a parameter index");
     }
     if (Out.Capture != CaptureRole::None && Out.StreamArg < 0)
       return error(Where, "'capture' needs the 'stream' argument index");

@@ -90,8 +90,15 @@ struct FunctionModel {
   bool LegalDuringCapture = true;
   /// Why the call is illegal during capture (for the message).
   std::string CaptureNote;
+  /// Illegal only in global and thread-local capture modes: a capture begun
+  /// in relaxed mode allows it (cudaMalloc).
+  bool LegalInRelaxedCapture = false;
   CaptureRole Capture = CaptureRole::None;
   int StreamArg = -1;
+  /// Begin: the argument that gives the capture mode, and the value of the
+  /// relaxed mode (cudaStreamCaptureModeRelaxed); -1 when not given.
+  int CaptureModeArg = -1;
+  long long RelaxedCaptureMode = -1;
   /// Where the entry came from: "builtin" or a user file name.
   std::string Origin;
 };

@@ -17,6 +17,7 @@
 //   Summaries.cpp    helper summaries (SummaryMode)
 //   Reports.cpp      leaks and reports
 //   Places.cpp       places, locations, text
+//   Capture.cpp      stream capture: open captures, calls illegal during one
 //   LifetimeAnalysis.cpp  the public face (LifetimeAnalyzer, Impl)
 //
 //===----------------------------------------------------------------------===//
@@ -162,6 +163,7 @@ private:
     bool Global = false;                ///< an element may touch any disjunct
     bool KeepFactsApart = false;        ///< joins `c ? a : b`: facts decide
     bool HasDeaths = false;             ///< leaves a scope
+    bool CaptureIllegal = false;        ///< calls what a capture forbids
   };
   void computeKeptStates();
   void scanMentions();
@@ -256,9 +258,18 @@ private:
   void notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const PathState &P);
   const ParmVarDecl *outParameter(const Expr *E, bool AddressTaken) const;
 
+  // --- stream capture (Capture.cpp) ---
+  void scanCaptureEnds();
+  Key capturePlace(const Expr *Stream);
+  void onCaptureCall(const CallExpr *Call, const FunctionModel &M, PathState &P);
+  void checkCaptureLegal(const CallExpr *Call, const FunctionModel &M, const PathState &P);
+  bool isCapture(unsigned R) const { return Captures.count(R) != 0; }
+  void reportCaptureOpen(unsigned R, const ResState &RS, SourceLocation Where);
+
   // --- places, locations, text ---
   Key storageOf(const Expr *E);
-  Key placeOf(const ValueDecl *D, const FieldDecl *Member = nullptr, bool Element = false);
+  Key placeOf(const ValueDecl *D, const FieldDecl *Member = nullptr, bool Element = false,
+              bool Capture = false);
   static const VarDecl *plainVar(Key K) {
     return K && K->whole() ? dyn_cast<VarDecl>(K->Decl) : nullptr;
   }
@@ -280,7 +291,8 @@ private:
   std::unique_ptr<CFG> Cfg;
   const CFGBlock *CurrentBlock = nullptr;
 
-  std::map<std::tuple<const ValueDecl *, const FieldDecl *, bool>, std::unique_ptr<Place>> Places;
+  std::map<std::tuple<const ValueDecl *, const FieldDecl *, bool, bool>, std::unique_ptr<Place>>
+      Places;
   std::vector<Resource> Resources{Resource()}; // id 0 unused
   std::map<std::pair<const Expr *, int>, unsigned> ResourceIds;
   std::map<const CallExpr *, unsigned> ReturnedResource;
@@ -329,6 +341,18 @@ private:
     std::string Field;
   };
   std::vector<SummaryAcquire> SummaryAcquires;
+  /// Stream captures, by resource: the capture mode was a constant relaxed
+  /// mode, and whether this function ends captures on that stream at all
+  /// (else it is a `begin` helper whose capture is left open by design).
+  struct CaptureInfo {
+    bool Relaxed = false;
+    bool EndedHere = false;
+  };
+  std::map<unsigned, CaptureInfo> Captures;
+  /// The streams (places) this function ends a capture on.
+  std::set<Key> CaptureEnds;
+  /// SummaryMode: parameters whose stream capture the helper ends.
+  std::vector<int> SummaryCaptureEnds;
   /// SummaryMode: releases of what a pointer parameter points to.
   std::vector<ReleaseEffect> SummaryDerefReleases;
 };

@@ -48,7 +48,8 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
     if (K->whole() && K->Decl->getType()->isArrayType())
       AddressEscaped.insert(K);
     for (auto &B : P.Bind) {
-      if (B.first != K && !(K->whole() && B.first->Decl == K->Decl))
+      // A capture open on a stream is not a value: it does not escape.
+      if (B.first->Capture || (B.first != K && !(K->whole() && B.first->Decl == K->Decl)))
         continue;
       for (unsigned R : B.second)
         if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
@@ -181,7 +182,7 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
       NewRes = It->second;
     // Copying a struct or array copies the handles in it: not followed.
     if (From->whole() && llvm::any_of(P.Bind, [&](const auto &B) {
-          return B.first->Decl == From->Decl && !B.first->whole();
+          return B.first->Decl == From->Decl && !B.first->whole() && !B.first->Capture;
         }))
       escapeValueRefs(Src, P);
   } else if (const auto *CE = dyn_cast<CallExpr>(Src);

@@ -258,6 +258,10 @@ void Analysis::onModeledCall(const CallExpr *Call, const FunctionModel &M,
                              PathState &P) {
   if (M.ReturnsLastStatus)
     takeOverUncheckedStatus(Call, P);
+  if (!M.LegalDuringCapture)
+    checkCaptureLegal(Call, M, P);
+  if (M.Capture != CaptureRole::None)
+    onCaptureCall(Call, M, P);
   for (const UseEffect &U : M.Uses)
     if (U.Arg >= 0 && U.Arg < static_cast<int>(Call->getNumArgs()))
       use(Call, Call->getArg(U.Arg), &U, P);

@@ -244,6 +244,7 @@ bool Analysis::run() {
   scanMentions();
   computeLaterMentions();
   scanElementReleases();
+  scanCaptureEnds();
   std::vector<StateSet> In(N);
   std::vector<unsigned> Visits(N, 0);
 

@@ -123,6 +123,8 @@ void Analysis::scanMentions() {
         }
         if (callMayChangeMembers(Call) || affectsEveryResource(A.modelFor(Call)))
           M.Global = true;
+        if (const FunctionModel *FM = A.modelFor(Call); FM && !FM->LegalDuringCapture)
+          M.CaptureIllegal = true; // matters to every open capture (Capture.cpp)
       }
       for (const Stmt *Child : S->children())
         Walk(Child);
@@ -163,6 +165,8 @@ bool Analysis::isRelevant(const CFGBlock *Blk, const PathState &P) const {
   const BlockMentions &M = Mentions[Blk->getBlockID()];
   if (M.Global || P.Tracked == 0 || P.Bind.empty())
     return true; // the base, or a returned resource not stored yet
+  if (M.CaptureIllegal && isCapture(P.Tracked))
+    return true;
   auto Named = [&](const Decl *D) { return D && M.Decls.count(D); };
   for (const auto &B : P.Bind)
     if (Named(B.first->Decl))

@@ -29,6 +29,8 @@ enum class FindingKind {
   UseAfterRelease,   ///< used or launched after it was released
   DoubleRelease,     ///< released twice
   MismatchedRelease, ///< released by a function of the wrong family
+  CaptureLeftOpen,   ///< a stream capture not ended on some path (at the begin)
+  CaptureUnsafeCall, ///< a call illegal while a stream captures, made during one
 };
 
 struct PathNote {
@@ -49,6 +51,8 @@ struct LifetimeFinding {
   std::string VarName;
   /// For releases and uses: the function called at Loc.
   std::string CalledFunction;
+  /// CaptureUnsafeCall: why the call is illegal (the model's captureNote).
+  std::string Detail;
   /// Notes along the path, in source order of the path.
   std::vector<PathNote> Notes;
 };

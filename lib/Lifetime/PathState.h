@@ -86,12 +86,15 @@ struct ResState {
 
 /// Where a handle lives: a local variable or parameter, a member of `this`,
 /// a member of a local plain struct (`h.exec`), or any element of a local
-/// array (`execs[i]`, all elements as one place).
+/// array (`execs[i]`, all elements as one place). A capture place is the
+/// stream capture open on the stream that Decl.Member holds (Capture.cpp):
+/// it is bound and dies with that variable but is not the handle itself.
 struct Place {
   const clang::ValueDecl *Decl = nullptr;   ///< VarDecl, or FieldDecl of `this`
   const clang::FieldDecl *Member = nullptr; ///< Decl.Member
   bool Element = false;              ///< Decl[i]
-  bool whole() const { return !Member && !Element; }
+  bool Capture = false;              ///< the capture open on the stream here
+  bool whole() const { return !Member && !Element && !Capture; }
   std::string name() const {
     std::string N = Decl->getNameAsString();
     if (Member)

@@ -72,13 +72,15 @@ unsigned Analysis::resourceFor(const Expr *Site, int ParamIndex,
   return N;
 }
 
-Key Analysis::placeOf(const ValueDecl *D, const FieldDecl *Member, bool Element) {
-  auto &Slot = Places[std::make_tuple(D, Member, Element)];
+Key Analysis::placeOf(const ValueDecl *D, const FieldDecl *Member, bool Element,
+                      bool Capture) {
+  auto &Slot = Places[std::make_tuple(D, Member, Element, Capture)];
   if (!Slot) {
     Slot = std::make_unique<Place>();
     Slot->Decl = D;
     Slot->Member = Member;
     Slot->Element = Element;
+    Slot->Capture = Capture;
   }
   return Slot.get();
 }

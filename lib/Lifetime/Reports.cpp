@@ -55,6 +55,8 @@ void Analysis::reportLeak(unsigned R, const ResState &RS, SourceLocation Where,
   const Resource &Res = Resources[R];
   if (SummaryMode || Res.ParamIndex >= 0 || !Res.Site || !Leaked.insert(R).second)
     return;
+  if (isCapture(R)) // a capture left open, not a handle
+    return reportCaptureOpen(R, RS, Where);
   std::vector<PathNote> Notes = trailNotes(RS);
   Notes.push_back({Where, Why});
   report(FindingKind::Leak, R, Res.Site, std::move(Notes));

@@ -129,6 +129,11 @@ std::unique_ptr<FunctionSummary> Analysis::summary() const {
     M.StatusType = "int";
   if (!SummaryReturnKind.empty())
     M.Acquires.push_back({ReturnValue, SummaryReturnKind, true});
+  // `end(s, &g)` around cudaStreamEndCapture ends its caller's capture.
+  if (!SummaryCaptureEnds.empty()) {
+    M.Capture = CaptureRole::End;
+    M.StreamArg = SummaryCaptureEnds.front();
+  }
   return S;
 }
 

@@ -32,6 +32,21 @@ const std::vector<RuleInfo> &allRules() {
          "A __shared__ memory access whose addresses across a warp fall into "
          "the same bank, serialising the access into several wavefronts.",
          "warning", "high", "", {"cuda", "performance"}},
+        {"cudagraph-capture-without-destroy", "CaptureWithoutDestroy",
+         "Captured graph is not destroyed, or a stream capture is not ended, on some path",
+         "A graph produced by cudaStreamEndCapture/cuStreamEndCapture that is neither "
+         "destroyed with cudaGraphDestroy nor handed to an owner on some path, or a "
+         "cudaStreamBeginCapture* whose stream is not ended on some path out of the "
+         "function (an error return leaves the stream capturing, and every later call "
+         "on it fails).",
+         "warning", "high", "", {"cuda", "resource-leak", "reliability"}},
+        {"cudagraph-capture-unsafe-call", "CaptureUnsafeCall",
+         "Call prohibited during stream capture made while a stream is capturing",
+         "A call that the CUDA Programming Guide prohibits during stream capture "
+         "(synchronization, synchronous copies and memsets, cudaMalloc/cudaFree in "
+         "global mode) made between a cudaStreamBeginCapture* and its "
+         "cudaStreamEndCapture: it invalidates the capture or fails.",
+         "warning", "high", "", {"cuda", "correctness"}},
     };
     std::sort(R.begin(), R.end(), [](const RuleInfo &A, const RuleInfo &B) {
       return std::string(A.Id) < B.Id;

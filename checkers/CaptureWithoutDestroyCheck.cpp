@@ -1,0 +1,63 @@
+//===- CaptureWithoutDestroyCheck.cpp -------------------------------------===//
+//
+// Words the engine's findings about captured graphs (Leak, Overwrite of the
+// kinds whose model leakCheck names this check) and about captures left open
+// (CaptureLeftOpen, lib/Lifetime/Capture.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "CaptureWithoutDestroyCheck.h"
+
+namespace clang::tidy::cudagraph {
+
+static const char LeakCheckName[] = "cudagraph-capture-without-destroy";
+
+static bool isDriverApi(StringRef Name) {
+  return Name.starts_with("cu") && !Name.starts_with("cuda");
+}
+
+/// The function of the same API family (runtime or driver) among `Names`.
+static std::string sameFamily(const std::vector<std::string> &Names, StringRef By,
+                              StringRef Fallback) {
+  for (const std::string &N : Names)
+    if (isDriverApi(N) == isDriverApi(By))
+      return N;
+  return Names.empty() ? Fallback.str() : Names.front();
+}
+
+void CaptureWithoutDestroyCheck::handleFinding(const cgt::LifetimeFinding &F,
+                                               const cgt::ApiModel &Model) {
+  if (F.Kind == cgt::FindingKind::CaptureLeftOpen) {
+    // The model names the calls that end a capture.
+    std::vector<std::string> Enders;
+    for (const cgt::FunctionModel *M : Model.functions())
+      if (M->Capture == cgt::CaptureRole::End &&
+          !llvm::is_contained(Enders, M->Name))
+        Enders.push_back(M->Name);
+    std::string End = sameFamily(Enders, F.AcquiredBy, "the end-capture call");
+    emit(F, "stream capture begun on '" + F.VarName + "' by '" + F.AcquiredBy +
+                "' is not ended on every path; call " + End +
+                " before leaving, or the stream stays capturing");
+    return;
+  }
+  const cgt::ResourceKind *Kind = Model.kind(F.ResourceKind);
+  if (!Kind || Kind->LeakCheck != LeakCheckName)
+    return;
+  std::string Var = F.VarName.empty() ? "the " + Kind->Noun : "'" + F.VarName + "'";
+  std::string Named = F.VarName.empty() ? "" : "'" + F.VarName + "' ";
+  std::string Destroy = sameFamily(Kind->ReleasedBy, F.AcquiredBy, "its release function");
+  switch (F.Kind) {
+  case cgt::FindingKind::Leak:
+    emit(F, Kind->Noun + " " + Named + "from '" + F.AcquiredBy +
+                "' is not destroyed on every path; call " + Destroy +
+                " (after instantiating it) or hand it to an owner");
+    break;
+  case cgt::FindingKind::Overwrite:
+    emit(F, "'" + F.AcquiredBy + "' overwrites " + Var + ", which still holds a live " +
+                Kind->Noun + "; destroy it with " + Destroy + " first");
+    break;
+  default:
+    break;
+  }
+}
+
+} // namespace clang::tidy::cudagraph

@@ -1,0 +1,162 @@
+//===- Capture.cpp - stream capture: open captures, illegal calls ---------===//
+//
+// Stream capture as a resource of the lifetime dataflow, driven by the
+// model's "capture": "begin"|"end" and "stream" fields:
+//
+//   * a begin call (cudaStreamBeginCapture, cuStreamBeginCapture,
+//     cudaStreamBeginCaptureToGraph) acquires a pseudo-resource of kind
+//     "capture" bound to the *capture place* of its stream argument (a
+//     flavour of Place that dies with the stream's variable but is not the
+//     handle, so the stream itself stays bound as it was). Its status is the
+//     begin call's: on the failure edge of a test the capture is Absent;
+//   * an end call on the same stream (or a helper whose summary says it
+//     ends its parameter's capture) releases it, whatever its status: a
+//     failed cudaStreamEndCapture still ends the capture;
+//   * still Live where the stream's variable dies or the function exits:
+//     FindingKind::CaptureLeftOpen at the begin, with the branch notes and
+//     the exit. Only for streams this function ends a capture on somewhere;
+//     a `begin` helper leaves its capture open by design (silent);
+//   * a call whose model says "legalDuringCapture": false, made while a
+//     capture is surely open on this path (Live, not Released nor Absent):
+//     FindingKind::CaptureUnsafeCall at the call, with the model's note.
+//     A capture begun with the constant relaxed mode ("captureMode") allows
+//     the calls marked "legalInRelaxedCapture".
+//
+// A capture never escapes: passing the stream on does not end it.
+//
+// Part of the Analysis class declared in Analysis.h.
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Analysis.h"
+
+namespace cgt {
+namespace lifetime {
+
+namespace {
+/// The engine's own kind for captures; no model kind has this name, so the
+/// checks that route by kind never see it.
+const char CaptureKind[] = "capture";
+} // namespace
+
+/// The capture place of the stream `Stream` names: a local variable or
+/// parameter, a member of `this` or of a local struct (not array elements,
+/// whose begin and end loops the analysis cannot pair).
+Key Analysis::capturePlace(const Expr *Stream) {
+  Key K = storageOf(Stream);
+  if (!K || K->Element)
+    return nullptr;
+  return placeOf(K->Decl, K->Member, /*Element=*/false, /*Capture=*/true);
+}
+
+/// The streams this function ends a capture on, directly or through a
+/// helper: a capture begun on any other stream is left open by design.
+void Analysis::scanCaptureEnds() {
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionModel *M = Call ? A.modelFor(Call) : nullptr;
+    if (M && M->Capture == CaptureRole::End &&
+        M->StreamArg < static_cast<int>(Call->getNumArgs()))
+      if (Key K = capturePlace(Call->getArg(M->StreamArg)))
+        CaptureEnds.insert(K);
+  };
+  Walk(FD->getBody());
+}
+
+void Analysis::onCaptureCall(const CallExpr *Call, const FunctionModel &M, PathState &P) {
+  if (M.StreamArg < 0 || M.StreamArg >= static_cast<int>(Call->getNumArgs()))
+    return;
+  const Expr *Stream = Call->getArg(M.StreamArg);
+  if (SummaryMode && M.Capture == CaptureRole::End)
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(Stream)))
+      if (const auto *PVD = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+        if (!llvm::is_contained(SummaryCaptureEnds, PVD->getFunctionScopeIndex()))
+          SummaryCaptureEnds.push_back(PVD->getFunctionScopeIndex());
+  Key K = capturePlace(Stream);
+  if (!K)
+    return;
+  auto Old = P.Bind.find(K);
+  if (M.Capture == CaptureRole::End) {
+    if (Old == P.Bind.end())
+      return;
+    for (unsigned R : Old->second)
+      if (auto RS = P.Res.find(R); RS != P.Res.end()) {
+        ResState &S = RS->second;
+        S.Bits = Released;
+        S.ReleaseSite = Call;
+        S.ReleasedBy = &M;
+        S.StatusExpr = nullptr;
+        S.StatusVar = nullptr;
+        S.StatusCopy = nullptr;
+        S.StatusDerefOf = nullptr;
+        S.StatusOut = nullptr;
+      }
+    return;
+  }
+  // Begin. A capture already open on this stream stays the one that counts
+  // (beginning again fails with cudaErrorIllegalState).
+  if (Old != P.Bind.end()) {
+    for (unsigned R : Old->second)
+      if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
+        return;
+    for (unsigned R : Old->second)
+      if (!P.boundElsewhere(R, K))
+        P.Res.erase(R);
+  }
+  unsigned R = resourceFor(Call, -1, CaptureKind, spelledName(Call, M.Name), K);
+  CaptureInfo &Info = Captures[R];
+  Info.EndedHere = CaptureEnds.count(K) != 0;
+  if (M.CaptureModeArg >= 0 && M.CaptureModeArg < static_cast<int>(Call->getNumArgs())) {
+    const Expr *Mode = Call->getArg(M.CaptureModeArg);
+    Expr::EvalResult V;
+    Info.Relaxed = !Mode->isValueDependent() && Mode->EvaluateAsInt(V, Ctx) &&
+                   V.Val.getInt().getSExtValue() == M.RelaxedCaptureMode;
+  }
+  ResState RS;
+  RS.Bits = Live;
+  if (!M.StatusType.empty())
+    bindStatus(Call, M.StatusType != "bool", RS);
+  P.Bind[K] = {R};
+  P.Res[R] = RS;
+}
+
+void Analysis::checkCaptureLegal(const CallExpr *Call, const FunctionModel &M,
+                                 const PathState &P) {
+  for (const auto &Entry : P.Res) {
+    unsigned R = Entry.first;
+    auto Info = Captures.find(R);
+    if (Info == Captures.end() || Entry.second.Bits != Live)
+      continue;
+    if (M.LegalInRelaxedCapture && Info->second.Relaxed)
+      continue;
+    const Resource &Res = Resources[R];
+    std::vector<PathNote> Notes;
+    Notes.push_back({loc(Res.Site), "'" + Res.VarName + "' begins capturing here by '" +
+                                        Res.AcquiredBy + "'"});
+    for (PathNote &N : trailNotes(Entry.second))
+      Notes.push_back(std::move(N));
+    report(FindingKind::CaptureUnsafeCall, R, Call, std::move(Notes),
+           spelledName(Call, M.Name));
+    auto F = Findings.find({static_cast<int>(FindingKind::CaptureUnsafeCall), Call});
+    if (F != Findings.end() && F->second.Detail.empty())
+      F->second.Detail = M.CaptureNote;
+  }
+}
+
+/// A capture still open where its stream's variable dies or the function
+/// exits (reportLeak's guards have run).
+void Analysis::reportCaptureOpen(unsigned R, const ResState &RS, SourceLocation Where) {
+  auto Info = Captures.find(R);
+  if (Info == Captures.end() || !Info->second.EndedHere)
+    return;
+  const Resource &Res = Resources[R];
+  std::vector<PathNote> Notes = trailNotes(RS);
+  Notes.push_back({Where, "'" + Res.VarName + "' is still capturing here"});
+  report(FindingKind::CaptureLeftOpen, R, Res.Site, std::move(Notes));
+}
+
+} // namespace lifetime
+} // namespace cgt

@@ -1,0 +1,199 @@
+// RUN: %check_cudagraph_tidy %s cudagraph-capture-unsafe-call %t
+#include <cuda_runtime.h>
+#include <cuda.h>
+#include <cstdio>
+#include <cstdlib>
+
+#define CUDA_CHECK_EXIT(call)                                                  \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      fprintf(stderr, "%s\n", cudaGetErrorString(err_));                       \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+#define CUDA_CHECK_RETURN(call)                                                \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess)                                                   \
+      return err_;                                                             \
+  } while (0)
+
+__global__ void kern(float *p) { p[threadIdx.x] = 0; }
+
+void sync_inside(cudaStream_t s, float *d, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  kern<<<1, 32, 0, s>>>(d);
+  cudaStreamSynchronize(s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' is called while stream 's' is capturing: synchronizing a capturing stream invalidates the capture [cudagraph-capture-unsafe-call]
+  cudaStreamEndCapture(s, g);
+}
+
+// The fix: synchronize after the capture ends.
+void sync_after(cudaStream_t s, float *d, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  kern<<<1, 32, 0, s>>>(d);
+  cudaStreamEndCapture(s, g);
+  cudaStreamSynchronize(s);
+}
+
+void malloc_inside(cudaStream_t s, float **d, cudaGraph_t *g) {
+  CUDA_CHECK_EXIT(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  CUDA_CHECK_EXIT(cudaMalloc(d, 128));
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'cudaMalloc' is called while stream 's' is capturing: cudaMalloc is not captured and is prohibited during global-mode capture; use cudaMallocAsync
+  CUDA_CHECK_EXIT(cudaStreamEndCapture(s, g));
+}
+
+// Allocate before capturing, or with cudaMallocAsync inside.
+void malloc_before(cudaStream_t s, float **d, float **e, cudaGraph_t *g) {
+  CUDA_CHECK_EXIT(cudaMalloc(d, 128));
+  CUDA_CHECK_EXIT(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  CUDA_CHECK_EXIT(cudaMallocAsync(e, 128, s));
+  CUDA_CHECK_EXIT(cudaStreamEndCapture(s, g));
+}
+
+// Relaxed mode allows cudaMalloc (the model marks it legalInRelaxedCapture)...
+void malloc_relaxed(cudaStream_t s, float **d, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+  cudaMalloc(d, 128);
+  cudaStreamEndCapture(s, g);
+}
+
+// ... but not synchronization.
+void sync_relaxed(cudaStream_t s, float *d, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+  kern<<<1, 32, 0, s>>>(d);
+  cudaDeviceSynchronize();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaDeviceSynchronize' is called while stream 's' is capturing: synchronizing the device while a stream is capturing invalidates the capture
+  cudaStreamEndCapture(s, g);
+}
+
+void memcpy_inside(cudaStream_t s, float *d, float *h, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
+  kern<<<1, 32, 0, s>>>(d);
+  cudaMemcpy(h, d, 128, cudaMemcpyDeviceToHost);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemcpy' is called while stream 's' is capturing: synchronous copies use the legacy stream
+  cudaStreamEndCapture(s, g);
+}
+
+void memcpy_async_inside(cudaStream_t s, float *d, float *h, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
+  kern<<<1, 32, 0, s>>>(d);
+  cudaMemcpyAsync(h, d, 128, cudaMemcpyDeviceToHost, s);
+  cudaStreamEndCapture(s, g);
+}
+
+// Where the begin failed, nothing captures: the fallback path may synchronize.
+void begin_failed_fallback(cudaStream_t s, float *d, cudaGraph_t *g) {
+  if (cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) != cudaSuccess) {
+    kern<<<1, 32, 0, s>>>(d);
+    cudaStreamSynchronize(s);
+    *g = nullptr;
+    return;
+  }
+  kern<<<1, 32, 0, s>>>(d);
+  cudaStreamEndCapture(s, g);
+}
+
+// On a path that may or may not capture: only the capturing one warns.
+void flag_guarded(cudaStream_t s, float *d, cudaGraph_t *g, bool use_graph) {
+  if (use_graph)
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  kern<<<1, 32, 0, s>>>(d);
+  if (!use_graph)
+    cudaStreamSynchronize(s);
+  if (use_graph)
+    cudaStreamEndCapture(s, g);
+}
+
+void flag_guarded_buggy(cudaStream_t s, float *d, cudaGraph_t *g, bool use_graph) {
+  if (use_graph)
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  kern<<<1, 32, 0, s>>>(d);
+  cudaEventSynchronize(nullptr);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaEventSynchronize' is called while stream 's' is capturing: synchronizing an event during capture is prohibited
+  if (use_graph)
+    cudaStreamEndCapture(s, g);
+}
+
+void driver_inside(CUstream s, CUdeviceptr *d, CUgraph *g) {
+  cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+  cuMemAlloc(d, 128);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cuMemAlloc' is called while stream 's' is capturing: cuMemAlloc is not captured and is prohibited during global-mode capture
+  cuStreamEndCapture(s, g);
+}
+
+void driver_relaxed(CUstream s, CUdeviceptr *d, CUgraph *g) {
+  cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED);
+  cuMemAlloc(d, 128);
+  cuStreamEndCapture(s, g);
+}
+
+// Ended through a helper: after it nothing captures.
+void end_helper(cudaStream_t s, cudaGraph_t *g) { cudaStreamEndCapture(s, g); }
+
+void sync_after_helper_end(cudaStream_t s, float *d, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  kern<<<1, 32, 0, s>>>(d);
+  end_helper(s, g);
+  cudaStreamSynchronize(s);
+}
+
+// ---- a long function: several streams, flags and early returns -----------
+
+struct Opts { bool fork; bool verbose; bool check; int iters; };
+
+cudaError_t long_function_clean(const Opts &o, cudaStream_t s0, cudaStream_t s1, float *d,
+                                float *h, float **scratch, cudaGraph_t *out) {
+  CUDA_CHECK_RETURN(cudaMalloc(scratch, 1024));
+  cudaEvent_t forkEv;
+  CUDA_CHECK_RETURN(cudaEventCreate(&forkEv));
+  cudaError_t st = cudaStreamBeginCapture(s0, cudaStreamCaptureModeGlobal);
+  if (st != cudaSuccess) {
+    cudaEventDestroy(forkEv);
+    cudaDeviceSynchronize();
+    return st;
+  }
+  if (o.verbose)
+    printf("capturing\n");
+  for (int i = 0; i < o.iters; ++i)
+    kern<<<1, 32, 0, s0>>>(d);
+  if (o.fork) {
+    cudaEventRecord(forkEv, s0);
+    cudaStreamWaitEvent(s1, forkEv, 0);
+    kern<<<1, 32, 0, s1>>>(*scratch);
+  }
+  st = cudaMemcpyAsync(h, d, 128, cudaMemcpyDeviceToHost, s0);
+  if (st != cudaSuccess) {
+    cudaGraph_t broken = nullptr;
+    cudaStreamEndCapture(s0, &broken);
+    cudaStreamSynchronize(s0);
+    cudaEventDestroy(forkEv);
+    return st;
+  }
+  st = cudaStreamEndCapture(s0, out);
+  cudaEventDestroy(forkEv);
+  if (o.check) {
+    cudaStreamSynchronize(s0);
+    cudaMemcpy(h, d, 128, cudaMemcpyDeviceToHost);
+  }
+  if (o.verbose)
+    printf("done\n");
+  return st;
+}
+
+cudaError_t long_function_buggy(const Opts &o, cudaStream_t s0, float *d, float *h,
+                                cudaGraph_t *out) {
+  cudaError_t st = cudaStreamBeginCapture(s0, cudaStreamCaptureModeGlobal);
+  if (st != cudaSuccess)
+    return st;
+  for (int i = 0; i < o.iters; ++i)
+    kern<<<1, 32, 0, s0>>>(d);
+  if (o.check)
+    cudaStreamSynchronize(s0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' is called while stream 's0' is capturing
+  st = cudaMemcpyAsync(h, d, 128, cudaMemcpyDeviceToHost, s0);
+  cudaStreamEndCapture(s0, out);
+  return st;
+}

@@ -1,0 +1,327 @@
+// RUN: %check_cudagraph_tidy %s cudagraph-capture-without-destroy %t
+#include <cuda_runtime.h>
+#include <cuda.h>
+#include <cstdio>
+#include <cstdlib>
+
+#define CUDA_CHECK_EXIT(call)                                                  \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      fprintf(stderr, "%s\n", cudaGetErrorString(err_));                       \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+#define CUDA_CHECK_RETURN(call)                                                \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess)                                                   \
+      return err_;                                                             \
+  } while (0)
+
+__global__ void kern(float *p) { p[threadIdx.x] = 0; }
+
+// ---- the captured graph ---------------------------------------------------
+
+void graph_leak(cudaStream_t s, float *d, cudaGraphExec_t *out) {
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  kern<<<1, 32, 0, s>>>(d);
+  cudaStreamEndCapture(s, &g);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: captured graph 'g' from 'cudaStreamEndCapture' is not destroyed on every path; call cudaGraphDestroy (after instantiating it) or hand it to an owner [cudagraph-capture-without-destroy]
+  cudaGraphInstantiate(out, g, 0);
+}
+
+// Destroying the graph right after instantiating is correct.
+void graph_clean(cudaStream_t s, float *d, cudaGraphExec_t *out) {
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  kern<<<1, 32, 0, s>>>(d);
+  cudaStreamEndCapture(s, &g);
+  cudaGraphInstantiate(out, g, 0);
+  cudaGraphDestroy(g);
+}
+
+cudaError_t graph_leak_on_error(cudaStream_t s, float *d, cudaGraphExec_t *out) {
+  cudaGraph_t g;
+  CUDA_CHECK_RETURN(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  kern<<<1, 32, 0, s>>>(d);
+  CUDA_CHECK_RETURN(cudaStreamEndCapture(s, &g));
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: captured graph 'g' from 'cudaStreamEndCapture' is not destroyed on every path
+  CUDA_CHECK_RETURN(cudaGraphInstantiate(out, g, 0));
+  return cudaGraphDestroy(g);
+}
+
+// A failed end-capture yields no graph: nothing to destroy on that branch.
+cudaError_t graph_failed_end_clean(cudaStream_t s, float *d, cudaGraphExec_t *out) {
+  cudaGraph_t g;
+  CUDA_CHECK_RETURN(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  kern<<<1, 32, 0, s>>>(d);
+  if (cudaStreamEndCapture(s, &g) != cudaSuccess)
+    return cudaErrorUnknown;
+  cudaError_t st = cudaGraphInstantiate(out, g, 0);
+  cudaGraphDestroy(g);
+  return st;
+}
+
+// Handed to an owner: silent.
+cudaGraph_t graph_returned(cudaStream_t s, float *d) {
+  cudaGraph_t g;
+  CUDA_CHECK_EXIT(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  kern<<<1, 32, 0, s>>>(d);
+  CUDA_CHECK_EXIT(cudaStreamEndCapture(s, &g));
+  return g;
+}
+
+void driver_graph_leak(CUstream s, CUgraphExec *out) {
+  CUgraph g;
+  cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+  cuStreamEndCapture(s, &g);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: captured graph 'g' from 'cuStreamEndCapture' is not destroyed on every path; call cuGraphDestroy
+  cuGraphInstantiate(out, g, 0);
+}
+
+void driver_graph_clean(CUstream s, CUgraphExec *out) {
+  CUgraph g;
+  cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+  cuStreamEndCapture(s, &g);
+  cuGraphInstantiate(out, g, 0);
+  cuGraphDestroy(g);
+}
+
+// Graphs built node by node are cudagraph-handle-leak's, not this check's.
+void created_graph_not_ours(cudaGraphExec_t *out) {
+  cudaGraph_t g;
+  cudaGraphCreate(&g, 0);
+  cudaGraphInstantiate(out, g, 0);
+}
+
+// Capturing again into a live graph loses it.
+void graph_overwrite(cudaStream_t s, float *d, cudaGraphExec_t *a, cudaGraphExec_t *b) {
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  kern<<<1, 32, 0, s>>>(d);
+  cudaStreamEndCapture(s, &g);
+  cudaGraphInstantiate(a, g, 0);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  kern<<<1, 32, 0, s>>>(d);
+  cudaStreamEndCapture(s, &g);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaStreamEndCapture' overwrites 'g', which still holds a live captured graph; destroy it with cudaGraphDestroy first
+  cudaGraphInstantiate(b, g, 0);
+  cudaGraphDestroy(g);
+}
+
+void graph_no_overwrite(cudaStream_t s, float *d, cudaGraphExec_t *a, cudaGraphExec_t *b) {
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  kern<<<1, 32, 0, s>>>(d);
+  cudaStreamEndCapture(s, &g);
+  cudaGraphInstantiate(a, g, 0);
+  cudaGraphDestroy(g);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  kern<<<1, 32, 0, s>>>(d);
+  cudaStreamEndCapture(s, &g);
+  cudaGraphInstantiate(b, g, 0);
+  cudaGraphDestroy(g);
+}
+
+// ---- the capture left open ------------------------------------------------
+
+cudaError_t capture_left_open(cudaStream_t s, float *d, float *h, cudaGraph_t *out) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: stream capture begun on 's' by 'cudaStreamBeginCapture' is not ended on every path; call cudaStreamEndCapture before leaving, or the stream stays capturing [cudagraph-capture-without-destroy]
+  kern<<<1, 32, 0, s>>>(d);
+  if (cudaMemcpyAsync(h, d, 128, cudaMemcpyDeviceToHost, s) != cudaSuccess)
+    return cudaErrorUnknown;
+  return cudaStreamEndCapture(s, out);
+}
+
+// The fix: end the capture on the error path too (its graph is discarded).
+cudaError_t capture_closed_on_error(cudaStream_t s, float *d, float *h, cudaGraph_t *out) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  kern<<<1, 32, 0, s>>>(d);
+  if (cudaError_t st = cudaMemcpyAsync(h, d, 128, cudaMemcpyDeviceToHost, s); st != cudaSuccess) {
+    cudaGraph_t broken;
+    cudaStreamEndCapture(s, &broken);
+    if (broken)
+      cudaGraphDestroy(broken);
+    return st;
+  }
+  return cudaStreamEndCapture(s, out);
+}
+
+// A begin that failed left nothing open.
+cudaError_t capture_begin_failed_clean(cudaStream_t s, float *d, cudaGraph_t *out) {
+  if (cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) != cudaSuccess)
+    return cudaErrorUnknown;
+  kern<<<1, 32, 0, s>>>(d);
+  return cudaStreamEndCapture(s, out);
+}
+
+cudaError_t capture_macro_left_open(cudaStream_t s, float *d, float *h, cudaGraph_t *out) {
+  CUDA_CHECK_RETURN(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: stream capture begun on 's' by 'cudaStreamBeginCapture' is not ended on every path
+  kern<<<1, 32, 0, s>>>(d);
+  CUDA_CHECK_RETURN(cudaMemcpyAsync(h, d, 128, cudaMemcpyDeviceToHost, s));
+  CUDA_CHECK_RETURN(cudaStreamEndCapture(s, out));
+  return cudaSuccess;
+}
+
+// Exiting macros end the process: nothing is left open.
+void capture_exit_macros_clean(cudaStream_t s, float *d, float *h, cudaGraph_t *out) {
+  CUDA_CHECK_EXIT(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  kern<<<1, 32, 0, s>>>(d);
+  CUDA_CHECK_EXIT(cudaMemcpyAsync(h, d, 128, cudaMemcpyDeviceToHost, s));
+  CUDA_CHECK_EXIT(cudaStreamEndCapture(s, out));
+}
+
+// A begin/end helper pair: the capture is left open by design (silent).
+void begin_helper(cudaStream_t s) { cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal); }
+void end_helper(cudaStream_t s, cudaGraph_t *g) { cudaStreamEndCapture(s, g); }
+
+void uses_helper_pair(cudaStream_t s, float *d, cudaGraphExec_t *out) {
+  cudaGraph_t g;
+  begin_helper(s);
+  kern<<<1, 32, 0, s>>>(d);
+  end_helper(s, &g);
+  cudaGraphInstantiate(out, g, 0);
+  cudaGraphDestroy(g);
+}
+
+// The end helper ends the caller's capture (its summary says so).
+cudaError_t ends_through_helper_clean(cudaStream_t s, float *d, cudaGraph_t *out) {
+  if (cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) != cudaSuccess)
+    return cudaErrorUnknown;
+  kern<<<1, 32, 0, s>>>(d);
+  end_helper(s, out);
+  return cudaSuccess;
+}
+
+void driver_left_open(CUstream s, CUgraph *out, bool bail) {
+  cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: stream capture begun on 's' by 'cuStreamBeginCapture' is not ended on every path; call cuStreamEndCapture
+  if (bail)
+    return;
+  cuStreamEndCapture(s, out);
+}
+
+void driver_closed(CUstream s, CUgraph *out, bool bail) {
+  cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+  if (bail) {
+    CUgraph g;
+    cuStreamEndCapture(s, &g);
+    cuGraphDestroy(g);
+    return;
+  }
+  cuStreamEndCapture(s, out);
+}
+
+// A local stream: created, captured, destroyed.
+void local_stream_left_open(float *d, cudaGraph_t *out, int n) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: stream capture begun on 's' by 'cudaStreamBeginCapture' is not ended on every path
+  for (int i = 0; i < n; ++i) {
+    if (!d)
+      return;
+    kern<<<1, 32, 0, s>>>(d);
+  }
+  cudaStreamEndCapture(s, out);
+  cudaStreamDestroy(s);
+}
+
+void local_stream_clean(float *d, cudaGraph_t *out, int n) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  for (int i = 0; i < n; ++i)
+    kern<<<1, 32, 0, s>>>(d);
+  cudaStreamEndCapture(s, out);
+  cudaStreamDestroy(s);
+}
+
+// ---- a long function: several streams, flags and early returns -----------
+
+struct Opts { bool fork; bool verbose; bool upload; int iters; };
+
+cudaError_t long_function_clean(const Opts &o, cudaStream_t s0, cudaStream_t s1, float *d,
+                                float *h, cudaGraphExec_t *out) {
+  cudaEvent_t forkEv, joinEv;
+  CUDA_CHECK_RETURN(cudaEventCreateWithFlags(&forkEv, cudaEventDisableTiming));
+  if (cudaEventCreateWithFlags(&joinEv, cudaEventDisableTiming) != cudaSuccess) {
+    cudaEventDestroy(forkEv);
+    return cudaErrorUnknown;
+  }
+  cudaError_t st = cudaStreamBeginCapture(s0, cudaStreamCaptureModeGlobal);
+  if (st != cudaSuccess) {
+    cudaEventDestroy(forkEv);
+    cudaEventDestroy(joinEv);
+    return st;
+  }
+  if (o.verbose)
+    printf("capturing\n");
+  for (int i = 0; i < o.iters; ++i)
+    kern<<<1, 32, 0, s0>>>(d);
+  if (o.fork) {
+    cudaEventRecord(forkEv, s0);
+    cudaStreamWaitEvent(s1, forkEv, 0);
+    kern<<<1, 32, 0, s1>>>(d);
+    cudaEventRecord(joinEv, s1);
+    cudaStreamWaitEvent(s0, joinEv, 0);
+  }
+  if (o.verbose)
+    printf("copy back\n");
+  st = cudaMemcpyAsync(h, d, 128, cudaMemcpyDeviceToHost, s0);
+  if (st != cudaSuccess) {
+    cudaGraph_t broken = nullptr;
+    cudaStreamEndCapture(s0, &broken);
+    if (broken)
+      cudaGraphDestroy(broken);
+    cudaEventDestroy(forkEv);
+    cudaEventDestroy(joinEv);
+    return st;
+  }
+  cudaGraph_t g;
+  st = cudaStreamEndCapture(s0, &g);
+  cudaEventDestroy(forkEv);
+  cudaEventDestroy(joinEv);
+  if (st != cudaSuccess)
+    return st;
+  st = cudaGraphInstantiate(out, g, 0);
+  cudaGraphDestroy(g);
+  if (st != cudaSuccess)
+    return st;
+  if (o.upload)
+    st = cudaGraphUpload(*out, s0);
+  if (o.verbose)
+    printf("done\n");
+  return st;
+}
+
+// The same function with the error path's end-capture and destroy missing.
+cudaError_t long_function_buggy(const Opts &o, cudaStream_t s0, cudaStream_t s1, float *d,
+                                float *h, cudaGraphExec_t *out) {
+  cudaError_t st = cudaStreamBeginCapture(s0, cudaStreamCaptureModeGlobal);
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: stream capture begun on 's0' by 'cudaStreamBeginCapture' is not ended on every path
+  if (st != cudaSuccess)
+    return st;
+  for (int i = 0; i < o.iters; ++i)
+    kern<<<1, 32, 0, s0>>>(d);
+  if (o.verbose)
+    printf("copy back\n");
+  st = cudaMemcpyAsync(h, d, 128, cudaMemcpyDeviceToHost, s0);
+  if (st != cudaSuccess)
+    return st;
+  cudaGraph_t g;
+  st = cudaStreamEndCapture(s0, &g);
+  if (st != cudaSuccess)
+    return st;
+  st = cudaGraphInstantiate(out, g, 0);
+  // CHECK-MESSAGES: :[[@LINE-4]]:8: warning: captured graph 'g' from 'cudaStreamEndCapture' is not destroyed on every path
+  if (st != cudaSuccess)
+    return st;
+  cudaGraphDestroy(g);
+  return cudaSuccess;
+}
