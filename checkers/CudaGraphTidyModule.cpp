@@ -5,7 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "clang-tidy/ClangTidyModule.h"
+#include "HandleLeakCheck.h"
+#include "MismatchedDeallocCheck.h"
 #include "UnpairedInstantiateCheck.h"
+#include "UseAfterDeallocCheck.h"
 #include "SharedBankConflictCheck.h"
 #include "SharedIndexOverflowCheck.h"
 
@@ -16,6 +19,10 @@ public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<UnpairedInstantiateCheck>(
         "cudagraph-unpaired-instantiate");
+    Factories.registerCheck<HandleLeakCheck>("cudagraph-handle-leak");
+    Factories.registerCheck<MismatchedDeallocCheck>(
+        "cudagraph-mismatched-dealloc");
+    Factories.registerCheck<UseAfterDeallocCheck>("cudagraph-use-after-dealloc");
     Factories.registerCheck<SharedIndexOverflowCheck>(
         "cudagraph-shared-index-overflow");
     Factories.registerCheck<SharedBankConflictCheck>(
