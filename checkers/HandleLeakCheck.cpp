@@ -15,7 +15,7 @@ void HandleLeakCheck::handleFinding(const cgt::LifetimeFinding &F,
   if (!Kind || Kind->LeakCheck != "cudagraph-handle-leak")
     return;
   std::string Named = F.VarName.empty() ? "" : "'" + F.VarName + "' ";
-  std::string Release = releaseFunctionFor(*Kind, F.AcquiredBy);
+  std::string Release = familyReleaseFunction(*Kind, F.AcquiredBy);
   switch (F.Kind) {
   case cgt::FindingKind::Leak:
     emit(F, Kind->Noun + " " + Named + "created by '" + F.AcquiredBy +

@@ -127,7 +127,7 @@ static bool isDriverApi(StringRef Name) {
   return Name.starts_with("cu") && !Name.starts_with("cuda");
 }
 
-std::string LifetimeCheckBase::releaseFunctionFor(const cgt::ResourceKind &K,
+std::string LifetimeCheckBase::familyReleaseFunction(const cgt::ResourceKind &K,
                                                   StringRef AcquiredBy) {
   for (const std::string &R : K.ReleasedBy)
     if (isDriverApi(R) == isDriverApi(AcquiredBy))

@@ -38,7 +38,7 @@ protected:
             std::optional<FixItHint> Fix = std::nullopt);
   /// The release function of the API family that made the resource: the
   /// driver API's for `cu*` acquirers, the runtime's (or libc's) otherwise.
-  static std::string releaseFunctionFor(const cgt::ResourceKind &K,
+  static std::string familyReleaseFunction(const cgt::ResourceKind &K,
                                         StringRef AcquiredBy);
   /// `'exec'`, or `the graph exec` when the engine has no variable name.
   static std::string quotedVar(const cgt::LifetimeFinding &F,

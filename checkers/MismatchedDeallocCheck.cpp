@@ -9,18 +9,27 @@
 #include "MismatchedDeallocCheck.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/Lex/Lexer.h"
 
 namespace clang::tidy::cudagraph {
 
-/// The one function declared at file scope under `Name`, or null.
+/// The one host function declared at file scope under `Name`, or null.
+/// CUDA headers also declare `__device__` twins (cudaFree, cudaMalloc) for
+/// the device runtime; host code cannot call them.
 static const FunctionDecl *uniqueFunction(ASTContext &Ctx, StringRef Name) {
   const FunctionDecl *Found = nullptr;
   for (const NamedDecl *D :
        Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(Name))) {
-    const auto *FD = dyn_cast<FunctionDecl>(D);
+    // `using std::free;` of <stdlib.h> names the same function again.
+    if (isa<UsingDecl>(D))
+      continue;
+    const auto *FD = dyn_cast<FunctionDecl>(D->getUnderlyingDecl());
     if (!FD)
       return nullptr;
+    if (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>())
+      continue;
     if (Found && Found->getCanonicalDecl() != FD->getCanonicalDecl())
       return nullptr; // overloaded: the same arguments may pick another one
     Found = FD;
@@ -49,7 +58,7 @@ void MismatchedDeallocCheck::handleFinding(const cgt::LifetimeFinding &F,
   const cgt::ResourceKind *Kind = Model.kind(F.ResourceKind);
   if (!Kind)
     return;
-  std::string Right = releaseFunctionFor(*Kind, F.AcquiredBy);
+  std::string Right = familyReleaseFunction(*Kind, F.AcquiredBy);
   std::string Named = F.VarName.empty() ? "" : "'" + F.VarName + "' ";
   std::string Called = F.CalledFunction.empty() ? "the wrong function"
                                                 : "'" + F.CalledFunction + "'";
@@ -59,7 +68,7 @@ void MismatchedDeallocCheck::handleFinding(const cgt::LifetimeFinding &F,
   // parameters.
   std::optional<FixItHint> Fix;
   ASTContext *Ctx = astContext();
-  if (Ctx && !F.CalledFunction.empty()) {
+  if (Ctx && !F.CalledFunction.empty()) { 
     const SourceManager &SM = Ctx->getSourceManager();
     StringRef Token = Lexer::getSourceText(CharSourceRange::getTokenRange(F.Loc), SM,
                                            Ctx->getLangOpts());

@@ -14,11 +14,11 @@
   } while (0)
 
 void pinned_freed_by_cudaFree(size_t n) {
-  float *h;
-  cudaMallocHost(&h, n);
-  cudaFree(h);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: pinned host memory 'h' allocated by 'cudaMallocHost' is released by 'cudaFree'; release it with cudaFreeHost [cudagraph-mismatched-dealloc]
-  // CHECK-FIXES: {{^}}  cudaFreeHost(h);{{$}}
+  float *h_bad1;
+  cudaMallocHost(&h_bad1, n);
+  cudaFree(h_bad1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: pinned host memory 'h_bad1' allocated by 'cudaMallocHost' is released by 'cudaFree'; release it with cudaFreeHost [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:  cudaFreeHost(h_bad1);
 }
 
 void pinned_freed_by_cudaFreeHost(size_t n) {
@@ -28,11 +28,11 @@ void pinned_freed_by_cudaFreeHost(size_t n) {
 }
 
 void host_alloc_freed_in_macro(size_t n) {
-  float *h;
-  CUDA_CHECK_EXIT(cudaHostAlloc(&h, n, cudaHostAllocDefault));
-  CUDA_CHECK_EXIT(cudaFree(h));
-  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: pinned host memory 'h' allocated by 'cudaHostAlloc' is released by 'cudaFree'; release it with cudaFreeHost [cudagraph-mismatched-dealloc]
-  // CHECK-FIXES: {{^}}  CUDA_CHECK_EXIT(cudaFreeHost(h));{{$}}
+  float *h_bad2;
+  CUDA_CHECK_EXIT(cudaHostAlloc(&h_bad2, n, cudaHostAllocDefault));
+  CUDA_CHECK_EXIT(cudaFree(h_bad2));
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: pinned host memory 'h_bad2' allocated by 'cudaHostAlloc' is released by 'cudaFree'; release it with cudaFreeHost [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:  CUDA_CHECK_EXIT(cudaFreeHost(h_bad2));
 }
 
 void host_alloc_freed_right(size_t n) {
@@ -42,26 +42,26 @@ void host_alloc_freed_right(size_t n) {
 }
 
 void device_freed_by_cudaFreeHost(size_t n) {
-  float *d;
-  cudaMalloc(&d, n);
-  cudaFreeHost(d);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: device memory 'd' allocated by 'cudaMalloc' is released by 'cudaFreeHost'; release it with cudaFree [cudagraph-mismatched-dealloc]
-  // CHECK-FIXES: {{^}}  cudaFree(d);{{$}}
+  float *d_bad3;
+  cudaMalloc(&d_bad3, n);
+  cudaFreeHost(d_bad3);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: device memory 'd_bad3' allocated by 'cudaMalloc' is released by 'cudaFreeHost'; release it with cudaFree [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:  cudaFree(d_bad3);
 }
 
 void device_freed_by_free(size_t n) {
-  float *d;
-  cudaMalloc(&d, n);
-  free(d);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: device memory 'd' allocated by 'cudaMalloc' is released by 'free'; release it with cudaFree [cudagraph-mismatched-dealloc]
-  // CHECK-FIXES: {{^}}  cudaFree(d);{{$}}
+  float *d_bad4;
+  cudaMalloc(&d_bad4, n);
+  free(d_bad4);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: device memory 'd_bad4' allocated by 'cudaMalloc' is released by 'free'; release it with cudaFree [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:  cudaFree(d_bad4);
 }
 
 void heap_freed_by_cudaFree(size_t n) {
-  float *p = (float *)malloc(n);
-  cudaFree(p);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: heap memory 'p' allocated by 'malloc' is released by 'cudaFree'; release it with free [cudagraph-mismatched-dealloc]
-  // CHECK-FIXES: {{^}}  free(p);{{$}}
+  float *p_bad5 = (float *)malloc(n);
+  cudaFree(p_bad5);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: heap memory allocated by 'malloc' is released by 'cudaFree'; release it with free [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:  free(p_bad5);
 }
 
 void heap_freed_right(size_t n) {
@@ -79,20 +79,20 @@ void async_freed_by_cudaFree(size_t n, cudaStream_t s) {
 
 // cudaFreeAsync takes a stream: no fix-it can keep the call as written.
 void pinned_freed_by_cudaFreeAsync(size_t n, cudaStream_t s) {
-  float *h;
-  cudaMallocHost(&h, n);
-  cudaFreeAsync(h, s);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: pinned host memory 'h' allocated by 'cudaMallocHost' is released by 'cudaFreeAsync'; release it with cudaFreeHost [cudagraph-mismatched-dealloc]
-  // CHECK-FIXES: {{^}}  cudaFreeAsync(h, s);{{$}}
+  float *h_bad6;
+  cudaMallocHost(&h_bad6, n);
+  cudaFreeAsync(h_bad6, s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: pinned host memory 'h_bad6' allocated by 'cudaMallocHost' is released by 'cudaFreeAsync'; release it with cudaFreeHost [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:  cudaFreeAsync(h_bad6, s);
 }
 
 // A graph exec destroyed as a graph: the parameter types differ, no fix-it.
 void exec_destroyed_as_graph(cudaGraph_t g) {
-  cudaGraphExec_t exec;
-  cudaGraphInstantiate(&exec, g, 0);
-  cudaGraphDestroy((cudaGraph_t)exec);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph exec 'exec' allocated by 'cudaGraphInstantiate' is released by 'cudaGraphDestroy'; release it with cudaGraphExecDestroy [cudagraph-mismatched-dealloc]
-  // CHECK-FIXES: {{^}}  cudaGraphDestroy((cudaGraph_t)exec);{{$}}
+  cudaGraphExec_t exec_bad7;
+  cudaGraphInstantiate(&exec_bad7, g, 0);
+  cudaGraphDestroy((cudaGraph_t)exec_bad7);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph exec 'exec_bad7' allocated by 'cudaGraphInstantiate' is released by 'cudaGraphDestroy'; release it with cudaGraphExecDestroy [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:  cudaGraphDestroy((cudaGraph_t)exec_bad7);
 }
 
 void exec_destroyed_right(cudaGraph_t g) {
@@ -103,11 +103,11 @@ void exec_destroyed_right(cudaGraph_t g) {
 }
 
 void driver_host_freed_by_cuMemFree(size_t n) {
-  void *h;
-  cuMemAllocHost(&h, n);
-  cuMemFree((CUdeviceptr)h);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: pinned host memory 'h' allocated by 'cuMemAllocHost' is released by 'cuMemFree'; release it with cuMemFreeHost [cudagraph-mismatched-dealloc]
-  // CHECK-FIXES: {{^}}  cuMemFree((CUdeviceptr)h);{{$}}
+  void *h_bad8;
+  cuMemAllocHost(&h_bad8, n);
+  cuMemFree((CUdeviceptr)h_bad8);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: pinned host memory 'h_bad8' allocated by 'cuMemAllocHost' is released by 'cuMemFree'; release it with cuMemFreeHost [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:  cuMemFree((CUdeviceptr)h_bad8);
 }
 
 void driver_host_freed_right(size_t n) {
@@ -132,19 +132,19 @@ void clean_flag_picks_allocator(size_t n, bool pinned, bool verbose) {
 }
 
 void flag_picks_wrong_release(size_t n, bool pinned, bool verbose) {
-  float *h;
+  float *h_bad9;
   if (pinned)
-    cudaMallocHost(&h, n);
+    cudaMallocHost(&h_bad9, n);
   else
-    h = (float *)malloc(n);
+    h_bad9 = (float *)malloc(n);
   if (verbose)
-    printf("%f\n", h[0]);
+    printf("%f\n", h_bad9[0]);
   if (pinned)
-    free(h);
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: pinned host memory 'h' allocated by 'cudaMallocHost' is released by 'free'; release it with cudaFreeHost [cudagraph-mismatched-dealloc]
-  // CHECK-FIXES: {{^}}    cudaFreeHost(h);{{$}}
+    free(h_bad9);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: pinned host memory 'h_bad9' allocated by 'cudaMallocHost' is released by 'free'; release it with cudaFreeHost [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:    cudaFreeHost(h_bad9);
   else
-    free(h);
+    free(h_bad9);
 }
 
 void suppressed(size_t n) {

@@ -62,7 +62,8 @@ void double_free_on_a_path(size_t n, bool early, bool verbose) {
   if (verbose)
     printf("done\n");
   cudaFreeHost(h);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'h' is released again by 'cudaFreeHost' [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'h' is released again by 'cudaFreeHost' [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-5]]:5: note: 'h' was released here by 'cudaFreeHost'
 }
 
 // Same shape, but the early free returns.
@@ -114,7 +115,8 @@ void stream_used_after_destroy(size_t n) {
   cudaMalloc(&d, n);
   cudaStreamDestroy(s);
   cudaMemsetAsync(d, 0, n, s);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 's' is used by 'cudaMemsetAsync' after it was released [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 's' is used by 'cudaMemsetAsync' after it was released [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 's' was released here by 'cudaStreamDestroy'
   cudaFree(d);
 }
 
@@ -123,7 +125,8 @@ void graph_double_destroy(cudaGraph_t *unused) {
   cudaGraphCreate(&g, 0);
   cudaGraphDestroy(g);
   cudaGraphDestroy(g);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'g' is released again by 'cudaGraphDestroy' [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'g' is released again by 'cudaGraphDestroy' [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'g' was released here by 'cudaGraphDestroy'
 }
 
 void suppressed(size_t n) {
@@ -187,7 +190,8 @@ cudaError_t long_buggy(size_t n, bool timed, bool verbose) {
   cudaStreamDestroy(s);
   if (timed)
     cudaEventRecord(ev, s);
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 's' is used by 'cudaEventRecord' after it was released [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: 's' is used by 'cudaEventRecord' after it was released [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: 's' was released here by 'cudaStreamDestroy'
   if (verbose)
     printf("%f\n", h[0]);
   if (timed)
