@@ -5,9 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "clang-tidy/ClangTidyModule.h"
+#include "HandleLeakCheck.h"
+#include "MismatchedDeallocCheck.h"
 #include "UnpairedInstantiateCheck.h"
 #include "CaptureUnsafeCallCheck.h"
 #include "CaptureWithoutDestroyCheck.h"
+#include "UseAfterDeallocCheck.h"
 #include "SharedBankConflictCheck.h"
 #include "SharedIndexOverflowCheck.h"
 
@@ -18,6 +21,10 @@ public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<UnpairedInstantiateCheck>(
         "cudagraph-unpaired-instantiate");
+    Factories.registerCheck<HandleLeakCheck>("cudagraph-handle-leak");
+    Factories.registerCheck<MismatchedDeallocCheck>(
+        "cudagraph-mismatched-dealloc");
+    Factories.registerCheck<UseAfterDeallocCheck>("cudagraph-use-after-dealloc");
     Factories.registerCheck<SharedIndexOverflowCheck>(
         "cudagraph-shared-index-overflow");
     Factories.registerCheck<SharedBankConflictCheck>(

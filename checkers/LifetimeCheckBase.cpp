@@ -2,11 +2,37 @@
 #include "LifetimeCheckBase.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/DenseMap.h"
+#include <map>
 #include <mutex>
+#include <tuple>
 
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::cudagraph {
+
+namespace {
+/// One analysis of a translation unit under one set of options, shared by
+/// every lifetime check that resolves the same options.
+struct SharedAnalysis {
+  std::shared_ptr<const cgt::ApiModel> Model;
+  std::unique_ptr<cgt::LifetimeAnalyzer> Analyzer;
+  /// Findings per function definition; an empty vector for functions that
+  /// are not interesting or have none.
+  llvm::DenseMap<const FunctionDecl *, std::vector<cgt::LifetimeFinding>> Findings;
+};
+
+using SharedKey = std::tuple<const ASTContext *, std::string, bool>;
+
+/// clang-tidy runs one translation unit on one thread; the driver may run
+/// several on several threads, each with its own cache. Entries are dropped
+/// by onEndOfTranslationUnit, after every check has seen every function, so
+/// a later ASTContext at the same address never finds stale findings.
+std::map<SharedKey, SharedAnalysis> &sharedAnalyses() {
+  thread_local std::map<SharedKey, SharedAnalysis> Cache;
+  return Cache;
+}
+} // namespace
 
 
 LifetimeCheckBase::LifetimeCheckBase(StringRef Name, ClangTidyContext *Context)
@@ -68,22 +94,52 @@ void LifetimeCheckBase::check(const MatchFinder::MatchResult &Result) {
       return;
     }
   }
-  if (!Analyzer || AnalyzerCtx != Result.Context) {
+  SharedAnalysis &S =
+      sharedAnalyses()[SharedKey(Result.Context, ApiModelFiles, UseHelperSummaries)];
+  if (!S.Analyzer) {
     cgt::LifetimeOptions Opts;
     Opts.UseHelperSummaries = UseHelperSummaries;
-    Analyzer = std::make_unique<cgt::LifetimeAnalyzer>(*Model, *Result.Context, Opts);
-    AnalyzerCtx = Result.Context;
+    S.Model = Model;
+    S.Analyzer = std::make_unique<cgt::LifetimeAnalyzer>(*Model, *Result.Context, Opts);
   }
-  if (!Analyzer->isInteresting(FD))
-    return;
-  for (const cgt::LifetimeFinding &F : Analyzer->analyze(FD))
-    handleFinding(F, *Model);
+  auto [It, Fresh] = S.Findings.try_emplace(FD);
+  if (Fresh && S.Analyzer->isInteresting(FD))
+    It->second = S.Analyzer->analyze(FD);
+  CurrentCtx = Result.Context;
+  // handleFinding never touches the cache, so It stays valid.
+  for (const cgt::LifetimeFinding &F : It->second)
+    handleFinding(F, *S.Model);
 }
 
 void LifetimeCheckBase::onEndOfTranslationUnit() {
-  Analyzer.reset();
-  AnalyzerCtx = nullptr;
+  // Every check has seen every function by now; the first check to get here
+  // drops the analyses of this translation unit (all option sets).
+  if (CurrentCtx) {
+    auto &Cache = sharedAnalyses();
+    for (auto It = Cache.begin(); It != Cache.end();)
+      It = std::get<0>(It->first) == CurrentCtx ? Cache.erase(It) : std::next(It);
+  }
+  CurrentCtx = nullptr;
   Emitted.clear();
+}
+
+static bool isDriverApi(StringRef Name) {
+  return Name.starts_with("cu") && !Name.starts_with("cuda");
+}
+
+std::string LifetimeCheckBase::familyReleaseFunction(const cgt::ResourceKind &K,
+                                                  StringRef AcquiredBy) {
+  for (const std::string &R : K.ReleasedBy)
+    if (isDriverApi(R) == isDriverApi(AcquiredBy))
+      return R;
+  return K.ReleasedBy.empty() ? "its release function" : K.ReleasedBy.front();
+}
+
+std::string LifetimeCheckBase::quotedVar(const cgt::LifetimeFinding &F,
+                                         const cgt::ResourceKind *K) {
+  if (!F.VarName.empty())
+    return "'" + F.VarName + "'";
+  return "the " + (K ? K->Noun : std::string("resource"));
 }
 
 void LifetimeCheckBase::emit(const cgt::LifetimeFinding &F, StringRef Message,

@@ -4,6 +4,10 @@
 // definition and keeps the findings that belong to it. This base loads the
 // API model (built-in plus the files named by the ApiModelFiles option),
 // runs the analysis once per function and hands each finding to the check.
+// The analysis is shared: all lifetime checks of a translation unit that
+// resolve the same ApiModelFiles and UseHelperSummaries read one set of
+// findings per function (a thread_local cache, dropped at the end of the
+// translation unit), so enabling several lifetime checks costs one run.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_CHECKERS_LIFETIMECHECKBASE_H
@@ -32,6 +36,15 @@ protected:
   /// Emits the warning with its notes, once per location and message.
   void emit(const cgt::LifetimeFinding &F, StringRef Message,
             std::optional<FixItHint> Fix = std::nullopt);
+  /// The release function of the API family that made the resource: the
+  /// driver API's for `cu*` acquirers, the runtime's (or libc's) otherwise.
+  static std::string familyReleaseFunction(const cgt::ResourceKind &K,
+                                        StringRef AcquiredBy);
+  /// `'exec'`, or `the graph exec` when the engine has no variable name.
+  static std::string quotedVar(const cgt::LifetimeFinding &F,
+                               const cgt::ResourceKind *K);
+  /// The translation unit being analysed (valid inside handleFinding).
+  ASTContext *astContext() const { return CurrentCtx; }
 
 private:
   std::shared_ptr<const cgt::ApiModel> loadModel();
@@ -40,8 +53,7 @@ private:
   bool UseHelperSummaries;
   std::shared_ptr<const cgt::ApiModel> Model;
   bool ModelFailed = false;
-  std::unique_ptr<cgt::LifetimeAnalyzer> Analyzer;
-  ASTContext *AnalyzerCtx = nullptr;
+  ASTContext *CurrentCtx = nullptr;
   std::set<std::pair<unsigned, std::string>> Emitted;
 };
 

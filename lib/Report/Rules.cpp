@@ -21,6 +21,28 @@ const std::vector<RuleInfo> &allRules() {
          "previous exec in the same variable is still alive. Each leaked exec "
          "keeps its device memory until the process exits.",
          "warning", "high", "", {"cuda", "resource-leak", "reliability"}},
+        {"cudagraph-handle-leak", "HandleLeak",
+         "CUDA stream, event, pool or allocation is not released on some path",
+         "A stream, event, memory pool, user object, texture or surface "
+         "object, CUDA array or device, managed, stream-ordered or pinned "
+         "host allocation that is neither released by its API family's "
+         "release function nor handed to an owner on some path out of the "
+         "function, or that is acquired again into a variable whose previous "
+         "resource is still alive.",
+         "warning", "high", "", {"cuda", "resource-leak", "reliability"}},
+        {"cudagraph-mismatched-dealloc", "MismatchedDealloc",
+         "CUDA resource released by a function of the wrong family",
+         "A resource released by a function that cannot release it: cudaFree "
+         "on cudaMallocHost memory, free on cudaMalloc memory, "
+         "cudaGraphDestroy on a graph exec. The release fails or corrupts "
+         "the allocator, and the resource leaks.",
+         "warning", "high", "", {"cuda", "correctness", "reliability"}},
+        {"cudagraph-use-after-dealloc", "UseAfterDealloc",
+         "CUDA resource used or released again after it was released",
+         "A graph, graph exec, stream, event, pool or allocation that is "
+         "used, launched or released again on a path where it was already "
+         "released.",
+         "warning", "high", "", {"cuda", "use-after-free", "correctness"}},
         {"cudagraph-shared-index-overflow", "SharedIndexOverflow",
          "__shared__ array index can exceed its bounds",
          "An index into a __shared__ array that leaves the array for the "

@@ -1,0 +1,35 @@
+//===- HandleLeakCheck.cpp ------------------------------------------------===//
+//
+// Words the engine's Leak and Overwrite findings of the kinds the API model
+// gives to cudagraph-handle-leak (streams, events, pools, memory, ...).
+//
+//===----------------------------------------------------------------------===//
+#include "HandleLeakCheck.h"
+
+namespace clang::tidy::cudagraph {
+
+void HandleLeakCheck::handleFinding(const cgt::LifetimeFinding &F,
+                                    const cgt::ApiModel &Model) {
+  // The model says which check owns the leaks of each kind.
+  const cgt::ResourceKind *Kind = Model.kind(F.ResourceKind);
+  if (!Kind || Kind->LeakCheck != "cudagraph-handle-leak")
+    return;
+  std::string Named = F.VarName.empty() ? "" : "'" + F.VarName + "' ";
+  std::string Release = familyReleaseFunction(*Kind, F.AcquiredBy);
+  switch (F.Kind) {
+  case cgt::FindingKind::Leak:
+    emit(F, Kind->Noun + " " + Named + "created by '" + F.AcquiredBy +
+                "' is not released on every path; call " + Release +
+                " or hand it to an owner");
+    break;
+  case cgt::FindingKind::Overwrite:
+    emit(F, "'" + F.AcquiredBy + "' overwrites " + quotedVar(F, Kind) +
+                ", which still holds a live " + Kind->Noun +
+                "; release it with " + Release + " first");
+    break;
+  default:
+    break;
+  }
+}
+
+} // namespace clang::tidy::cudagraph

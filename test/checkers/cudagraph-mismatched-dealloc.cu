@@ -1,0 +1,154 @@
+// RUN: %check_cudagraph_tidy %s cudagraph-mismatched-dealloc %t
+#include <cuda_runtime.h>
+#include <cuda.h>
+#include <cstdio>
+#include <cstdlib>
+
+#define CUDA_CHECK_EXIT(call)                                                  \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      fprintf(stderr, "%s\n", cudaGetErrorString(err_));                       \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+void pinned_freed_by_cudaFree(size_t n) {
+  float *h_bad1;
+  cudaMallocHost(&h_bad1, n);
+  cudaFree(h_bad1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: pinned host memory 'h_bad1' allocated by 'cudaMallocHost' is released by 'cudaFree'; release it with cudaFreeHost [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:  cudaFreeHost(h_bad1);
+}
+
+void pinned_freed_by_cudaFreeHost(size_t n) {
+  float *h;
+  cudaMallocHost(&h, n);
+  cudaFreeHost(h);
+}
+
+void host_alloc_freed_in_macro(size_t n) {
+  float *h_bad2;
+  CUDA_CHECK_EXIT(cudaHostAlloc(&h_bad2, n, cudaHostAllocDefault));
+  CUDA_CHECK_EXIT(cudaFree(h_bad2));
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: pinned host memory 'h_bad2' allocated by 'cudaHostAlloc' is released by 'cudaFree'; release it with cudaFreeHost [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:  CUDA_CHECK_EXIT(cudaFreeHost(h_bad2));
+}
+
+void host_alloc_freed_right(size_t n) {
+  float *h;
+  CUDA_CHECK_EXIT(cudaHostAlloc(&h, n, cudaHostAllocDefault));
+  CUDA_CHECK_EXIT(cudaFreeHost(h));
+}
+
+void device_freed_by_cudaFreeHost(size_t n) {
+  float *d_bad3;
+  cudaMalloc(&d_bad3, n);
+  cudaFreeHost(d_bad3);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: device memory 'd_bad3' allocated by 'cudaMalloc' is released by 'cudaFreeHost'; release it with cudaFree [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:  cudaFree(d_bad3);
+}
+
+void device_freed_by_free(size_t n) {
+  float *d_bad4;
+  cudaMalloc(&d_bad4, n);
+  free(d_bad4);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: device memory 'd_bad4' allocated by 'cudaMalloc' is released by 'free'; release it with cudaFree [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:  cudaFree(d_bad4);
+}
+
+void heap_freed_by_cudaFree(size_t n) {
+  float *p_bad5 = (float *)malloc(n);
+  cudaFree(p_bad5);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: heap memory allocated by 'malloc' is released by 'cudaFree'; release it with free [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:  free(p_bad5);
+}
+
+void heap_freed_right(size_t n) {
+  float *p = (float *)malloc(n);
+  free(p);
+}
+
+// Async memory may be freed by cudaFree as well as cudaFreeAsync.
+void async_freed_by_cudaFree(size_t n, cudaStream_t s) {
+  float *a;
+  cudaMallocAsync(&a, n, s);
+  cudaStreamSynchronize(s);
+  cudaFree(a);
+}
+
+// cudaFreeAsync takes a stream: no fix-it can keep the call as written.
+void pinned_freed_by_cudaFreeAsync(size_t n, cudaStream_t s) {
+  float *h_bad6;
+  cudaMallocHost(&h_bad6, n);
+  cudaFreeAsync(h_bad6, s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: pinned host memory 'h_bad6' allocated by 'cudaMallocHost' is released by 'cudaFreeAsync'; release it with cudaFreeHost [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:  cudaFreeAsync(h_bad6, s);
+}
+
+// A graph exec destroyed as a graph: the parameter types differ, no fix-it.
+void exec_destroyed_as_graph(cudaGraph_t g) {
+  cudaGraphExec_t exec_bad7;
+  cudaGraphInstantiate(&exec_bad7, g, 0);
+  cudaGraphDestroy((cudaGraph_t)exec_bad7);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph exec 'exec_bad7' allocated by 'cudaGraphInstantiate' is released by 'cudaGraphDestroy'; release it with cudaGraphExecDestroy [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:  cudaGraphDestroy((cudaGraph_t)exec_bad7);
+}
+
+void exec_destroyed_right(cudaGraph_t g) {
+  cudaGraphExec_t exec;
+  cudaGraphInstantiate(&exec, g, 0);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(g);
+}
+
+void driver_host_freed_by_cuMemFree(size_t n) {
+  void *h_bad8;
+  cuMemAllocHost(&h_bad8, n);
+  cuMemFree((CUdeviceptr)h_bad8);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: pinned host memory 'h_bad8' allocated by 'cuMemAllocHost' is released by 'cuMemFree'; release it with cuMemFreeHost [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:  cuMemFree((CUdeviceptr)h_bad8);
+}
+
+void driver_host_freed_right(size_t n) {
+  void *h;
+  cuMemAllocHost(&h, n);
+  cuMemFreeHost(h);
+}
+
+// The right release on every path of a function that picks the allocator.
+void clean_flag_picks_allocator(size_t n, bool pinned, bool verbose) {
+  float *h;
+  if (pinned)
+    cudaMallocHost(&h, n);
+  else
+    h = (float *)malloc(n);
+  if (verbose)
+    printf("%f\n", h[0]);
+  if (pinned)
+    cudaFreeHost(h);
+  else
+    free(h);
+}
+
+void flag_picks_wrong_release(size_t n, bool pinned, bool verbose) {
+  float *h_bad9;
+  if (pinned)
+    cudaMallocHost(&h_bad9, n);
+  else
+    h_bad9 = (float *)malloc(n);
+  if (verbose)
+    printf("%f\n", h_bad9[0]);
+  if (pinned)
+    free(h_bad9);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: pinned host memory 'h_bad9' allocated by 'cudaMallocHost' is released by 'free'; release it with cudaFreeHost [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:    cudaFreeHost(h_bad9);
+  else
+    free(h_bad9);
+}
+
+void suppressed(size_t n) {
+  float *h;
+  cudaMallocHost(&h, n);
+  cudaFree(h); // NOLINT(cudagraph-mismatched-dealloc)
+}
