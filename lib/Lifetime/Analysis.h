@@ -180,6 +180,10 @@ private:
                       bool &Infeasible);
   IdSet refineSubject(const EdgeTest &E, bool NonZero, PathState &P, bool &Infeasible);
   bool hasZeroCase(const SwitchStmt *Switch) const;
+  void refineOnCaseValues(const SwitchStmt *Switch, const EdgeTest &E, const CFGBlock *To,
+                          PathState &P, bool &Infeasible);
+  std::optional<int64_t> caseValue(const SwitchCase *C) const;
+  uintptr_t caseFactKey(uintptr_t Subject, int64_t Value);
   const EdgeTest &edgeTest(const Expr *Cond);
   std::optional<CondTest> condTest(const Expr *C) const;
   std::optional<uintptr_t> factKey(const Expr *Subject);
@@ -193,6 +197,7 @@ private:
   void onCall(const CallExpr *Call, PathState &P, bool &Dead);
   void applyCall(const CallExpr *Call, PathState &P, bool &Dead);
   void onModeledCall(const CallExpr *Call, const FunctionModel &M, PathState &P);
+  void forgetWrittenOutArgs(const CallExpr *Call, const FunctionModel &M, PathState &P);
   void onUnknownCall(const CallExpr *Call, PathState &P);
   void acquire(const CallExpr *Call, const FunctionModel &M, const AcquireEffect &Eff,
                PathState &P);

@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Analysis.h"
 
+#include "llvm/ADT/Hashing.h"
+
 #include "llvm/ADT/FoldingSet.h"
 #include <functional>
 
@@ -225,6 +227,54 @@ void Analysis::refineOnSwitch(const SwitchStmt *Switch, const CFGBlock *To, Path
   }
   if (NonZero)
     refineSubject(E, *NonZero, P, Infeasible);
+  if (!Infeasible)
+    refineOnCaseValues(Switch, E, To, P, Infeasible);
+}
+
+/// The constant of a `case` label; none for `default` and GNU ranges.
+std::optional<int64_t> Analysis::caseValue(const SwitchCase *C) const {
+  const auto *Case = dyn_cast_or_null<CaseStmt>(C);
+  Expr::EvalResult V;
+  if (!Case || Case->getRHS() || Case->getLHS()->isValueDependent() ||
+      !Case->getLHS()->EvaluateAsInt(V, Ctx))
+    return std::nullopt;
+  return V.Val.getInt().getExtValue();
+}
+
+/// The fact "the subject of fact `Subject` equals `Value`".
+uintptr_t Analysis::caseFactKey(uintptr_t Subject, int64_t Value) {
+  uintptr_t K = static_cast<uintptr_t>(llvm::hash_combine(Subject, Value)) | 1;
+  if (!FactVars.count(K)) {
+    auto Vars = FactVars.find(Subject);
+    FactVars[K] = Vars != FactVars.end() ? Vars->second : std::set<Key>();
+  }
+  return K;
+}
+
+/// `switch (mode)` that acquires and a later `switch (mode)` that releases:
+/// each edge records which case values the subject has and has not, so the
+/// second switch only takes the cases the first one did.
+void Analysis::refineOnCaseValues(const SwitchStmt *Switch, const EdgeTest &E,
+                                  const CFGBlock *To, PathState &P, bool &Infeasible) {
+  if (!E.Fact)
+    return;
+  const auto *Label = dyn_cast_or_null<SwitchCase>(To->getLabel());
+  std::optional<int64_t> Taken = caseValue(Label);
+  if (isa_and_nonnull<CaseStmt>(Label) && !Taken)
+    return; // a case we cannot evaluate: nothing is known
+  for (const SwitchCase *C = Switch->getSwitchCaseList(); C; C = C->getNextSwitchCase()) {
+    std::optional<int64_t> V = caseValue(C);
+    if (!V)
+      continue;
+    uintptr_t K = caseFactKey(*E.Fact, *V);
+    bool Holds = Taken && *V == *Taken;
+    auto F = P.Facts.find(K);
+    if (F != P.Facts.end() && F->second != Holds) {
+      Infeasible = true;
+      return;
+    }
+    P.Facts[K] = Holds;
+  }
 }
 
 bool Analysis::hasZeroCase(const SwitchStmt *Switch) const {

@@ -269,6 +269,33 @@ void Analysis::onModeledCall(const CallExpr *Call, const FunctionModel &M,
     release(Call, M, R, P);
   for (const AcquireEffect &Acq : M.Acquires)
     acquire(Call, M, Acq, P);
+  forgetWrittenOutArgs(Call, M, P);
+}
+
+/// `cudaHostGetDevicePointer(&d, h, 0)`: a modelled call given `&x` for an
+/// argument it neither acquires into nor releases through writes a value the
+/// model does not describe into `x`. What `x` held is no longer there to be
+/// used or released (a live resource counts as handed on: nothing is known
+/// to be lost).
+void Analysis::forgetWrittenOutArgs(const CallExpr *Call, const FunctionModel &M,
+                                    PathState &P) {
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    int Index = static_cast<int>(I);
+    if (llvm::any_of(M.Acquires, [&](const AcquireEffect &A) { return A.Arg == Index; }) ||
+        llvm::any_of(M.Releases, [&](const ReleaseEffect &R) { return R.Arg == Index; }))
+      continue;
+    const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Call->getArg(I)));
+    if (!AddrOf || AddrOf->getOpcode() != UO_AddrOf)
+      continue;
+    Key K = storageOf(AddrOf->getSubExpr());
+    auto Bound = K ? P.Bind.find(K) : P.Bind.end();
+    if (Bound == P.Bind.end())
+      continue;
+    for (unsigned R : Bound->second)
+      if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
+        RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
+    unbind(K, P, /*At=*/nullptr, "is overwritten");
+  }
 }
 
 /// Member functions of this object, and anything given `this`, may change
