@@ -197,7 +197,7 @@ private:
   void onCall(const CallExpr *Call, PathState &P, bool &Dead);
   void applyCall(const CallExpr *Call, PathState &P, bool &Dead);
   void onModeledCall(const CallExpr *Call, const FunctionModel &M, PathState &P);
-  void forgetWrittenOutArgs(const CallExpr *Call, const FunctionModel &M, PathState &P);
+  void forgetWrittenOutArgs(const CallExpr *Call, const FunctionModel *M, PathState &P);
   void onUnknownCall(const CallExpr *Call, PathState &P);
   void acquire(const CallExpr *Call, const FunctionModel &M, const AcquireEffect &Eff,
                PathState &P);

@@ -269,20 +269,20 @@ void Analysis::onModeledCall(const CallExpr *Call, const FunctionModel &M,
     release(Call, M, R, P);
   for (const AcquireEffect &Acq : M.Acquires)
     acquire(Call, M, Acq, P);
-  forgetWrittenOutArgs(Call, M, P);
+  forgetWrittenOutArgs(Call, &M, P);
 }
 
-/// `cudaHostGetDevicePointer(&d, h, 0)`: a modelled call given `&x` for an
-/// argument it neither acquires into nor releases through writes a value the
-/// model does not describe into `x`. What `x` held is no longer there to be
-/// used or released (a live resource counts as handed on: nothing is known
-/// to be lost).
-void Analysis::forgetWrittenOutArgs(const CallExpr *Call, const FunctionModel &M,
+/// `cudaHostGetDevicePointer(&d, h, 0)`: a call given `&x` for an argument
+/// it neither acquires into nor releases through may write a value we do
+/// not know into `x`. What `x` held is no longer there to be used or
+/// released (a live resource counts as handed on: nothing is known to be
+/// lost).
+void Analysis::forgetWrittenOutArgs(const CallExpr *Call, const FunctionModel *M,
                                     PathState &P) {
   for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
     int Index = static_cast<int>(I);
-    if (llvm::any_of(M.Acquires, [&](const AcquireEffect &A) { return A.Arg == Index; }) ||
-        llvm::any_of(M.Releases, [&](const ReleaseEffect &R) { return R.Arg == Index; }))
+    if (M && (llvm::any_of(M->Acquires, [&](const AcquireEffect &A) { return A.Arg == Index; }) ||
+              llvm::any_of(M->Releases, [&](const ReleaseEffect &R) { return R.Arg == Index; })))
       continue;
     const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Call->getArg(I)));
     if (!AddrOf || AddrOf->getOpcode() != UO_AddrOf)
@@ -317,6 +317,7 @@ void Analysis::onUnknownCall(const CallExpr *Call, PathState &P) {
     return;
   }
   escapeArgs(Call->getDirectCallee(), {Call->getArgs(), Call->getNumArgs()}, P);
+  forgetWrittenOutArgs(Call, nullptr, P);
   // A method called on a handle-holding object may hand the handle on.
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
     escapeValueRefs(MC->getImplicitObjectArgument(), P);
