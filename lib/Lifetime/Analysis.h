@@ -279,7 +279,7 @@ private:
     return K && K->whole() ? dyn_cast<VarDecl>(K->Decl) : nullptr;
   }
   unsigned resourceFor(const Expr *Site, int ParamIndex, const std::string &Kind,
-                       const std::string &By, Key Var);
+                       const std::string &By, Key Var, int Slot = 0);
   bool isZero(const Expr *E) const;
   SourceLocation loc(const Stmt *S) const;
   SourceLocation endLoc(const Stmt *S) const;
@@ -299,7 +299,9 @@ private:
   std::map<std::tuple<const ValueDecl *, const FieldDecl *, bool, bool>, std::unique_ptr<Place>>
       Places;
   std::vector<Resource> Resources{Resource()}; // id 0 unused
-  std::map<std::pair<const Expr *, int>, unsigned> ResourceIds;
+  /// (site, parameter index, argument slot) -> resource id: one call that
+  /// acquires through two arguments makes two resources.
+  std::map<std::tuple<const Expr *, int, int>, unsigned> ResourceIds;
   std::map<const CallExpr *, unsigned> ReturnedResource;
   llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;
   std::map<uintptr_t, std::set<Key>> FactVars;

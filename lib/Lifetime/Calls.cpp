@@ -46,7 +46,7 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
         SummaryAcquires.push_back({static_cast<int>(PVD->getFunctionScopeIndex()), Eff.Kind, ""});
     return;
   }
-  unsigned R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), Target);
+  unsigned R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), Target, Eff.Arg + 1);
   if (Target->Element) {
     acquireElement(Call, M, R, Target, AddrOf ? AddrOf->getSubExpr() : Arg, P);
     return;

@@ -54,8 +54,8 @@ std::string Analysis::text(const Expr *E) const {
 
 unsigned Analysis::resourceFor(const Expr *Site, int ParamIndex,
                                const std::string &Kind, const std::string &By,
-                               Key Var) {
-  auto Id = std::make_pair(Site, ParamIndex);
+                               Key Var, int Slot) {
+  auto Id = std::make_tuple(Site, ParamIndex, Slot);
   auto It = ResourceIds.find(Id);
   if (It != ResourceIds.end())
     return It->second;

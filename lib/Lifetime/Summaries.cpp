@@ -97,7 +97,7 @@ std::unique_ptr<FunctionSummary> Analysis::summary() const {
     M.StatusType = Ret.getUnqualifiedType().getAsString();
   for (const ParmVarDecl *PVD : FD->parameters()) {
     int Index = PVD->getFunctionScopeIndex();
-    auto Id = ResourceIds.find({nullptr, Index});
+    auto Id = ResourceIds.find({nullptr, Index, 0});
     if (Id == ResourceIds.end())
       continue;
     uint8_t Bits = 0;
