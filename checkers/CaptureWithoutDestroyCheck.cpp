@@ -11,19 +11,6 @@ namespace clang::tidy::cudagraph {
 
 static const char LeakCheckName[] = "cudagraph-capture-without-destroy";
 
-static bool isDriverApi(StringRef Name) {
-  return Name.starts_with("cu") && !Name.starts_with("cuda");
-}
-
-/// The function of the same API family (runtime or driver) among `Names`.
-static std::string sameFamily(const std::vector<std::string> &Names, StringRef By,
-                              StringRef Fallback) {
-  for (const std::string &N : Names)
-    if (isDriverApi(N) == isDriverApi(By))
-      return N;
-  return Names.empty() ? Fallback.str() : Names.front();
-}
-
 void CaptureWithoutDestroyCheck::handleFinding(const cgt::LifetimeFinding &F,
                                                const cgt::ApiModel &Model) {
   if (F.Kind == cgt::FindingKind::CaptureLeftOpen) {
@@ -33,7 +20,7 @@ void CaptureWithoutDestroyCheck::handleFinding(const cgt::LifetimeFinding &F,
       if (M->Capture == cgt::CaptureRole::End &&
           !llvm::is_contained(Enders, M->Name))
         Enders.push_back(M->Name);
-    std::string End = sameFamily(Enders, F.AcquiredBy, "the end-capture call");
+    std::string End = sameApiFamily(Enders, F.AcquiredBy, "the end-capture call");
     emit(F, "stream capture begun on '" + F.VarName + "' by '" + F.AcquiredBy +
                 "' is not ended on every path; call " + End +
                 " before leaving, or the stream stays capturing");
@@ -42,9 +29,9 @@ void CaptureWithoutDestroyCheck::handleFinding(const cgt::LifetimeFinding &F,
   const cgt::ResourceKind *Kind = Model.kind(F.ResourceKind);
   if (!Kind || Kind->LeakCheck != LeakCheckName)
     return;
-  std::string Var = F.VarName.empty() ? "the " + Kind->Noun : "'" + F.VarName + "'";
+  std::string Var = quotedVar(F, Kind);
   std::string Named = F.VarName.empty() ? "" : "'" + F.VarName + "' ";
-  std::string Destroy = sameFamily(Kind->ReleasedBy, F.AcquiredBy, "its release function");
+  std::string Destroy = familyReleaseFunction(*Kind, F.AcquiredBy);
   switch (F.Kind) {
   case cgt::FindingKind::Leak:
     emit(F, Kind->Noun + " " + Named + "from '" + F.AcquiredBy +

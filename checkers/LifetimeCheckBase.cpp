@@ -123,16 +123,21 @@ void LifetimeCheckBase::onEndOfTranslationUnit() {
   Emitted.clear();
 }
 
-static bool isDriverApi(StringRef Name) {
+bool LifetimeCheckBase::isDriverApi(StringRef Name) {
   return Name.starts_with("cu") && !Name.starts_with("cuda");
+}
+
+std::string LifetimeCheckBase::sameApiFamily(const std::vector<std::string> &Names,
+                                             StringRef Of, StringRef Fallback) {
+  for (const std::string &N : Names)
+    if (isDriverApi(N) == isDriverApi(Of))
+      return N;
+  return Names.empty() ? Fallback.str() : Names.front();
 }
 
 std::string LifetimeCheckBase::familyReleaseFunction(const cgt::ResourceKind &K,
                                                   StringRef AcquiredBy) {
-  for (const std::string &R : K.ReleasedBy)
-    if (isDriverApi(R) == isDriverApi(AcquiredBy))
-      return R;
-  return K.ReleasedBy.empty() ? "its release function" : K.ReleasedBy.front();
+  return sameApiFamily(K.ReleasedBy, AcquiredBy, "its release function");
 }
 
 std::string LifetimeCheckBase::quotedVar(const cgt::LifetimeFinding &F,

@@ -36,6 +36,12 @@ protected:
   /// Emits the warning with its notes, once per location and message.
   void emit(const cgt::LifetimeFinding &F, StringRef Message,
             std::optional<FixItHint> Fix = std::nullopt);
+  /// A driver API function (`cuX`), as opposed to the runtime's (`cudaX`).
+  static bool isDriverApi(StringRef Name);
+  /// The function among `Names` of the API family of `Of` (driver `cu*` or
+  /// runtime), else the first, else `Fallback`.
+  static std::string sameApiFamily(const std::vector<std::string> &Names, StringRef Of,
+                                   StringRef Fallback);
   /// The release function of the API family that made the resource: the
   /// driver API's for `cu*` acquirers, the runtime's (or libc's) otherwise.
   static std::string familyReleaseFunction(const cgt::ResourceKind &K,

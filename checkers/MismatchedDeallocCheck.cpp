@@ -47,10 +47,6 @@ static bool sameParameters(const FunctionDecl *A, const FunctionDecl *B) {
   return true;
 }
 
-static bool isDriverApi(StringRef Name) {
-  return Name.starts_with("cu") && !Name.starts_with("cuda");
-}
-
 void MismatchedDeallocCheck::handleFinding(const cgt::LifetimeFinding &F,
                                            const cgt::ApiModel &Model) {
   if (F.Kind != cgt::FindingKind::MismatchedRelease)
@@ -68,7 +64,7 @@ void MismatchedDeallocCheck::handleFinding(const cgt::LifetimeFinding &F,
   // parameters.
   std::optional<FixItHint> Fix;
   ASTContext *Ctx = astContext();
-  if (Ctx && !F.CalledFunction.empty()) { 
+  if (Ctx && !F.CalledFunction.empty()) {
     const SourceManager &SM = Ctx->getSourceManager();
     StringRef Token = Lexer::getSourceText(CharSourceRange::getTokenRange(F.Loc), SM,
                                            Ctx->getLangOpts());
