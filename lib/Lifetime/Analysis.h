@@ -90,6 +90,9 @@ inline const CallExpr *asBuiltinExpect(const Expr *E) {
 struct CondTest {
   const Expr *Subject = nullptr;
   bool TrueMeansNonZero = true;
+  /// `err == cudaErrorMemoryAllocation`: only one edge says anything (the
+  /// subject is that non-zero code there); the other leaves it unknown.
+  bool OneSided = false;
 };
 
 } // namespace lifetime
@@ -142,6 +145,7 @@ private:
   struct EdgeTest {
     bool Valid = false;
     bool TrueMeansNonZero = true;
+    bool OneSided = false; ///< see CondTest
     const Expr *Subject = nullptr;
     std::optional<uintptr_t> Fact;
     Key SubjectVar = nullptr;
@@ -186,6 +190,7 @@ private:
   uintptr_t caseFactKey(uintptr_t Subject, int64_t Value);
   const EdgeTest &edgeTest(const Expr *Cond);
   std::optional<CondTest> condTest(const Expr *C) const;
+  std::optional<CondTest> comparisonWithNonZero(const BinaryOperator *BO) const;
   std::optional<uintptr_t> factKey(const Expr *Subject);
   std::optional<bool> knownCondition(const Expr *Cond, const PathState &P);
   void invalidateFacts(Key K, PathState &P);

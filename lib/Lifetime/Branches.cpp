@@ -55,6 +55,8 @@ std::optional<CondTest> Analysis::condTest(const Expr *C) const {
         T->TrueMeansNonZero = !T->TrueMeansNonZero;
       return T;
     }
+    if (std::optional<CondTest> T = comparisonWithNonZero(BO))
+      return T;
   }
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
       OC && OC->getOperator() == OO_ExclaimEqual && OC->getNumArgs() == 2 &&
@@ -62,6 +64,28 @@ std::optional<CondTest> Analysis::condTest(const Expr *C) const {
     return condTest(OC->getArg(0));
   CondTest T;
   T.Subject = strip(C);
+  return T;
+}
+
+/// `err == cudaErrorMemoryAllocation` (or `!=`) on a status: where it
+/// equals a non-zero code it is a failure; elsewhere nothing is known. Other
+/// comparisons (`mode == kGraph`) stay whole conditions, facts of their own.
+std::optional<CondTest> Analysis::comparisonWithNonZero(const BinaryOperator *BO) const {
+  auto NonZeroConstant = [&](const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    Expr::EvalResult R;
+    return !E->isValueDependent() && E->getType()->isIntegralOrEnumerationType() &&
+           E->EvaluateAsInt(R, Ctx) && R.Val.getInt() != 0;
+  };
+  const Expr *Subject = NonZeroConstant(BO->getRHS())   ? BO->getLHS()
+                        : NonZeroConstant(BO->getLHS()) ? BO->getRHS()
+                                                        : nullptr;
+  if (!Subject || NonZeroConstant(Subject) || !isStatusTypeName(strip(Subject)->getType()))
+    return std::nullopt;
+  CondTest T;
+  T.Subject = strip(Subject);
+  T.TrueMeansNonZero = BO->getOpcode() == BO_EQ;
+  T.OneSided = true;
   return T;
 }
 
@@ -144,6 +168,8 @@ std::optional<bool> Analysis::knownCondition(const Expr *Cond, const PathState &
   auto F = P.Facts.find(*E.Fact);
   if (F == P.Facts.end())
     return std::nullopt;
+  if (E.OneSided && F->second)
+    return std::nullopt; // non-zero, but maybe not the code compared with
   return F->second == E.TrueMeansNonZero;
 }
 
@@ -182,6 +208,7 @@ const Analysis::EdgeTest &Analysis::edgeTest(const Expr *Cond) {
   if (std::optional<CondTest> T = condTest(Cond); T && T->Subject) {
     E.Valid = true;
     E.TrueMeansNonZero = T->TrueMeansNonZero;
+    E.OneSided = T->OneSided;
     E.Subject = T->Subject;
     if (const auto *BO = dyn_cast<BinaryOperator>(E.Subject);
         BO && BO->getOpcode() == BO_Assign)
@@ -198,7 +225,10 @@ void Analysis::refineOnBranch(const Expr *Cond, bool Taken, PathState &P,
   const EdgeTest &E = edgeTest(Cond);
   if (!E.Valid)
     return;
-  IdSet StatusTested = refineSubject(E, Taken == E.TrueMeansNonZero, P, Infeasible);
+  bool NonZero = Taken == E.TrueMeansNonZero;
+  IdSet StatusTested;
+  if (NonZero || !E.OneSided)
+    StatusTested = refineSubject(E, NonZero, P, Infeasible);
   if (!TwoWay || Infeasible)
     return;
   for (auto &Entry : P.Res)

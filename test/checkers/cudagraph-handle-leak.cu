@@ -440,3 +440,28 @@ cudaError_t long_clean(size_t n, bool use_pinned, bool timed, bool verbose) {
   cudaStreamDestroy(s);
   return st;
 }
+
+// A retry after an out-of-memory status: where the status equals that
+// code the first call made nothing; any other status may be success.
+int clean_retry_after_oom(size_t n) {
+  void *ptr;
+  cudaError_t err = cudaMalloc(&ptr, n);
+  if (err == cudaErrorMemoryAllocation)
+    err = cudaMalloc(&ptr, n / 2);
+  if (err != cudaSuccess)
+    return 1;
+  cudaFree(ptr);
+  return 0;
+}
+
+int leak_retry_on_any_other_status(size_t n) {
+  void *ptr;
+  cudaError_t err = cudaMalloc(&ptr, n);
+  if (err != cudaErrorMemoryAllocation)
+    err = cudaMalloc(&ptr, n / 2);
+    // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: 'cudaMalloc' overwrites 'ptr', which still holds a live device memory; release it with cudaFree first [cudagraph-handle-leak]
+  if (err != cudaSuccess)
+    return 1;
+  cudaFree(ptr);
+  return 0;
+}
