@@ -1,7 +1,9 @@
 //===- UseAfterDeallocCheck.cpp -------------------------------------------===//
 //
-// Words the engine's UseAfterRelease and DoubleRelease findings, for every
-// resource kind of the API model; the note points at the release.
+// Words the engine's UseAfterRelease, DoubleRelease and
+// LaunchAfterCapturedFree findings, for every resource kind of the API
+// model; the notes point at the release (and the captured use). Each is
+// undefined behaviour, and the message says so: it is not mere waste.
 //
 //===----------------------------------------------------------------------===//
 #include "UseAfterDeallocCheck.h"
@@ -15,10 +17,15 @@ void UseAfterDeallocCheck::handleFinding(const cgt::LifetimeFinding &F,
   std::string By = F.CalledFunction.empty() ? "" : " by '" + F.CalledFunction + "'";
   switch (F.Kind) {
   case cgt::FindingKind::UseAfterRelease:
-    emit(F, Var + " is used" + By + " after it was released");
+    emit(F, Var + " is used" + By + " after it was released (undefined behaviour)");
     break;
   case cgt::FindingKind::DoubleRelease:
-    emit(F, Var + " is released again" + By);
+    emit(F, Var + " is released again" + By + " (undefined behaviour)");
+    break;
+  case cgt::FindingKind::LaunchAfterCapturedFree:
+    emit(F, "graph exec '" + F.Detail + "' is launched" + By + " after " + Var +
+                ", which its captured graph uses, was freed; the launch reads freed memory "
+                "(undefined behaviour): re-capture or update the exec after reallocating");
     break;
   default:
     break;

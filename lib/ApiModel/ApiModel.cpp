@@ -270,7 +270,7 @@ public:
       return E;
     return forEachEffect(F, "uses", Where,
                          [&](const json &A, const std::string &P) -> llvm::Error {
-      if (auto E = expectKeys(A, P, {"arg", "kind", "launch"}))
+      if (auto E = expectKeys(A, P, {"arg", "kind", "launch", "instantiates", "rebinds"}))
         return E;
       UseEffect Eff;
       if (auto E = readArg(A, P, Out.NumParams, Eff.Arg))
@@ -278,6 +278,10 @@ public:
       if (auto E = readString(A, "kind", P, Eff.Kind, false))
         return E;
       if (auto E = readBool(A, "launch", P, Eff.Launch))
+        return E;
+      if (auto E = readBool(A, "instantiates", P, Eff.Instantiates))
+        return E;
+      if (auto E = readBool(A, "rebinds", P, Eff.Rebinds))
         return E;
       Out.Uses.push_back(Eff);
       return llvm::Error::success();

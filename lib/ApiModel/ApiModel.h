@@ -61,6 +61,12 @@ struct UseEffect {
   int Arg = 0;
   std::string Kind;     ///< empty: any tracked resource
   bool Launch = false;  ///< launches work that reads the resource (cudaGraphLaunch)
+  /// The graph argument of an instantiation: the exec made references the
+  /// memory this graph's nodes use (a buffer captured into it).
+  bool Instantiates = false;
+  /// The exec argument of an update (cudaGraphExecUpdate, node SetParams):
+  /// afterwards the exec references whatever memory the update gave it.
+  bool Rebinds = false;
 };
 
 enum class CaptureRole {

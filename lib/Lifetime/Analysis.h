@@ -18,6 +18,7 @@
 //   Reports.cpp      leaks and reports
 //   Places.cpp       places, locations, text
 //   Capture.cpp      stream capture: open captures, calls illegal during one
+//   CapturedMemory.cpp  memory a captured graph's execs reference after it is freed
 //   LifetimeAnalysis.cpp  the public face (LifetimeAnalyzer, Impl)
 //
 //===----------------------------------------------------------------------===//
@@ -182,6 +183,7 @@ private:
                       bool TwoWay);
   void refineOnSwitch(const SwitchStmt *Switch, const CFGBlock *To, PathState &P,
                       bool &Infeasible);
+  void restorePrunedSwitchDefaults();
   IdSet refineSubject(const EdgeTest &E, bool NonZero, PathState &P, bool &Infeasible);
   bool hasZeroCase(const SwitchStmt *Switch) const;
   void refineOnCaseValues(const SwitchStmt *Switch, const EdgeTest &E, const CFGBlock *To,
@@ -276,10 +278,20 @@ private:
   bool isCapture(unsigned R) const { return Captures.count(R) != 0; }
   void reportCaptureOpen(unsigned R, const ResState &RS, SourceLocation Where);
 
+  // --- memory captured into graphs (CapturedMemory.cpp) ---
+  void scanCapturedMemory();
+  void collectCaptureRegion(const CFGBlock *B, unsigned From, Key Stream,
+                            std::vector<std::pair<Key, const Expr *>> &Used,
+                            std::vector<const CallExpr *> &Ends);
+  Key capturedBufferOf(const Expr *Arg);
+  void onFreedWhileReferenced(unsigned R, PathState &P);
+  void forgetExecReferences(Key Exec, PathState &P);
+  void checkLaunchOfStaleExec(const CallExpr *Call, Key Exec, PathState &P);
+
   // --- places, locations, text ---
   Key storageOf(const Expr *E);
   Key placeOf(const ValueDecl *D, const FieldDecl *Member = nullptr, bool Element = false,
-              bool Capture = false);
+              bool Capture = false, bool ExecRefs = false);
   static const VarDecl *plainVar(Key K) {
     return K && K->whole() ? dyn_cast<VarDecl>(K->Decl) : nullptr;
   }
@@ -301,7 +313,8 @@ private:
   std::unique_ptr<CFG> Cfg;
   const CFGBlock *CurrentBlock = nullptr;
 
-  std::map<std::tuple<const ValueDecl *, const FieldDecl *, bool, bool>, std::unique_ptr<Place>>
+  std::map<std::tuple<const ValueDecl *, const FieldDecl *, bool, bool, bool>,
+           std::unique_ptr<Place>>
       Places;
   std::vector<Resource> Resources{Resource()}; // id 0 unused
   /// (site, parameter index, argument slot) -> resource id: one call that
@@ -367,6 +380,15 @@ private:
   std::vector<int> SummaryCaptureEnds;
   /// SummaryMode: releases of what a pointer parameter points to.
   std::vector<ReleaseEffect> SummaryDerefReleases;
+  /// Memory captured into a graph, by the place that holds it: the execs
+  /// instantiated from that graph and the captured use (CapturedMemory.cpp).
+  struct ExecReference {
+    Key Exec;
+    const Expr *CapturedUse;
+  };
+  std::map<Key, std::vector<ExecReference>> ReferencedByExecs;
+  /// (resource, exec place) -> the captured use, for the notes.
+  std::map<std::pair<unsigned, Key>, const Expr *> StaleUses;
 };
 
 } // namespace lifetime

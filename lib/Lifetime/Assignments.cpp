@@ -49,7 +49,7 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
       AddressEscaped.insert(K);
     for (auto &B : P.Bind) {
       // A capture open on a stream is not a value: it does not escape.
-      if (B.first->Capture || (B.first != K && !(K->whole() && B.first->Decl == K->Decl)))
+      if (B.first->shadow() || (B.first != K && !(K->whole() && B.first->Decl == K->Decl)))
         continue;
       for (unsigned R : B.second)
         if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
@@ -168,6 +168,7 @@ void Analysis::onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At,
 /// `Target = RHS`; `At` is null for a declaration, which cannot overwrite.
 void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P) {
   invalidateFacts(Target, P);
+  forgetExecReferences(Target, P);
   const Expr *Src = strip(RHS);
   if (Target->Element) {
     // `ex[p] = nullptr` writes one slot; the other elements keep theirs.
@@ -182,7 +183,7 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
       NewRes = It->second;
     // Copying a struct or array copies the handles in it: not followed.
     if (From->whole() && llvm::any_of(P.Bind, [&](const auto &B) {
-          return B.first->Decl == From->Decl && !B.first->whole() && !B.first->Capture;
+          return B.first->Decl == From->Decl && !B.first->whole() && !B.first->shadow();
         }))
       escapeValueRefs(Src, P);
   } else if (const auto *CE = dyn_cast<CallExpr>(Src);

@@ -75,6 +75,7 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
   }
   if (isField(Target) && (Old == P.Bind.end() || Old->second.empty()))
     reportFieldKnownLive(Call, M, Eff, Target, P);
+  forgetExecReferences(Target, P);
   ResState RS;
   // A variable with __attribute__((cleanup(f))) is released by f at scope end.
   RS.Bits = addressEscaped(Target) || Target->Decl->hasAttr<CleanupAttr>() ? Escaped : Live;
@@ -146,6 +147,7 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
   if (!K)
     return;
   invalidateFacts(K, P); // a destroyed handle is no longer "known live"
+  forgetExecReferences(K, P);
   auto It = P.Bind.find(K);
   if (It == P.Bind.end())
     return;
@@ -178,6 +180,7 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
     RS.StatusVar = nullptr;
     RS.StatusCopy = nullptr;
     RS.StatusDerefOf = nullptr;
+    onFreedWhileReferenced(R, P);
   }
 }
 
@@ -239,6 +242,10 @@ void Analysis::use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff,
   Key K = storageOf(Arg);
   if (!K)
     return;
+  if (Eff && Eff->Launch)
+    checkLaunchOfStaleExec(Call, K, P);
+  if (Eff && Eff->Rebinds)
+    forgetExecReferences(K, P);
   auto It = P.Bind.find(K);
   if (It == P.Bind.end())
     return;

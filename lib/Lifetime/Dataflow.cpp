@@ -235,6 +235,7 @@ bool Analysis::run() {
   Cfg = CFG::buildCFG(FD, FD->getBody(), &Ctx, BO);
   if (!Cfg)
     return false;
+  restorePrunedSwitchDefaults();
   unsigned N = Cfg->getNumBlockIDs();
   // Reverse post-order keeps the number of revisits small, and says which
   // blocks a loop can reach again.
@@ -245,6 +246,8 @@ bool Analysis::run() {
   computeLaterMentions();
   scanElementReleases();
   scanCaptureEnds();
+  if (!SummaryMode)
+    scanCapturedMemory();
   std::vector<StateSet> In(N);
   std::vector<unsigned> Visits(N, 0);
 

@@ -31,6 +31,9 @@ enum class FindingKind {
   MismatchedRelease, ///< released by a function of the wrong family
   CaptureLeftOpen,   ///< a stream capture not ended on some path (at the begin)
   CaptureUnsafeCall, ///< a call illegal while a stream captures, made during one
+  /// An exec launched after memory its captured graph uses was freed (at the
+  /// launch; the resource is the memory, Detail names the exec).
+  LaunchAfterCapturedFree,
 };
 
 struct PathNote {
@@ -51,7 +54,8 @@ struct LifetimeFinding {
   std::string VarName;
   /// For releases and uses: the function called at Loc.
   std::string CalledFunction;
-  /// CaptureUnsafeCall: why the call is illegal (the model's captureNote).
+  /// CaptureUnsafeCall: why the call is illegal (the model's captureNote);
+  /// LaunchAfterCapturedFree: the exec launched.
   std::string Detail;
   /// Notes along the path, in source order of the path.
   std::vector<PathNote> Notes;

@@ -86,15 +86,19 @@ struct ResState {
 
 /// Where a handle lives: a local variable or parameter, a member of `this`,
 /// a member of a local plain struct (`h.exec`), or any element of a local
-/// array (`execs[i]`, all elements as one place). A capture place is the
-/// stream capture open on the stream that Decl.Member holds (Capture.cpp):
-/// it is bound and dies with that variable but is not the handle itself.
+/// array (`execs[i]`, all elements as one place). Two shadow places are
+/// bound and die with the variable Decl.Member but are not the handle
+/// itself: a capture place is the stream capture open on the stream held
+/// there (Capture.cpp); an exec-references place holds the freed memory
+/// that the graph exec held there still references (CapturedMemory.cpp).
 struct Place {
   const clang::ValueDecl *Decl = nullptr;   ///< VarDecl, or FieldDecl of `this`
   const clang::FieldDecl *Member = nullptr; ///< Decl.Member
   bool Element = false;              ///< Decl[i]
   bool Capture = false;              ///< the capture open on the stream here
-  bool whole() const { return !Member && !Element && !Capture; }
+  bool ExecRefs = false;             ///< memory the exec here references
+  bool shadow() const { return Capture || ExecRefs; }
+  bool whole() const { return !Member && !Element && !shadow(); }
   std::string name() const {
     std::string N = Decl->getNameAsString();
     if (Member)

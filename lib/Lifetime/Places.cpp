@@ -73,14 +73,15 @@ unsigned Analysis::resourceFor(const Expr *Site, int ParamIndex,
 }
 
 Key Analysis::placeOf(const ValueDecl *D, const FieldDecl *Member, bool Element,
-                      bool Capture) {
-  auto &Slot = Places[std::make_tuple(D, Member, Element, Capture)];
+                      bool Capture, bool ExecRefs) {
+  auto &Slot = Places[std::make_tuple(D, Member, Element, Capture, ExecRefs)];
   if (!Slot) {
     Slot = std::make_unique<Place>();
     Slot->Decl = D;
     Slot->Member = Member;
     Slot->Element = Element;
     Slot->Capture = Capture;
+    Slot->ExecRefs = ExecRefs;
   }
   return Slot.get();
 }

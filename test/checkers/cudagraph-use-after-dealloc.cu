@@ -18,7 +18,7 @@ void launch_after_destroy(cudaGraph_t g, cudaStream_t s) {
   cudaGraphInstantiate(&exec, g, 0);
   cudaGraphExecDestroy(exec);
   cudaGraphLaunch(exec, s);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'exec' is used by 'cudaGraphLaunch' after it was released [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'exec' is used by 'cudaGraphLaunch' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
   // CHECK-NOTES: :[[@LINE-3]]:3: note: 'exec' was released here by 'cudaGraphExecDestroy'
 }
 
@@ -34,7 +34,7 @@ void record_after_destroy() {
   cudaEventCreate(&e);
   cudaEventDestroy(e);
   cudaEventRecord(e, 0);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'e' is used by 'cudaEventRecord' after it was released [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'e' is used by 'cudaEventRecord' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
   // CHECK-NOTES: :[[@LINE-3]]:3: note: 'e' was released here by 'cudaEventDestroy'
 }
 
@@ -43,7 +43,7 @@ void double_free(size_t n) {
   cudaMalloc(&d, n);
   cudaFree(d);
   cudaFree(d);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'd' is released again by 'cudaFree' [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'd' is released again by 'cudaFree' (undefined behaviour) [cudagraph-use-after-dealloc]
   // CHECK-NOTES: :[[@LINE-3]]:3: note: 'd' was released here by 'cudaFree'
 }
 
@@ -62,7 +62,7 @@ void double_free_on_a_path(size_t n, bool early, bool verbose) {
   if (verbose)
     printf("done\n");
   cudaFreeHost(h);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'h' is released again by 'cudaFreeHost' [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'h' is released again by 'cudaFreeHost' (undefined behaviour) [cudagraph-use-after-dealloc]
   // CHECK-NOTES: :[[@LINE-5]]:5: note: 'h' was released here by 'cudaFreeHost'
 }
 
@@ -115,7 +115,7 @@ void stream_used_after_destroy(size_t n) {
   cudaMalloc(&d, n);
   cudaStreamDestroy(s);
   cudaMemsetAsync(d, 0, n, s);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 's' is used by 'cudaMemsetAsync' after it was released [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 's' is used by 'cudaMemsetAsync' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
   // CHECK-NOTES: :[[@LINE-3]]:3: note: 's' was released here by 'cudaStreamDestroy'
   cudaFree(d);
 }
@@ -125,7 +125,7 @@ void graph_double_destroy(cudaGraph_t *unused) {
   cudaGraphCreate(&g, 0);
   cudaGraphDestroy(g);
   cudaGraphDestroy(g);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'g' is released again by 'cudaGraphDestroy' [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'g' is released again by 'cudaGraphDestroy' (undefined behaviour) [cudagraph-use-after-dealloc]
   // CHECK-NOTES: :[[@LINE-3]]:3: note: 'g' was released here by 'cudaGraphDestroy'
 }
 
@@ -190,7 +190,7 @@ cudaError_t long_buggy(size_t n, bool timed, bool verbose) {
   cudaStreamDestroy(s);
   if (timed)
     cudaEventRecord(ev, s);
-  // CHECK-NOTES: :[[@LINE-1]]:5: warning: 's' is used by 'cudaEventRecord' after it was released [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: 's' is used by 'cudaEventRecord' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
   // CHECK-NOTES: :[[@LINE-4]]:3: note: 's' was released here by 'cudaStreamDestroy'
   if (verbose)
     printf("%f\n", h[0]);
@@ -199,4 +199,127 @@ cudaError_t long_buggy(size_t n, bool timed, bool verbose) {
   cudaFreeHost(h);
   cudaFree(d);
   return cudaSuccess;
+}
+
+// Memory captured into a graph: every launch of an exec made from it reads it.
+__global__ void scale(float *p, size_t n) {}
+
+void grow_keeps_stale_exec(cudaStream_t s, int steps, const size_t *sizes) {
+  float *buf = nullptr;
+  size_t cap = 1024;
+  cudaMalloc(&buf, cap * sizeof(float));
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  scale<<<1, 32, 0, s>>>(buf, cap);
+  cudaStreamEndCapture(s, &graph);
+  cudaGraphInstantiate(&exec, graph, 0);
+  cudaGraphDestroy(graph);
+  for (int i = 0; i < steps; ++i) {
+    if (sizes[i] > cap) {
+      cudaFree(buf);
+      cap = sizes[i];
+      cudaMalloc(&buf, cap * sizeof(float));
+    }
+    cudaGraphLaunch(exec, s);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: graph exec 'exec' is launched by 'cudaGraphLaunch' after 'buf', which its captured graph uses, was freed; the launch reads freed memory (undefined behaviour): re-capture or update the exec after reallocating [cudagraph-use-after-dealloc]
+    // CHECK-NOTES: :[[@LINE-12]]:3: note: 'buf' is captured here into the graph 'exec' is instantiated from: every launch reads it
+    // CHECK-NOTES: :[[@LINE-7]]:7: note: 'buf' is freed here by 'cudaFree' while 'exec' still references it
+  }
+  cudaGraphExecDestroy(exec);
+  cudaFree(buf);
+}
+
+void grow_recaptures(cudaStream_t s, int steps, const size_t *sizes) {
+  float *buf = nullptr;
+  size_t cap = 1024;
+  cudaMalloc(&buf, cap * sizeof(float));
+  cudaGraph_t graph;
+  cudaGraphExec_t exec = nullptr;
+  for (int i = 0; i < steps; ++i) {
+    if (sizes[i] > cap) {
+      cudaFree(buf);
+      cap = sizes[i];
+      cudaMalloc(&buf, cap * sizeof(float));
+      if (exec) {
+        cudaGraphExecDestroy(exec);
+        exec = nullptr;
+      }
+    }
+    if (!exec) {
+      cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+      scale<<<1, 32, 0, s>>>(buf, cap);
+      cudaStreamEndCapture(s, &graph);
+      cudaGraphInstantiate(&exec, graph, 0);
+      cudaGraphDestroy(graph);
+    }
+    cudaGraphLaunch(exec, s);
+  }
+  if (exec)
+    cudaGraphExecDestroy(exec);
+  cudaFree(buf);
+}
+
+void free_through_alias_then_launch(cudaStream_t s) {
+  float *d;
+  cudaMalloc(&d, 64);
+  float *view = d;
+  cudaGraph_t g;
+  cudaGraphExec_t e;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaMemsetAsync(view, 0, 16, s);
+  cudaStreamEndCapture(s, &g);
+  cudaGraphInstantiate(&e, g, 0);
+  cudaGraphDestroy(g);
+  cudaGraphLaunch(e, s);
+  cudaStreamSynchronize(s);
+  cudaFree(d);
+  cudaGraphLaunch(e, s);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: graph exec 'e' is launched by 'cudaGraphLaunch' after 'd', which its captured graph uses, was freed; the launch reads freed memory (undefined behaviour): re-capture or update the exec after reallocating [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-9]]:3: note: 'd' is captured here into the graph 'e' is instantiated from: every launch reads it
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: 'd' is freed here by 'cudaFree' while 'e' still references it
+  cudaGraphExecDestroy(e);
+}
+
+void free_after_last_launch(cudaStream_t s) {
+  float *d;
+  cudaMalloc(&d, 64);
+  cudaGraph_t g;
+  cudaGraphExec_t e;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  scale<<<1, 1, 0, s>>>(d, 1);
+  cudaStreamEndCapture(s, &g);
+  cudaGraphInstantiate(&e, g, 0);
+  for (int i = 0; i < 10; ++i)
+    cudaGraphLaunch(e, s);
+  cudaStreamSynchronize(s);
+  cudaFree(d);
+  cudaGraphExecDestroy(e);
+  cudaGraphDestroy(g);
+}
+
+void update_after_realloc(cudaStream_t s, bool grow) {
+  float *d;
+  cudaMalloc(&d, 64);
+  cudaGraph_t g, g2;
+  cudaGraphExec_t e;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  scale<<<1, 1, 0, s>>>(d, 1);
+  cudaStreamEndCapture(s, &g);
+  cudaGraphInstantiate(&e, g, 0);
+  if (grow) {
+    cudaFree(d);
+    cudaMalloc(&d, 128);
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    scale<<<1, 1, 0, s>>>(d, 1);
+    cudaStreamEndCapture(s, &g2);
+    cudaGraphExecUpdateResultInfo info;
+    cudaGraphExecUpdate(e, g2, &info);
+    cudaGraphDestroy(g2);
+  }
+  cudaGraphLaunch(e, s);
+  cudaStreamSynchronize(s);
+  cudaGraphExecDestroy(e);
+  cudaGraphDestroy(g);
+  cudaFree(d);
 }

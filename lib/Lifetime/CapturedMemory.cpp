@@ -1,0 +1,247 @@
+//===- CapturedMemory.cpp - memory referenced by graph execs --------------===//
+//
+// A kernel launch or copy recorded while a stream captures does not read its
+// pointers then: it becomes a node of the captured graph, and every exec
+// instantiated from that graph reads them again at each cudaGraphLaunch.
+// Freeing such a buffer and then launching the exec is a use after free
+// (undefined behaviour: the exec reads freed, possibly reallocated, memory),
+// the bug of serving code that grows a buffer but keeps the exec captured
+// over the old one.
+//
+//   static, once per function (scanCapturedMemory):
+//     BeginCapture(s) ... call(..., buf, ...) ... EndCapture(s, &g)
+//        buf is captured into g (every call between the two on some CFG
+//        path, kernel launches included, and its pointer arguments)
+//     Instantiate(&exec, g)        (the model's "instantiates" use)
+//        exec references buf                 -> ReferencedByExecs[buf]
+//
+//   along paths, in the freed buffer's own disjunct:
+//     free(buf) (or an alias)      buffer Released; also bound to the shadow
+//                                  place "memory exec references" of exec
+//     exec = ..., Instantiate(&exec, ...), ExecDestroy(exec),
+//     ExecUpdate(exec, ...)        the shadow binding goes: exec no longer
+//                                  references the freed memory
+//     GraphLaunch(exec)            still bound: UseAfterRelease at the launch,
+//                                  notes at the captured use and the free
+//
+// The shadow place keeps the freed buffer's disjunct alive (and relevant) for
+// as long as the exec variable may be named, even after `buf` is given new
+// memory. Linking graphs to execs is flow-insensitive (any instantiation
+// from a variable an EndCapture wrote); the path-sensitive part is the free
+// and what happens to the exec after it.
+//
+// Part of the Analysis class declared in Analysis.h.
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Analysis.h"
+
+namespace cgt {
+namespace lifetime {
+
+namespace {
+
+/// `buf`, `buf + off`, `&buf[i]`: the pointer variable the argument is
+/// derived from.
+const Expr *pointerBase(const Expr *E) {
+  for (;;) {
+    E = strip(E);
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub))
+      E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf) {
+      const auto *ASE = dyn_cast<ArraySubscriptExpr>(strip(UO->getSubExpr()));
+      if (!ASE)
+        return E;
+      E = ASE->getBase();
+    } else
+      return E;
+  }
+}
+
+const CallExpr *callOf(const CFGElement &E) {
+  auto CS = E.getAs<CFGStmt>();
+  return CS ? dyn_cast<CallExpr>(CS->getStmt()) : nullptr;
+}
+
+} // namespace
+
+/// The place of a pointer a captured call is given, when it may hold
+/// device memory (a pointer, or an integer such as CUdeviceptr).
+Key Analysis::capturedBufferOf(const Expr *Arg) {
+  Key K = storageOf(pointerBase(Arg));
+  if (!K || K->Element)
+    return nullptr;
+  QualType T = K->Member ? K->Member->getType() : K->Decl->getType();
+  return T->isPointerType() || T->isIntegerType() ? K : nullptr;
+}
+
+/// The calls reachable from element `From` of `B` before the capture on
+/// `Stream` ends, and the end calls that close it.
+void Analysis::collectCaptureRegion(const CFGBlock *B, unsigned From, Key Stream,
+                                    std::vector<std::pair<Key, const Expr *>> &Used,
+                                    std::vector<const CallExpr *> &Ends) {
+  llvm::BitVector Seen(Cfg->getNumBlockIDs());
+  std::vector<std::pair<const CFGBlock *, unsigned>> Work{{B, From}};
+  while (!Work.empty()) {
+    auto [Blk, I] = Work.back();
+    Work.pop_back();
+    bool Ended = false;
+    for (; I < Blk->size() && !Ended; ++I) {
+      const CallExpr *Call = callOf((*Blk)[I]);
+      if (!Call)
+        continue;
+      const FunctionModel *M = A.modelFor(Call);
+      if (M && M->Capture != CaptureRole::None &&
+          M->StreamArg < static_cast<int>(Call->getNumArgs()) &&
+          capturePlace(Call->getArg(M->StreamArg)) == Stream) {
+        if (M->Capture == CaptureRole::End)
+          Ends.push_back(Call);
+        Ended = true;
+        break;
+      }
+      if (M && !M->Releases.empty())
+        continue; // a release inside a capture is a capture-unsafe call, not a use
+      for (const Expr *Arg : Call->arguments())
+        if (Key K = capturedBufferOf(Arg))
+          Used.push_back({K, Call});
+    }
+    if (Ended)
+      continue;
+    for (const CFGBlock::AdjacentBlock &Succ : Blk->succs())
+      if (const CFGBlock *To = Succ.getReachableBlock(); To && !Seen.test(To->getBlockID())) {
+        Seen.set(To->getBlockID());
+        Work.push_back({To, 0});
+      }
+  }
+}
+
+void Analysis::scanCapturedMemory() {
+  // The graphs (places) each end call writes, with what they captured.
+  std::map<Key, std::vector<std::pair<Key, const Expr *>>> GraphUses;
+  bool AnyInstantiation = false;
+  for (const CFGBlock *B : *Cfg) {
+    if (!B)
+      continue;
+    for (unsigned I = 0; I < B->size(); ++I) {
+      const CallExpr *Call = callOf((*B)[I]);
+      const FunctionModel *M = Call ? A.modelFor(Call) : nullptr;
+      if (!M)
+        continue;
+      AnyInstantiation |= llvm::any_of(M->Uses, [](const UseEffect &U) { return U.Instantiates; });
+      if (M->Capture != CaptureRole::Begin || M->StreamArg >= static_cast<int>(Call->getNumArgs()))
+        continue;
+      Key Stream = capturePlace(Call->getArg(M->StreamArg));
+      if (!Stream)
+        continue;
+      std::vector<std::pair<Key, const Expr *>> Used;
+      std::vector<const CallExpr *> Ends;
+      collectCaptureRegion(B, I + 1, Stream, Used, Ends);
+      for (const CallExpr *End : Ends)
+        for (const AcquireEffect &Acq : A.modelFor(End)->Acquires)
+          if (Acq.Arg >= 0 && Acq.Arg < static_cast<int>(End->getNumArgs()))
+            if (const auto *AddrOf = dyn_cast<UnaryOperator>(strip(End->getArg(Acq.Arg)));
+                AddrOf && AddrOf->getOpcode() == UO_AddrOf)
+              if (Key Graph = storageOf(AddrOf->getSubExpr()))
+                llvm::append_range(GraphUses[Graph], Used);
+    }
+  }
+  if (GraphUses.empty() || !AnyInstantiation)
+    return;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionModel *M = Call ? A.modelFor(Call) : nullptr;
+    if (!M || M->Acquires.empty())
+      return;
+    const AcquireEffect &Acq = M->Acquires.front();
+    if (Acq.Arg < 0 || Acq.Arg >= static_cast<int>(Call->getNumArgs()))
+      return;
+    const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Call->getArg(Acq.Arg)));
+    Key Exec = AddrOf && AddrOf->getOpcode() == UO_AddrOf ? storageOf(AddrOf->getSubExpr())
+                                                          : nullptr;
+    if (!Exec || Exec->Element)
+      return;
+    for (const UseEffect &U : M->Uses) {
+      if (!U.Instantiates || U.Arg >= static_cast<int>(Call->getNumArgs()))
+        continue;
+      auto Graph = GraphUses.find(storageOf(Call->getArg(U.Arg)));
+      if (Graph == GraphUses.end())
+        continue;
+      for (const auto &[Buffer, Use] : Graph->second)
+        ReferencedByExecs[Buffer].push_back({Exec, Use});
+    }
+  };
+  Walk(FD->getBody());
+}
+
+/// Resource `R` was just released: each exec that may reference a place
+/// holding it (the freed variable or an alias of it) now holds freed memory.
+void Analysis::onFreedWhileReferenced(unsigned R, PathState &P) {
+  if (ReferencedByExecs.empty())
+    return;
+  llvm::SmallVector<Key, 4> Holders;
+  for (const auto &B : P.Bind)
+    if (!B.first->shadow() && B.second.count(R))
+      Holders.push_back(B.first);
+  for (Key Buffer : Holders) {
+    auto Refs = ReferencedByExecs.find(Buffer);
+    if (Refs == ReferencedByExecs.end())
+      continue;
+    for (const ExecReference &Ref : Refs->second) {
+      Key Shadow = placeOf(Ref.Exec->Decl, Ref.Exec->Member, false, false, /*ExecRefs=*/true);
+      P.Bind[Shadow].insert(R);
+      StaleUses.try_emplace({R, Shadow}, Ref.CapturedUse);
+    }
+  }
+}
+
+/// The exec held at `Exec` is replaced, destroyed or updated: it no longer
+/// references memory freed before.
+void Analysis::forgetExecReferences(Key Exec, PathState &P) {
+  if (ReferencedByExecs.empty() || !Exec || Exec->shadow())
+    return;
+  Key Shadow = placeOf(Exec->Decl, Exec->Member, false, false, /*ExecRefs=*/true);
+  auto It = P.Bind.find(Shadow);
+  if (It == P.Bind.end())
+    return;
+  for (unsigned R : It->second)
+    if (!P.boundElsewhere(R, Shadow))
+      P.Res.erase(R);
+  P.Bind.erase(It);
+}
+
+void Analysis::checkLaunchOfStaleExec(const CallExpr *Call, Key Exec, PathState &P) {
+  if (ReferencedByExecs.empty() || !Exec)
+    return;
+  Key Shadow = placeOf(Exec->Decl, Exec->Member, false, false, /*ExecRefs=*/true);
+  auto It = P.Bind.find(Shadow);
+  if (It == P.Bind.end())
+    return;
+  for (unsigned R : It->second) {
+    auto RS = P.Res.find(R);
+    if (RS == P.Res.end() || RS->second.Bits != Released || !RS->second.ReleaseSite)
+      continue;
+    const Resource &Res = Resources[R];
+    std::vector<PathNote> Notes;
+    if (auto Use = StaleUses.find({R, Shadow}); Use != StaleUses.end())
+      Notes.push_back({loc(Use->second), "'" + Res.VarName +
+                                             "' is captured here into the graph '" +
+                                             varName(Exec) +
+                                             "' is instantiated from: every launch reads it"});
+    Notes.push_back({loc(RS->second.ReleaseSite),
+                     "'" + Res.VarName + "' is freed here by '" + RS->second.ReleasedBy->Name +
+                         "' while '" + varName(Exec) + "' still references it"});
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    report(FindingKind::LaunchAfterCapturedFree, R, Call, std::move(Notes),
+           Callee ? Callee->getNameAsString() : "");
+    auto F = Findings.find({static_cast<int>(FindingKind::LaunchAfterCapturedFree), Call});
+    if (F != Findings.end())
+      F->second.Detail = varName(Exec);
+  }
+}
+
+} // namespace lifetime
+} // namespace cgt
