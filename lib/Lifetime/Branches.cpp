@@ -261,6 +261,51 @@ void Analysis::refineOnSwitch(const SwitchStmt *Switch, const CFGBlock *To, Path
     refineOnCaseValues(Switch, E, To, P, Infeasible);
 }
 
+namespace {
+
+/// `(Mode)n`, `static_cast<Mode>(n)`: an enum made from an integer, which
+/// may hold a value that no enumerator names.
+bool isEnumFromInteger(const Expr *E) {
+  const auto *Cast = dyn_cast<ExplicitCastExpr>(E->IgnoreParens());
+  if (!Cast || !Cast->getType()->isEnumeralType())
+    return false;
+  QualType From = Cast->getSubExpr()->IgnoreParenImpCasts()->getType();
+  return From->isIntegerType() && !From->isEnumeralType();
+}
+
+/// The switch's value may be outside its enum: converted from an integer in
+/// the condition, or in the initializer of the local the condition reads.
+bool mayHoldNonEnumerator(const SwitchStmt *Switch) {
+  const Expr *Cond = Switch->getCond()->IgnoreParenImpCasts();
+  if (isEnumFromInteger(Cond))
+    return true;
+  const auto *DRE = dyn_cast<DeclRefExpr>(Cond);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && VD->hasLocalStorage() && VD->getInit() && isEnumFromInteger(VD->getInit());
+}
+
+} // namespace
+
+/// Clang's CFG drops the `default:` edge (or the edge past the switch) when
+/// every enumerator has a case. A value converted from an integer can still
+/// take it, and the paths through it are where the cases' releases are
+/// skipped: give those edges back.
+void Analysis::restorePrunedSwitchDefaults() {
+  for (CFGBlock *B : *Cfg) {
+    const auto *Switch = B ? dyn_cast_or_null<SwitchStmt>(B->getTerminatorStmt()) : nullptr;
+    if (!Switch || B->succ_empty() || !mayHoldNonEnumerator(Switch))
+      continue;
+    CFGBlock::AdjacentBlock &Default = *(B->succ_end() - 1);
+    CFGBlock *Pruned = Default.getPossiblyUnreachableBlock();
+    if (Default.isReachable() || !Pruned)
+      continue;
+    Default = CFGBlock::AdjacentBlock(Pruned, /*IsReachable=*/true);
+    for (CFGBlock::AdjacentBlock &Pred : Pruned->preds())
+      if (Pred.getPossiblyUnreachableBlock() == B && !Pred.isReachable())
+        Pred = CFGBlock::AdjacentBlock(B, /*IsReachable=*/true);
+  }
+}
+
 /// The constant of a `case` label; none for `default` and GNU ranges.
 std::optional<int64_t> Analysis::caseValue(const SwitchCase *C) const {
   const auto *Case = dyn_cast_or_null<CaseStmt>(C);

@@ -1025,3 +1025,74 @@ int leak_through_function_pointer(cudaGraph_t g, cudaStream_t s) {
     return -1;
   return cudaGraphLaunch(e, s) == cudaSuccess ? 0 : -2;
 }
+
+// An enum converted from an integer may hold no enumerator: clang's CFG drops
+// the edge past a switch that covers every enumerator; the analysis keeps it.
+enum class LaunchMode { Graph, Eager };
+
+void leak_enum_from_int(cudaGraph_t g, cudaStream_t s, int requested) {
+  cudaGraphExec_t e;
+  if (cudaGraphInstantiate(&e, g, 0) != cudaSuccess)
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+    return;
+  switch (static_cast<LaunchMode>(requested)) {
+  case LaunchMode::Graph:
+    cudaGraphLaunch(e, s);
+    cudaGraphExecDestroy(e);
+    break;
+  case LaunchMode::Eager:
+    cudaGraphExecDestroy(e);
+    break;
+  }
+}
+
+void leak_enum_var_from_int_default(cudaGraph_t g, cudaStream_t s, int requested) {
+  cudaGraphExec_t e;
+  if (cudaGraphInstantiate(&e, g, 0) != cudaSuccess)
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+    return;
+  LaunchMode mode = (LaunchMode)requested;
+  switch (mode) {
+  case LaunchMode::Graph:
+    cudaGraphLaunch(e, s);
+    cudaGraphExecDestroy(e);
+    break;
+  case LaunchMode::Eager:
+    cudaGraphExecDestroy(e);
+    break;
+  default:
+    return;
+  }
+}
+
+// A parameter of the enum type: callers pass enumerators; the covered switch is whole.
+void clean_enum_param(cudaGraph_t g, cudaStream_t s, LaunchMode mode) {
+  cudaGraphExec_t e;
+  if (cudaGraphInstantiate(&e, g, 0) != cudaSuccess)
+    return;
+  switch (mode) {
+  case LaunchMode::Graph:
+    cudaGraphLaunch(e, s);
+    cudaGraphExecDestroy(e);
+    break;
+  case LaunchMode::Eager:
+    cudaGraphExecDestroy(e);
+    break;
+  }
+}
+
+void clean_enum_from_int_default_releases(cudaGraph_t g, cudaStream_t s, int requested) {
+  cudaGraphExec_t e;
+  if (cudaGraphInstantiate(&e, g, 0) != cudaSuccess)
+    return;
+  switch (static_cast<LaunchMode>(requested)) {
+  case LaunchMode::Graph:
+    cudaGraphLaunch(e, s);
+    break;
+  case LaunchMode::Eager:
+    break;
+  default:
+    break;
+  }
+  cudaGraphExecDestroy(e);
+}
