@@ -16,6 +16,7 @@
 //                      "legalInRelaxedCapture": false,
 //                      "capture": "begin" | "end", "stream": 0,
 //                      "captureMode": { "arg": 1, "relaxed": 2 },
+//                      "autoFreeOnLaunch": { "arg": 2, "bit": 1 } | false,
 //                      "statusOut": { "arg": 2, "field": "result_out" } } ] }
 // "arg" is a 0-based parameter index or the string "return".
 //
@@ -155,7 +156,7 @@ public:
                              "releases", "uses", "legalDuringCapture",
                              "captureNote", "capture", "stream", "statusOut",
                              "returnsLastStatus", "legalInRelaxedCapture",
-                             "captureMode", "doc"}))
+                             "captureMode", "autoFreeOnLaunch", "doc"}))
       return E;
     if (auto E = readString(F, "name", Path, Out.Name, true))
       return E;
@@ -211,6 +212,21 @@ public:
       if (Out.Capture != CaptureRole::Begin || Out.CaptureModeArg < 0)
         return error(Where + ".captureMode", "only for \"capture\": \"begin\", with a parameter index");
     }
+    if (auto It = F.find("autoFreeOnLaunch"); It != F.end()) {
+      if (It->is_boolean() && !It->get<bool>()) {
+        Out.NoAutoFree = true;
+      } else {
+        std::string P = Where + ".autoFreeOnLaunch";
+        if (auto E = expectKeys(*It, P, {"arg", "bit"}))
+          return E;
+        if (auto E = readArg(*It, P, Out.NumParams, Out.AutoFreeArg))
+          return E;
+        auto Bit = It->find("bit");
+        if (Bit == It->end() || !Bit->is_number_integer() || Out.AutoFreeArg < 0)
+          return error(P, "expected false, or {\"arg\": <flags parameter>, \"bit\": <flag value>}");
+        Out.AutoFreeBit = Bit->get<long long>();
+      }
+    }
     if (Out.Capture != CaptureRole::None && Out.StreamArg < 0)
       return error(Where, "'capture' needs the 'stream' argument index");
     return readEffects(F, Where, Out);
@@ -236,9 +252,11 @@ public:
                           FunctionModel &Out) const {
     if (auto E = forEachEffect(F, "acquires", Where,
                                [&](const json &A, const std::string &P) -> llvm::Error {
-      if (auto E = expectKeys(A, P, {"arg", "kind", "owned", "field"}))
+      if (auto E = expectKeys(A, P, {"arg", "kind", "owned", "field", "streamOrdered"}))
         return E;
       AcquireEffect Eff;
+      if (auto E = readBool(A, "streamOrdered", P, Eff.StreamOrdered))
+        return E;
       if (auto E = readString(A, "field", P, Eff.Field, false))
         return E;
       if (auto E = readArg(A, P, Out.NumParams, Eff.Arg))

@@ -47,6 +47,9 @@ struct AcquireEffect {
   /// Non-empty: the handle goes into this member of the struct the argument
   /// points to (a helper's `out->exec = e`).
   std::string Field;
+  /// A stream-ordered allocation (cudaMallocAsync): made inside a stream
+  /// capture it becomes a memory node the graph allocates at each launch.
+  bool StreamOrdered = false;
 };
 
 struct ReleaseEffect {
@@ -105,6 +108,12 @@ struct FunctionModel {
   /// relaxed mode (cudaStreamCaptureModeRelaxed); -1 when not given.
   int CaptureModeArg = -1;
   long long RelaxedCaptureMode = -1;
+  /// Instantiations: the flags argument and the bit that frees the graph's
+  /// allocations at the next launch (cudaGraphInstantiateFlagAutoFreeOnLaunch);
+  /// AutoFreeArg -1: unknown. NoAutoFree: the call has no such flag.
+  int AutoFreeArg = -1;
+  long long AutoFreeBit = 0;
+  bool NoAutoFree = false;
   /// Where the entry came from: "builtin" or a user file name.
   std::string Origin;
 };

@@ -279,11 +279,22 @@ private:
   void reportCaptureOpen(unsigned R, const ResState &RS, SourceLocation Where);
 
   // --- memory captured into graphs (CapturedMemory.cpp) ---
+  /// What one capture (or every capture into one graph) recorded.
+  struct CaptureRegion {
+    std::vector<std::pair<Key, const Expr *>> Used;             ///< pointers its calls read
+    std::vector<std::pair<Key, const CallExpr *>> Allocations;  ///< memory nodes
+    std::set<Key> Freed;                                        ///< free nodes
+    std::vector<const CallExpr *> Ends;
+  };
   void scanCapturedMemory();
   void collectCaptureRegion(const CFGBlock *B, unsigned From, Key Stream,
-                            std::vector<std::pair<Key, const Expr *>> &Used,
-                            std::vector<const CallExpr *> &Ends);
+                            CaptureRegion &Region);
+  void noteInstantiation(const CallExpr *Call, const FunctionModel &M,
+                         const std::map<Key, CaptureRegion> &Graphs);
+  bool autoFreesOnLaunch(const CallExpr *Call, const FunctionModel &M) const;
+  Key addressedPlace(const Expr *Arg);
   Key capturedBufferOf(const Expr *Arg);
+  void onGraphAllocation(const CallExpr *Call, unsigned R, ResState &RS);
   void onFreedWhileReferenced(unsigned R, PathState &P);
   void forgetExecReferences(Key Exec, PathState &P);
   void checkLaunchOfStaleExec(const CallExpr *Call, Key Exec, PathState &P);
@@ -389,6 +400,18 @@ private:
   std::map<Key, std::vector<ExecReference>> ReferencedByExecs;
   /// (resource, exec place) -> the captured use, for the notes.
   std::map<std::pair<unsigned, Key>, const Expr *> StaleUses;
+  /// Stream-ordered allocations made inside a capture and not freed by a
+  /// node of the same graph, by allocating call.
+  struct GraphAllocation {
+    Key Place = nullptr;
+    Key Exec = nullptr;                       ///< an exec instantiated from the graph
+    const CallExpr *Instantiation = nullptr;
+    bool AutoFreed = false;                   ///< some instantiation auto-frees
+    bool Report = false;                      ///< nothing frees it; the exec is launched
+  };
+  std::map<const CallExpr *, GraphAllocation> GraphAllocations;
+  std::set<const CallExpr *> FreesInCaptures;
+  std::set<Key> FreedOutsideCaptures;
 };
 
 } // namespace lifetime

@@ -82,6 +82,8 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
   if (!M.StatusType.empty())
     bindStatus(Call, M.StatusType != "bool", RS);
   RS.StatusOut = statusOutPlace(Call, M);
+  if (Eff.StreamOrdered)
+    onGraphAllocation(Call, R, RS);
   P.Bind[Target] = {R};
   P.Res[R] = RS;
   invalidateFacts(Target, P);

@@ -24,6 +24,14 @@
 //     GraphLaunch(exec)            still bound: UseAfterRelease at the launch,
 //                                  notes at the captured use and the free
 //
+//   graph allocations (cudaMallocAsync and other "streamOrdered" acquires
+//   inside a capture, not freed by a node of the same graph):
+//     owned by the graph; the function's own path leak check does not apply,
+//     unless the function frees the memory after a launch (then followed as
+//     usual). Instantiated without cudaGraphInstantiateFlagAutoFreeOnLaunch,
+//     launched, and freed nowhere: a Leak at the allocation (relaunching
+//     fails while the memory is allocated, and it stays reserved).
+//
 // The shadow place keeps the freed buffer's disjunct alive (and relevant) for
 // as long as the exec variable may be named, even after `buf` is given new
 // memory. Linking graphs to execs is flow-insensitive (any instantiation
@@ -75,11 +83,16 @@ Key Analysis::capturedBufferOf(const Expr *Arg) {
   return T->isPointerType() || T->isIntegerType() ? K : nullptr;
 }
 
+/// `&x` given to a call: the place of x.
+Key Analysis::addressedPlace(const Expr *Arg) {
+  const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Arg));
+  return AddrOf && AddrOf->getOpcode() == UO_AddrOf ? storageOf(AddrOf->getSubExpr()) : nullptr;
+}
+
 /// The calls reachable from element `From` of `B` before the capture on
 /// `Stream` ends, and the end calls that close it.
 void Analysis::collectCaptureRegion(const CFGBlock *B, unsigned From, Key Stream,
-                                    std::vector<std::pair<Key, const Expr *>> &Used,
-                                    std::vector<const CallExpr *> &Ends) {
+                                    CaptureRegion &Region) {
   llvm::BitVector Seen(Cfg->getNumBlockIDs());
   std::vector<std::pair<const CFGBlock *, unsigned>> Work{{B, From}};
   while (!Work.empty()) {
@@ -95,15 +108,27 @@ void Analysis::collectCaptureRegion(const CFGBlock *B, unsigned From, Key Stream
           M->StreamArg < static_cast<int>(Call->getNumArgs()) &&
           capturePlace(Call->getArg(M->StreamArg)) == Stream) {
         if (M->Capture == CaptureRole::End)
-          Ends.push_back(Call);
+          Region.Ends.push_back(Call);
         Ended = true;
         break;
       }
-      if (M && !M->Releases.empty())
-        continue; // a release inside a capture is a capture-unsafe call, not a use
+      if (M)
+        for (const AcquireEffect &Acq : M->Acquires)
+          if (Acq.StreamOrdered && Acq.Arg >= 0 && Acq.Arg < static_cast<int>(Call->getNumArgs()))
+            if (Key K = addressedPlace(Call->getArg(Acq.Arg)))
+              Region.Allocations.push_back({K, Call});
+      if (M && !M->Releases.empty()) {
+        // A free node of the graph; not a use of the memory.
+        for (const ReleaseEffect &Rel : M->Releases)
+          if (Rel.Arg >= 0 && Rel.Arg < static_cast<int>(Call->getNumArgs()))
+            if (Key K = storageOf(Call->getArg(Rel.Arg)))
+              Region.Freed.insert(K);
+        FreesInCaptures.insert(Call);
+        continue;
+      }
       for (const Expr *Arg : Call->arguments())
         if (Key K = capturedBufferOf(Arg))
-          Used.push_back({K, Call});
+          Region.Used.push_back({K, Call});
     }
     if (Ended)
       continue;
@@ -116,37 +141,40 @@ void Analysis::collectCaptureRegion(const CFGBlock *B, unsigned From, Key Stream
 }
 
 void Analysis::scanCapturedMemory() {
-  // The graphs (places) each end call writes, with what they captured.
-  std::map<Key, std::vector<std::pair<Key, const Expr *>>> GraphUses;
-  bool AnyInstantiation = false;
+  // What each graph (the place an end call writes) captured.
+  std::map<Key, CaptureRegion> Graphs;
   for (const CFGBlock *B : *Cfg) {
     if (!B)
       continue;
     for (unsigned I = 0; I < B->size(); ++I) {
       const CallExpr *Call = callOf((*B)[I]);
       const FunctionModel *M = Call ? A.modelFor(Call) : nullptr;
-      if (!M)
-        continue;
-      AnyInstantiation |= llvm::any_of(M->Uses, [](const UseEffect &U) { return U.Instantiates; });
-      if (M->Capture != CaptureRole::Begin || M->StreamArg >= static_cast<int>(Call->getNumArgs()))
+      if (!M || M->Capture != CaptureRole::Begin ||
+          M->StreamArg >= static_cast<int>(Call->getNumArgs()))
         continue;
       Key Stream = capturePlace(Call->getArg(M->StreamArg));
       if (!Stream)
         continue;
-      std::vector<std::pair<Key, const Expr *>> Used;
-      std::vector<const CallExpr *> Ends;
-      collectCaptureRegion(B, I + 1, Stream, Used, Ends);
-      for (const CallExpr *End : Ends)
+      CaptureRegion Region;
+      collectCaptureRegion(B, I + 1, Stream, Region);
+      for (const CallExpr *End : Region.Ends)
         for (const AcquireEffect &Acq : A.modelFor(End)->Acquires)
           if (Acq.Arg >= 0 && Acq.Arg < static_cast<int>(End->getNumArgs()))
-            if (const auto *AddrOf = dyn_cast<UnaryOperator>(strip(End->getArg(Acq.Arg)));
-                AddrOf && AddrOf->getOpcode() == UO_AddrOf)
-              if (Key Graph = storageOf(AddrOf->getSubExpr()))
-                llvm::append_range(GraphUses[Graph], Used);
+            if (Key Graph = addressedPlace(End->getArg(Acq.Arg))) {
+              CaptureRegion &G = Graphs[Graph];
+              llvm::append_range(G.Used, Region.Used);
+              llvm::append_range(G.Allocations, Region.Allocations);
+              G.Freed.insert(Region.Freed.begin(), Region.Freed.end());
+            }
     }
   }
-  if (GraphUses.empty() || !AnyInstantiation)
+  if (Graphs.empty())
     return;
+  for (const auto &[Graph, Region] : Graphs)
+    for (const auto &[Place, Site] : Region.Allocations)
+      if (!Region.Freed.count(Place))
+        GraphAllocations[Site].Place = Place;
+  std::set<Key> Launched;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S || isa<LambdaExpr>(S))
       return;
@@ -154,27 +182,102 @@ void Analysis::scanCapturedMemory() {
       Walk(Child);
     const auto *Call = dyn_cast<CallExpr>(S);
     const FunctionModel *M = Call ? A.modelFor(Call) : nullptr;
-    if (!M || M->Acquires.empty())
+    if (!M)
       return;
-    const AcquireEffect &Acq = M->Acquires.front();
-    if (Acq.Arg < 0 || Acq.Arg >= static_cast<int>(Call->getNumArgs()))
-      return;
-    const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Call->getArg(Acq.Arg)));
-    Key Exec = AddrOf && AddrOf->getOpcode() == UO_AddrOf ? storageOf(AddrOf->getSubExpr())
-                                                          : nullptr;
-    if (!Exec || Exec->Element)
-      return;
-    for (const UseEffect &U : M->Uses) {
-      if (!U.Instantiates || U.Arg >= static_cast<int>(Call->getNumArgs()))
-        continue;
-      auto Graph = GraphUses.find(storageOf(Call->getArg(U.Arg)));
-      if (Graph == GraphUses.end())
-        continue;
-      for (const auto &[Buffer, Use] : Graph->second)
-        ReferencedByExecs[Buffer].push_back({Exec, Use});
-    }
+    auto ArgPlace = [&](int I) {
+      return I >= 0 && I < static_cast<int>(Call->getNumArgs()) ? storageOf(Call->getArg(I))
+                                                                : nullptr;
+    };
+    for (const UseEffect &U : M->Uses)
+      if (Key K = U.Launch ? ArgPlace(U.Arg) : nullptr)
+        Launched.insert(K);
+    if (!FreesInCaptures.count(Call))
+      for (const ReleaseEffect &Rel : M->Releases)
+        if (Key K = ArgPlace(Rel.Arg))
+          FreedOutsideCaptures.insert(K);
+    noteInstantiation(Call, *M, Graphs);
   };
   Walk(FD->getBody());
+  // A graph allocation that nothing frees, in an exec that is launched.
+  for (auto &[Site, Alloc] : GraphAllocations)
+    if (!Alloc.AutoFreed && Alloc.Exec && Launched.count(Alloc.Exec) &&
+        !FreedOutsideCaptures.count(Alloc.Place))
+      Alloc.Report = true;
+}
+
+/// An instantiation from a captured graph: its exec references the memory
+/// the graph's nodes use, and allocates the graph's memory nodes at each
+/// launch.
+void Analysis::noteInstantiation(const CallExpr *Call, const FunctionModel &M,
+                                 const std::map<Key, CaptureRegion> &Graphs) {
+  if (M.Acquires.empty() || M.Acquires.front().Arg < 0 ||
+      M.Acquires.front().Arg >= static_cast<int>(Call->getNumArgs()))
+    return;
+  Key Exec = addressedPlace(Call->getArg(M.Acquires.front().Arg));
+  if (!Exec || Exec->Element)
+    return;
+  for (const UseEffect &U : M.Uses) {
+    if (!U.Instantiates || U.Arg >= static_cast<int>(Call->getNumArgs()))
+      continue;
+    auto Graph = Graphs.find(storageOf(Call->getArg(U.Arg)));
+    if (Graph == Graphs.end())
+      continue;
+    for (const auto &[Buffer, Use] : Graph->second.Used)
+      ReferencedByExecs[Buffer].push_back({Exec, Use});
+    bool AutoFrees = autoFreesOnLaunch(Call, M);
+    for (const auto &[Place, Site] : Graph->second.Allocations) {
+      auto It = GraphAllocations.find(Site);
+      if (It == GraphAllocations.end())
+        continue; // freed by a node of the same graph
+      GraphAllocation &Alloc = It->second;
+      Alloc.AutoFreed |= AutoFrees;
+      if (!Alloc.Exec) {
+        Alloc.Exec = Exec;
+        Alloc.Instantiation = Call;
+      }
+    }
+  }
+}
+
+/// Whether the instantiation's flags free the graph's allocations at the
+/// next launch; unknown flags count as yes (no finding without proof).
+bool Analysis::autoFreesOnLaunch(const CallExpr *Call, const FunctionModel &M) const {
+  if (M.NoAutoFree)
+    return false;
+  if (M.AutoFreeArg < 0 || M.AutoFreeArg >= static_cast<int>(Call->getNumArgs()))
+    return true;
+  const Expr *Flags = Call->getArg(M.AutoFreeArg);
+  Expr::EvalResult V;
+  if (Flags->isValueDependent() || !Flags->EvaluateAsInt(V, Ctx))
+    return true;
+  return (V.Val.getInt().getExtValue() & M.AutoFreeBit) != 0;
+}
+
+/// `Call` allocates inside a capture: the graph owns what it allocates
+/// unless this function frees it after a launch, and an exec that is
+/// relaunched with the memory still allocated fails (and keeps it reserved).
+void Analysis::onGraphAllocation(const CallExpr *Call, unsigned R, ResState &RS) {
+  auto It = GraphAllocations.find(Call);
+  if (It == GraphAllocations.end())
+    return;
+  const GraphAllocation &Alloc = It->second;
+  if (Alloc.Report) {
+    const Resource &Res = Resources[R];
+    report(FindingKind::Leak, R, Call,
+           {{loc(Call), "'" + Res.VarName +
+                            "' is allocated inside the capture: the graph allocates it at "
+                            "every launch, and no node of the graph frees it"},
+            {loc(Alloc.Instantiation),
+             "'" + varName(Alloc.Exec) +
+                 "' is instantiated here without cudaGraphInstantiateFlagAutoFreeOnLaunch and "
+                 "launched, and nothing frees '" + Res.VarName +
+                 "': relaunching it fails while the memory is allocated, which stays "
+                 "reserved in the pool"}});
+    RS.Bits = Escaped;
+    return;
+  }
+  if (Alloc.AutoFreed || !FreedOutsideCaptures.count(Alloc.Place))
+    RS.Bits = Escaped; // the graph's: freed at the next launch, or by its owner
 }
 
 /// Resource `R` was just released: each exec that may reference a place

@@ -465,3 +465,71 @@ int leak_retry_on_any_other_status(size_t n) {
   cudaFree(ptr);
   return 0;
 }
+
+// Graph allocations: cudaMallocAsync inside a capture is a memory node the
+// graph allocates at every launch.
+__global__ void fill(float *p) {}
+
+void graph_alloc_relaunched(cudaStream_t s, int iters) {
+  float *out;
+  cudaGraph_t g;
+  cudaGraphExec_t e;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaMallocAsync(&out, 1024, s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: stream-ordered device memory 'out' created by 'cudaMallocAsync' is not released on every path; call cudaFreeAsync or hand it to an owner [cudagraph-handle-leak]
+  fill<<<1, 1, 0, s>>>(out);
+  cudaStreamEndCapture(s, &g);
+  cudaGraphInstantiate(&e, g, 0);
+  for (int i = 0; i < iters; ++i)
+    cudaGraphLaunch(e, s);
+  cudaStreamSynchronize(s);
+  cudaGraphExecDestroy(e);
+  cudaGraphDestroy(g);
+}
+
+void graph_alloc_auto_freed(cudaStream_t s, int iters) {
+  float *out;
+  cudaGraph_t g;
+  cudaGraphExec_t e;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaMallocAsync(&out, 1024, s);
+  fill<<<1, 1, 0, s>>>(out);
+  cudaStreamEndCapture(s, &g);
+  if (cudaGraphInstantiate(&e, g, cudaGraphInstantiateFlagAutoFreeOnLaunch) != cudaSuccess) {
+    cudaGraphDestroy(g);
+    return;
+  }
+  for (int i = 0; i < iters; ++i)
+    cudaGraphLaunch(e, s);
+  cudaStreamSynchronize(s);
+  cudaFree(out);
+  cudaGraphExecDestroy(e);
+  cudaGraphDestroy(g);
+}
+
+void graph_alloc_freed_by_node(cudaStream_t s, int iters) {
+  float *tmp;
+  cudaGraph_t g;
+  cudaGraphExec_t e;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaMallocAsync(&tmp, 1024, s);
+  fill<<<1, 1, 0, s>>>(tmp);
+  cudaFreeAsync(tmp, s);
+  cudaStreamEndCapture(s, &g);
+  cudaGraphInstantiate(&e, g, 0);
+  for (int i = 0; i < iters; ++i)
+    cudaGraphLaunch(e, s);
+  cudaStreamSynchronize(s);
+  cudaGraphExecDestroy(e);
+  cudaGraphDestroy(g);
+}
+
+cudaGraph_t graph_alloc_graph_returned(cudaStream_t s) {
+  float *out;
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaMallocAsync(&out, 1024, s);
+  fill<<<1, 1, 0, s>>>(out);
+  cudaStreamEndCapture(s, &g);
+  return g;
+}
