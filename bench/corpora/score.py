@@ -46,6 +46,9 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 # label names them.
 SUITE_CHECKS = {
     "lifetime-": ("cudagraph-unpaired-instantiate",),
+    "lifetime-8": ("cudagraph-handle-leak", "cudagraph-capture-without-destroy",
+                   "cudagraph-use-after-dealloc", "cudagraph-mismatched-dealloc",
+                   "cudagraph-capture-unsafe-call"),
     "sharedmem-": ("cudagraph-shared-index-overflow", "cudagraph-shared-bank-conflict"),
 }
 LABEL_RE = re.compile(r"//\s*EXPECT:\s*(cudagraph-[a-z0-9]+(?:-[a-z0-9]+)*)")
