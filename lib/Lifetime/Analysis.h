@@ -215,6 +215,8 @@ private:
                PathState &P);
   bool releasesEveryElement(Key K, const Expr *Arg, ResState &RS);
   bool releasesOneConstantElement(const Expr *Arg) const;
+  bool elementUseHitsRelease(const ResState &RS, const Expr *UseArg,
+                             const CallExpr *UseCall) const;
   void use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff, PathState &P);
   bool callMayChangeMembers(const CallExpr *Call) const;
   bool bindsReference(const CallExpr *Call, int I) const;
@@ -235,6 +237,7 @@ private:
   void onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At, PathState &P);
   void assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P);
   void unbind(Key K, PathState &P, const Stmt *At, const char *How);
+  void forgetReleasedElement(Key Target, const Expr *LHS, PathState &P);
   void escapeValueRefs(const Expr *E, PathState &P);
   void escapeArgs(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args, PathState &P);
   void escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel &M, PathState &P);
@@ -331,6 +334,9 @@ private:
   /// (site, parameter index, argument slot) -> resource id: one call that
   /// acquires through two arguments makes two resources.
   std::map<std::tuple<const Expr *, int, int>, unsigned> ResourceIds;
+  /// Added to the slot of a resourceFor id: the second instance of a call's
+  /// resource, made while another variable still holds the first.
+  static constexpr int SecondInstance = 1 << 16;
   std::map<const CallExpr *, unsigned> ReturnedResource;
   llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;
   std::map<uintptr_t, std::set<Key>> FactVars;

@@ -162,7 +162,21 @@ void Analysis::onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At,
     escapeValueRefs(RHS, P); // stored into memory we do not follow
     return;
   }
+  if (Target->Element)
+    forgetReleasedElement(Target, LHS, P);
   assignTo(Target, RHS, At, P);
+}
+
+/// `bufs[1] = nullptr` after `cudaFreeHost(bufs[1])`: that element no longer
+/// holds the freed pointer, so releasing or using it again is fine.
+void Analysis::forgetReleasedElement(Key Target, const Expr *LHS, PathState &P) {
+  std::optional<uint64_t> I = constantIndex(LHS);
+  auto It = P.Bind.find(Target);
+  if (!I || *I >= 64 || It == P.Bind.end())
+    return;
+  for (unsigned R : It->second)
+    if (auto RS = P.Res.find(R); RS != P.Res.end() && RS->second.ReleasedElements != ~uint64_t(0))
+      RS->second.ReleasedElements &= ~(uint64_t(1) << *I);
 }
 
 /// `Target = RHS`; `At` is null for a declaration, which cannot overwrite.

@@ -47,6 +47,12 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
     return;
   }
   unsigned R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), Target, Eff.Arg + 1);
+  // The same call in an earlier iteration made a resource that another
+  // variable still holds (`pos = bigger` at the end of a loop body): this
+  // one is a second instance, or the two would share one state.
+  if (!Target->Element && P.Res.count(R) && P.boundElsewhere(R, Target))
+    R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), Target,
+                    Eff.Arg + 1 + SecondInstance);
   if (Target->Element) {
     acquireElement(Call, M, R, Target, AddrOf ? AddrOf->getSubExpr() : Arg, P);
     return;
@@ -159,7 +165,8 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
       continue;
     ResState &RS = RSIt->second;
     const Resource &Res = Resources[R];
-    if (RS.Bits == Released && RS.ReleaseSite && RS.ReleaseSite != Call) {
+    if (RS.Bits == Released && RS.ReleaseSite &&
+        (!Res.IntoElement || elementUseHitsRelease(RS, Arg, Call))) {
       report(FindingKind::DoubleRelease, R, Call,
              {{loc(RS.ReleaseSite), "'" + varName(K) + "' was released here by '" +
                                         RS.ReleasedBy->Name + "'"}},
@@ -174,6 +181,8 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
              M.Name);
     if (K->Element && !releasesEveryElement(K, Arg, RS))
       continue;
+    if (RS.Bits == Released && Res.IntoElement)
+      continue; // another element of an array released before: keep where
     RS.Bits = Released;
     RS.ReleaseSite = Call;
     RS.ReleasedBy = &M;
@@ -199,6 +208,8 @@ bool Analysis::releasesOneConstantElement(const Expr *Arg) const {
 bool Analysis::releasesEveryElement(Key K, const Expr *Arg, ResState &RS) {
   const auto *AT = Ctx.getAsConstantArrayType(K->Decl->getType());
   std::optional<uint64_t> I = constantIndex(Arg);
+  if (!I)
+    RS.ReleasedElements = ~uint64_t(0);
   if (!I || !AT || *I >= 64 || AT->getZExtSize() > 64)
     return true;
   RS.ReleasedElements |= uint64_t(1) << *I;
@@ -208,6 +219,29 @@ bool Analysis::releasesEveryElement(Key K, const Expr *Arg, ResState &RS) {
                         : (AT->getZExtSize() == 64 ? ~uint64_t(0)
                                                    : (uint64_t(1) << AT->getZExtSize()) - 1);
   return (RS.ReleasedElements & Needed) == Needed;
+}
+
+/// Array elements are one place, so a use of "the array" after "the array"
+/// was released proves nothing unless the two name the same element: the
+/// same constant index, or any element after a release of every element
+/// through a variable index, outside the loop that released them (where
+/// each iteration uses and releases its own element).
+bool Analysis::elementUseHitsRelease(const ResState &RS, const Expr *UseArg,
+                                     const CallExpr *UseCall) const {
+  const auto *ASE = dyn_cast<ArraySubscriptExpr>(strip(UseArg));
+  if (std::optional<uint64_t> I = ASE ? constantIndex(ASE) : std::nullopt)
+    return *I < 64 && ((RS.ReleasedElements >> *I) & 1);
+  if (RS.ReleasedElements != ~uint64_t(0))
+    return false;
+  const Stmt *Loop = PM.getParent(RS.ReleaseSite);
+  while (Loop && !isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Loop))
+    Loop = PM.getParent(Loop);
+  if (!Loop)
+    return true;
+  for (const Stmt *S = UseCall; S; S = PM.getParent(S))
+    if (S == Loop)
+      return false;
+  return true;
 }
 
 /// The index of `a[i]` when it is a constant.
@@ -254,6 +288,8 @@ void Analysis::use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff,
   for (unsigned R : It->second) {
     auto RS = P.Res.find(R);
     if (RS == P.Res.end() || RS->second.Bits != Released || !RS->second.ReleaseSite)
+      continue;
+    if (Resources[R].IntoElement && !elementUseHitsRelease(RS->second, Arg, Call))
       continue;
     const FunctionDecl *Callee = Call->getDirectCallee();
     report(FindingKind::UseAfterRelease, R, Call,

@@ -28,9 +28,11 @@
 //   inside a capture, not freed by a node of the same graph):
 //     owned by the graph; the function's own path leak check does not apply,
 //     unless the function frees the memory after a launch (then followed as
-//     usual). Instantiated without cudaGraphInstantiateFlagAutoFreeOnLaunch,
-//     launched, and freed nowhere: a Leak at the allocation (relaunching
-//     fails while the memory is allocated, and it stays reserved).
+//     usual). An exec instantiated from the graph is launched and nothing
+//     frees the memory: a Leak at the allocation. Without
+//     cudaGraphInstantiateFlagAutoFreeOnLaunch relaunching fails while it is
+//     allocated; with it, the last launch's memory stays allocated (graph
+//     allocations outlive the exec and the graph).
 //
 // The shadow place keeps the freed buffer's disjunct alive (and relevant) for
 // as long as the exec variable may be named, even after `buf` is given new
@@ -200,8 +202,7 @@ void Analysis::scanCapturedMemory() {
   Walk(FD->getBody());
   // A graph allocation that nothing frees, in an exec that is launched.
   for (auto &[Site, Alloc] : GraphAllocations)
-    if (!Alloc.AutoFreed && Alloc.Exec && Launched.count(Alloc.Exec) &&
-        !FreedOutsideCaptures.count(Alloc.Place))
+    if (Alloc.Exec && Launched.count(Alloc.Exec) && !FreedOutsideCaptures.count(Alloc.Place))
       Alloc.Report = true;
 }
 
@@ -268,11 +269,17 @@ void Analysis::onGraphAllocation(const CallExpr *Call, unsigned R, ResState &RS)
                             "' is allocated inside the capture: the graph allocates it at "
                             "every launch, and no node of the graph frees it"},
             {loc(Alloc.Instantiation),
-             "'" + varName(Alloc.Exec) +
-                 "' is instantiated here without cudaGraphInstantiateFlagAutoFreeOnLaunch and "
-                 "launched, and nothing frees '" + Res.VarName +
-                 "': relaunching it fails while the memory is allocated, which stays "
-                 "reserved in the pool"}});
+             Alloc.AutoFreed
+                 ? "'" + varName(Alloc.Exec) +
+                       "' is instantiated here with cudaGraphInstantiateFlagAutoFreeOnLaunch "
+                       "and launched, and nothing frees '" + Res.VarName +
+                       "': what the last launch allocates stays allocated (destroying the "
+                       "exec does not free it)"
+                 : "'" + varName(Alloc.Exec) +
+                       "' is instantiated here without cudaGraphInstantiateFlagAutoFreeOnLaunch "
+                       "and launched, and nothing frees '" + Res.VarName +
+                       "': relaunching it fails while the memory is allocated, which stays "
+                       "reserved in the pool"}});
     RS.Bits = Escaped;
     return;
   }

@@ -39,6 +39,7 @@ struct Resource {
   std::string AcquiredBy;
   std::string VarName;
   bool IntoField = false;         ///< lives in a field: never leaks at exit
+  bool IntoElement = false;       ///< filled into array elements (Calls.cpp)
   int ParamIndex = -1;            ///< >= 0: summary resource of a parameter
 };
 
@@ -61,6 +62,7 @@ struct ResState {
   const Place *StatusOut = nullptr;
   bool OlderLive = false;             ///< array element from an earlier iteration
   uint64_t ReleasedElements = 0;      ///< array: constant indices released so far
+                                      ///< (all ones: released through a variable index)
   uint64_t AcquiredElements = 0;      ///< array: constant indices filled so far
   bool ElementsKnown = true;          ///< every fill used a constant index
   const clang::Expr *ReleaseSite = nullptr;

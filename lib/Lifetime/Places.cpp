@@ -65,6 +65,7 @@ unsigned Analysis::resourceFor(const Expr *Site, int ParamIndex,
   R.AcquiredBy = By;
   R.VarName = varName(Var);
   R.IntoField = Var && isField(Var);
+  R.IntoElement = Var && Var->Element;
   R.ParamIndex = ParamIndex;
   Resources.push_back(R);
   unsigned N = Resources.size() - 1;
