@@ -14,7 +14,7 @@
 //                      "uses": [ { "arg": 1, "kind": "graph", "launch": false } ],
 //                      "legalDuringCapture": true, "captureNote": "...",
 //                      "legalInRelaxedCapture": false,
-//                      "capture": "begin" | "end", "stream": 0,
+//                      "capture": "begin" | "end" | "exchangeMode", "stream": 0,
 //                      "captureMode": { "arg": 1, "relaxed": 2 },
 //                      "autoFreeOnLaunch": { "arg": 2, "bit": 1 } | false,
 //                      "statusOut": { "arg": 2, "field": "result_out" } } ] }
@@ -185,8 +185,10 @@ public:
       Out.Capture = CaptureRole::Begin;
     else if (Capture == "end")
       Out.Capture = CaptureRole::End;
+    else if (Capture == "exchangeMode")
+      Out.Capture = CaptureRole::ExchangeMode;
     else if (!Capture.empty())
-      return error(Where + ".capture", "expected \"begin\" or \"end\"");
+      return error(Where + ".capture", "expected \"begin\", \"end\" or \"exchangeMode\"");
     if (auto It = F.find("stream"); It != F.end()) {
       if (!It->is_number_integer() || It->get<int>() < 0)
         return error(Where + ".stream", "expected a parameter index >= 0");
@@ -209,8 +211,10 @@ public:
       if (R == It->end() || !R->is_number_integer())
         return error(Where + ".captureMode.relaxed", "expected the relaxed mode's value");
       Out.RelaxedCaptureMode = R->get<long long>();
-      if (Out.Capture != CaptureRole::Begin || Out.CaptureModeArg < 0)
-        return error(Where + ".captureMode", "only for \"capture\": \"begin\", with a parameter index");
+      if ((Out.Capture != CaptureRole::Begin && Out.Capture != CaptureRole::ExchangeMode) ||
+          Out.CaptureModeArg < 0)
+        return error(Where + ".captureMode",
+                     "only for \"capture\": \"begin\" or \"exchangeMode\", with a parameter index");
     }
     if (auto It = F.find("autoFreeOnLaunch"); It != F.end()) {
       if (It->is_boolean() && !It->get<bool>()) {
@@ -227,7 +231,8 @@ public:
         Out.AutoFreeBit = Bit->get<long long>();
       }
     }
-    if (Out.Capture != CaptureRole::None && Out.StreamArg < 0)
+    if ((Out.Capture == CaptureRole::Begin || Out.Capture == CaptureRole::End) &&
+        Out.StreamArg < 0)
       return error(Where, "'capture' needs the 'stream' argument index");
     return readEffects(F, Where, Out);
   }

@@ -76,6 +76,9 @@ enum class CaptureRole {
   None,         ///< no effect on capture state
   Begin,        ///< begins capture on stream argument `StreamArg`
   End,          ///< ends capture on stream argument `StreamArg`
+  /// Swaps the thread's capture mode with the one `CaptureModeArg` points
+  /// to (cudaThreadExchangeStreamCaptureMode).
+  ExchangeMode,
 };
 
 struct FunctionModel {
@@ -104,8 +107,9 @@ struct FunctionModel {
   bool LegalInRelaxedCapture = false;
   CaptureRole Capture = CaptureRole::None;
   int StreamArg = -1;
-  /// Begin: the argument that gives the capture mode, and the value of the
-  /// relaxed mode (cudaStreamCaptureModeRelaxed); -1 when not given.
+  /// Begin: the argument that gives the capture mode (ExchangeMode: points
+  /// to it), and the value of the relaxed mode (cudaStreamCaptureModeRelaxed);
+  /// -1 when not given.
   int CaptureModeArg = -1;
   long long RelaxedCaptureMode = -1;
   /// Instantiations: the flags argument and the bit that frees the graph's

@@ -80,6 +80,9 @@ inline bool isPlainLocalAggregate(const VarDecl *VD) {
   return VD->getType()->isRecordType();
 }
 
+/// The call a CFG element evaluates, if it is one.
+const CallExpr *callOfElement(const CFGElement &E);
+
 inline const CallExpr *asBuiltinExpect(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(E);
   if (CE && CE->getBuiltinCallee() == Builtin::BI__builtin_expect && CE->getNumArgs() >= 1)
@@ -280,6 +283,10 @@ private:
   void checkCaptureLegal(const CallExpr *Call, const FunctionModel &M, const PathState &P);
   bool isCapture(unsigned R) const { return Captures.count(R) != 0; }
   void reportCaptureOpen(unsigned R, const ResState &RS, SourceLocation Where);
+  void forEachCallAfter(const CFGBlock *B, unsigned From,
+                        llvm::function_ref<bool(const CallExpr *)> Visit);
+  void scanThreadRelaxedCalls();
+  bool setsRelaxedMode(const CallExpr *Call, const FunctionModel &M) const;
 
   // --- memory captured into graphs (CapturedMemory.cpp) ---
   /// What one capture (or every capture into one graph) recorded.
@@ -393,6 +400,8 @@ private:
   std::map<unsigned, CaptureInfo> Captures;
   /// The streams (places) this function ends a capture on.
   std::set<Key> CaptureEnds;
+  /// Calls made while the thread is switched to relaxed capture mode.
+  std::set<const CallExpr *> ThreadRelaxedCalls;
   /// SummaryMode: parameters whose stream capture the helper ends.
   std::vector<int> SummaryCaptureEnds;
   /// SummaryMode: releases of what a pointer parameter points to.

@@ -229,8 +229,11 @@ bool Analysis::releasesEveryElement(Key K, const Expr *Arg, ResState &RS) {
 bool Analysis::elementUseHitsRelease(const ResState &RS, const Expr *UseArg,
                                      const CallExpr *UseCall) const {
   const auto *ASE = dyn_cast<ArraySubscriptExpr>(strip(UseArg));
+  // Releases through constant indices mark the element on every resource of
+  // the array; only the elements this resource filled count.
+  uint64_t Own = RS.ElementsKnown && RS.AcquiredElements ? RS.AcquiredElements : ~uint64_t(0);
   if (std::optional<uint64_t> I = ASE ? constantIndex(ASE) : std::nullopt)
-    return *I < 64 && ((RS.ReleasedElements >> *I) & 1);
+    return *I < 64 && (((RS.ReleasedElements & Own) >> *I) & 1);
   if (RS.ReleasedElements != ~uint64_t(0))
     return false;
   const Stmt *Loop = PM.getParent(RS.ReleaseSite);

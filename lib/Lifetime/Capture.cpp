@@ -20,7 +20,9 @@
 //     capture is surely open on this path (Live, not Released nor Absent):
 //     FindingKind::CaptureUnsafeCall at the call, with the model's note.
 //     A capture begun with the constant relaxed mode ("captureMode") allows
-//     the calls marked "legalInRelaxedCapture".
+//     the calls marked "legalInRelaxedCapture", and so does a thread switched
+//     to relaxed mode by cudaThreadExchangeStreamCaptureMode ("capture":
+//     "exchangeMode") until its next exchange.
 //
 // A capture never escapes: passing the stream on does not end it.
 //
@@ -64,6 +66,87 @@ void Analysis::scanCaptureEnds() {
         CaptureEnds.insert(K);
   };
   Walk(FD->getBody());
+}
+
+const CallExpr *callOfElement(const CFGElement &E) {
+  auto CS = E.getAs<CFGStmt>();
+  return CS ? dyn_cast<CallExpr>(CS->getStmt()) : nullptr;
+}
+
+/// Calls `Visit` on each call reachable from element `From` of `B`, in CFG
+/// order, each block once; a path stops where `Visit` returns false.
+void Analysis::forEachCallAfter(const CFGBlock *B, unsigned From,
+                                llvm::function_ref<bool(const CallExpr *)> Visit) {
+  llvm::BitVector Seen(Cfg->getNumBlockIDs());
+  std::vector<std::pair<const CFGBlock *, unsigned>> Work{{B, From}};
+  while (!Work.empty()) {
+    auto [Blk, I] = Work.back();
+    Work.pop_back();
+    bool Stopped = false;
+    for (; I < Blk->size() && !Stopped; ++I)
+      if (const CallExpr *Call = callOfElement((*Blk)[I]))
+        Stopped = !Visit(Call);
+    if (Stopped)
+      continue;
+    for (const CFGBlock::AdjacentBlock &Succ : Blk->succs())
+      if (const CFGBlock *To = Succ.getReachableBlock(); To && !Seen.test(To->getBlockID())) {
+        Seen.set(To->getBlockID());
+        Work.push_back({To, 0});
+      }
+  }
+}
+
+/// `mode = cudaStreamCaptureModeRelaxed; cudaThreadExchangeStreamCaptureMode(&mode);`
+/// puts the thread in relaxed mode until the next exchange (PyTorch's
+/// capture-mode guard around its allocator): the calls in between may do
+/// what relaxed mode allows, whatever mode the capture began in.
+void Analysis::scanThreadRelaxedCalls() {
+  std::vector<std::pair<const CFGBlock *, unsigned>> ToRelaxed;
+  std::set<const CallExpr *> Restores;
+  auto IsExchange = [&](const CallExpr *Call) {
+    const FunctionModel *M = A.modelFor(Call);
+    return M && M->Capture == CaptureRole::ExchangeMode ? M : nullptr;
+  };
+  for (const CFGBlock *B : *Cfg)
+    for (unsigned I = 0; B && I < B->size(); ++I)
+      if (const CallExpr *Call = callOfElement((*B)[I]))
+        if (const FunctionModel *M = IsExchange(Call); M && setsRelaxedMode(Call, *M))
+          ToRelaxed.push_back({B, I});
+  // The variable holds the previous mode after the first exchange: a later
+  // exchange through it restores that mode.
+  for (auto [B, I] : ToRelaxed)
+    forEachCallAfter(B, I + 1, [&](const CallExpr *Later) {
+      if (!IsExchange(Later))
+        return true;
+      Restores.insert(Later);
+      return false;
+    });
+  for (auto [B, I] : ToRelaxed) {
+    if (Restores.count(callOfElement((*B)[I])))
+      continue;
+    forEachCallAfter(B, I + 1, [&](const CallExpr *Later) {
+      if (IsExchange(Later))
+        return false;
+      ThreadRelaxedCalls.insert(Later);
+      return true;
+    });
+  }
+}
+
+/// Whether the exchange's argument points to a local initialised with the
+/// relaxed mode.
+bool Analysis::setsRelaxedMode(const CallExpr *Call, const FunctionModel &M) const {
+  if (M.CaptureModeArg < 0 || M.CaptureModeArg >= static_cast<int>(Call->getNumArgs()))
+    return false;
+  const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Call->getArg(M.CaptureModeArg)));
+  const auto *DRE = AddrOf && AddrOf->getOpcode() == UO_AddrOf
+                        ? dyn_cast<DeclRefExpr>(strip(AddrOf->getSubExpr()))
+                        : nullptr;
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  Expr::EvalResult V;
+  return VD && VD->getInit() && !VD->getInit()->isValueDependent() &&
+         VD->getInit()->EvaluateAsInt(V, Ctx) &&
+         V.Val.getInt().getSExtValue() == M.RelaxedCaptureMode;
 }
 
 void Analysis::onCaptureCall(const CallExpr *Call, const FunctionModel &M, PathState &P) {
@@ -130,7 +213,7 @@ void Analysis::checkCaptureLegal(const CallExpr *Call, const FunctionModel &M,
     auto Info = Captures.find(R);
     if (Info == Captures.end() || Entry.second.Bits != Live)
       continue;
-    if (M.LegalInRelaxedCapture && Info->second.Relaxed)
+    if (M.LegalInRelaxedCapture && (Info->second.Relaxed || ThreadRelaxedCalls.count(Call)))
       continue;
     const Resource &Res = Resources[R];
     std::vector<PathNote> Notes;

@@ -68,11 +68,6 @@ const Expr *pointerBase(const Expr *E) {
   }
 }
 
-const CallExpr *callOf(const CFGElement &E) {
-  auto CS = E.getAs<CFGStmt>();
-  return CS ? dyn_cast<CallExpr>(CS->getStmt()) : nullptr;
-}
-
 } // namespace
 
 /// The place of a pointer a captured call is given, when it may hold
@@ -95,51 +90,34 @@ Key Analysis::addressedPlace(const Expr *Arg) {
 /// `Stream` ends, and the end calls that close it.
 void Analysis::collectCaptureRegion(const CFGBlock *B, unsigned From, Key Stream,
                                     CaptureRegion &Region) {
-  llvm::BitVector Seen(Cfg->getNumBlockIDs());
-  std::vector<std::pair<const CFGBlock *, unsigned>> Work{{B, From}};
-  while (!Work.empty()) {
-    auto [Blk, I] = Work.back();
-    Work.pop_back();
-    bool Ended = false;
-    for (; I < Blk->size() && !Ended; ++I) {
-      const CallExpr *Call = callOf((*Blk)[I]);
-      if (!Call)
-        continue;
-      const FunctionModel *M = A.modelFor(Call);
-      if (M && M->Capture != CaptureRole::None &&
-          M->StreamArg < static_cast<int>(Call->getNumArgs()) &&
-          capturePlace(Call->getArg(M->StreamArg)) == Stream) {
-        if (M->Capture == CaptureRole::End)
-          Region.Ends.push_back(Call);
-        Ended = true;
-        break;
-      }
-      if (M)
-        for (const AcquireEffect &Acq : M->Acquires)
-          if (Acq.StreamOrdered && Acq.Arg >= 0 && Acq.Arg < static_cast<int>(Call->getNumArgs()))
-            if (Key K = addressedPlace(Call->getArg(Acq.Arg)))
-              Region.Allocations.push_back({K, Call});
-      if (M && !M->Releases.empty()) {
-        // A free node of the graph; not a use of the memory.
-        for (const ReleaseEffect &Rel : M->Releases)
-          if (Rel.Arg >= 0 && Rel.Arg < static_cast<int>(Call->getNumArgs()))
-            if (Key K = storageOf(Call->getArg(Rel.Arg)))
-              Region.Freed.insert(K);
-        FreesInCaptures.insert(Call);
-        continue;
-      }
-      for (const Expr *Arg : Call->arguments())
-        if (Key K = capturedBufferOf(Arg))
-          Region.Used.push_back({K, Call});
+  forEachCallAfter(B, From, [&](const CallExpr *Call) {
+    const FunctionModel *M = A.modelFor(Call);
+    if (M && (M->Capture == CaptureRole::Begin || M->Capture == CaptureRole::End) &&
+        M->StreamArg < static_cast<int>(Call->getNumArgs()) &&
+        capturePlace(Call->getArg(M->StreamArg)) == Stream) {
+      if (M->Capture == CaptureRole::End)
+        Region.Ends.push_back(Call);
+      return false;
     }
-    if (Ended)
-      continue;
-    for (const CFGBlock::AdjacentBlock &Succ : Blk->succs())
-      if (const CFGBlock *To = Succ.getReachableBlock(); To && !Seen.test(To->getBlockID())) {
-        Seen.set(To->getBlockID());
-        Work.push_back({To, 0});
-      }
-  }
+    if (M)
+      for (const AcquireEffect &Acq : M->Acquires)
+        if (Acq.StreamOrdered && Acq.Arg >= 0 && Acq.Arg < static_cast<int>(Call->getNumArgs()))
+          if (Key K = addressedPlace(Call->getArg(Acq.Arg)))
+            Region.Allocations.push_back({K, Call});
+    if (M && !M->Releases.empty()) {
+      // A free node of the graph; not a use of the memory.
+      for (const ReleaseEffect &Rel : M->Releases)
+        if (Rel.Arg >= 0 && Rel.Arg < static_cast<int>(Call->getNumArgs()))
+          if (Key K = storageOf(Call->getArg(Rel.Arg)))
+            Region.Freed.insert(K);
+      FreesInCaptures.insert(Call);
+      return true;
+    }
+    for (const Expr *Arg : Call->arguments())
+      if (Key K = capturedBufferOf(Arg))
+        Region.Used.push_back({K, Call});
+    return true;
+  });
 }
 
 void Analysis::scanCapturedMemory() {
@@ -149,7 +127,7 @@ void Analysis::scanCapturedMemory() {
     if (!B)
       continue;
     for (unsigned I = 0; I < B->size(); ++I) {
-      const CallExpr *Call = callOf((*B)[I]);
+      const CallExpr *Call = callOfElement((*B)[I]);
       const FunctionModel *M = Call ? A.modelFor(Call) : nullptr;
       if (!M || M->Capture != CaptureRole::Begin ||
           M->StreamArg >= static_cast<int>(Call->getNumArgs()))

@@ -246,6 +246,7 @@ bool Analysis::run() {
   computeLaterMentions();
   scanElementReleases();
   scanCaptureEnds();
+  scanThreadRelaxedCalls();
   if (!SummaryMode)
     scanCapturedMemory();
   std::vector<StateSet> In(N);

@@ -197,3 +197,19 @@ cudaError_t long_function_buggy(const Opts &o, cudaStream_t s0, float *d, float 
   cudaStreamEndCapture(s0, out);
   return st;
 }
+
+// A thread switched to relaxed mode (a caching allocator's guard) may allocate
+// inside a global-mode capture; synchronizing stays illegal in every mode.
+cudaError_t capture_with_relaxed_thread(cudaStream_t s, float **pool, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaStreamCaptureMode prev = cudaStreamCaptureModeRelaxed;
+  cudaThreadExchangeStreamCaptureMode(&prev);
+  cudaError_t st = cudaMalloc(pool, 4096);
+  cudaStreamSynchronize(s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' is called while stream 's' is capturing: synchronizing a capturing stream invalidates the capture [cudagraph-capture-unsafe-call]
+  cudaThreadExchangeStreamCaptureMode(&prev);
+  cudaMalloc(pool + 1, 4096);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMalloc' is called while stream 's' is capturing: cudaMalloc is not captured and is prohibited during global-mode capture; use cudaMallocAsync [cudagraph-capture-unsafe-call]
+  cudaError_t end = cudaStreamEndCapture(s, g);
+  return st != cudaSuccess ? st : end;
+}

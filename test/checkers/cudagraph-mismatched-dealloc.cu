@@ -3,6 +3,7 @@
 #include <cuda.h>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #define CUDA_CHECK_EXIT(call)                                                  \
   do {                                                                         \
@@ -151,4 +152,42 @@ void suppressed(size_t n) {
   float *h;
   cudaMallocHost(&h, n);
   cudaFree(h); // NOLINT(cudagraph-mismatched-dealloc)
+}
+
+// Registered host memory still belongs to malloc: unregister, then free.
+int register_then_free_host(float *d, size_t n, cudaStream_t s) {
+  float *h = (float *)malloc(n * sizeof(float));
+  if (!h)
+    return -1;
+  cudaHostRegister(h, n * sizeof(float), cudaHostRegisterDefault);
+  cudaMemcpyAsync(d, h, n * sizeof(float), cudaMemcpyHostToDevice, s);
+  cudaStreamSynchronize(s);
+  cudaFreeHost(h);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: heap memory allocated by 'malloc' is released by 'cudaFreeHost'; release it with free [cudagraph-mismatched-dealloc]
+  return 0;
+}
+
+int register_unregister_free(float *d, size_t n, cudaStream_t s) {
+  float *h = (float *)malloc(n * sizeof(float));
+  if (!h)
+    return -1;
+  cudaHostRegister(h, n * sizeof(float), cudaHostRegisterDefault);
+  cudaMemcpyAsync(d, h, n * sizeof(float), cudaMemcpyHostToDevice, s);
+  cudaStreamSynchronize(s);
+  cudaHostUnregister(h);
+  free(h);
+  return 0;
+}
+
+// Driver pinned memory read back through memcpy, then released as device memory.
+CUresult driver_pinned_as_device(CUdeviceptr src, void *dst, size_t bytes) {
+  void *staging = nullptr;
+  CUresult r = cuMemAllocHost(&staging, bytes);
+  if (r != CUDA_SUCCESS)
+    return r;
+  r = cuMemcpyDtoH(staging, src, bytes);
+  memcpy(dst, staging, bytes);
+  cuMemFree((CUdeviceptr)staging);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: pinned host memory 'staging' allocated by 'cuMemAllocHost' is released by 'cuMemFree'; release it with cuMemFreeHost [cudagraph-mismatched-dealloc]
+  return r;
 }

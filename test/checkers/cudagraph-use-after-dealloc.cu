@@ -3,6 +3,7 @@
 #include <cuda.h>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #define CUDA_CHECK_EXIT(call)                                                  \
   do {                                                                         \
@@ -322,4 +323,100 @@ void update_after_realloc(cudaStream_t s, bool grow) {
   cudaGraphExecDestroy(e);
   cudaGraphDestroy(g);
   cudaFree(d);
+}
+
+// Array elements: only the same element used again after its release counts.
+int ping_pong_buffers(size_t bytes, int rounds, bool single) {
+  void *slot[2] = {nullptr, nullptr};
+  if (cudaMallocHost(&slot[0], bytes) != cudaSuccess)
+    return -1;
+  if (cudaMallocHost(&slot[1], bytes) != cudaSuccess) {
+    cudaFreeHost(slot[0]);
+    return -1;
+  }
+  if (single)
+    cudaFreeHost(slot[1]);
+  for (int r = 0; r < rounds; ++r)
+    memset(slot[r & 1], 0, bytes);
+  cudaFreeHost(slot[0]);
+  cudaFreeHost(slot[1]);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'slot[]' is released again by 'cudaFreeHost' (undefined behaviour) [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-6]]:5: note: 'slot[]' was released here by 'cudaFreeHost'
+  return 0;
+}
+
+int ping_pong_buffers_reset(size_t bytes, bool single) {
+  void *slot[2] = {nullptr, nullptr};
+  if (cudaMallocHost(&slot[0], bytes) != cudaSuccess)
+    return -1;
+  if (cudaMallocHost(&slot[1], bytes) != cudaSuccess) {
+    cudaFreeHost(slot[0]);
+    return -1;
+  }
+  if (single) {
+    cudaFreeHost(slot[1]);
+    slot[1] = nullptr;
+  }
+  cudaFreeHost(slot[0]);
+  cudaFreeHost(slot[1]);
+  return 0;
+}
+
+void per_device_streams(int ndev) {
+  cudaStream_t st[8];
+  for (int d = 0; d < ndev; ++d)
+    cudaStreamCreate(&st[d]);
+  for (int d = 0; d < ndev; ++d) {
+    cudaStreamSynchronize(st[d]);
+    cudaStreamDestroy(st[d]);
+  }
+}
+
+void streams_used_after_all_destroyed(int ndev) {
+  cudaStream_t st[8];
+  for (int d = 0; d < ndev; ++d)
+    cudaStreamCreate(&st[d]);
+  for (int d = 0; d < ndev; ++d)
+    cudaStreamDestroy(st[d]);
+  for (int d = 0; d < ndev; ++d)
+    cudaStreamSynchronize(st[d]);
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'st[]' is used by 'cudaStreamSynchronize' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-4]]:5: note: 'st[]' was released here by 'cudaStreamDestroy'
+}
+
+// The buffer is replaced each time it grows; 'pos' always holds a live one.
+void grow_by_swap(int steps) {
+  float *pos = nullptr;
+  size_t cap = 256;
+  cudaMallocManaged(&pos, cap * sizeof(float));
+  for (int s = 0; s < steps; ++s) {
+    if ((size_t)s * 64 > cap) {
+      cap *= 2;
+      float *bigger = nullptr;
+      cudaMallocManaged(&bigger, cap * sizeof(float));
+      cudaMemcpy(bigger, pos, cap / 2 * sizeof(float), cudaMemcpyDefault);
+      cudaFree(pos);
+      pos = bigger;
+    }
+    scale<<<1, 32>>>(pos, cap);
+  }
+  cudaFree(pos);
+}
+
+// Destroyed inside the loop that keeps using it.
+void event_destroyed_each_iteration(cudaStream_t s, int layers) {
+  cudaEvent_t done;
+  cudaEventCreate(&done);
+  int l = 0;
+  do {
+    cudaEventRecord(done, s);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'done' is used by 'cudaEventRecord' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
+    // CHECK-NOTES: :[[@LINE+4]]:5: note: 'done' was released here by 'cudaEventDestroy'
+    cudaEventSynchronize(done);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'done' is used by 'cudaEventSynchronize' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
+    // CHECK-NOTES: :[[@LINE+1]]:5: note: 'done' was released here by 'cudaEventDestroy'
+    cudaEventDestroy(done);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'done' is released again by 'cudaEventDestroy' (undefined behaviour) [cudagraph-use-after-dealloc]
+    // CHECK-NOTES: :[[@LINE-2]]:5: note: 'done' was released here by 'cudaEventDestroy'
+  } while (++l < layers);
 }
