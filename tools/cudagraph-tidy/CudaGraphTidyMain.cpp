@@ -115,6 +115,17 @@ static cl::opt<std::string> DiffOpt(
              "stdin with --diff=-; with -p and no files, analyse only the "
              "files the diff touches"),
     cl::value_desc("REF"), cl::init(""), cl::cat(ToolCategory));
+static cl::opt<std::string> PreambleCacheOpt(
+    "preamble-cache",
+    cl::desc("Precompiled #include blocks kept in $XDG_CACHE_HOME/"
+             "cudagraph-tidy: auto (default; reuse, and build for runs of up "
+             "to 8 files), on (always build), off; default from "
+             "$CUDAGRAPH_TIDY_PREAMBLE_CACHE"),
+    cl::init(""), cl::cat(ToolCategory));
+static cl::opt<bool> NoPreambleCache(
+    "no-preamble-cache",
+    cl::desc("Same as --preamble-cache=off: parse every file in full"),
+    cl::cat(ToolCategory));
 
 namespace {
 
@@ -178,7 +189,12 @@ void printSummary(const cgt::RunResult &Result) {
          << (Result.Units.size() == 1 ? "" : "s") << ".\n";
 }
 
+cgt::PreambleCacheStats PreambleStats;
+
 void printStats() {
+  errs() << "preamble cache: " << PreambleStats.Hits << " hits, "
+         << PreambleStats.Builds << " built, " << PreambleStats.Skipped
+         << " files without a usable preamble\n";
   const cgt::LifetimeStats &S = cgt::lifetimeStats();
   errs() << "lifetime engine: " << S.Functions << " functions analysed, "
          << S.WidenedFunctions << " widened past the per-resource state bound, "
@@ -341,6 +357,12 @@ int main(int argc, const char **argv) {
   if (!BaselineOpt.empty() && !cgt::readBaseline(BaselineOpt, Baseline, Error))
     return fail(Error);
 
+  cgt::PreambleCacheConfig Preamble;
+  if (!cgt::preambleCacheConfig(NoPreambleCache ? std::string("off") : PreambleCacheOpt.getValue(),
+                                Files.size(), Preamble, Error))
+    return fail(Error);
+  Preamble.Stats = &PreambleStats;
+
   cgt::RunResult Result;
   Result.ConfigErrors = cgt::validateApiModelFiles(**Provider, Files);
   if (Result.ConfigErrors.empty()) {
@@ -349,6 +371,7 @@ int main(int argc, const char **argv) {
     Run.Compilations = Db;
     Run.DeviceSide = DeviceSide;
     Run.Jobs = JobsOpt;
+    Run.Preamble = std::move(Preamble);
     Result = cgt::runChecks(Run, Files);
   }
   if (!DiffOpt.empty())
