@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "DiffFilter.h"
 #include "DriverSupport.h"
+#include "Launcher.h"
 #include "MergeSarif.h"
 #include "Sharding.h"
 #include "Lifetime/LifetimeAnalysis.h"
@@ -281,6 +282,14 @@ int main(int argc, const char **argv) {
   sys::PrintStackTraceOnErrorSignal(argv[0]);
   if (argc > 1 && StringRef(argv[1]) == "merge-sarif")
     return cgt::mergeSarifMain(argc, argv);
+  if (argc > 1 && StringRef(argv[1]) == "launch")
+    return cgt::launchMain(argc, argv);
+  // `FILE -- nvcc ...`: clang would reject nvcc's flags.
+  std::vector<std::string> TranslatedStorage;
+  std::vector<const char *> Translated =
+      cgt::translateNvccAfterDashDash(argc, argv, TranslatedStorage);
+  argc = static_cast<int>(Translated.size());
+  argv = Translated.data();
   cl::HideUnrelatedOptions(ToolCategory);
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "cudagraph-tidy " << CUDAGRAPH_TIDY_VERSION << " (LLVM "
