@@ -14,7 +14,9 @@
 // flags, the file name, and with them the CUDA installation's include
 // paths), the clang version and the driver's version. A key says what the
 // preamble was built from; the .deps file says whether the headers it read
-// are still the ones on disk, and a changed header means a rebuild.
+// are still the ones on disk, and a changed header means a rebuild. Not
+// noticed (as in clangd): a new header that would now shadow one the
+// preamble found further down the include path.
 //
 // Concurrent runs: entries are written under a temporary name and renamed
 // into place (atomic on one file system), so a reader sees a whole entry or
