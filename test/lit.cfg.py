@@ -56,5 +56,10 @@ config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "I
 
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, os.path.join(config.cgt_build_dir, "bin"), config.environment.get("PATH", os.environ.get("PATH", ""))])
+# The preamble cache stays out of the user's home and off unless a test
+# turns it on (test/driver/preamble-cache.test): runs stay independent.
+# CGT_TEST_PREAMBLE_CACHE=on runs the whole suite with the cache instead.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.cgt_build_dir, "test", "xdg-cache")
+config.environment["CUDAGRAPH_TIDY_PREAMBLE_CACHE"] = os.environ.get("CGT_TEST_PREAMBLE_CACHE", "off")
 if os.path.isdir(os.path.join(config.cuda_path, "include")):
     config.available_features.add("cuda")

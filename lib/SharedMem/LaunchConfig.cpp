@@ -12,6 +12,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -61,6 +62,17 @@ public:
   // Launches inside generic lambdas live in the closure's implicit operator()
   // specialisations (ggml's `auto launch = [&](auto NC) { k<...><<<...>>>(); }`).
   bool shouldVisitImplicitCode() const { return true; }
+
+  // Declarations in system headers (CUDA's, CCCL's) launch only the
+  // library's own kernels, which are not analysed. Skipping them keeps the
+  // walk off every inline body and instantiation of those headers, which
+  // a precompiled preamble would otherwise read back one by one.
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) &&
+        Ctx.getSourceManager().isInSystemHeader(D->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
 
   bool TraverseFunctionDecl(FunctionDecl *FD) {
     const FunctionDecl *Saved = Current;

@@ -16,7 +16,11 @@
 // does not have count.
 //
 //===----------------------------------------------------------------------===//
+#include "DiffFilter.h"
 #include "DriverSupport.h"
+#include "Launcher.h"
+#include "MergeSarif.h"
+#include "Sharding.h"
 #include "Lifetime/LifetimeAnalysis.h"
 #include "Report/Rules.h"
 #include "Sarif/SarifWriter.h"
@@ -99,6 +103,30 @@ static cl::opt<bool> KeepUnchanged(
     cl::desc("With --baseline and --format=sarif, also write the findings the "
              "baseline has, with baselineState \"unchanged\""),
     cl::cat(ToolCategory));
+static cl::opt<std::string> ShardOpt(
+    "shard",
+    cl::desc("Analyse only slice I of N of the input files (I/N, 1-based): "
+             "files dealt round-robin in sorted order, the same on every "
+             "machine; merge the logs with `cudagraph-tidy merge-sarif`"),
+    cl::init(""), cl::cat(ToolCategory));
+static cl::opt<std::string> DiffOpt(
+    "diff",
+    cl::desc("Report only findings on lines changed since this git revision "
+             "(working tree against REF), or in the unified diff read from "
+             "stdin with --diff=-; with -p and no files, analyse only the "
+             "files the diff touches"),
+    cl::value_desc("REF"), cl::init(""), cl::cat(ToolCategory));
+static cl::opt<std::string> PreambleCacheOpt(
+    "preamble-cache",
+    cl::desc("Precompiled #include blocks kept in $XDG_CACHE_HOME/"
+             "cudagraph-tidy: auto (default; reuse, and build for runs of up "
+             "to 8 files), on (always build), off; default from "
+             "$CUDAGRAPH_TIDY_PREAMBLE_CACHE"),
+    cl::init(""), cl::cat(ToolCategory));
+static cl::opt<bool> NoPreambleCache(
+    "no-preamble-cache",
+    cl::desc("Same as --preamble-cache=off: parse every file in full"),
+    cl::cat(ToolCategory));
 
 namespace {
 
@@ -162,7 +190,12 @@ void printSummary(const cgt::RunResult &Result) {
          << (Result.Units.size() == 1 ? "" : "s") << ".\n";
 }
 
+cgt::PreambleCacheStats PreambleStats;
+
 void printStats() {
+  errs() << "preamble cache: " << PreambleStats.Hits << " hits, "
+         << PreambleStats.Builds << " built, " << PreambleStats.Skipped
+         << " files without a usable preamble\n";
   const cgt::LifetimeStats &S = cgt::lifetimeStats();
   errs() << "lifetime engine: " << S.Functions << " functions analysed, "
          << S.WidenedFunctions << " widened past the per-resource state bound, "
@@ -247,6 +280,16 @@ loadBuildPath(const std::string &BuildPath, std::string &Problem) {
 
 int main(int argc, const char **argv) {
   sys::PrintStackTraceOnErrorSignal(argv[0]);
+  if (argc > 1 && StringRef(argv[1]) == "merge-sarif")
+    return cgt::mergeSarifMain(argc, argv);
+  if (argc > 1 && StringRef(argv[1]) == "launch")
+    return cgt::launchMain(argc, argv);
+  // `FILE -- nvcc ...`: clang would reject nvcc's flags.
+  std::vector<std::string> TranslatedStorage;
+  std::vector<const char *> Translated =
+      cgt::translateNvccAfterDashDash(argc, argv, TranslatedStorage);
+  argc = static_cast<int>(Translated.size());
+  argv = Translated.data();
   cl::HideUnrelatedOptions(ToolCategory);
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "cudagraph-tidy " << CUDAGRAPH_TIDY_VERSION << " (LLVM "
@@ -287,6 +330,28 @@ int main(int argc, const char **argv) {
   if (Files.empty())
     return fail("no input files (give files, or -p with a compile_commands.json "
                 "that lists some)");
+  // Read before the analysis: a bad revision should not cost a full run.
+  cgt::ChangedLines Changed;
+  if (!DiffOpt.empty()) {
+    std::string DiffError;
+    if (!cgt::readChangedLines(DiffOpt, Changed, DiffError))
+      return fail(DiffError);
+    if (Parser->getSourcePathList().empty()) {
+      std::vector<std::string> Touched;
+      for (const std::string &F : Files)
+        if (Changed.containsFile(cgt::realPathOf(F)))
+          Touched.push_back(F);
+      Files = std::move(Touched);
+    }
+  }
+  // An empty slice is not an error: N machines over fewer than N files.
+  if (!ShardOpt.empty()) {
+    cgt::Shard Slice;
+    std::string ShardError;
+    if (!cgt::parseShard(ShardOpt, Slice, ShardError))
+      return fail(ShardError);
+    Files = cgt::filesOfShard(Files, Slice);
+  }
 
   cgt::ReportOptions Report;
   Report.Format = FormatOpt;
@@ -301,6 +366,12 @@ int main(int argc, const char **argv) {
   if (!BaselineOpt.empty() && !cgt::readBaseline(BaselineOpt, Baseline, Error))
     return fail(Error);
 
+  cgt::PreambleCacheConfig Preamble;
+  if (!cgt::preambleCacheConfig(NoPreambleCache ? std::string("off") : PreambleCacheOpt.getValue(),
+                                Files.size(), Preamble, Error))
+    return fail(Error);
+  Preamble.Stats = &PreambleStats;
+
   cgt::RunResult Result;
   Result.ConfigErrors = cgt::validateApiModelFiles(**Provider, Files);
   if (Result.ConfigErrors.empty()) {
@@ -309,8 +380,11 @@ int main(int argc, const char **argv) {
     Run.Compilations = Db;
     Run.DeviceSide = DeviceSide;
     Run.Jobs = JobsOpt;
+    Run.Preamble = std::move(Preamble);
     Result = cgt::runChecks(Run, Files);
   }
+  if (!DiffOpt.empty())
+    Result.Findings = cgt::onChangedLines(std::move(Result.Findings), Changed);
   if (!BaselineOpt.empty())
     cgt::applyBaseline(Result, Baseline, Report.SarifRoot, KeepUnchanged);
 

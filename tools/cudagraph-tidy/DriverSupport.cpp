@@ -262,6 +262,13 @@ UnitResult analyzeUnit(const DriverRun &Run, const std::string &File,
   UnitResult Out;
   Out.Status.File = File;
   LineTable Lines;
+  // A main file named relatively (flags after `--`): see spellRelativeTo.
+  std::string RelativeTo;
+  if (!Cmds.empty() && !llvm::sys::path::is_absolute(Cmds.front().Filename)) {
+    llvm::SmallString<256> Cwd;
+    if (!llvm::sys::fs::current_path(Cwd))
+      RelativeTo = std::string(Cwd);
+  }
   FixedCommandsDatabase Db(std::move(Cmds));
   ClangTidyContext Context(
       std::make_unique<FileOptionsProvider>(
@@ -275,8 +282,9 @@ UnitResult analyzeUnit(const DriverRun &Run, const std::string &File,
   // Quiet: runClangTidy's "N warnings generated" says nothing the report
   // does not.
   std::vector<ClangTidyError> Errors =
-      runClangTidy(Context, Db, {File}, BaseFS, /*ApplyAnyFix=*/false, false,
-                   "", /*Quiet=*/true);
+      runClangTidyWithPreamble(Context, Db, File, BaseFS, Run.Preamble);
+  if (!RelativeTo.empty())
+    spellRelativeTo(Errors, RelativeTo);
   unsigned CompilerErrors = 0;
   std::string FirstError;
   for (const ClangTidyError &E : Errors) {

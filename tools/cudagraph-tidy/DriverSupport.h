@@ -8,6 +8,7 @@
 #ifndef CUDAGRAPH_TIDY_TOOLS_DRIVERSUPPORT_H
 #define CUDAGRAPH_TIDY_TOOLS_DRIVERSUPPORT_H
 
+#include "PreambleCache.h"
 #include "Report/Finding.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -23,6 +24,7 @@ struct DriverRun {
   const clang::tooling::CompilationDatabase *Compilations = nullptr;
   bool DeviceSide = false;
   unsigned Jobs = 1; ///< translation units analysed at once; 0: all cores
+  PreambleCacheConfig Preamble{/*Enabled=*/false}; ///< see PreambleCache.h
 };
 
 struct RunResult {

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""What the cudagraph-* checks and the preamble cache cost, on real CUDA code.
+
+  bench/perf/run_perf.py [--build build] [--rounds 5] [--skip-ggml]
+
+Needs the sources on this machine (never committed): /work/ggml
+(src/ggml-cuda/ggml-cuda.cu) and /work/cuda-samples (three graph samples and
+transpose); pass --ggml / --samples for other places.
+
+1. Paired runs, per translation unit: the driver with all cudagraph-* checks
+   against the driver with one trivial clang-tidy check (misc-misplaced-const),
+   A and B alternated, `rounds` pairs; the median of the per-pair ratios.
+   "cold": --no-preamble-cache, every run parses everything. "warm": the
+   preamble cache populated first, then both sides read it.
+2. The warm one-file run a pre-commit hook makes, on each file of examples/:
+   the driver, and the published hook script, with the cache warm (median of
+   `rounds` runs), and the same file with the cache off.
+3. The checks' own time: clang-tidy-22 -load CudaGraphTidy.so
+   --enable-check-profile, the sum of the cudagraph-* rows (matchers and
+   callbacks) against the wall time of the whole run.
+4. Plugin load: clang-tidy-22 -load CudaGraphTidy.so --list-checks against
+   clang-tidy-22 --list-checks (median of `rounds`).
+
+All figures are wall-clock seconds on whatever machine runs this; compare
+only runs made side by side.
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CUDA = "/usr/local/cuda"
+CUDA_ARGS = ["-x", "cuda", "--cuda-host-only", "--cuda-path=" + CUDA,
+             "-Wno-unknown-cuda-version", "-std=c++17", "-I" + CUDA + "/include/cccl"]
+TRIVIAL = "-cudagraph-*,misc-misplaced-const"
+
+
+def units(ggml, samples, skip_ggml):
+    """(name, cwd, file, extra flags)"""
+    out = []
+    if not skip_ggml:
+        d = os.path.join(ggml, "src", "ggml-cuda")
+        out.append(("ggml-cuda.cu", d, "ggml-cuda.cu",
+                    ["-DGGML_CUDA_USE_GRAPHS", "-I../../include", "-I..", "-I."]))
+    common = ["-I" + os.path.join(samples, "Common")]
+    for rel in ["Samples/3_CUDA_Features/simpleCudaGraphs/simpleCudaGraphs.cu",
+                "Samples/3_CUDA_Features/graphMemoryNodes/graphMemoryNodes.cu",
+                "Samples/4_CUDA_Libraries/conjugateGradientCudaGraphs/conjugateGradientCudaGraphs.cu",
+                "Samples/6_Performance/transpose/transpose.cu"]:
+        path = os.path.join(samples, rel)
+        out.append((os.path.basename(rel), os.path.dirname(path), os.path.basename(path), common))
+    return out
+
+
+def timed(cmd, cwd, env):
+    t = time.perf_counter()
+    r = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True)
+    dt = time.perf_counter() - t
+    # 2: a unit with compiler errors (transpose.cu's host-side max() under
+    # clang) is still parsed and analysed as far as it goes; timed as is.
+    if r.returncode not in (0, 1, 2):
+        sys.exit("failed (%d): %s\n%s" % (r.returncode, " ".join(cmd), r.stderr[-2000:]))
+    return dt
+
+
+def driver_cmd(driver, f, flags, checks, cache):
+    cmd = [driver, "--quiet", "--preamble-cache=" + ("on" if cache else "off")]
+    if checks:
+        cmd.append("--checks=" + checks)
+    return cmd + [f, "--"] + CUDA_ARGS + flags
+
+
+def paired(driver, unit, cache, rounds, env):
+    name, cwd, f, flags = unit
+    a_cmd = driver_cmd(driver, f, flags, "", cache)
+    b_cmd = driver_cmd(driver, f, flags, TRIVIAL, cache)
+    if cache:  # populate both sides' entries (same preamble, same key)
+        timed(a_cmd, cwd, env)
+        timed(b_cmd, cwd, env)
+    ratios, a_times, b_times = [], [], []
+    for i in range(rounds):
+        # Alternate which side goes first so drift hits both equally.
+        if i % 2:
+            b = timed(b_cmd, cwd, env); a = timed(a_cmd, cwd, env)
+        else:
+            a = timed(a_cmd, cwd, env); b = timed(b_cmd, cwd, env)
+        ratios.append(a / b)
+        a_times.append(a)
+        b_times.append(b)
+    return statistics.median(ratios), statistics.median(a_times), statistics.median(b_times)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--ggml", default="/work/ggml")
+    ap.add_argument("--samples", default="/work/cuda-samples")
+    ap.add_argument("--skip-ggml", action="store_true")
+    args = ap.parse_args()
+    driver = os.path.join(args.build, "bin", "cudagraph-tidy")
+    plugin = os.path.join(args.build, "lib", "CudaGraphTidy.so")
+    clang_tidy = shutil.which("clang-tidy-22") or "/usr/lib/llvm-22/bin/clang-tidy"
+    cache_home = tempfile.mkdtemp(prefix="cgt-perf-cache-")
+    env = dict(os.environ, XDG_CACHE_HOME=cache_home, CUDAGRAPH_TIDY=driver)
+    env.pop("CUDAGRAPH_TIDY_BUILD_DIR", None)
+    try:
+        print("## paired runs: all cudagraph-* checks / one trivial check (median of %d pairs)"
+              % args.rounds)
+        print("%-34s %8s %8s %8s %8s %8s %8s" % ("unit", "cold", "all s", "triv s",
+                                               "warm", "all s", "triv s"))
+        cold_ratios = []
+        warm_ratios = []
+        for u in units(args.ggml, args.samples, args.skip_ggml):
+            c = paired(driver, u, False, args.rounds, env)
+            w = paired(driver, u, True, args.rounds, env)
+            cold_ratios.append(c[0])
+            warm_ratios.append(w[0])
+            print("%-34s %7.3fx %8.3f %8.3f %7.3fx %8.3f %8.3f" % ((u[0],) + c + w))
+            sys.stdout.flush()
+        print("%-34s %7.3fx %17s %7.3fx" % ("median over units", statistics.median(cold_ratios), "",
+                                           statistics.median(warm_ratios)))
+
+        print("\n## one-file pre-commit run on examples/ (median of %d runs)" % args.rounds)
+        print("%-20s %10s %10s %10s" % ("file", "no cache", "warm", "hook warm"))
+        hook = os.path.join(ROOT, "scripts", "pre-commit-cudagraph-tidy.sh")
+        work = tempfile.mkdtemp(prefix="cgt-perf-repo-")
+        subprocess.run(["git", "init", "-q", work], check=True)
+        for ex in sorted(os.listdir(os.path.join(ROOT, "examples"))):
+            if not ex.endswith(".cu"):
+                continue
+            shutil.copy(os.path.join(ROOT, "examples", ex), work)
+            base = [driver, "--quiet", ex, "--"] + CUDA_ARGS
+            off = statistics.median(timed(base[:1] + ["--preamble-cache=off"] + base[1:], work, env)
+                                    for _ in range(args.rounds))
+            timed(base, work, env)  # warm the cache (auto builds for one file)
+            warm = statistics.median(timed(base, work, env) for _ in range(args.rounds))
+            hook_cmd = ["bash", hook, ex]
+            timed(hook_cmd, work, env)
+            hook_warm = statistics.median(timed(hook_cmd, work, env) for _ in range(args.rounds))
+            print("%-20s %9.3fs %9.3fs %9.3fs" % (ex, off, warm, hook_warm))
+            sys.stdout.flush()
+        shutil.rmtree(work, ignore_errors=True)
+
+        print("\n## the checks' own time (clang-tidy-22 --enable-check-profile, one run)")
+        for u in units(args.ggml, args.samples, args.skip_ggml):
+            name, cwd, f, flags = u
+            cmd = [clang_tidy, "-load", plugin, "-checks=-*,cudagraph-*",
+                   "--enable-check-profile", f, "--"] + CUDA_ARGS + flags
+            t = time.perf_counter()
+            r = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+            wall = time.perf_counter() - t
+            checks = 0.0
+            for line in (r.stdout + r.stderr).splitlines():
+                parts = line.split()
+                if len(parts) >= 9 and parts[-1].startswith("cudagraph-"):
+                    try:
+                        checks += float(parts[6])  # wall-time column
+                    except ValueError:
+                        pass
+            print("%-34s checks %.3f s of %.3f s (%.1f%%)" % (name, checks, wall, 100 * checks / wall))
+            sys.stdout.flush()
+
+        print("\n## plugin load (median of %d runs)" % args.rounds)
+        with_plugin = statistics.median(
+            timed([clang_tidy, "-load", plugin, "--list-checks", "-checks=-*,cudagraph-*"], ROOT, env)
+            for _ in range(args.rounds))
+        without = statistics.median(
+            timed([clang_tidy, "--list-checks", "-checks=-*,misc-misplaced-const"], ROOT, env)
+            for _ in range(args.rounds))
+        print("clang-tidy-22 --list-checks: %.3f s with -load, %.3f s without: plugin load %.3f s"
+              % (with_plugin, without, with_plugin - without))
+    finally:
+        shutil.rmtree(cache_home, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

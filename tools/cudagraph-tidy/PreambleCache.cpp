@@ -1,0 +1,474 @@
+//===- PreambleCache.cpp - precompiled preambles kept between runs --------===//
+//
+// runClangTidyWithPreamble is clang::tidy::runClangTidy (clang-tidy 22) for
+// one file, with one addition in runInvocation: the invocation is pointed at
+// a cached preamble the way PrecompiledPreamble::AddImplicitPreamble does
+// it (ImplicitPCHInclude, PrecompiledPreambleBytes, no validation, no
+// predefines), because a PrecompiledPreamble object cannot be read back
+// from disk.
+//
+//===----------------------------------------------------------------------===//
+#include "PreambleCache.h"
+
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang/Basic/Version.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/PrecompiledPreamble.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <utime.h>
+
+using namespace clang;
+using namespace clang::tidy;
+
+namespace cgt {
+
+std::string defaultPreambleCacheDir() {
+  llvm::SmallString<256> Dir;
+  if (auto Xdg = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"); Xdg && !Xdg->empty())
+    Dir = *Xdg;
+  else if (auto Home = llvm::sys::Process::GetEnv("HOME"); Home && !Home->empty())
+    llvm::sys::path::append(Dir, *Home, ".cache");
+  else
+    return "";
+  llvm::sys::path::append(Dir, "cudagraph-tidy");
+  return std::string(Dir);
+}
+
+bool preambleCacheConfig(std::string Mode, size_t Files,
+                         PreambleCacheConfig &C, std::string &Error) {
+  if (Mode.empty())
+    if (auto Env = llvm::sys::Process::GetEnv("CUDAGRAPH_TIDY_PREAMBLE_CACHE"))
+      Mode = *Env;
+  if (Mode.empty())
+    Mode = "auto";
+  if (Mode != "auto" && Mode != "on" && Mode != "off") {
+    Error = "preamble cache mode '" + Mode + "': expected auto, on or off";
+    return false;
+  }
+  C.Enabled = Mode != "off";
+  C.Build = Mode == "on" || Files <= AutoBuildLimit;
+  C.Directory = defaultPreambleCacheDir();
+  if (C.Directory.empty())
+    C.Enabled = false;
+  if (auto MB = llvm::sys::Process::GetEnv("CUDAGRAPH_TIDY_CACHE_MB")) {
+    uint64_t V;
+    if (!llvm::StringRef(*MB).getAsInteger(10, V))
+      C.MaxBytes = V << 20;
+  }
+  return true;
+}
+
+namespace {
+
+/// One file the preamble read, as it was when the preamble was built.
+struct Dependency {
+  std::string Path;
+  uint64_t Size = 0;
+  int64_t MTime = 0; ///< nanoseconds since the epoch
+};
+
+int64_t nanos(llvm::sys::TimePoint<> T) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             T.time_since_epoch())
+      .count();
+}
+
+bool stillSame(const Dependency &D) {
+  llvm::sys::fs::file_status S;
+  return !llvm::sys::fs::status(D.Path, S) && S.getSize() == D.Size &&
+         nanos(S.getLastModificationTime()) == D.MTime;
+}
+
+std::string depsText(const std::vector<Dependency> &Deps) {
+  std::string Out;
+  for (const Dependency &D : Deps)
+    Out += std::to_string(D.Size) + "\t" + std::to_string(D.MTime) + "\t" +
+           D.Path + "\n";
+  return Out;
+}
+
+/// True when every dependency listed in `DepsPath` is unchanged on disk.
+bool depsStillValid(const std::string &DepsPath) {
+  auto Buf = llvm::MemoryBuffer::getFile(DepsPath);
+  if (!Buf)
+    return false;
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef L : Lines) {
+    llvm::SmallVector<llvm::StringRef, 3> F;
+    L.split(F, '\t', 2);
+    Dependency D;
+    if (F.size() != 3 || F[0].getAsInteger(10, D.Size) ||
+        F[1].getAsInteger(10, D.MTime))
+      return false;
+    D.Path = F[2].str();
+    if (!stillSame(D))
+      return false;
+  }
+  return true;
+}
+
+/// Records every file the preamble's compilation read.
+class DependencyRecorder : public PreambleCallbacks {
+public:
+  explicit DependencyRecorder(std::string MainFile) : MainFile(std::move(MainFile)) {}
+  void AfterExecute(CompilerInstance &CI) override {
+    SourceManager &SM = CI.getSourceManager();
+    llvm::vfs::FileSystem &FS = CI.getFileManager().getVirtualFileSystem();
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+      llvm::SmallString<256> Path(It->first.getName());
+      FS.makeAbsolute(Path);
+      llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+      if (Path == MainFile)
+        continue;
+      Dependency D;
+      D.Path = std::string(Path);
+      llvm::sys::fs::file_status S;
+      if (llvm::sys::fs::status(D.Path, S)) {
+        Complete = false; // e.g. a virtual file: cannot be checked later
+        continue;
+      }
+      D.Size = S.getSize();
+      D.MTime = nanos(S.getLastModificationTime());
+      Deps.push_back(D);
+    }
+    std::sort(Deps.begin(), Deps.end(),
+              [](const Dependency &A, const Dependency &B) { return A.Path < B.Path; });
+  }
+  std::string MainFile;
+  std::vector<Dependency> Deps;
+  bool Complete = true;
+};
+
+std::string keyOf(const CompilerInvocation &CI, llvm::StringRef WorkingDir,
+                  llvm::StringRef Preamble, bool EndsAtStartOfLine) {
+  llvm::SHA256 H;
+  auto Add = [&](llvm::StringRef S) {
+    H.update(S);
+    H.update(llvm::StringRef("\0", 1));
+  };
+  Add("cudagraph-tidy preamble v1");
+  Add(CUDAGRAPH_TIDY_VERSION);
+  Add(getClangFullVersion());
+  Add(WorkingDir);
+  for (const std::string &A : CI.getCC1CommandLine())
+    Add(A);
+  Add(CI.getPreprocessorOpts().SetUpStaticAnalyzer ? "analyzer" : "");
+  Add(Preamble);
+  Add(EndsAtStartOfLine ? "eol" : "");
+  auto Digest = H.final();
+  return llvm::toHex(llvm::ArrayRef<uint8_t>(Digest).take_front(20), true);
+}
+
+std::string join(llvm::StringRef Dir, llvm::StringRef Name) {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, Name);
+  return std::string(P);
+}
+
+/// Writes `Contents` (or copies `FromFile`) to `Final` through a unique
+/// temporary name in the same directory and a rename.
+bool publish(const std::string &Final, const std::string *Contents,
+             const std::string *FromFile) {
+  llvm::SmallString<256> Tmp;
+  int FD;
+  if (llvm::sys::fs::createUniqueFile(Final + ".tmp-%%%%%%%%", FD, Tmp))
+    return false;
+  bool OK = true;
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    if (Contents)
+      OS << *Contents;
+    OS.close();
+    OK = !OS.has_error();
+    OS.clear_error();
+  }
+  if (OK && FromFile)
+    OK = !llvm::sys::fs::copy_file(*FromFile, Tmp);
+  if (OK)
+    OK = !llvm::sys::fs::rename(Tmp, Final);
+  if (!OK)
+    llvm::sys::fs::remove(Tmp);
+  return OK;
+}
+
+/// Removes least recently used entries until the cache is within 3/4 of
+/// its cap, never `Keep`; also leftovers of crashed runs older than an hour.
+void evict(const std::string &Dir, uint64_t MaxBytes, const std::string &Keep) {
+  struct Entry {
+    std::string Pch;
+    uint64_t Size;
+    int64_t Used;
+  };
+  std::vector<Entry> Entries;
+  uint64_t Total = 0;
+  int64_t Now = nanos(std::chrono::system_clock::now());
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End;
+       It.increment(EC)) {
+    llvm::sys::fs::file_status S;
+    if (llvm::sys::fs::status(It->path(), S))
+      continue;
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    int64_t Age = Now - nanos(S.getLastModificationTime());
+    if (Name.contains(".tmp-") || Name.starts_with("use-")) {
+      if (Age > 3600ll * 1000000000ll)
+        llvm::sys::fs::remove(It->path());
+      continue;
+    }
+    if (!Name.ends_with(".pch"))
+      continue;
+    Total += S.getSize();
+    Entries.push_back({It->path(), S.getSize(), nanos(S.getLastModificationTime())});
+  }
+  if (Total <= MaxBytes)
+    return;
+  std::sort(Entries.begin(), Entries.end(),
+            [](const Entry &A, const Entry &B) { return A.Used < B.Used; });
+  for (const Entry &E : Entries) {
+    if (Total <= MaxBytes / 4 * 3)
+      break;
+    if (E.Pch == Keep)
+      continue;
+    llvm::sys::fs::remove(E.Pch);
+    llvm::sys::fs::remove(llvm::StringRef(E.Pch).drop_back(4).str() + ".deps");
+    Total -= E.Size;
+  }
+}
+
+/// Builds the preamble of the invocation's main file and publishes it under
+/// `Key`. False when clang cannot (errors in the preamble, a read-only
+/// cache): the run then parses everything itself.
+bool buildEntry(const CompilerInvocation &CI, FileManager &Files,
+                std::shared_ptr<PCHContainerOperations> PCHOps,
+                const llvm::MemoryBuffer &Main, PreambleBounds Bounds,
+                const std::string &MainPath, const std::string &Dir,
+                const std::string &Key) {
+  llvm::SmallString<256> Storage;
+  if (llvm::sys::fs::createUniqueDirectory(join(Dir, "build"), Storage))
+    return false;
+  bool OK = false;
+  {
+    DiagnosticOptions DiagOpts;
+    IgnoringDiagConsumer Ignore;
+    auto Diags = CompilerInstance::createDiagnostics(
+        Files.getVirtualFileSystem(), DiagOpts, &Ignore, /*ShouldOwnClient=*/false);
+    DependencyRecorder Recorder(MainPath);
+    auto Built = PrecompiledPreamble::Build(
+        CI, &Main, Bounds, Diags, Files.getVirtualFileSystemPtr(), PCHOps,
+        /*StoreInMemory=*/false, Storage, Recorder);
+    if (Built && Recorder.Complete) {
+      // The preamble's PCH is the one file in our private directory; it
+      // lives as long as `Built`.
+      std::error_code EC;
+      llvm::sys::fs::directory_iterator It(Storage, EC);
+      if (!EC && It != llvm::sys::fs::directory_iterator()) {
+        std::string Pch = It->path();
+        std::string Deps = depsText(Recorder.Deps);
+        OK = publish(join(Dir, Key + ".deps"), &Deps, nullptr) &&
+             publish(join(Dir, Key + ".pch"), nullptr, &Pch);
+      }
+    }
+  }
+  llvm::sys::fs::remove_directories(Storage);
+  return OK;
+}
+
+/// Whether a run with these checks may use a preamble: compiler warnings
+/// inside it would not be replayed.
+bool checksAllowCache(ClangTidyContext &Context, llvm::StringRef File) {
+  ClangTidyOptions Opts = Context.getOptionsForFile(File);
+  return !(Opts.Checks && llvm::StringRef(*Opts.Checks).contains("clang-diagnostic"));
+}
+
+/// Points `CI` at the cached preamble of its main file, building it first
+/// when there is none. Returns the private link to remove after the run,
+/// or "" when the file is parsed without a preamble.
+std::string usePreamble(CompilerInvocation &CI, FileManager &Files,
+                        std::shared_ptr<PCHContainerOperations> PCHOps,
+                        const PreambleCacheConfig &Cache) {
+  if (CI.getFrontendOpts().Inputs.size() != 1 ||
+      !CI.getFrontendOpts().Inputs[0].isFile())
+    return "";
+  llvm::SmallString<256> MainPath(CI.getFrontendOpts().Inputs[0].getFile());
+  llvm::vfs::FileSystem &FS = Files.getVirtualFileSystem();
+  FS.makeAbsolute(MainPath);
+  llvm::sys::path::remove_dots(MainPath, /*remove_dot_dot=*/true);
+  auto Main = FS.getBufferForFile(MainPath);
+  if (!Main)
+    return "";
+  PreambleBounds Bounds =
+      ComputePreambleBounds(CI.getLangOpts(), (*Main)->getMemBufferRef(), 0);
+  if (Bounds.Size == 0)
+    return "";
+  auto Cwd = FS.getCurrentWorkingDirectory();
+  std::string Key =
+      keyOf(CI, Cwd ? *Cwd : "", (*Main)->getBuffer().take_front(Bounds.Size),
+            Bounds.PreambleEndsAtStartOfLine);
+  const std::string &Dir = Cache.Directory;
+  if (llvm::sys::fs::create_directories(Dir))
+    return "";
+  std::string Pch = join(Dir, Key + ".pch");
+  bool Fresh = llvm::sys::fs::exists(Pch) && depsStillValid(join(Dir, Key + ".deps"));
+  if (!Fresh) {
+    if (!Cache.Build ||
+        !buildEntry(CI, Files, PCHOps, **Main, Bounds, std::string(MainPath), Dir, Key)) {
+      if (Cache.Stats)
+        ++Cache.Stats->Skipped;
+      return "";
+    }
+    if (Cache.Stats)
+      ++Cache.Stats->Builds;
+    evict(Dir, Cache.MaxBytes, Pch);
+  } else if (Cache.Stats) {
+    ++Cache.Stats->Hits;
+  }
+  // A private name for the entry: another process evicting it now removes
+  // the cache's name, not the file this parse reads.
+  llvm::SmallString<256> Link;
+  if (llvm::sys::fs::createUniqueFile(join(Dir, "use-%%%%%%%%.pch"), Link))
+    return "";
+  llvm::sys::fs::remove(Link);
+  if (llvm::sys::fs::create_hard_link(Pch, Link) &&
+      llvm::sys::fs::copy_file(Pch, Link))
+    return "";
+  ::utime(Pch.c_str(), nullptr); // recently used, for eviction
+  PreprocessorOptions &PP = CI.getPreprocessorOpts();
+  PP.ImplicitPCHInclude = std::string(Link);
+  PP.PrecompiledPreambleBytes = {Bounds.Size, Bounds.PreambleEndsAtStartOfLine};
+  PP.DisablePCHOrModuleValidation = DisableValidationForModuleKind::PCH;
+  PP.UsePredefines = false;
+  return std::string(Link);
+}
+
+class Action : public ASTFrontendAction {
+public:
+  explicit Action(ClangTidyASTConsumerFactory *Factory) : Factory(Factory) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
+                                                 llvm::StringRef File) override {
+    return Factory->createASTConsumer(Compiler, File);
+  }
+
+private:
+  ClangTidyASTConsumerFactory *Factory;
+};
+
+class ActionFactory : public tooling::FrontendActionFactory {
+public:
+  ActionFactory(ClangTidyContext &Context,
+                llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+                const PreambleCacheConfig &Cache, bool UseCache)
+      : ConsumerFactory(Context, std::move(BaseFS)), Cache(Cache),
+        UseCache(UseCache) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<Action>(&ConsumerFactory);
+  }
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
+                     FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                     DiagnosticConsumer *DiagConsumer) override {
+    // As runClangTidy: define __clang_analyzer__, no carets (Quiet).
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    Invocation->getDiagnosticOpts().ShowCarets = false;
+    std::string Link;
+    if (UseCache)
+      Link = usePreamble(*Invocation, *Files, PCHContainerOps, Cache);
+    bool OK = FrontendActionFactory::runInvocation(Invocation, Files,
+                                                   PCHContainerOps, DiagConsumer);
+    if (!Link.empty())
+      llvm::sys::fs::remove(Link);
+    return OK;
+  }
+
+private:
+  ClangTidyASTConsumerFactory ConsumerFactory;
+  const PreambleCacheConfig &Cache;
+  bool UseCache;
+};
+
+} // namespace
+
+void spellRelativeTo(std::vector<ClangTidyError> &Errors,
+                     const std::string &Directory) {
+  std::string Prefix = Directory;
+  if (Prefix.empty())
+    return;
+  if (Prefix.back() != '/')
+    Prefix += '/';
+  auto Respell = [&](std::string &Path) {
+    if (llvm::StringRef(Path).starts_with(Prefix) && Path.size() > Prefix.size())
+      Path = Path.substr(Prefix.size());
+  };
+  for (ClangTidyError &E : Errors) {
+    Respell(E.Message.FilePath);
+    for (tooling::FileByteRange &R : E.Message.Ranges)
+      Respell(R.FilePath);
+    for (tooling::DiagnosticMessage &N : E.Notes)
+      Respell(N.FilePath);
+    llvm::StringMap<tooling::Replacements> Fixes;
+    for (auto &KV : E.Message.Fix) {
+      std::string File = KV.getKey().str();
+      Respell(File);
+      tooling::Replacements &Out = Fixes[File];
+      for (const tooling::Replacement &R : KV.getValue())
+        llvm::consumeError(Out.add(tooling::Replacement(
+            File, R.getOffset(), R.getLength(), R.getReplacementText())));
+    }
+    E.Message.Fix = std::move(Fixes);
+  }
+}
+
+std::vector<ClangTidyError> runClangTidyWithPreamble(
+    ClangTidyContext &Context, const tooling::CompilationDatabase &Compilations,
+    const std::string &File,
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+    const PreambleCacheConfig &Cache) {
+  tooling::ClangTool Tool(Compilations, {File},
+                          std::make_shared<PCHContainerOperations>(), BaseFS);
+  // clang-tidy's ExtraArgs/ExtraArgsBefore from the configuration.
+  tooling::ArgumentsAdjuster ExtraArgs =
+      [&Context](const tooling::CommandLineArguments &Args, llvm::StringRef Filename) {
+        ClangTidyOptions Opts = Context.getOptionsForFile(Filename);
+        tooling::CommandLineArguments Adjusted = Args;
+        if (Opts.ExtraArgsBefore) {
+          auto I = Adjusted.begin();
+          if (I != Adjusted.end() && !llvm::StringRef(*I).starts_with("-"))
+            ++I; // the compiler's name
+          Adjusted.insert(I, Opts.ExtraArgsBefore->begin(),
+                          Opts.ExtraArgsBefore->end());
+        }
+        if (Opts.ExtraArgs)
+          Adjusted.insert(Adjusted.end(), Opts.ExtraArgs->begin(),
+                          Opts.ExtraArgs->end());
+        return Adjusted;
+      };
+  Tool.appendArgumentsAdjuster(ExtraArgs);
+  Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
+
+  ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, false);
+  auto DiagOpts = std::make_unique<DiagnosticOptions>();
+  DiagnosticsEngine DE(DiagnosticIDs::create(), *DiagOpts, &DiagConsumer,
+                       /*ShouldOwnClient=*/false);
+  Context.setDiagnosticsEngine(std::move(DiagOpts), &DE);
+  Tool.setDiagnosticConsumer(&DiagConsumer);
+
+  bool UseCache = Cache.Enabled && checksAllowCache(Context, File);
+  ActionFactory Factory(Context, std::move(BaseFS), Cache, UseCache);
+  Tool.run(&Factory);
+  return DiagConsumer.take();
+}
+
+} // namespace cgt

@@ -1,0 +1,98 @@
+//===- PreambleCache.h - precompiled preambles kept between runs -*- C++ -*-===//
+//
+// Most of the time of a one-file run is parsing the file's leading #include
+// block (cuda_runtime.h alone is most of a second). As clangd does, the
+// driver precompiles that block, the "preamble" (clang::PrecompiledPreamble),
+// and parses only the rest of the file on top of it. Unlike clangd the
+// driver is a new process each time, so the PCH is kept on disk:
+//
+//   $XDG_CACHE_HOME/cudagraph-tidy (else ~/.cache/cudagraph-tidy)
+//     <key>.pch   the preamble, as PrecompiledPreamble wrote it
+//     <key>.deps  every file the preamble read, with size and mtime
+//
+// The key is a hash of the preamble's text, the full cc1 command line (the
+// flags, the file name, and with them the CUDA installation's include
+// paths), the clang version and the driver's version. A key says what the
+// preamble was built from; the .deps file says whether the headers it read
+// are still the ones on disk, and a changed header means a rebuild. Not
+// noticed (as in clangd): a new header that would now shadow one the
+// preamble found further down the include path.
+//
+// Concurrent runs: entries are written under a temporary name and renamed
+// into place (atomic on one file system), so a reader sees a whole entry or
+// none; two writers of one key write equivalent files and the last rename
+// wins. A reader hard-links the PCH to a private name before using it, so an
+// eviction by another process cannot pull it away mid-parse. The cache is
+// capped (CUDAGRAPH_TIDY_CACHE_MB, default 2048); least recently used
+// entries go first.
+//
+// Findings do not depend on the cache: the AST is the same, and the checks
+// traverse declarations read from the PCH as they do parsed ones. The one
+// thing a PCH cannot replay is a compiler warning inside the preamble, so
+// runs that enable clang-diagnostic-* checks do not use the cache.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_TOOLS_PREAMBLECACHE_H
+#define CUDAGRAPH_TIDY_TOOLS_PREAMBLECACHE_H
+
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+namespace cgt {
+
+struct PreambleCacheStats {
+  std::atomic<unsigned> Hits{0}, Builds{0}, Skipped{0};
+};
+
+struct PreambleCacheConfig {
+  bool Enabled = true;
+  /// Whether missing entries are built. Building costs about one more parse
+  /// of the preamble; it pays off from the second run on, which a pre-commit
+  /// or editor run has and a one-off CI run over thousands of files does
+  /// not: see preambleCacheConfig().
+  bool Build = true;
+  std::string Directory;            ///< empty: the default location
+  uint64_t MaxBytes = 2048ull << 20;
+  PreambleCacheStats *Stats = nullptr;
+};
+
+/// $XDG_CACHE_HOME/cudagraph-tidy, else $HOME/.cache/cudagraph-tidy; ""
+/// when neither variable is set.
+std::string defaultPreambleCacheDir();
+
+/// The configuration for `Mode` ("auto", "on" or "off"; "" takes
+/// $CUDAGRAPH_TIDY_PREAMBLE_CACHE, else "auto") and a run over `Files`
+/// translation units: "auto" reuses entries always and builds them for runs
+/// of at most AutoBuildLimit files; "on" always builds. The cap comes from
+/// CUDAGRAPH_TIDY_CACHE_MB. Returns false with `Error` for a bad mode.
+bool preambleCacheConfig(std::string Mode, size_t Files,
+                         PreambleCacheConfig &Out, std::string &Error);
+constexpr size_t AutoBuildLimit = 8;
+
+/// clang::tidy::runClangTidy for one translation unit, with the preamble
+/// served from (and added to) the cache when `Cache.Enabled`.
+std::vector<clang::tidy::ClangTidyError>
+runClangTidyWithPreamble(clang::tidy::ClangTidyContext &Context,
+                         const clang::tooling::CompilationDatabase &Compilations,
+                         const std::string &File,
+                         llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+                         const PreambleCacheConfig &Cache);
+
+/// A precompiled preamble names the headers it read by absolute path, where
+/// a full parse of a main file named relatively ("src/a.cu") names the
+/// headers found next to it relatively ("src/a.cuh"). For runs on such a
+/// file, paths under `Directory` (the compile's working directory) are
+/// spelled relative to it, with the cache and without, so that the reports
+/// agree.
+void spellRelativeTo(std::vector<clang::tidy::ClangTidyError> &Errors,
+                     const std::string &Directory);
+
+} // namespace cgt
+
+#endif
