@@ -134,7 +134,7 @@ public:
       return error("kinds", "expected an object of resource kinds");
     for (auto K = It->begin(); K != It->end(); ++K) {
       std::string Path = "kinds." + K.key();
-      if (auto E = expectKeys(K.value(), Path, {"noun", "releasedBy", "leakCheck"}))
+      if (auto E = expectKeys(K.value(), Path, {"noun", "releasedBy", "leakCheck", "doc"}))
         return E;
       ResourceKind RK;
       RK.Name = K.key();
@@ -431,6 +431,14 @@ const FunctionModel *ApiModel::lookup(llvm::StringRef Name,
       AnyArity = &F;
   }
   return AnyArity;
+}
+
+std::vector<std::string> ApiModel::kindNames() const {
+  std::vector<std::string> Names;
+  for (const auto &K : Kinds)
+    Names.push_back(K.getKey().str());
+  llvm::sort(Names);
+  return Names;
 }
 
 const ResourceKind *ApiModel::kind(llvm::StringRef Name) const {

@@ -136,6 +136,8 @@ public:
   /// CUDA headers add through macros (_v2, _ptsz, _ptds) are ignored.
   const FunctionModel *lookup(llvm::StringRef Name, unsigned NumArgs) const;
   const ResourceKind *kind(llvm::StringRef Name) const;
+  /// Every kind's name, sorted.
+  std::vector<std::string> kindNames() const;
   /// The success enumerator of a status type ("cudaSuccess"), or "".
   llvm::StringRef successValue(llvm::StringRef StatusType) const;
   bool isStatusType(llvm::StringRef TypeName) const;

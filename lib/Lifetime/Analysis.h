@@ -19,6 +19,7 @@
 //   Places.cpp       places, locations, text
 //   Capture.cpp      stream capture: open captures, calls illegal during one
 //   CapturedMemory.cpp  memory a captured graph's execs reference after it is freed
+//   HandleAttributes.cpp  acquire_handle/release_handle/use_handle("cuda")
 //   LifetimeAnalysis.cpp  the public face (LifetimeAnalyzer, Impl)
 //
 //===----------------------------------------------------------------------===//
@@ -108,6 +109,8 @@ struct LifetimeAnalyzer::Impl {
   std::map<const FunctionDecl *, std::unique_ptr<FunctionSummary>> Summaries;
   std::set<const FunctionDecl *> InProgress;
   std::map<const FunctionDecl *, bool> Interesting;
+  /// Model entries built from clang's handle attributes (HandleAttributes.cpp).
+  std::map<const FunctionDecl *, std::unique_ptr<FunctionModel>> AttributeModels;
   unsigned Depth = 0;
 
   Impl(const ApiModel &M, ASTContext &C, LifetimeOptions O)
@@ -124,6 +127,7 @@ struct LifetimeAnalyzer::Impl {
   }
 
   const FunctionModel *modelFor(const CallExpr *Call);
+  const FunctionModel *attributeModel(const FunctionDecl *FD);
   const FunctionDecl *calleeOf(const CallExpr *Call);
   const FunctionSummary *summaryOf(const FunctionDecl *FD);
   bool isInteresting(const FunctionDecl *FD);

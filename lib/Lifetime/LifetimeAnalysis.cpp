@@ -104,6 +104,10 @@ bool LifetimeAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
       Result |= !M->Acquires.empty() || !M->Releases.empty() || !M->Uses.empty();
       continue;
     }
+    if (attributeModel(Callee)) {
+      Result = true;
+      continue;
+    }
     const FunctionDecl *Def = Callee->getDefinition();
     if (Opts.UseHelperSummaries && Def && Def != FD && Depth < 4 &&
         !Ctx.getSourceManager().isInSystemHeader(Def->getLocation())) {
@@ -171,6 +175,8 @@ const FunctionModel *LifetimeAnalyzer::Impl::modelFor(const CallExpr *Call) {
   if (!Callee)
     return nullptr;
   if (const FunctionModel *M = lookupModel(Callee, Call->getNumArgs()))
+    return M;
+  if (const FunctionModel *M = attributeModel(Callee))
     return M;
   if (!Opts.UseHelperSummaries)
     return nullptr;

@@ -533,3 +533,38 @@ cudaGraph_t graph_alloc_graph_returned(cudaStream_t s) {
   cudaStreamEndCapture(s, &g);
   return g;
 }
+
+// A project's own wrappers, marked with clang's handle attributes instead of a
+// JSON model entry (declared here, defined in another file).
+cudaError_t pool_stream_get(cudaStream_t *out [[clang::acquire_handle("cuda")]]);
+void pool_stream_put(cudaStream_t s [[clang::release_handle("cuda")]]);
+void *scratch_grab(size_t bytes) __attribute__((acquire_handle("cuda")));
+void scratch_drop(void *p [[clang::release_handle("cuda")]]);
+
+int attributed_wrappers_leak(bool fast) {
+  cudaStream_t s;
+  if (pool_stream_get(&s) != cudaSuccess)
+    return -1;
+  void *tmp = scratch_grab(256);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: handle created by 'scratch_grab' is not released on every path; call its release function or hand it to an owner [cudagraph-handle-leak]
+  if (fast) {
+    pool_stream_put(s);
+    return 0;
+  }
+  scratch_drop(tmp);
+  pool_stream_put(s);
+  return 1;
+}
+
+int attributed_wrappers_ok(bool fast) {
+  cudaStream_t s;
+  if (pool_stream_get(&s) != cudaSuccess)
+    return -1;
+  void *tmp = scratch_grab(256);
+  if (!fast)
+    scratch_drop(tmp);
+  else
+    scratch_drop(tmp);
+  pool_stream_put(s);
+  return 0;
+}
