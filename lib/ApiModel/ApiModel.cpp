@@ -156,7 +156,7 @@ public:
                              "releases", "uses", "legalDuringCapture",
                              "captureNote", "capture", "stream", "statusOut",
                              "returnsLastStatus", "legalInRelaxedCapture",
-                             "captureMode", "autoFreeOnLaunch", "doc"}))
+                             "captureMode", "autoFreeOnLaunch", "intoGraph", "doc"}))
       return E;
     if (auto E = readString(F, "name", Path, Out.Name, true))
       return E;
@@ -193,6 +193,11 @@ public:
       if (!It->is_number_integer() || It->get<int>() < 0)
         return error(Where + ".stream", "expected a parameter index >= 0");
       Out.StreamArg = It->get<int>();
+    }
+    if (auto It = F.find("intoGraph"); It != F.end()) {
+      if (!It->is_number_integer() || It->get<int>() < 0 || Out.Capture != CaptureRole::Begin)
+        return error(Where + ".intoGraph", "expected a parameter index >= 0, on a \"capture\": \"begin\"");
+      Out.IntoGraphArg = It->get<int>();
     }
     if (auto It = F.find("statusOut"); It != F.end()) {
       if (auto E = expectKeys(*It, Where + ".statusOut", {"arg", "field"}))

@@ -107,6 +107,9 @@ struct FunctionModel {
   bool LegalInRelaxedCapture = false;
   CaptureRole Capture = CaptureRole::None;
   int StreamArg = -1;
+  /// Begin: the graph the capture adds to (cudaStreamBeginCaptureToGraph);
+  /// the end call then yields that graph, not a new one. -1: a new graph.
+  int IntoGraphArg = -1;
   /// Begin: the argument that gives the capture mode (ExchangeMode: points
   /// to it), and the value of the relaxed mode (cudaStreamCaptureModeRelaxed);
   /// -1 when not given.

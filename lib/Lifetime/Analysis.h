@@ -290,6 +290,8 @@ private:
   void forEachCallAfter(const CFGBlock *B, unsigned From,
                         llvm::function_ref<bool(const CallExpr *)> Visit);
   void scanThreadRelaxedCalls();
+  void scanCapturesIntoGraphs();
+  bool onEndIntoExistingGraph(const CallExpr *Call, const FunctionModel &M, PathState &P);
   bool setsRelaxedMode(const CallExpr *Call, const FunctionModel &M) const;
 
   // --- memory captured into graphs (CapturedMemory.cpp) ---
@@ -404,6 +406,8 @@ private:
   std::map<unsigned, CaptureInfo> Captures;
   /// The streams (places) this function ends a capture on.
   std::set<Key> CaptureEnds;
+  /// End calls that close a capture into an existing graph, and that graph.
+  std::map<const CallExpr *, const Expr *> EndsIntoGraph;
   /// Calls made while the thread is switched to relaxed capture mode.
   std::set<const CallExpr *> ThreadRelaxedCalls;
   /// SummaryMode: parameters whose stream capture the helper ends.

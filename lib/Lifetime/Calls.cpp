@@ -315,8 +315,9 @@ void Analysis::onModeledCall(const CallExpr *Call, const FunctionModel &M,
       use(Call, Call->getArg(U.Arg), &U, P);
   for (const ReleaseEffect &R : M.Releases)
     release(Call, M, R, P);
-  for (const AcquireEffect &Acq : M.Acquires)
-    acquire(Call, M, Acq, P);
+  if (!onEndIntoExistingGraph(Call, M, P))
+    for (const AcquireEffect &Acq : M.Acquires)
+      acquire(Call, M, Acq, P);
   forgetWrittenOutArgs(Call, &M, P);
 }
 

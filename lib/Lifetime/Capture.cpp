@@ -11,7 +11,9 @@
 //     begin call's: on the failure edge of a test the capture is Absent;
 //   * an end call on the same stream (or a helper whose summary says it
 //     ends its parameter's capture) releases it, whatever its status: a
-//     failed cudaStreamEndCapture still ends the capture;
+//     failed cudaStreamEndCapture still ends the capture. An end call that
+//     closes a cudaStreamBeginCaptureToGraph ("intoGraph") hands back the
+//     caller's graph: no new graph is acquired;
 //   * still Live where the stream's variable dies or the function exits:
 //     FindingKind::CaptureLeftOpen at the begin, with the branch notes and
 //     the exit. Only for streams this function ends a capture on somewhere;
@@ -66,6 +68,46 @@ void Analysis::scanCaptureEnds() {
         CaptureEnds.insert(K);
   };
   Walk(FD->getBody());
+}
+
+/// `cudaStreamBeginCaptureToGraph(s, graph, ...)`: the end calls that close
+/// that capture hand back `graph` itself, not a new graph.
+void Analysis::scanCapturesIntoGraphs() {
+  for (const CFGBlock *B : *Cfg)
+    for (unsigned I = 0; B && I < B->size(); ++I) {
+      const CallExpr *Begin = callOfElement((*B)[I]);
+      const FunctionModel *M = Begin ? A.modelFor(Begin) : nullptr;
+      if (!M || M->Capture != CaptureRole::Begin || M->IntoGraphArg < 0 ||
+          M->IntoGraphArg >= static_cast<int>(Begin->getNumArgs()) ||
+          M->StreamArg >= static_cast<int>(Begin->getNumArgs()))
+        continue;
+      Key Stream = capturePlace(Begin->getArg(M->StreamArg));
+      const Expr *Graph = Begin->getArg(M->IntoGraphArg);
+      forEachCallAfter(B, I + 1, [&](const CallExpr *Later) {
+        const FunctionModel *LM = A.modelFor(Later);
+        if (!LM || (LM->Capture != CaptureRole::Begin && LM->Capture != CaptureRole::End) ||
+            LM->StreamArg >= static_cast<int>(Later->getNumArgs()) ||
+            capturePlace(Later->getArg(LM->StreamArg)) != Stream)
+          return true;
+        if (LM->Capture == CaptureRole::End)
+          EndsIntoGraph[Later] = Graph;
+        return false;
+      });
+    }
+}
+
+/// An end call that hands back the graph the capture added to: its out
+/// argument now holds that graph (the same resource), nothing new.
+bool Analysis::onEndIntoExistingGraph(const CallExpr *Call, const FunctionModel &M,
+                                      PathState &P) {
+  auto It = EndsIntoGraph.find(Call);
+  if (It == EndsIntoGraph.end())
+    return false;
+  for (const AcquireEffect &Acq : M.Acquires)
+    if (Acq.Arg >= 0 && Acq.Arg < static_cast<int>(Call->getNumArgs()))
+      if (Key Target = addressedPlace(Call->getArg(Acq.Arg)); Target && Target != storageOf(It->second))
+        assignTo(Target, It->second, nullptr, P);
+  return true;
 }
 
 const CallExpr *callOfElement(const CFGElement &E) {

@@ -247,6 +247,7 @@ bool Analysis::run() {
   scanElementReleases();
   scanCaptureEnds();
   scanThreadRelaxedCalls();
+  scanCapturesIntoGraphs();
   if (!SummaryMode)
     scanCapturedMemory();
   std::vector<StateSet> In(N);

@@ -325,3 +325,33 @@ cudaError_t long_function_buggy(const Opts &o, cudaStream_t s0, cudaStream_t s1,
   cudaGraphDestroy(g);
   return cudaSuccess;
 }
+
+// Capturing into an existing graph: the end call hands that graph back.
+__global__ void append_kernel() {}
+
+int capture_into_created_graph(cudaStream_t s) {
+  cudaGraph_t graph;
+  if (cudaGraphCreate(&graph, 0) != cudaSuccess)
+    return -1;
+  cudaStreamBeginCaptureToGraph(s, graph, nullptr, nullptr, 0, cudaStreamCaptureModeGlobal);
+  append_kernel<<<1, 1, 0, s>>>();
+  cudaStreamEndCapture(s, &graph);
+  cudaGraphExec_t e;
+  if (cudaGraphInstantiate(&e, graph, 0) == cudaSuccess) {
+    cudaGraphLaunch(e, s);
+    cudaGraphExecDestroy(e);
+  }
+  cudaGraphDestroy(graph);
+  return 0;
+}
+
+int capture_into_graph_second_name(cudaStream_t s) {
+  cudaGraph_t graph, same;
+  if (cudaGraphCreate(&graph, 0) != cudaSuccess)
+    return -1;
+  cudaStreamBeginCaptureToGraph(s, graph, nullptr, nullptr, 0, cudaStreamCaptureModeGlobal);
+  append_kernel<<<1, 1, 0, s>>>();
+  cudaStreamEndCapture(s, &same);
+  cudaGraphDestroy(graph);
+  return 0;
+}
