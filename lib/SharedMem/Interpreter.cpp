@@ -727,6 +727,20 @@ private:
         return loadVar(V);
       return SymVal::top();
     }
+    // A field of a by-value struct parameter (`p.width`) is a kernel
+    // parameter too: uniform, a problem size for the interior-block rule.
+    if (const auto *M = dyn_cast<MemberExpr>(Sub);
+        M && !M->isArrow() && M->getType()->isIntegralOrEnumerationType())
+      if (const auto *D = dyn_cast<DeclRefExpr>(M->getBase()->IgnoreParenImpCasts()))
+        if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl());
+            P && !P->getType()->isReferenceType() && !Escaped.count(P)) {
+          auto It = Env.find(P);
+          if (It == Env.end() || !It->second.Top) {
+            uint64_t Id = key(M->getMemberDecl(), 13) ^ key(P, 17) | 1;
+            ParamSyms.insert(Id);
+            return SymVal::symbol(Id);
+          }
+        }
     Loc L = resolve(Sub);
     if (!L.VD)
       return SymVal::top();

@@ -197,6 +197,89 @@ bool feasible(ASTContext &Ctx, const Stmt *Site, const CallPath &P,
   return true;
 }
 
+/// Where a value expression sits: the block of its statement and the
+/// `case` segment of it, so that `case 0: k = &a; threads = X; break;`
+/// pairs a with X only. An initialiser sits everywhere ({nullptr, -2}).
+std::pair<const Stmt *, int> segmentOf(ASTContext &Ctx, const Expr *E) {
+  DynTypedNode N = DynTypedNode::create(*E);
+  for (int Up = 0; Up < 16; ++Up) {
+    auto Ps = Ctx.getParents(N);
+    if (Ps.size() != 1)
+      break;
+    if (Ps[0].get<VarDecl>() || Ps[0].get<DeclStmt>())
+      return {nullptr, -2};
+    if (const auto *CS = Ps[0].get<CompoundStmt>()) {
+      const Stmt *Child = N.get<Stmt>();
+      int Idx = -1, I = 0, Seg = -1;
+      for (const Stmt *S : CS->body()) {
+        if (isa<SwitchCase>(S))
+          Seg = I;
+        if (S == Child) {
+          Idx = I;
+          break;
+        }
+        ++I;
+      }
+      return {CS, Idx >= 0 ? Seg : -1};
+    }
+    N = Ps[0];
+  }
+  return {nullptr, -2};
+}
+
+/// (kernel, shape) pairs of a launch whose kernel and block are both local
+/// variables assigned in several places: paired by the segment of their
+/// assignments when any two share one, otherwise every combination.
+std::vector<std::pair<const FunctionDecl *, BlockShape>>
+pairedChoices(ASTContext &Ctx, LaunchResolver &R, const Expr *KernelE,
+              const Expr *BlockE, const CallPath &P) {
+  std::vector<std::pair<const FunctionDecl *, BlockShape>> Out;
+  auto localVar = [](const Expr *E) -> const VarDecl * {
+    E = E->IgnoreImplicit()->IgnoreParenImpCasts();
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs() == 1)
+      E = C->getArg(0)->IgnoreImplicit()->IgnoreParenImpCasts(); // dim3 copy
+    const auto *D = dyn_cast<DeclRefExpr>(E);
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    return V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) ? V : nullptr;
+  };
+  const VarDecl *KV = localVar(KernelE), *SV = localVar(BlockE);
+  std::vector<const Expr *> KVals, SVals;
+  bool Paired = KV && SV && R.valuesOf(KV, KVals) && R.valuesOf(SV, SVals) &&
+                KVals.size() > 1 && SVals.size() > 1;
+  std::vector<std::pair<std::set<const FunctionDecl *>, std::pair<const Stmt *, int>>> Ks;
+  std::vector<std::pair<std::vector<BlockShape>, std::pair<const Stmt *, int>>> Ss;
+  bool AnyShared = false;
+  if (Paired) {
+    for (const Expr *X : KVals)
+      Ks.push_back({R.kernels(X, P), segmentOf(Ctx, X)});
+    for (const Expr *X : SVals) {
+      std::vector<BlockShape> Sh = R.shapes(X, P);
+      if (Sh.empty())
+        return Out; // one value that does not fold: no shape
+      Ss.push_back({Sh, segmentOf(Ctx, X)});
+    }
+    for (auto &K : Ks)
+      for (auto &S : Ss)
+        AnyShared |= K.second.first && K.second == S.second;
+  }
+  if (!AnyShared) {
+    for (const FunctionDecl *K : R.kernels(KernelE, P))
+      for (const BlockShape &S : R.shapes(BlockE, P))
+        Out.push_back({K, S});
+    return Out;
+  }
+  for (auto &K : Ks)
+    for (auto &S : Ss) {
+      bool Init = !K.second.first || !S.second.first;
+      if (!Init && K.second != S.second)
+        continue;
+      for (const FunctionDecl *F : K.first)
+        for (const BlockShape &B : S.first)
+          Out.push_back({F, B});
+    }
+  return Out;
+}
+
 bool isMaxDynSmemAttr(const Expr *E) {
   const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
   return D && D->getDecl()->getName() == "cudaFuncAttributeMaxDynamicSharedMemorySize";
@@ -337,14 +420,22 @@ void SharedMemAnalyzer::indexLaunches() {
       case Form::Chevron: {
         const auto *KC = cast<CUDAKernelCallExpr>(Call);
         const CallExpr *Cfg = KC->getConfig();
-        if (const FunctionDecl *K = KC->getDirectCallee())
-          Ks.insert(K);
-        else
-          Ks = R.kernels(KC->getCallee(), P);
-        if (Cfg->getNumArgs() >= 2)
-          Shapes = R.shapes(Cfg->getArg(1), P);
         Bytes = bytesOf(Cfg->getNumArgs() >= 3 ? Cfg->getArg(2) : nullptr, P);
-        break;
+        if (const FunctionDecl *K = KC->getDirectCallee()) {
+          Ks.insert(K);
+          if (Cfg->getNumArgs() >= 2)
+            Shapes = R.shapes(Cfg->getArg(1), P);
+          break;
+        }
+        if (Cfg->getNumArgs() >= 2)
+          for (auto &[K, Sh] : pairedChoices(Ctx, R, KC->getCallee(), Cfg->getArg(1), P)) {
+            AllKernels.insert(K);
+            for (const auto &B : Bytes) {
+              add(K, Sh, B, Loc);
+              AnyShape = true;
+            }
+          }
+        continue;
       }
       case Form::RuntimeCall:
         if (N < 3)

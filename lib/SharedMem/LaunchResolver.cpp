@@ -428,6 +428,18 @@ std::vector<BlockShape> LaunchResolver::shapes(const Expr *E, const CallPath &P,
     std::vector<const Expr *> Vals;
     if (!V || !valuesOf(V, Vals))
       return Out;
+    // `dim3 threads;` then assigned: the default (1,1,1) is not a launch shape.
+    auto Defaulted = [](const Expr *X) {
+      const auto *C = dyn_cast<CXXConstructExpr>(X->IgnoreImplicit());
+      if (!C)
+        return false;
+      for (const Expr *A : C->arguments())
+        if (!isa<CXXDefaultArgExpr>(A))
+          return false;
+      return true;
+    };
+    if (Vals.size() > 1 && Defaulted(Vals.front()))
+      Vals.erase(Vals.begin());
     std::vector<BlockShape> Base;
     for (const Expr *X : Vals) {
       std::vector<BlockShape> One = shapes(X, P, Depth + 1);

@@ -81,6 +81,9 @@ public:
   void addKernelName(const clang::FunctionDecl *K);
 
   FunctionFacts &factsOf(const clang::FunctionDecl *F);
+  /// Every value a variable may hold: its initialiser and assignments; false
+  /// when it may change in ways not followed.
+  bool valuesOf(const clang::VarDecl *V, std::vector<const clang::Expr *> &Out);
 
 private:
   const clang::VarDecl *varOf(const clang::Expr *E) const;
@@ -89,9 +92,6 @@ private:
   /// caller; nullptr when the path does not bind it.
   const clang::Expr *argumentFor(const clang::ParmVarDecl *P, const CallPath &Path,
                                  CallPath &CallerPath) const;
-  /// Every value a variable may hold: its initialiser and assignments; false
-  /// when it may change in ways not followed.
-  bool valuesOf(const clang::VarDecl *V, std::vector<const clang::Expr *> &Out);
   /// Object expressions (initialisers, constructions, aggregates) a struct
   /// or pointer-to-struct expression may denote, with their call paths.
   void objectsOf(const clang::Expr *E, const CallPath &P, int Depth,

@@ -83,7 +83,27 @@ __global__ void gridStrideOk(const float *in, float *out, int n) {
     s[threadIdx.x] = in[i];
 }
 
-// 4. Still "possible": the guard is on the parameter's value itself.
+// 4. The problem size in a field of a struct parameter.
+struct Dims {
+  int w, h;
+};
+__global__ void structGuard(const float *in, Dims d) {
+  __shared__ float s[128];
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x < d.w)
+    s[threadIdx.x] = in[x];
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: __shared__ array 's' is indexed out of bounds: the index reaches 255 but the array has 128 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 128-255 (128 threads) go out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:5: warning: __shared__ array 's' is indexed out of bounds: the index reaches 255
+}
+__global__ void structGuardOk(const float *in, Dims d) {
+  __shared__ float s[256];
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x < d.w)
+    s[threadIdx.x] = in[x];
+}
+
+// 5. Still "possible": the guard is on the parameter's value itself.
 __global__ void countGuard(const float *in, int nwarps) {
   __shared__ float part[4];
   if (threadIdx.x < nwarps)
@@ -100,4 +120,6 @@ void run(const float *in, float *out, int w, int h, int n) {
   gridStride<<<32, 256>>>(in, out, n);
   gridStrideOk<<<32, 256>>>(in, out, n);
   countGuard<<<1, 256>>>(in, n);
+  structGuard<<<8, 256>>>(in, Dims{w, h});
+  structGuardOk<<<8, 256>>>(in, Dims{w, h});
 }

@@ -32,6 +32,42 @@ void runPointer(float *g, int which) {
   }
 }
 
+// 1b. The kernel and its shape chosen together in a switch: each kernel
+//     gets the shape of its own case, not every shape of the switch.
+__global__ void swA(float *g) { // 32x8 = 256 threads: clean
+  __shared__ float s[256];
+  s[threadIdx.x + threadIdx.y * blockDim.x] = g[threadIdx.x];
+}
+__global__ void swB(float *g) { // 8x8 = 64 threads: clean
+  __shared__ float s[64];
+  s[threadIdx.x + threadIdx.y * blockDim.x] = g[threadIdx.x];
+}
+__global__ void swC(float *g) { // 8x8 into 32: threads 32-63 overflow
+  __shared__ float s[32];
+  s[threadIdx.x + threadIdx.y * blockDim.x] = g[threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: __shared__ array 's' is indexed out of bounds: the index reaches 63 but the array has 32 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (8,8,1) from this launch, threads 32-63 (32 threads) go out of bounds
+}
+void runSwitch(float *g, int which) {
+  void (*k)(float *) = nullptr;
+  dim3 threads;
+  switch (which) {
+  case 0:
+    k = swA;
+    threads = dim3(32, 8);
+    break;
+  case 1:
+    k = swB;
+    threads = dim3(8, 8);
+    break;
+  default:
+    k = swC;
+    threads = dim3(8, 8);
+    break;
+  }
+  k<<<1, threads>>>(g);
+}
+
 // 2. A generic wrapper taking the kernel and the block size as parameters:
 //    each call path gives its own kernel its own shape.
 __global__ void wrapA(float *g) {
