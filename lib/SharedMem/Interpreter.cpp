@@ -470,7 +470,9 @@ private:
     return rangedSym(key(Site, Op), X, R);
   }
   /// A value of a narrow integer type that is otherwise unknown lies in the
-  /// type's range (`unsigned char c = data[i]`).
+  /// type's range (`unsigned char c = data[i]`). The bound proves accesses
+  /// in bounds; it is not taken as reached (a byte often holds a small code
+  /// the program knows the range of), so past it is only "possible".
   SymVal typeBounded(SymVal V, QualType T, const void *Site) {
     if (V.isConst() || !T->isIntegerType() || T->isBooleanType())
       return V;
@@ -489,7 +491,7 @@ private:
     Bound Old = boundOf(V);
     if (!V.Top && Old.finiteLo() && Old.finiteHi() && Old.Lo >= R.Lo && Old.Hi <= R.Hi)
       return V; // already within the type
-    R.Attainable = V.Top || Old.Attainable;
+    R.Attainable = false;
     return rangedSym(key(Site, 0x7e), V, R);
   }
 

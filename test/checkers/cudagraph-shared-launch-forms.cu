@@ -201,3 +201,18 @@ void runRuntimeSized(float *g, int n) {
     threads = n;
   runtimeSized<<<1, threads>>>(g);
 }
+
+// 9. A launch under an `if` that cannot hold on the call path gives its
+//    kernel nothing (cuda-samples matrixMul: `if (block_size == 16)` with
+//    block_size 32).
+template <int N> __global__ void tiles(float *g) {
+  __shared__ float s[N];
+  s[threadIdx.x] = g[threadIdx.x];
+}
+static void runTiles(float *g, int bs) {
+  if (bs == 16)
+    tiles<256><<<1, bs * bs>>>(g);
+  else
+    tiles<16><<<1, bs * bs>>>(g);
+}
+void runTilesMain(float *g) { runTiles(g, 16); }
