@@ -11,6 +11,7 @@ SharedBankConflictCheck::SharedBankConflictCheck(StringRef Name,
       PaddingFixIts(parseBool(Options.get("PaddingFixIts", "true"))) {}
 
 void SharedBankConflictCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  SharedMemCheckBase::storeOptions(Opts);
   Options.store(Opts, "MinDegreeInLoop", std::to_string(MinDegreeInLoop));
   Options.store(Opts, "MinDegree", std::to_string(MinDegree));
   Options.store(Opts, "PaddingFixIts", PaddingFixIts ? "true" : "false");
@@ -33,31 +34,38 @@ static std::string bankMessage(const cgt::smem::BankFinding &F) {
   return M;
 }
 
-void SharedBankConflictCheck::checkKernel(const FunctionDecl *K,
-                                          cgt::smem::SharedMemAnalyzer &Analyzer) {
+cgt::smem::KernelReport
+SharedBankConflictCheck::checkKernel(const FunctionDecl *K,
+                                     cgt::smem::SharedMemAnalyzer &Analyzer) {
   cgt::smem::AnalysisOptions Opts;
   Opts.Overflow = false;
   Opts.PaddingFixes = PaddingFixIts;
   cgt::smem::KernelReport Rep = Analyzer.analyze(K, Opts);
+  bool Instance = K->isTemplateInstantiation();
   for (const cgt::smem::BankFinding &F : Rep.Conflicts) {
     unsigned Min = F.InLoop ? std::min(MinDegreeInLoop, MinDegree) : MinDegree;
     if (F.Cost.Degree < Min)
       continue;
-    std::string Msg = bankMessage(F);
-    SourceLocation Loc = F.Access->getExprLoc();
-    if (!firstTime(Loc, Msg))
-      continue;
-    {
-      auto D = diag(Loc, "%0") << Msg << F.Access->getSourceRange();
-      // One fix per array, however many accesses it cures.
-      if (F.Fix && FixedArrays.insert(F.Array).second)
-        D << FixItHint::CreateReplacement(
-            CharSourceRange::getCharRange(F.Fix->SizeExpr), F.Fix->Replacement);
+    Finding Out;
+    Out.Loc = F.Access->getExprLoc();
+    Out.Range = F.Access->getSourceRange();
+    Out.Message = bankMessage(F);
+    Out.Severity = int64_t(F.Cost.excess()) * 64 + F.Cost.Degree;
+    if (F.Fix) {
+      Out.Fix = FixItHint::CreateReplacement(
+          CharSourceRange::getCharRange(F.Fix->SizeExpr), F.Fix->Replacement);
+      Out.FixKey = F.Fix->SizeExpr.getBegin();
     }
-    std::string Note = "assuming " + F.Config.describe() + " (warp " +
+    std::string Note = (Instance ? "in " + kernelName(K) + ", " : "") +
+                       "assuming " + F.Config.describe() + " (warp " +
                        std::to_string(F.Warp) + ")";
-    noteBlockShape(K, F.Config, Note);
+    Out.Notes.push_back(blockShapeNote(K, F.Config, Note));
+    Out.Variant = Instance ? std::to_string(F.Cost.Degree) + "-way in " + kernelName(K)
+                           : "";
+    Out.OtherShapes = F.Others;
+    submit(std::move(Out));
   }
+  return Rep;
 }
 
 } // namespace clang::tidy::cudagraph

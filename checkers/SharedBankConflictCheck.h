@@ -14,6 +14,7 @@
 //   MinDegree (4): report n-way conflicts with n >= this anywhere.
 //   PaddingFixIts (true): offer `[R][C]` -> `[R][C + 1]` when re-running the
 //     analysis with that padding removes every conflict on the array.
+//   BlockShapes (''): see SharedMemCheckBase.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_CHECKERS_SHAREDBANKCONFLICTCHECK_H
@@ -29,15 +30,13 @@ public:
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 protected:
-  void checkKernel(const FunctionDecl *Kernel,
-                   cgt::smem::SharedMemAnalyzer &Analyzer) override;
-  void resetTranslationUnit() override { FixedArrays.clear(); }
+  cgt::smem::KernelReport checkKernel(const FunctionDecl *Kernel,
+                                      cgt::smem::SharedMemAnalyzer &Analyzer) override;
 
 private:
   unsigned MinDegreeInLoop;
   unsigned MinDegree;
   bool PaddingFixIts;
-  std::set<const VarDecl *> FixedArrays;
 };
 
 } // namespace clang::tidy::cudagraph

@@ -9,6 +9,7 @@ SharedIndexOverflowCheck::SharedIndexOverflowCheck(StringRef Name,
       ReportPossible(parseBool(Options.get("ReportPossibleOverflows", "false"))) {}
 
 void SharedIndexOverflowCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  SharedMemCheckBase::storeOptions(Opts);
   Options.store(Opts, "ReportPossibleOverflows", ReportPossible ? "true" : "false");
 }
 
@@ -17,6 +18,10 @@ static std::string overflowMessage(const cgt::smem::OverflowFinding &F) {
   std::string Head = F.Definite ? Arr + " is indexed out of bounds"
                                 : "possible out-of-bounds index into " + Arr;
   std::string Reach = F.Definite ? "reaches " : "can reach ";
+  if (F.Dim == -3 && F.Carve)
+    return Head + ": the index " + Reach + std::to_string(F.WorstIndex) +
+           " but '" + F.Carve->getNameAsString() + "', carved out of it, has " +
+           std::to_string(F.Extent) + " elements";
   if (F.Dim < 0)
     return Head + ": the access reaches byte offset " +
            std::to_string(F.WorstIndex) + " of a " + std::to_string(F.Extent) +
@@ -29,27 +34,36 @@ static std::string overflowMessage(const cgt::smem::OverflowFinding &F) {
          " but " + Unit + std::to_string(F.Extent) + " elements";
 }
 
-void SharedIndexOverflowCheck::checkKernel(const FunctionDecl *K,
-                                           cgt::smem::SharedMemAnalyzer &Analyzer) {
+cgt::smem::KernelReport
+SharedIndexOverflowCheck::checkKernel(const FunctionDecl *K,
+                                      cgt::smem::SharedMemAnalyzer &Analyzer) {
   cgt::smem::AnalysisOptions Opts;
   Opts.BankConflicts = false;
   Opts.PossibleOverflows = ReportPossible;
   cgt::smem::KernelReport Rep = Analyzer.analyze(K, Opts);
+  bool Instance = K->isTemplateInstantiation();
   for (const cgt::smem::OverflowFinding &F : Rep.Overflows) {
-    std::string Msg = overflowMessage(F);
-    SourceLocation Loc = F.Access->getExprLoc();
-    if (!firstTime(Loc, Msg))
-      continue;
-    diag(Loc, "%0") << Msg << F.Access->getSourceRange();
+    Finding Out;
+    Out.Loc = F.Access->getExprLoc();
+    Out.Range = F.Access->getSourceRange();
+    Out.Message = overflowMessage(F);
+    Out.Severity = F.Definite ? 2 : 1;
     std::string Threads =
         cgt::smem::describeThreads(F.FirstTid, F.LastTid, F.NumThreads);
-    std::string Note = "with " + F.Config.describe() + ", " + Threads +
+    std::string Note = (Instance ? "in " + kernelName(K) + " " : "") + "with " +
+                       F.Config.describe() + ", " + Threads +
                        (F.Definite ? (F.NumThreads == 1 ? " goes" : " go") : " can go") +
                        " out of bounds";
-    if (F.Config.Origin == cgt::smem::ShapeOrigin::Launch && !F.Definite)
+    if (F.Config.known() && !F.Definite)
       Note += " unless a guard on the path prevents it";
-    noteBlockShape(K, F.Config, Note);
+    Out.Notes.push_back(blockShapeNote(K, F.Config, Note));
+    Out.Variant = Instance ? "in " + kernelName(K) + " (index " +
+                                 std::to_string(F.WorstIndex) + ")"
+                           : "";
+    Out.OtherShapes = F.Others;
+    submit(std::move(Out));
   }
+  return Rep;
 }
 
 } // namespace clang::tidy::cudagraph

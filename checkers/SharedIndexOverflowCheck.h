@@ -11,7 +11,9 @@
 //   ReportPossibleOverflows (false): also report overflows that need an
 //     assumed block shape (no launch visible: __launch_bounds__ or the
 //     1024-thread hardware limit) or that sit behind an undecided
-//     thread-dependent guard.
+//     thread-dependent guard, or whose index is out only for some values of
+//     a kernel parameter.
+//   BlockShapes (''): see SharedMemCheckBase.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_CHECKERS_SHAREDINDEXOVERFLOWCHECK_H
@@ -27,8 +29,8 @@ public:
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 protected:
-  void checkKernel(const FunctionDecl *Kernel,
-                   cgt::smem::SharedMemAnalyzer &Analyzer) override;
+  cgt::smem::KernelReport checkKernel(const FunctionDecl *Kernel,
+                                      cgt::smem::SharedMemAnalyzer &Analyzer) override;
 
 private:
   bool ReportPossible;

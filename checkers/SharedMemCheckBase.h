@@ -2,8 +2,16 @@
 //
 // Both shared-memory checks run lib/SharedMem over every __global__ function
 // of the translation unit and word what it finds. This base matches the
-// kernels, keeps one analyser per translation unit and emits each finding
-// once; the checks only choose what to analyse and how to say it.
+// kernels, keeps one analyser per translation unit, and reports each source
+// access once: the instantiations of a kernel template and the launch shapes
+// of a kernel each give a finding for the same access, of which the worst is
+// reported, with a note naming the others. It also counts, per translation
+// unit, the kernels with __shared__ accesses and those the analysis has no
+// verdict for (cgt::smem::unitCoverage, printed by `cudagraph-tidy --stats`).
+//
+// Options (both checks)
+//   BlockShapes (''): block shapes of kernels launched in other files,
+//     `'kernel=32x8;other=256,128x2'` (names plain or qualified).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_CHECKERS_SHAREDMEMCHECKBASE_H
@@ -12,6 +20,7 @@
 #include "OptionParsing.h"
 #include "SharedMem/SharedMemAnalysis.h"
 #include "clang-tidy/ClangTidyCheck.h"
+#include <map>
 #include <memory>
 #include <set>
 
@@ -19,30 +28,52 @@ namespace clang::tidy::cudagraph {
 
 class SharedMemCheckBase : public ClangTidyCheck {
 public:
-  using ClangTidyCheck::ClangTidyCheck;
+  SharedMemCheckBase(StringRef Name, ClangTidyContext *Context);
   bool isLanguageVersionSupported(const LangOptions &LO) const override {
     return LO.CUDA;
   }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 protected:
-  /// Analyses one kernel and reports what belongs to the check.
-  virtual void checkKernel(const FunctionDecl *Kernel,
-                           cgt::smem::SharedMemAnalyzer &Analyzer) = 0;
-  /// Called at the end of each translation unit.
+  /// One finding of a check at one access, under one kernel instantiation
+  /// and launch shape. Severity ranks findings of the same access.
+  struct Finding {
+    SourceLocation Loc;
+    SourceRange Range;
+    std::string Message;
+    int64_t Severity = 0;
+    std::optional<FixItHint> Fix;
+    SourceLocation FixKey; ///< one fix per declaration
+    std::vector<std::pair<SourceLocation, std::string>> Notes;
+    /// How this finding differs from the others at the access: "in
+    /// kernel<128> with block (128,1,1) (4-way)".
+    std::string Variant;
+    std::vector<std::string> OtherShapes; ///< same kernel, other launch shapes
+  };
+  /// Analyses one kernel and submits what belongs to the check; returns the
+  /// report (for the coverage counts).
+  virtual cgt::smem::KernelReport checkKernel(const FunctionDecl *Kernel,
+                                              cgt::smem::SharedMemAnalyzer &Analyzer) = 0;
   virtual void resetTranslationUnit() {}
-  /// False when the same finding was reported already (template instances).
-  bool firstTime(SourceLocation Loc, const std::string &Message);
+  void submit(Finding F);
   /// The note naming the block shape a finding assumed.
-  void noteBlockShape(const FunctionDecl *Kernel, const cgt::smem::LaunchConfig &Config,
-                      std::string Note);
+  std::pair<SourceLocation, std::string>
+  blockShapeNote(const FunctionDecl *Kernel, const cgt::smem::LaunchConfig &Config,
+                 std::string Note);
+  /// "kernel<128, 3>" for an instantiation, "kernel" otherwise.
+  static std::string kernelName(const FunctionDecl *Kernel);
 
 private:
+  void flush();
   std::unique_ptr<cgt::smem::SharedMemAnalyzer> Analyzer;
   ASTContext *AnalyzerCtx = nullptr;
-  std::set<std::pair<unsigned, std::string>> Emitted;
+  std::string BlockShapesText;
+  std::map<std::string, std::vector<cgt::smem::BlockShape>> BlockShapes;
+  std::vector<SourceLocation> Order;
+  std::map<unsigned, std::vector<Finding>> Pending; ///< by access location
 };
 
 } // namespace clang::tidy::cudagraph

@@ -102,12 +102,13 @@ public:
         continue;
       LaunchConfig Cfg = A.configsFor(K).front();
       std::vector<AccessRecord> Recs;
-      bool Ok = interpretKernel(Ctx, K, Cfg, 64, {}, Recs);
+      uint64_t Budget = AnalysisOptions().StepBudget;
+      bool Ok = interpretKernel(Ctx, K, Cfg, 64, {}, Recs, Budget);
       Totals T = bankTotals(Recs);
       auto [OobT, OobA] = oobCounts(Ctx, Cfg, Recs);
       llvm::outs() << "{\"kernel\": \"" << K->getName() << "\", \"block\": ["
                    << Cfg.Block.X << ", " << Cfg.Block.Y << ", " << Cfg.Block.Z
-                   << "], \"launch\": " << (Cfg.Origin == ShapeOrigin::Launch ? "true" : "false")
+                   << "], \"launch\": " << (Cfg.known() ? "true" : "false")
                    << ", \"complete\": " << (Ok ? "true" : "false")
                    << ", \"ld_wf\": " << T.LdWf << ", \"st_wf\": " << T.StWf
                    << ", \"ld_excess\": " << T.LdEx << ", \"st_excess\": " << T.StEx

@@ -49,6 +49,11 @@ struct UnitStatus {
   std::string File;
   bool Analyzed = true;
   std::string Problem;    ///< why it was not analysed (or compiler errors)
+  /// Shared-memory checks' coverage (lib/SharedMem UnitCoverage): kernels
+  /// with __shared__ accesses, and those without a verdict (no block shape;
+  /// over the step budget). SharedKernels < 0: the checks did not run.
+  int SharedKernels = -1;
+  unsigned SharedNoShape = 0, SharedGaveUp = 0;
 };
 
 } // namespace cgt

@@ -366,9 +366,31 @@ OJson LogBuilder::invocation() {
     N["message"] = {{"text", withoutRoot(C)}};
     Notes.push_back(N);
   }
+  bool Failed = !Notes.empty();
+  // What the shared-memory checks could not judge, per translation unit.
+  for (const UnitStatus &U : In.Units) {
+    if (!U.Analyzed || U.SharedKernels <= 0)
+      continue;
+    OJson N = OJson::object();
+    N["descriptor"] = {{"id", "cudagraph-tidy/shared-memory-coverage"}};
+    N["level"] = "note";
+    N["message"] = {
+        {"text", std::to_string(U.SharedKernels) +
+                     " kernels with __shared__ accesses analysed, " +
+                     std::to_string(U.SharedNoShape) +
+                     " without a block shape (no verdict), " +
+                     std::to_string(U.SharedGaveUp) + " over the step budget"}};
+    N["properties"] = {{"kernels", U.SharedKernels},
+                       {"withoutBlockShape", U.SharedNoShape},
+                       {"overStepBudget", U.SharedGaveUp}};
+    OJson PL = OJson::object();
+    PL["artifactLocation"] = artifactLocation(U.File);
+    N["locations"] = OJson::array({{{"physicalLocation", PL}}});
+    Notes.push_back(N);
+  }
   OJson Inv = OJson::object();
   // §3.20.21: an error notification means the results are incomplete.
-  Inv["executionSuccessful"] = Notes.empty();
+  Inv["executionSuccessful"] = !Failed;
   if (!Notes.empty())
     Inv["toolExecutionNotifications"] = Notes;
   return Inv;

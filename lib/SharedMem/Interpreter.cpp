@@ -66,11 +66,18 @@ enum class Flow { Normal, Return, Break, Continue };
 struct PtrVal {
   const VarDecl *VD = nullptr; ///< null: not provably __shared__
   SymVal Off;
+  /// The pointer was derived from this carve: a local pointer declared at
+  /// the top of the kernel at a thread-independent offset of the array
+  /// (`float *b = smem + 256;`), starting at CarveStart.
+  const VarDecl *Carve = nullptr;
+  SymVal CarveStart;
 };
 
 struct Loc {
   const VarDecl *VD = nullptr;
   SymVal Off;
+  const VarDecl *Carve = nullptr;
+  SymVal CarveStart;
   std::vector<SymVal> Dims;
   bool Direct = false; ///< reached only through subscripts of the array
   bool Member = false;
@@ -80,6 +87,7 @@ struct Loc {
 /// `current + step*K` when the loop cannot be unrolled further.
 struct LoopInfo {
   std::vector<const VarDecl *> Written;
+  bool Exits = false; ///< a break, return or goto may leave it early
   llvm::DenseMap<const VarDecl *, std::pair<const Expr *, int>> Step;
 };
 
@@ -130,7 +138,17 @@ public:
       Refs.insert(V);
     return true;
   }
+  bool VisitBreakStmt(BreakStmt *) { return Exits = true; }
+  bool VisitReturnStmt(ReturnStmt *) { return Exits = true; }
+  bool VisitGotoStmt(GotoStmt *) { return Exits = true; }
+  bool VisitCallExpr(CallExpr *C) {
+    if (const FunctionDecl *F = C->getDirectCallee())
+      if (F->isNoReturn() || F->getName() == "__trap")
+        Exits = true;
+    return true;
+  }
   llvm::DenseSet<const VarDecl *> Refs;
+  bool Exits = false;
 };
 
 /// Locals whose value can change behind the interpreter's back: their
@@ -197,8 +215,10 @@ class Interp {
 public:
   Interp(ASTContext &Ctx, const FunctionDecl *K, const LaunchConfig &Cfg,
          unsigned MaxUnroll, const std::map<const VarDecl *, uint64_t> &Pad,
-         std::vector<AccessRecord> &Out)
-      : Ctx(Ctx), Kernel(K), Cfg(Cfg), MaxUnroll(MaxUnroll), Pad(Pad), Out(Out) {}
+         std::vector<AccessRecord> &Out, uint64_t Budget)
+      : Ctx(Ctx), Kernel(K), Cfg(Cfg), MaxUnroll(MaxUnroll), Pad(Pad), Out(Out),
+        Budget(Budget) {}
+  uint64_t stepsTaken() const { return Steps; }
 
   bool run() {
     {
@@ -214,6 +234,7 @@ public:
           Tid = X + Y * B.X + Z * B.X * B.Y;
           Env.clear();
           Ptrs.clear();
+          SymRanges.clear();
           Guarded = false;
           PathShapeDep = false;
           Iters.clear();
@@ -222,6 +243,11 @@ public:
           if (Exhausted)
             return false;
         }
+    for (AccessRecord &R : Out) {
+      auto It = Carves.find(R.Array);
+      if (It != Carves.end())
+        R.Carves = It->second;
+    }
     return true;
   }
 
@@ -303,15 +329,18 @@ private:
       V.ShapeDep = true;
       return V;
     }
-    if (Var == "blockIdx" || Var == "gridDim")
-      return SymVal::symbol(static_cast<uint64_t>(
-          llvm::hash_combine(Var, Dim, 0xb1du)) | 1);
+    if (Var == "blockIdx" || Var == "gridDim") {
+      uint64_t Id = static_cast<uint64_t>(llvm::hash_combine(Var, Dim, 0xb1du)) | 1;
+      (Var == "blockIdx" ? BlockSyms : ParamSyms).insert(Id);
+      return SymVal::symbol(Id);
+    }
     return std::nullopt;
   }
 
   Tri truth(const SymVal &V) {
     LastCondDep = V.Top || V.ThreadDep;
     LastCondShape = V.Top || V.ShapeDep;
+    LastInterior = V.Interior;
     if (V.isConst())
       return V.C ? Tri::True : Tri::False;
     return Tri::Unknown;
@@ -320,6 +349,270 @@ private:
   /// Decides a condition; LastCondDep then says whether an undecided one can
   /// differ between threads (only those make a path "guarded").
   Tri cond(const Expr *E) { return truth(evalAny(E)); }
+
+  // ---- symbol classes, ranges and interior blocks -------------------------
+  /// An opaque result; one computed from kernel parameters only is a
+  /// parameter value itself (a bound it reaches depends on the parameter).
+  SymVal opq(uint64_t Key, const SymVal &A, const SymVal &B) {
+    SymVal R = opaque(Key, A, B);
+    classify(R, A, B);
+    return R;
+  }
+  void classify(const SymVal &R, const SymVal &A, const SymVal &B) {
+    if (R.Top || R.Terms.size() != 1 || (A.Terms.empty() && B.Terms.empty()))
+      return;
+    for (const SymVal *X : {&A, &B})
+      for (const auto &T : X->Terms)
+        if (!ParamSyms.count(T.first))
+          return;
+    ParamSyms.insert(R.Terms[0].first);
+  }
+
+  static int64_t satAdd(int64_t A, int64_t B) {
+    int64_t R;
+    if (__builtin_add_overflow(A, B, &R))
+      return B > 0 ? INT64_MAX : INT64_MIN;
+    return R;
+  }
+  /// Range of a linear form from the ranges of its symbols.
+  Bound boundOf(const SymVal &V) {
+    Bound B;
+    if (V.Top)
+      return B;
+    B.Lo = B.Hi = V.C;
+    B.Attainable = true;
+    for (const auto &[Id, Coef] : V.Terms) {
+      auto It = SymRanges.find(Id);
+      Bound S = It != SymRanges.end() ? It->second : Bound();
+      if (It == SymRanges.end())
+        S.Attainable = !ParamSyms.count(Id);
+      B.Attainable &= S.Attainable;
+      auto mulSat = [](int64_t X, int64_t C) -> int64_t {
+        if (X == INT64_MIN || X == INT64_MAX)
+          return (X > 0) == (C > 0) ? INT64_MAX : INT64_MIN;
+        int64_t R;
+        if (__builtin_mul_overflow(X, C, &R))
+          return (X > 0) == (C > 0) ? INT64_MAX : INT64_MIN;
+        return R;
+      };
+      int64_t A = mulSat(S.Lo, Coef), Z = mulSat(S.Hi, Coef);
+      if (A > Z)
+        std::swap(A, Z);
+      B.Lo = (B.Lo == INT64_MIN || A == INT64_MIN) ? INT64_MIN : satAdd(B.Lo, A);
+      B.Hi = (B.Hi == INT64_MAX || Z == INT64_MAX) ? INT64_MAX : satAdd(B.Hi, Z);
+    }
+    return B;
+  }
+  /// A fresh symbol in [Lo, Hi]. Derived from a known operand it is keyed
+  /// by that operand (uniform stays uniform); from an unknown one it differs
+  /// per evaluation (lane-dependent unknown).
+  SymVal rangedSym(uint64_t Key, const SymVal &From, Bound R) {
+    uint64_t Id = From.Top ? static_cast<uint64_t>(llvm::hash_combine(
+                                 Key, Tid, ++Fresh, 0xf7e5u)) | 1
+                           : static_cast<uint64_t>(llvm::hash_combine(
+                                 Key, From.hash(), 0x7a9u)) | 1;
+    SymVal V = SymVal::symbol(Id);
+    V.ThreadDep = From.Top || From.ThreadDep;
+    V.ShapeDep = From.ShapeDep;
+    if (!From.Top) {
+      bool Param = !From.Terms.empty();
+      for (const auto &T : From.Terms)
+        Param &= ParamSyms.count(T.first) > 0;
+      if (Param)
+        ParamSyms.insert(Id);
+    }
+    SymRanges[Id] = R;
+    return V;
+  }
+  /// Masks, modulo, shifts and divisions by constants of a value that is not
+  /// a constant: `data & 63` lies in [0, 63] whatever the data.
+  std::optional<SymVal> rangedOp(BinaryOperatorKind Op, const SymVal &A,
+                                 const SymVal &B, const void *Site) {
+    bool AC = A.isConst(), BC = B.isConst();
+    if (AC == BC)
+      return std::nullopt;
+    const SymVal &X = AC ? B : A;
+    int64_t K = AC ? A.C : B.C;
+    if (AC && Op != BO_And) // only `x op K` has the constant on the right
+      return std::nullopt;
+    Bound XB = boundOf(X);
+    bool XAtt = X.Top || XB.Attainable;
+    Bound R;
+    R.Attainable = XAtt;
+    switch (Op) {
+    case BO_And:
+      if (K < 0)
+        return std::nullopt;
+      R.Lo = 0;
+      R.Hi = (XB.finiteLo() && XB.Lo >= 0 && XB.finiteHi()) ? std::min(K, XB.Hi) : K;
+      break;
+    case BO_Rem:
+      if (K <= 0)
+        return std::nullopt;
+      // Indices are taken modulo a size from non-negative values; a negative
+      // dividend is not assumed.
+      R.Lo = 0;
+      R.Hi = (XB.finiteLo() && XB.Lo >= 0 && XB.finiteHi()) ? std::min(K - 1, XB.Hi)
+                                                           : K - 1;
+      break;
+    case BO_Shr:
+    case BO_Div:
+      if (K < 0 || (Op == BO_Div && K == 0) || (Op == BO_Shr && K >= 63))
+        return std::nullopt;
+      if (!XB.finiteLo() || !XB.finiteHi())
+        return std::nullopt;
+      R.Lo = Op == BO_Shr ? XB.Lo >> K : XB.Lo / K;
+      R.Hi = Op == BO_Shr ? XB.Hi >> K : XB.Hi / K;
+      break;
+    default:
+      return std::nullopt;
+    }
+    return rangedSym(key(Site, Op), X, R);
+  }
+  /// A value of a narrow integer type that is otherwise unknown lies in the
+  /// type's range (`unsigned char c = data[i]`). The bound proves accesses
+  /// in bounds; it is not taken as reached (a byte often holds a small code
+  /// the program knows the range of), so past it is only "possible".
+  SymVal typeBounded(SymVal V, QualType T, const void *Site) {
+    if (V.isConst() || !T->isIntegerType() || T->isBooleanType())
+      return V;
+    unsigned W = Ctx.getIntWidth(T);
+    if (W > 16)
+      return V;
+    Bound R;
+    R.Attainable = true;
+    if (T->isUnsignedIntegerType()) {
+      R.Lo = 0;
+      R.Hi = (int64_t(1) << W) - 1;
+    } else {
+      R.Lo = -(int64_t(1) << (W - 1));
+      R.Hi = (int64_t(1) << (W - 1)) - 1;
+    }
+    Bound Old = boundOf(V);
+    if (!V.Top && Old.finiteLo() && Old.finiteHi() && Old.Lo >= R.Lo && Old.Hi <= R.Hi)
+      return V; // already within the type
+    R.Attainable = false;
+    return rangedSym(key(Site, 0x7e), V, R);
+  }
+
+  /// Interior blocks of a large enough problem: a comparison of a global
+  /// coordinate (a blockIdx term) with a kernel parameter (a problem size)
+  /// holds as `coordinate < size`; one with a constant as `coordinate >
+  /// constant`. -1 when the difference has other unknowns.
+  int8_t interiorTruth(BinaryOperatorKind Op, const SymVal &D) {
+    int PSign = 0, BSign = 0;
+    for (const auto &[Id, Coef] : D.Terms) {
+      int Sg = Coef > 0 ? 1 : -1;
+      int &Slot = BlockSyms.count(Id) ? BSign : ParamSyms.count(Id) ? PSign : BSign;
+      if (!BlockSyms.count(Id) && !ParamSyms.count(Id))
+        return -1;
+      if (Slot && Slot != Sg)
+        return -1;
+      Slot = Sg;
+    }
+    if (!BSign)
+      return -1; // no global coordinate: depends on the parameter's value
+    int Sign = PSign ? PSign : BSign;
+    switch (Op) {
+    case BO_LT: case BO_LE: return Sign < 0;
+    case BO_GT: case BO_GE: return Sign > 0;
+    case BO_EQ: return 0;
+    case BO_NE: return 1;
+    default: return -1;
+    }
+  }
+
+  /// Narrows the range of the one symbol of `L - R` when `L op R` is known
+  /// to be `Holds` (inside a branch or a loop body).
+  void narrow(const Expr *Cond, bool Holds) {
+    const auto *B = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
+    if (!B)
+      return;
+    if (B->getOpcode() == BO_LAnd && Holds) {
+      narrow(B->getLHS(), true);
+      narrow(B->getRHS(), true);
+      return;
+    }
+    if (B->getOpcode() == BO_LOr && !Holds) {
+      narrow(B->getLHS(), false);
+      narrow(B->getRHS(), false);
+      return;
+    }
+    if (!B->isComparisonOp() || B->getLHS()->HasSideEffects(Ctx) ||
+        B->getRHS()->HasSideEffects(Ctx) || B->getLHS()->getType()->isPointerType())
+      return;
+    bool SavedNR = NoRecord;
+    NoRecord = true;
+    SymVal D = sub(eval(B->getLHS()), eval(B->getRHS()));
+    NoRecord = SavedNR;
+    if (D.Top || D.Terms.empty())
+      return;
+    BinaryOperatorKind Op = B->getOpcode();
+    if (!Holds)
+      Op = BinaryOperator::negateComparisonOp(Op);
+    // The symbol to narrow: a loop's iteration count if there is one, else
+    // the only symbol; the rest of the difference contributes its range.
+    size_t Pick = 0;
+    if (D.Terms.size() > 1) {
+      Pick = D.Terms.size();
+      for (size_t I = 0; I < D.Terms.size(); ++I)
+        if (IterSyms.count(D.Terms[I].first))
+          Pick = I;
+      if (Pick == D.Terms.size())
+        return;
+    }
+    auto [Id, A] = D.Terms[Pick];
+    SymVal Rest = D;
+    Rest.Terms.erase(Rest.Terms.begin() + Pick);
+    Rest.C = 0;
+    Bound RB = boundOf(Rest);
+    int64_t C = D.C;
+    // A*s + C op 0  ->  bounds on s.
+    auto floorDiv = [](int64_t N, int64_t M) {
+      int64_t Q = N / M;
+      return (N % M != 0 && ((N < 0) != (M < 0))) ? Q - 1 : Q;
+    };
+    auto ceilDiv = [&](int64_t N, int64_t M) { return -floorDiv(-N, M); };
+    std::optional<int64_t> Hi, Lo;
+    // Normalise to A*s op' -C with A > 0.
+    // A*s + Rest + C op 0 with Rest in [RB.Lo, RB.Hi]; negated when A < 0.
+    if (A < 0) {
+      A = -A;
+      C = -C;
+      Op = BinaryOperator::reverseComparisonOp(Op);
+      int64_t L = RB.Hi == INT64_MAX ? INT64_MIN : -RB.Hi;
+      int64_t H = RB.Lo == INT64_MIN ? INT64_MAX : -RB.Lo;
+      RB.Lo = L;
+      RB.Hi = H;
+    }
+    bool Small = std::abs(C) < (int64_t(1) << 40);
+    if (!Small)
+      return;
+    switch (Op) {
+    case BO_LT:
+    case BO_LE:
+      if (Rest.Terms.empty() || RB.finiteLo())
+        Hi = floorDiv(-C - (Rest.Terms.empty() ? 0 : RB.Lo) - (Op == BO_LT), A);
+      break;
+    case BO_GT:
+    case BO_GE:
+      if (Rest.Terms.empty() || RB.finiteHi())
+        Lo = ceilDiv(-C - (Rest.Terms.empty() ? 0 : RB.Hi) + (Op == BO_GT), A);
+      break;
+    default:
+      return;
+    }
+    bool Had = SymRanges.count(Id);
+    Bound &R = SymRanges[Id];
+    if (!Had)
+      R.Attainable = !ParamSyms.count(Id);
+    if (!Rest.Terms.empty())
+      R.Attainable &= RB.Attainable;
+    if (Hi && *Hi < R.Hi)
+      R.Hi = *Hi;
+    if (Lo && *Lo > R.Lo)
+      R.Lo = *Lo;
+  }
 
   SymVal evalAny(const Expr *E) {
     QualType T = E->getType();
@@ -337,8 +630,12 @@ private:
     auto It = Env.find(V);
     if (It != Env.end())
       return It->second;
-    if (isa<ParmVarDecl>(V) || V->hasGlobalStorage() || V->hasAttr<CUDASharedAttr>())
-      return SymVal::symbol(key(V, 1) | 1); // uniform over the block
+    if (isa<ParmVarDecl>(V) || V->hasGlobalStorage() || V->hasAttr<CUDASharedAttr>()) {
+      uint64_t Id = key(V, 1) | 1; // uniform over the block
+      if (!V->hasAttr<CUDASharedAttr>())
+        ParamSyms.insert(Id);
+      return SymVal::symbol(Id);
+    }
     return SymVal::top();
   }
 
@@ -395,8 +692,13 @@ private:
   SymVal evalCast(const CastExpr *CE) {
     const Expr *Sub = CE->getSubExpr();
     switch (CE->getCastKind()) {
-    case CK_LValueToRValue:
-      return load(Sub);
+    case CK_LValueToRValue: {
+      SymVal V = load(Sub);
+      // Data read from memory: unknown, but within its type.
+      if (!isa<DeclRefExpr>(Sub->IgnoreParens()))
+        return typeBounded(V, CE->getType(), CE);
+      return V;
+    }
     case CK_IntegralCast:
     case CK_NoOp:
     case CK_IntegralToBoolean:
@@ -405,7 +707,10 @@ private:
       if (CE->getCastKind() == CK_BooleanToSignedIntegral && V.isConst())
         V.C = V.C ? -1 : 0;
       if (CE->getCastKind() == CK_IntegralToBoolean && !V.isConst() && !V.Top)
-        return opaque(key(CE), V, SymVal());
+        return opq(key(CE), V, SymVal());
+      if (CE->getCastKind() == CK_IntegralCast && !V.isConst() &&
+          Ctx.getIntWidth(CE->getType()) < Ctx.getIntWidth(Sub->getType()))
+        return typeBounded(V, CE->getType(), CE);
       return normalize(V, CE->getType());
     }
     default:
@@ -424,6 +729,20 @@ private:
         return loadVar(V);
       return SymVal::top();
     }
+    // A field of a by-value struct parameter (`p.width`) is a kernel
+    // parameter too: uniform, a problem size for the interior-block rule.
+    if (const auto *M = dyn_cast<MemberExpr>(Sub);
+        M && !M->isArrow() && M->getType()->isIntegralOrEnumerationType())
+      if (const auto *D = dyn_cast<DeclRefExpr>(M->getBase()->IgnoreParenImpCasts()))
+        if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl());
+            P && !P->getType()->isReferenceType() && !Escaped.count(P)) {
+          auto It = Env.find(P);
+          if (It == Env.end() || !It->second.Top) {
+            uint64_t Id = key(M->getMemberDecl(), 13) ^ key(P, 17) | 1;
+            ParamSyms.insert(Id);
+            return SymVal::symbol(Id);
+          }
+        }
     Loc L = resolve(Sub);
     if (!L.VD)
       return SymVal::top();
@@ -467,7 +786,7 @@ private:
       SymVal V = eval(Sub);
       if (V.isConst())
         return normalize(SymVal::constant(~V.C), U->getType());
-      return opaque(key(U), V, SymVal());
+      return opq(key(U), V, SymVal());
     }
     case UO_LNot: {
       SymVal V = evalAny(Sub);
@@ -476,7 +795,10 @@ private:
         R.C = !V.C;
         return R;
       }
-      return opaque(key(U), V, SymVal());
+      SymVal R = V.Top ? SymVal::top() : opq(key(U), V, SymVal());
+      R.ThreadDep = V.Top || V.ThreadDep;
+      R.Interior = V.Interior < 0 ? -1 : !V.Interior;
+      return R;
     }
     case UO_AddrOf:
     case UO_Deref:
@@ -489,6 +811,8 @@ private:
 
   SymVal arith(BinaryOperatorKind Op, const SymVal &A, const SymVal &B,
                const void *Site) {
+    if (auto R = rangedOp(Op, A, B, Site))
+      return *R;
     if (A.Top || B.Top)
       return SymVal::top();
     uint64_t K = key(Site, Op);
@@ -499,17 +823,21 @@ private:
       return add(A, B);
     case BO_Sub:
       return sub(A, B);
-    case BO_Mul:
-      return mul(A, B, K);
+    case BO_Mul: {
+      SymVal M = mul(A, B, K);
+      if (!CA && !CB)
+        classify(M, A, B);
+      return M;
+    }
     case BO_Shl:
       if (CB && *CB >= 0 && *CB < 62)
         return scale(A, int64_t(1) << *CB);
-      return opaque(K, A, B);
+      return opq(K, A, B);
     default:
       break;
     }
     if (!CA || !CB)
-      return opaque(K, A, B);
+      return opq(K, A, B);
     int64_t X = *CA, Y = *CB;
     switch (Op) {
     case BO_Div:
@@ -559,7 +887,28 @@ private:
       R.ThreadDep = A.ThreadDep || B.ThreadDep;
       return R;
     }
-    return opaque(key(Site, Op), A, B);
+    if (!A.Top && !B.Top) {
+      // The ranges of the difference's symbols may decide it.
+      Bound D = boundOf(sub(A, B));
+      std::optional<bool> T;
+      if (D.finiteHi() && D.Hi < 0)
+        T = Op == BO_LT || Op == BO_LE || Op == BO_NE;
+      else if (D.finiteLo() && D.Lo > 0)
+        T = Op == BO_GT || Op == BO_GE || Op == BO_NE;
+      else if (D.finiteHi() && D.Hi == 0 && (Op == BO_LE || Op == BO_GT))
+        T = Op == BO_LE;
+      else if (D.finiteLo() && D.Lo == 0 && (Op == BO_GE || Op == BO_LT))
+        T = Op == BO_GE;
+      if (T) {
+        SymVal R = SymVal::constant(*T);
+        R.ThreadDep = A.ThreadDep || B.ThreadDep;
+        return R;
+      }
+    }
+    SymVal R = opq(key(Site, Op), A, B);
+    if (!A.Top && !B.Top)
+      R.Interior = interiorTruth(Op, sub(A, B));
+    return R;
   }
 
   SymVal evalBinary(const BinaryOperator *B) {
@@ -575,19 +924,30 @@ private:
       bool Short = (Op == BO_LAnd) ? L == Tri::False : L == Tri::True;
       if (Short)
         return SymVal::constant(Op == BO_LOr);
+      int IL = L == Tri::Unknown ? LastInterior : L == Tri::True;
+      bool DL = LastCondDep;
       bool Saved = Guarded;
       if (L == Tri::Unknown)
         Guarded = Saved || LastCondDep;
       Tri R = cond(B->getRHS());
+      int IR = R == Tri::Unknown ? LastInterior : R == Tri::True;
+      bool DR = LastCondDep;
       Guarded = Saved;
+      SymVal U = SymVal::top();
+      U.ThreadDep = DL || DR;
+      // In the interior blocks: both sides' interior values combined.
+      if (Op == BO_LAnd)
+        U.Interior = (IL == 0 || IR == 0) ? 0 : (IL == 1 && IR == 1) ? 1 : -1;
+      else
+        U.Interior = (IL == 1 || IR == 1) ? 1 : (IL == 0 && IR == 0) ? 0 : -1;
       if (L != Tri::Unknown)
-        return R == Tri::Unknown ? SymVal::top() : SymVal::constant(R == Tri::True);
+        return R == Tri::Unknown ? U : SymVal::constant(R == Tri::True);
       // L unknown: decided only when R forces the result.
       if (Op == BO_LAnd && R == Tri::False)
         return SymVal::constant(0);
       if (Op == BO_LOr && R == Tri::True)
         return SymVal::constant(1);
-      return SymVal::top();
+      return U;
     }
     if (B->getLHS()->getType()->isPointerType() ||
         B->getRHS()->getType()->isPointerType()) {
@@ -645,6 +1005,33 @@ private:
         return SymVal::top();
       }
     }
+    // atomicAdd(&hist[bin], 1) and friends read and write the pointee.
+    if (const FunctionDecl *F = C->getDirectCallee();
+        F && F->getIdentifier() && F->getName().starts_with("atomic") &&
+        C->getNumArgs() >= 1 && C->getArg(0)->getType()->isPointerType()) {
+      const Expr *A0 = C->getArg(0)->IgnoreParenImpCasts();
+      Loc L;
+      const Expr *Site = A0;
+      if (const auto *U = dyn_cast<UnaryOperator>(A0);
+          U && U->getOpcode() == UO_AddrOf) {
+        Site = U->getSubExpr()->IgnoreParens();
+        L = resolve(Site);
+      } else {
+        PtrVal P = evalPtr(A0);
+        L.VD = P.VD;
+        L.Off = P.Off;
+        L.Carve = P.Carve;
+        L.CarveStart = P.CarveStart;
+      }
+      if (L.VD) {
+        AtomicSite = true;
+        record(L, Site, /*Load=*/true, /*Store=*/true);
+        AtomicSite = false;
+      }
+      for (unsigned I = 1; I < C->getNumArgs(); ++I)
+        evalAny(C->getArg(I));
+      return SymVal::top();
+    }
     std::vector<SymVal> Args;
     for (const Expr *A : C->arguments())
       Args.push_back(evalAny(A));
@@ -655,6 +1042,23 @@ private:
           C->getType()->isIntegerType()) {
         int64_t X = Args[0].C, Y = Args[1].C;
         return SymVal::constant(N.ends_with("min") ? std::min(X, Y) : std::max(X, Y));
+      }
+      // min(x, K) <= K, max(x, K) >= K whatever x is.
+      if ((N == "min" || N == "max" || N == "umin" || N == "umax") &&
+          Args.size() == 2 && Args[0].isConst() != Args[1].isConst() &&
+          C->getType()->isIntegerType()) {
+        const SymVal &X = Args[0].isConst() ? Args[1] : Args[0];
+        int64_t K = Args[0].isConst() ? Args[0].C : Args[1].C;
+        Bound XB = boundOf(X), R = XB;
+        R.Attainable = X.Top || XB.Attainable;
+        if (N.ends_with("min")) {
+          R.Hi = XB.finiteHi() ? std::min(K, XB.Hi) : K;
+          R.Lo = XB.finiteLo() ? std::min(K, XB.Lo) : INT64_MIN;
+        } else {
+          R.Lo = XB.finiteLo() ? std::max(K, XB.Lo) : K;
+          R.Hi = XB.finiteHi() ? std::max(K, XB.Hi) : INT64_MAX;
+        }
+        return rangedSym(key(C, 0x313), X, R);
       }
     }
     return SymVal::top();
@@ -760,6 +1164,8 @@ private:
       if (P.VD) {
         L.VD = P.VD;
         L.Off = add(P.Off, scale(Idx, bytesOf(AS->getType())));
+        L.Carve = P.Carve;
+        L.CarveStart = P.CarveStart;
       }
       return L;
     }
@@ -778,6 +1184,8 @@ private:
         Loc L;
         L.VD = P.VD;
         L.Off = P.Off;
+        L.Carve = P.Carve;
+        L.CarveStart = P.CarveStart;
         return L;
       }
     }
@@ -957,12 +1365,15 @@ private:
       R.E = E;
       R.Array = L.VD;
       R.Bytes = static_cast<unsigned>(bytesOf(E->getType()));
+      if (AtomicSite && E->getType()->isPointerType())
+        R.Bytes = static_cast<unsigned>(pointeeBytes(E->getType()));
       It = Index.try_emplace(E, static_cast<unsigned>(Out.size())).first;
       Out.push_back(std::move(R));
     }
     AccessRecord &R = Out[It->second];
     R.Load |= Load;
     R.Store |= Store;
+    R.Atomic |= AtomicSite;
     R.InLoop |= LoopDepth > 0;
     R.Direct &= L.Direct;
     if (R.Inst.size() >= MaxInstances) {
@@ -974,8 +1385,21 @@ private:
     I.IterKey = iterKey();
     I.Off = L.Off;
     I.Off.ShapeDep |= PathShapeDep;
-    if (L.Direct)
+    if (L.Direct) {
       I.Dims = L.Dims;
+      for (const SymVal &D : L.Dims)
+        I.DimBounds.push_back(D.isConst() ? Bound() : boundOf(D));
+    }
+    if (!L.Off.isConst())
+      I.OffBound = boundOf(L.Off);
+    if (L.Carve && !L.Off.Top && !L.CarveStart.Top) {
+      I.Carve = L.Carve;
+      I.CarveStart = L.CarveStart;
+      SymVal Rel = sub(L.Off, L.CarveStart);
+      I.CarveRel = Rel;
+      if (!Rel.isConst())
+        I.CarveRelBound = boundOf(Rel);
+    }
     I.Guarded = Guarded;
     R.Inst.push_back(std::move(I));
   }
@@ -998,7 +1422,8 @@ private:
     for (const auto &KV : PA) {
       auto It = PB.find(KV.first);
       bool Same = It != PB.end() && It->second.VD == KV.second.VD &&
-                  It->second.Off == KV.second.Off;
+                  It->second.Off == KV.second.Off &&
+                  It->second.Carve == KV.second.Carve;
       Ptrs[KV.first] = Same ? KV.second : PtrVal();
     }
     for (const auto &KV : PB)
@@ -1081,7 +1506,15 @@ private:
     const Expr *Init = V->getInit();
     QualType T = V->getType();
     if (T->isPointerType()) {
-      Ptrs[V] = Init ? evalPtr(Init) : PtrVal();
+      PtrVal P = Init ? evalPtr(Init) : PtrVal();
+      if (P.VD && !P.Off.Top && !P.Off.ThreadDep && LoopDepth == 0 && !Guarded) {
+        P.Carve = V;
+        P.CarveStart = P.Off;
+        auto &C = Carves[P.VD];
+        if (std::find(C.begin(), C.end(), P.Off) == C.end())
+          C.push_back(P.Off);
+      }
+      Ptrs[V] = P;
       return;
     }
     if (T->isReferenceType()) {
@@ -1127,20 +1560,40 @@ private:
       return F;
     }
     bool Saved = Guarded, Dep = LastCondDep;
-    Guarded = Saved || Dep;
+    int Interior = LastInterior;
+    // A guard on a global coordinate against a problem size takes one side
+    // in every interior block: that side is not "guarded".
+    Guarded = Saved || (Dep && Interior != 1);
     EnvT E0 = Env;
     PtrEnvT P0 = Ptrs;
+    RangeMap R0 = SymRanges;
+    if (!Consteval)
+      narrow(Cond, true);
     Flow FT = exec(Then);
     EnvT ET = std::move(Env);
     PtrEnvT PT = std::move(Ptrs);
     Env = std::move(E0);
     Ptrs = std::move(P0);
+    SymRanges = R0;
+    Guarded = Saved || (Dep && Interior != 0);
+    if (!Consteval)
+      narrow(Cond, false);
     Flow FE = exec(Else);
     EnvT EE = std::move(Env);
     PtrEnvT PE = std::move(Ptrs);
+    SymRanges = std::move(R0);
+    // After the branch: a side that returned leaves the other's facts.
+    if (!Consteval && FT != Flow::Normal && FE == Flow::Normal)
+      narrow(Cond, false);
+    else if (!Consteval && FE != Flow::Normal && FT == Flow::Normal)
+      narrow(Cond, true);
     join(ET, PT, EE, PE); // rebuilds Env/Ptrs: its inputs must not alias them
-    // A branch that may leave keeps the rest of the path undecided.
-    Guarded = Saved || (Dep && (FT != Flow::Normal || FE != Flow::Normal));
+    // A branch that may leave keeps the rest of the path undecided, unless
+    // only edge blocks take it.
+    bool Leaves = Interior == 1   ? FT != Flow::Normal
+                  : Interior == 0 ? FE != Flow::Normal
+                                  : (FT != Flow::Normal || FE != Flow::Normal);
+    Guarded = Saved || (Dep && Leaves);
     PathShapeDep = SavedShape || (Shape && (FT != Flow::Normal || FE != Flow::Normal));
     if (FT == Flow::Return && FE == Flow::Return)
       return Flow::Return;
@@ -1176,6 +1629,7 @@ private:
       S.TraverseStmt(const_cast<Expr *>(Inc));
     LoopInfo LI;
     LI.Written = S.Order;
+    LI.Exits = S.Exits;
     for (const VarDecl *V : S.Order) {
       if (S.Complex.count(V) || !S.Step.count(V))
         continue;
@@ -1219,7 +1673,16 @@ private:
         NoRecord = SavedNR;
       }
       StepV = scale(StepV, St->second.second);
-      SymVal K = SymVal::symbol(key(Loop, 7) ^ key(V, 9));
+      uint64_t KId = (key(Loop, 7) ^ key(V, 9)) | 1;
+      SymVal K = SymVal::symbol(KId);
+      // The number of further iterations: at least 0; its upper bound comes
+      // from the loop condition (narrow). The bound is reached when nothing
+      // but the condition leaves the loop.
+      IterSyms.insert(KId);
+      Bound KB;
+      KB.Lo = 0;
+      KB.Attainable = !LI.Exits;
+      SymRanges[KId] = KB;
       Env[V] = add(loadVar(V), mul(StepV, K, key(Loop, 11)));
     }
   }
@@ -1232,7 +1695,7 @@ private:
     ++LoopDepth;
     Iters.push_back(0);
     Flow Result = Flow::Normal;
-    bool Symbolic = false;
+    bool Symbolic = false, EntryInterior = false;
     bool SavedShape = PathShapeDep;
     for (unsigned I = 0;; ++I) {
       if (I >= MaxUnroll || Exhausted) {
@@ -1248,6 +1711,8 @@ private:
         if (C == Tri::False)
           break;
         if (C == Tri::Unknown) {
+          // Every thread of an interior block enters the loop.
+          EntryInterior = I == 0 && LastInterior == 1;
           Symbolic = true;
           break;
         }
@@ -1273,8 +1738,13 @@ private:
       if (!Cond)
         LastCondDep = true; // an unrolled-out infinite loop: who stays is unknown
       if (C != Tri::False) {
-        Guarded = Saved || (C == Tri::Unknown && LastCondDep);
+        Guarded = Saved || (C == Tri::Unknown && LastCondDep && !EntryInterior &&
+                            LastInterior != 1);
+        RangeMap R0 = SymRanges;
+        if (Cond)
+          narrow(Cond, true);
         exec(Body);
+        SymRanges = std::move(R0);
       }
       if (Inc)
         evalAny(Inc);
@@ -1294,16 +1764,22 @@ private:
   const std::map<const VarDecl *, uint64_t> &Pad;
   std::vector<AccessRecord> &Out;
 
-  static constexpr uint64_t Budget = 6000000;
+  uint64_t Budget;
   static constexpr size_t MaxInstances = 400000;
   uint64_t Steps = 0;
   bool Exhausted = false;
   bool NoRecord = false;
+  bool AtomicSite = false; ///< recording the pointee of an atomic*() call
   bool LastCondDep = true;
   bool LastCondShape = true;
+  int LastInterior = -1; ///< interior value of the last undecided condition
   bool PathShapeDep = false; ///< a condition on the path depends on blockDim/threadIdx.y/z
 
   unsigned Tx = 0, Ty = 0, Tz = 0, Tid = 0;
+  using RangeMap = llvm::DenseMap<uint64_t, Bound>;
+  RangeMap SymRanges; ///< per thread: ranges of symbols (masks, counters)
+  llvm::DenseSet<uint64_t> BlockSyms, ParamSyms, IterSyms;
+  uint64_t Fresh = 0;
   EnvT Env;
   PtrEnvT Ptrs;
   llvm::DenseSet<const VarDecl *> Escaped; // see EscapeScanner
@@ -1316,6 +1792,7 @@ private:
   std::map<std::vector<int>, unsigned> IterKeys;
   std::map<const VarDecl *, ArrayLayout> Layouts;
   std::map<const Stmt *, LoopInfo> Loops;
+  std::map<const VarDecl *, std::vector<SymVal>> Carves; ///< starts, per array
 };
 
 } // namespace
@@ -1323,11 +1800,13 @@ private:
 bool interpretKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
                      const LaunchConfig &Cfg, unsigned MaxUnroll,
                      const std::map<const VarDecl *, uint64_t> &Pad,
-                     std::vector<AccessRecord> &Out) {
+                     std::vector<AccessRecord> &Out, uint64_t &Budget) {
   if (!Kernel->hasBody())
     return true;
-  Interp I(Ctx, Kernel, Cfg, MaxUnroll, Pad, Out);
-  return I.run();
+  Interp I(Ctx, Kernel, Cfg, MaxUnroll, Pad, Out, Budget);
+  bool Done = I.run();
+  Budget -= std::min(Budget, I.stepsTaken());
+  return Done;
 }
 
 } // namespace cgt::smem

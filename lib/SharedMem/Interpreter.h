@@ -17,11 +17,29 @@
 
 namespace cgt::smem {
 
+/// What is known of a value that is not a constant: it lies in [Lo, Hi]
+/// (INT64_MIN / INT64_MAX: unbounded on that side); Attainable when the
+/// bound is reached by some input (masked data, a loop counter running to
+/// its bound) rather than only by some value of a kernel parameter.
+struct Bound {
+  int64_t Lo = INT64_MIN, Hi = INT64_MAX;
+  bool Attainable = false;
+  bool finiteHi() const { return Hi != INT64_MAX; }
+  bool finiteLo() const { return Lo != INT64_MIN; }
+};
+
 struct Instance {
   unsigned Tid = 0;     ///< linear thread id
   unsigned IterKey = 0; ///< interned iteration numbers of the enclosing loops
   SymVal Off;           ///< byte offset from the array's start
   std::vector<SymVal> Dims; ///< per-dimension indices (direct subscripts only)
+  std::vector<Bound> DimBounds; ///< ranges of the non-constant Dims
+  Bound OffBound;
+  /// Reached through a pointer carved out of the array (see Interpreter.cpp):
+  /// the carve, its start, and the offset from it.
+  const clang::VarDecl *Carve = nullptr;
+  SymVal CarveStart, CarveRel;
+  Bound CarveRelBound;
   bool Guarded = false; ///< an undecided condition is on the path
 };
 
@@ -31,7 +49,11 @@ struct AccessRecord {
   unsigned Bytes = 0;     ///< size of the accessed object
   bool Direct = true;     ///< always `a[i][j]` on the array itself
   bool Load = false, Store = false, InLoop = false;
+  bool Atomic = false; ///< through atomic*(): not a plain bank access
   std::vector<Instance> Inst;
+  /// Start offsets of every carve of the array: a carve's region ends where
+  /// the next one (at a constant distance) begins, or at the array's end.
+  std::vector<SymVal> Carves;
 };
 
 /// Extents and byte strides of a __shared__ array; the leftmost extent of an
@@ -46,11 +68,13 @@ ArrayLayout layoutOf(clang::ASTContext &Ctx, const clang::VarDecl *VD,
                      const LaunchConfig &Cfg,
                      const std::map<const clang::VarDecl *, uint64_t> &Pad);
 
-/// Runs the kernel; false when the step budget ran out.
+/// Runs the kernel; false when the step budget ran out. `Budget` is the
+/// number of evaluation steps (over all threads) left to the caller; the
+/// steps taken are subtracted from it.
 bool interpretKernel(clang::ASTContext &Ctx, const clang::FunctionDecl *Kernel,
                      const LaunchConfig &Cfg, unsigned MaxUnroll,
                      const std::map<const clang::VarDecl *, uint64_t> &Pad,
-                     std::vector<AccessRecord> &Out);
+                     std::vector<AccessRecord> &Out, uint64_t &Budget);
 
 } // namespace cgt::smem
 

@@ -1,19 +1,32 @@
 //===- LaunchConfig.cpp - block shapes a kernel is launched with ----------===//
 //
-// Collects every `k<<<grid, block, shmem, stream>>>` of the translation unit
-// and folds its block and dynamic shared-memory arguments to constants:
-// integer and dim3 literals, constexpr values, template arguments, and locals
-// whose constant initialiser is never overwritten. A launch whose block size
-// does not fold contributes nothing; kernels without any folded launch fall
-// back to __launch_bounds__ and then to the hardware limit, and say so.
+// Collects every launch of the translation unit -- `k<<<grid, block, bytes>>>`
+// (the kernel named, a function-pointer variable or parameter, an element of
+// a table of kernels), cudaLaunchKernel / cudaLaunchCooperativeKernel,
+// cudaLaunchKernelEx(C) with a cudaLaunchConfig_t, cuLaunchKernel(Ex) with a
+// CUfunction from cudaGetFuncBySymbol / cuModuleGetFunction("name"), kernel
+// node parameters given to cudaGraphAddKernelNode and its setters -- and
+// folds which kernel, which block shape and how many bytes of dynamic shared
+// memory reach it (LaunchResolver.h: locals, struct fields, wrappers'
+// parameters through their call sites). A launch whose block size does not
+// fold contributes nothing. cudaFuncSetAttribute(k,
+// cudaFuncAttributeMaxDynamicSharedMemorySize, n) caps the dynamic size of a
+// launch whose size did not fold. Kernels without any folded launch take the
+// BlockShapes option, then __launch_bounds__, then the hardware limit, and
+// say so.
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/SharedMemAnalysis.h"
+#include "SharedMem/LaunchResolver.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include <set>
 #include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
@@ -22,42 +35,27 @@ namespace cgt::smem {
 
 namespace {
 
-/// Variables a function assigns, increments, or takes the address of: their
-/// initialisers cannot be trusted as their value at a launch.
-class ModifiedVars : public RecursiveASTVisitor<ModifiedVars> {
-public:
-  llvm::DenseSet<const VarDecl *> Vars;
-  void mark(const Expr *E) {
-    E = E->IgnoreParenImpCasts();
-    while (const auto *M = dyn_cast<MemberExpr>(E))
-      E = M->getBase()->IgnoreParenImpCasts();
-    if (const auto *D = dyn_cast<DeclRefExpr>(E))
-      if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
-        Vars.insert(V);
-  }
-  bool VisitBinaryOperator(BinaryOperator *B) {
-    if (B->isAssignmentOp())
-      mark(B->getLHS());
-    return true;
-  }
-  bool VisitUnaryOperator(UnaryOperator *U) {
-    if (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf)
-      mark(U->getSubExpr());
-    return true;
-  }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
-    if (C->isAssignmentOp() && C->getNumArgs() > 0)
-      mark(C->getArg(0));
-    return true;
-  }
-};
-
+/// Collects the launch sites and the call graph of the TU; the launches are
+/// folded once the whole TU is indexed (a wrapper's callers may come after it).
 class LaunchIndexer : public RecursiveASTVisitor<LaunchIndexer> {
 public:
-  LaunchIndexer(ASTContext &Ctx,
-                std::map<const FunctionDecl *, std::vector<LaunchConfig>> &L,
-                std::map<const FunctionDecl *, unsigned> &U)
-      : Ctx(Ctx), Launches(L), Unknown(U) {}
+  enum class Form {
+    Chevron,     ///< k<<<grid, block, bytes, stream>>>(...)
+    RuntimeCall, ///< cudaLaunchKernel / cudaLaunchCooperativeKernel(k, grid, block, args, bytes, stream)
+    RuntimeEx,   ///< cudaLaunchKernelEx(&cfg, k, ...) / cudaLaunchKernelExC(&cfg, k, args)
+    Driver,      ///< cuLaunchKernel(f, gx, gy, gz, bx, by, bz, bytes, ...)
+    DriverEx,    ///< cuLaunchKernelEx(&cfg, f, ...)
+    KernelNode,  ///< cudaGraphAddKernelNode(&n, g, deps, nd, &params) and setters
+    MaxDynSmem   ///< cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, n)
+  };
+  struct Site {
+    const Expr *E;
+    const FunctionDecl *Fn;
+    Form F;
+  };
+  std::vector<Site> Sites;
+
+  LaunchIndexer(ASTContext &Ctx, LaunchResolver &R) : Ctx(Ctx), R(R) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   // Launches inside generic lambdas live in the closure's implicit operator()
   // specialisations (ggml's `auto launch = [&](auto NC) { k<...><<<...>>>(); }`).
@@ -74,142 +72,230 @@ public:
     return RecursiveASTVisitor::TraverseDecl(D);
   }
 
-  bool TraverseFunctionDecl(FunctionDecl *FD) {
-    const FunctionDecl *Saved = Current;
-    Current = FD;
-    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
-    Current = Saved;
-    return R;
+#define CGT_TRAVERSE(KIND)                                                     \
+  bool Traverse##KIND(KIND *FD) {                                              \
+    const FunctionDecl *Saved = Current;                                       \
+    Current = FD;                                                              \
+    if (FD->hasAttr<CUDAGlobalAttr>() && !FD->isDependentContext())            \
+      R.addKernelName(FD);                                                     \
+    bool Res = RecursiveASTVisitor::Traverse##KIND(FD);                        \
+    Current = Saved;                                                           \
+    return Res;                                                                \
   }
-  bool TraverseCXXMethodDecl(CXXMethodDecl *FD) {
-    const FunctionDecl *Saved = Current;
-    Current = FD;
-    bool R = RecursiveASTVisitor::TraverseCXXMethodDecl(FD);
-    Current = Saved;
-    return R;
-  }
+  CGT_TRAVERSE(FunctionDecl)
+  CGT_TRAVERSE(CXXMethodDecl)
+  CGT_TRAVERSE(CXXConstructorDecl)
+#undef CGT_TRAVERSE
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *E) {
-    if (E->isValueDependent() || E->isTypeDependent())
+    if (!E->isValueDependent() && !E->isTypeDependent() && Current && E->getConfig())
+      Sites.push_back({E, Current, Form::Chevron});
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *C) {
+    if (C->isValueDependent() || C->isTypeDependent() || !Current)
       return true;
-    const FunctionDecl *K = E->getDirectCallee();
-    const CallExpr *Cfg = E->getConfig();
-    if (!K || !Cfg || Cfg->getNumArgs() < 3)
+    const FunctionDecl *F = C->getDirectCallee();
+    if (!F)
       return true;
-    K = K->getCanonicalDecl();
-    std::optional<BlockShape> Shape = dim3Of(Cfg->getArg(1));
-    if (!Shape || Shape->count() == 0 || Shape->count() > 1024) {
-      ++Unknown[K];
+    R.addCallSite(F, C, Current);
+    if (!F->getIdentifier() ||
+        Ctx.getSourceManager().isInSystemHeader(C->getBeginLoc()))
       return true;
-    }
-    LaunchConfig C;
-    C.Block = *Shape;
-    C.Origin = ShapeOrigin::Launch;
-    C.Loc = E->getBeginLoc();
-    if (auto Bytes = intOf(Cfg->getArg(2)); Bytes && *Bytes >= 0)
-      C.DynSharedBytes = static_cast<uint64_t>(*Bytes);
-    auto &V = Launches[K];
-    for (const LaunchConfig &O : V)
-      if (O.Block == C.Block && O.DynSharedBytes == C.DynSharedBytes)
-        return true;
-    V.push_back(C);
+    StringRef N = F->getName();
+    std::optional<Form> K;
+    if (N == "cudaLaunchKernel" || N == "cudaLaunchCooperativeKernel")
+      K = Form::RuntimeCall;
+    else if (N == "cudaLaunchKernelEx" || N == "cudaLaunchKernelExC")
+      K = Form::RuntimeEx;
+    else if (N == "cuLaunchKernel" || N == "cuLaunchCooperativeKernel")
+      K = Form::Driver;
+    else if (N == "cuLaunchKernelEx")
+      K = Form::DriverEx;
+    else if (N == "cudaGraphAddKernelNode" || N == "cudaGraphKernelNodeSetParams" ||
+             N == "cudaGraphExecKernelNodeSetParams")
+      K = Form::KernelNode;
+    else if (N == "cudaFuncSetAttribute")
+      K = Form::MaxDynSmem;
+    if (K)
+      Sites.push_back({C, Current, *K});
+    return true;
+  }
+
+  bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+    if (!C->isValueDependent() && Current && C->getConstructor())
+      R.addCallSite(C->getConstructor(), C, Current);
     return true;
   }
 
 private:
-  bool modified(const VarDecl *V) {
-    if (!Current || !Current->hasBody())
-      return true;
-    auto It = Modified.find(Current);
-    if (It == Modified.end()) {
-      ModifiedVars MV;
-      MV.TraverseStmt(Current->getBody());
-      It = Modified.emplace(Current, std::move(MV.Vars)).first;
-    }
-    return It->second.count(V);
-  }
-
-  /// The initialiser of a local that is never written after it, or of a
-  /// const (constexpr) variable with static storage: a namespace-scope
-  /// `constexpr dim3 kBlock(32, 8);`, a `static const dim3` local or a
-  /// `static constexpr dim3` class member.
-  const Expr *stableInit(const Expr *E) {
-    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-    if (!V || isa<ParmVarDecl>(V))
-      return nullptr;
-    if (V->hasLocalStorage())
-      return V->getInit() && !modified(V) ? V->getInit() : nullptr;
-    if (V->hasGlobalStorage() && V->getType().isConstQualified() &&
-        !V->getType()->isReferenceType())
-      return V->getAnyInitializer();
-    return nullptr;
-  }
-
-  std::optional<int64_t> intOf(const Expr *E, int Depth = 0) {
-    if (!E || Depth > 4)
-      return std::nullopt;
-    if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
-      E = D->getExpr();
-    if (E->isValueDependent())
-      return std::nullopt;
-    Expr::EvalResult R;
-    if (E->EvaluateAsInt(R, Ctx))
-      return R.Val.getInt().getExtValue();
-    if (const Expr *Init = stableInit(E))
-      return intOf(Init, Depth + 1);
-    return std::nullopt;
-  }
-
-  std::optional<BlockShape> dim3Of(const Expr *E, int Depth = 0) {
-    if (!E || Depth > 4)
-      return std::nullopt;
-    E = E->IgnoreImplicit()->IgnoreParens();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      return dim3Of(M->getSubExpr(), Depth + 1);
-    if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
-      return dim3Of(F->getSubExpr(), Depth + 1);
-    if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
-      if (C->getNumArgs() == 1) {
-        const Expr *A = C->getArg(0);
-        if (A->getType()->isRecordType())
-          return dim3Of(A, Depth + 1);
-      }
-      BlockShape S;
-      unsigned *Dims[3] = {&S.X, &S.Y, &S.Z};
-      for (unsigned I = 0; I < C->getNumArgs() && I < 3; ++I) {
-        auto V = intOf(C->getArg(I));
-        if (!V || *V <= 0)
-          return std::nullopt;
-        *Dims[I] = static_cast<unsigned>(*V);
-      }
-      return S;
-    }
-    if (const auto *IL = dyn_cast<InitListExpr>(E)) {
-      BlockShape S;
-      unsigned *Dims[3] = {&S.X, &S.Y, &S.Z};
-      for (unsigned I = 0; I < IL->getNumInits() && I < 3; ++I) {
-        auto V = intOf(IL->getInit(I));
-        if (!V || *V <= 0)
-          return std::nullopt;
-        *Dims[I] = static_cast<unsigned>(*V);
-      }
-      return S;
-    }
-    if (const Expr *Init = stableInit(E))
-      return dim3Of(Init, Depth + 1);
-    if (E->getType()->isIntegerType())
-      if (auto V = intOf(E); V && *V > 0)
-        return BlockShape{static_cast<unsigned>(*V), 1, 1};
-    return std::nullopt;
-  }
-
   ASTContext &Ctx;
-  std::map<const FunctionDecl *, std::vector<LaunchConfig>> &Launches;
-  std::map<const FunctionDecl *, unsigned> &Unknown;
+  LaunchResolver &R;
   const FunctionDecl *Current = nullptr;
-  std::map<const FunctionDecl *, llvm::DenseSet<const VarDecl *>> Modified;
 };
+
+/// The truth values a condition may take on a call path; {false, true}
+/// when it does not fold.
+std::set<bool> mayBe(const Expr *E, const CallPath &P, LaunchResolver &R,
+                     int Depth = 0) {
+  std::set<bool> Any{false, true};
+  E = E->IgnoreParenImpCasts();
+  if (Depth > 6)
+    return Any;
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_LNot) {
+    std::set<bool> In = mayBe(U->getSubExpr(), P, R, Depth + 1), Out;
+    for (bool B : In)
+      Out.insert(!B);
+    return Out;
+  }
+  const auto *B = dyn_cast<BinaryOperator>(E);
+  if (!B)
+    return Any;
+  if (B->getOpcode() == BO_LAnd || B->getOpcode() == BO_LOr) {
+    std::set<bool> L = mayBe(B->getLHS(), P, R, Depth + 1),
+                   Rt = mayBe(B->getRHS(), P, R, Depth + 1), Out;
+    for (bool X : L)
+      for (bool Y : Rt)
+        Out.insert(B->getOpcode() == BO_LAnd ? (X && Y) : (X || Y));
+    return Out;
+  }
+  if (!B->isComparisonOp() || !B->getLHS()->getType()->isIntegralOrEnumerationType())
+    return Any;
+  R.Incomplete = false;
+  std::vector<int64_t> L = R.ints(B->getLHS(), P), Rt = R.ints(B->getRHS(), P);
+  if (R.Incomplete || L.empty() || Rt.empty())
+    return Any;
+  std::set<bool> Out;
+  for (int64_t X : L)
+    for (int64_t Y : Rt)
+      switch (B->getOpcode()) {
+      case BO_LT: Out.insert(X < Y); break;
+      case BO_GT: Out.insert(X > Y); break;
+      case BO_LE: Out.insert(X <= Y); break;
+      case BO_GE: Out.insert(X >= Y); break;
+      case BO_EQ: Out.insert(X == Y); break;
+      case BO_NE: Out.insert(X != Y); break;
+      default: return Any;
+      }
+  return Out;
+}
+
+/// False when an `if` around the launch in its function cannot take the
+/// branch the launch is on (matrixMul's `if (block_size == 16)
+/// MatrixMulCUDA<16><<<grid, threads>>>` with block_size 32).
+bool feasible(ASTContext &Ctx, const Stmt *Site, const CallPath &P,
+              LaunchResolver &R) {
+  DynTypedNode N = DynTypedNode::create(*Site);
+  for (int Up = 0; Up < 32; ++Up) {
+    auto Parents = Ctx.getParents(N);
+    if (Parents.size() != 1)
+      return true;
+    const DynTypedNode &Pa = Parents[0];
+    if (Pa.get<FunctionDecl>() || Pa.get<LambdaExpr>())
+      return true;
+    if (const auto *If = Pa.get<IfStmt>()) {
+      const Stmt *Child = N.get<Stmt>();
+      bool InThen = Child && Child == If->getThen();
+      bool InElse = Child && Child == If->getElse();
+      if ((InThen || InElse) && If->getCond() && !If->isConsteval()) {
+        std::set<bool> V = mayBe(If->getCond(), P, R);
+        if (!V.count(InThen))
+          return false;
+      }
+    }
+    N = Pa;
+  }
+  return true;
+}
+
+/// Where a value expression sits: the block of its statement and the
+/// `case` segment of it, so that `case 0: k = &a; threads = X; break;`
+/// pairs a with X only. An initialiser sits everywhere ({nullptr, -2}).
+std::pair<const Stmt *, int> segmentOf(ASTContext &Ctx, const Expr *E) {
+  DynTypedNode N = DynTypedNode::create(*E);
+  for (int Up = 0; Up < 16; ++Up) {
+    auto Ps = Ctx.getParents(N);
+    if (Ps.size() != 1)
+      break;
+    if (Ps[0].get<VarDecl>() || Ps[0].get<DeclStmt>())
+      return {nullptr, -2};
+    if (const auto *CS = Ps[0].get<CompoundStmt>()) {
+      const Stmt *Child = N.get<Stmt>();
+      int Idx = -1, I = 0, Seg = -1;
+      for (const Stmt *S : CS->body()) {
+        if (isa<SwitchCase>(S))
+          Seg = I;
+        if (S == Child) {
+          Idx = I;
+          break;
+        }
+        ++I;
+      }
+      return {CS, Idx >= 0 ? Seg : -1};
+    }
+    N = Ps[0];
+  }
+  return {nullptr, -2};
+}
+
+/// (kernel, shape) pairs of a launch whose kernel and block are both local
+/// variables assigned in several places: paired by the segment of their
+/// assignments when any two share one, otherwise every combination.
+std::vector<std::pair<const FunctionDecl *, BlockShape>>
+pairedChoices(ASTContext &Ctx, LaunchResolver &R, const Expr *KernelE,
+              const Expr *BlockE, const CallPath &P) {
+  std::vector<std::pair<const FunctionDecl *, BlockShape>> Out;
+  auto localVar = [](const Expr *E) -> const VarDecl * {
+    E = E->IgnoreImplicit()->IgnoreParenImpCasts();
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs() == 1)
+      E = C->getArg(0)->IgnoreImplicit()->IgnoreParenImpCasts(); // dim3 copy
+    const auto *D = dyn_cast<DeclRefExpr>(E);
+    const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+    return V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) ? V : nullptr;
+  };
+  const VarDecl *KV = localVar(KernelE), *SV = localVar(BlockE);
+  std::vector<const Expr *> KVals, SVals;
+  bool Paired = KV && SV && R.valuesOf(KV, KVals) && R.valuesOf(SV, SVals) &&
+                KVals.size() > 1 && SVals.size() > 1;
+  std::vector<std::pair<std::set<const FunctionDecl *>, std::pair<const Stmt *, int>>> Ks;
+  std::vector<std::pair<std::vector<BlockShape>, std::pair<const Stmt *, int>>> Ss;
+  bool AnyShared = false;
+  if (Paired) {
+    for (const Expr *X : KVals)
+      Ks.push_back({R.kernels(X, P), segmentOf(Ctx, X)});
+    for (const Expr *X : SVals) {
+      std::vector<BlockShape> Sh = R.shapes(X, P);
+      if (Sh.empty())
+        return Out; // one value that does not fold: no shape
+      Ss.push_back({Sh, segmentOf(Ctx, X)});
+    }
+    for (auto &K : Ks)
+      for (auto &S : Ss)
+        AnyShared |= K.second.first && K.second == S.second;
+  }
+  if (!AnyShared) {
+    for (const FunctionDecl *K : R.kernels(KernelE, P))
+      for (const BlockShape &S : R.shapes(BlockE, P))
+        Out.push_back({K, S});
+    return Out;
+  }
+  for (auto &K : Ks)
+    for (auto &S : Ss) {
+      bool Init = !K.second.first || !S.second.first;
+      if (!Init && K.second != S.second)
+        continue;
+      for (const FunctionDecl *F : K.first)
+        for (const BlockShape &B : S.first)
+          Out.push_back({F, B});
+    }
+  return Out;
+}
+
+bool isMaxDynSmemAttr(const Expr *E) {
+  const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return D && D->getDecl()->getName() == "cudaFuncAttributeMaxDynamicSharedMemorySize";
+}
 
 } // namespace
 
@@ -218,10 +304,14 @@ std::string LaunchConfig::describe() const {
   llvm::raw_string_ostream OS(S);
   switch (Origin) {
   case ShapeOrigin::Launch:
+  case ShapeOrigin::Option:
     OS << "block (" << Block.X << "," << Block.Y << "," << Block.Z << ")";
     if (DynSharedBytes && *DynSharedBytes)
-      OS << " with " << *DynSharedBytes << " bytes of dynamic shared memory";
-    OS << " from this launch";
+      OS << " with " << (DynFromAttribute ? "at most " : "") << *DynSharedBytes
+         << " bytes of dynamic shared memory"
+         << (DynFromAttribute ? " (cudaFuncSetAttribute)" : "");
+    OS << (Origin == ShapeOrigin::Launch ? " from this launch"
+                                         : " from the BlockShapes option");
     break;
   case ShapeOrigin::LaunchBounds:
     OS << "a 1-D block of " << Block.count()
@@ -233,6 +323,19 @@ std::string LaunchConfig::describe() const {
     break;
   }
   return OS.str();
+}
+
+UnitCoverage &unitCoverage() {
+  static thread_local UnitCoverage C;
+  return C;
+}
+
+std::string LaunchConfig::shapeText() const {
+  std::string S = "block (" + std::to_string(Block.X) + "," +
+                  std::to_string(Block.Y) + "," + std::to_string(Block.Z) + ")";
+  if (DynSharedBytes && *DynSharedBytes)
+    S += " with " + std::to_string(*DynSharedBytes) + " bytes";
+  return S;
 }
 
 std::string describeThreads(unsigned First, unsigned Last, unsigned Count) {
@@ -254,16 +357,206 @@ void SharedMemAnalyzer::indexLaunches() {
   if (Indexed)
     return;
   Indexed = true;
-  LaunchIndexer(Ctx, Launches, UnknownLaunches)
-      .TraverseDecl(Ctx.getTranslationUnitDecl());
+  LaunchResolver R(Ctx);
+  LaunchIndexer Idx(Ctx, R);
+  Idx.TraverseDecl(Ctx.getTranslationUnitDecl());
+
+  using Form = LaunchIndexer::Form;
+  auto add = [&](const FunctionDecl *K, const BlockShape &S,
+                 std::optional<uint64_t> Bytes, SourceLocation Loc) {
+    if (S.count() == 0 || S.count() > 1024)
+      return;
+    LaunchConfig C;
+    C.Block = S;
+    C.Origin = ShapeOrigin::Launch;
+    C.Loc = Loc;
+    C.DynSharedBytes = Bytes;
+    auto &V = Launches[K->getCanonicalDecl()];
+    for (const LaunchConfig &O : V)
+      if (O.Block == C.Block && O.DynSharedBytes == C.DynSharedBytes)
+        return;
+    if (V.size() < 16)
+      V.push_back(C);
+  };
+  // The dynamic size must fold completely: a size with an alternative that
+  // did not fold is unknown (`smem = 0; if (big) smem = n * 4;`).
+  auto bytesOf = [&](const Expr *E, const CallPath &P) {
+    std::vector<std::optional<uint64_t>> Out;
+    R.Incomplete = false;
+    std::vector<int64_t> V = E ? R.ints(E, P) : std::vector<int64_t>{0};
+    if (R.Incomplete || V.empty())
+      return std::vector<std::optional<uint64_t>>{std::nullopt};
+    for (int64_t B : V)
+      Out.push_back(B >= 0 ? std::optional<uint64_t>(B) : std::nullopt);
+    return Out;
+  };
+  auto fieldBytes = [&](const Expr *Obj, StringRef Field, const CallPath &P) {
+    auto FV = R.fieldValues(Obj, Field, P);
+    if (FV.size() != 1)
+      return std::vector<std::optional<uint64_t>>{std::nullopt};
+    return bytesOf(FV[0].first, FV[0].second);
+  };
+  auto fieldShapes = [&](const Expr *Obj, StringRef Field, const CallPath &P) {
+    std::vector<BlockShape> Out;
+    for (auto &[X, XP] : R.fieldValues(Obj, Field, P))
+      for (const BlockShape &S : R.shapes(X, XP))
+        if (std::find(Out.begin(), Out.end(), S) == Out.end())
+          Out.push_back(S);
+    return Out;
+  };
+  auto driverShapes = [&](llvm::ArrayRef<std::vector<int64_t>> D) {
+    std::vector<BlockShape> Out;
+    for (int64_t X : D[0])
+      for (int64_t Y : D[1])
+        for (int64_t Z : D[2])
+          if (X > 0 && Y > 0 && Z > 0 && X * Y * Z <= 1024)
+            Out.push_back(BlockShape{unsigned(X), unsigned(Y), unsigned(Z)});
+    return Out;
+  };
+
+  for (const LaunchIndexer::Site &S : Idx.Sites) {
+    const auto *Call = dyn_cast<CallExpr>(S.E);
+    if (!Call)
+      continue;
+    SourceLocation Loc = S.E->getBeginLoc();
+    bool AnyShape = false;
+    std::set<const FunctionDecl *> AllKernels;
+    for (const CallPath &P : R.pathsFor(S.Fn)) {
+      if (!feasible(Ctx, S.E, P, R))
+        continue;
+      std::set<const FunctionDecl *> Ks;
+      std::vector<BlockShape> Shapes;
+      std::vector<std::optional<uint64_t>> Bytes{std::nullopt};
+      unsigned N = Call->getNumArgs();
+      switch (S.F) {
+      case Form::Chevron: {
+        const auto *KC = cast<CUDAKernelCallExpr>(Call);
+        const CallExpr *Cfg = KC->getConfig();
+        Bytes = bytesOf(Cfg->getNumArgs() >= 3 ? Cfg->getArg(2) : nullptr, P);
+        if (const FunctionDecl *K = KC->getDirectCallee()) {
+          Ks.insert(K);
+          if (Cfg->getNumArgs() >= 2)
+            Shapes = R.shapes(Cfg->getArg(1), P);
+          break;
+        }
+        if (Cfg->getNumArgs() >= 2)
+          for (auto &[K, Sh] : pairedChoices(Ctx, R, KC->getCallee(), Cfg->getArg(1), P)) {
+            AllKernels.insert(K);
+            for (const auto &B : Bytes) {
+              add(K, Sh, B, Loc);
+              AnyShape = true;
+            }
+          }
+        continue;
+      }
+      case Form::RuntimeCall:
+        if (N < 3)
+          break;
+        Ks = R.kernels(Call->getArg(0), P);
+        Shapes = R.shapes(Call->getArg(2), P);
+        Bytes = bytesOf(N >= 5 ? Call->getArg(4) : nullptr, P);
+        break;
+      case Form::RuntimeEx:
+        if (N < 2)
+          break;
+        Ks = R.kernels(Call->getArg(1), P);
+        Shapes = fieldShapes(Call->getArg(0), "blockDim", P);
+        Bytes = fieldBytes(Call->getArg(0), "dynamicSmemBytes", P);
+        break;
+      case Form::Driver: {
+        if (N < 8)
+          break;
+        Ks = R.driverFunctions(Call->getArg(0), P);
+        std::vector<int64_t> D[3] = {R.ints(Call->getArg(4), P),
+                                     R.ints(Call->getArg(5), P),
+                                     R.ints(Call->getArg(6), P)};
+        Shapes = driverShapes(D);
+        Bytes = bytesOf(Call->getArg(7), P);
+        break;
+      }
+      case Form::DriverEx: {
+        if (N < 2)
+          break;
+        Ks = R.driverFunctions(Call->getArg(1), P);
+        std::vector<int64_t> D[3];
+        const char *Names[3] = {"blockDimX", "blockDimY", "blockDimZ"};
+        for (int I = 0; I < 3; ++I)
+          for (auto &[X, XP] : R.fieldValues(Call->getArg(0), Names[I], P))
+            for (int64_t V : R.ints(X, XP))
+              D[I].push_back(V);
+        Shapes = driverShapes(D);
+        Bytes = fieldBytes(Call->getArg(0), "sharedMemBytes", P);
+        break;
+      }
+      case Form::KernelNode: {
+        const Expr *Params = Call->getArg(N - 1);
+        for (auto &[X, XP] : R.fieldValues(Params, "func", P))
+          for (const FunctionDecl *K : R.kernels(X, XP))
+            Ks.insert(K);
+        Shapes = fieldShapes(Params, "blockDim", P);
+        Bytes = fieldBytes(Params, "sharedMemBytes", P);
+        break;
+      }
+      case Form::MaxDynSmem:
+        if (N == 3 && isMaxDynSmemAttr(Call->getArg(1)))
+          for (const FunctionDecl *K : R.kernels(Call->getArg(0), P))
+            for (int64_t V : R.ints(Call->getArg(2), P))
+              if (V > 0) {
+                uint64_t &M = this->MaxDyn[K->getCanonicalDecl()];
+                M = std::max<uint64_t>(M, V);
+              }
+        continue;
+      }
+      AllKernels.insert(Ks.begin(), Ks.end());
+      for (const FunctionDecl *K : Ks)
+        for (const BlockShape &Sh : Shapes)
+          for (const auto &B : Bytes) {
+            add(K, Sh, B, Loc);
+            AnyShape = true;
+          }
+    }
+    if (!AnyShape)
+      for (const FunctionDecl *K : AllKernels)
+        ++UnknownLaunches[K->getCanonicalDecl()];
+  }
 }
 
 std::vector<LaunchConfig>
 SharedMemAnalyzer::configsFor(const FunctionDecl *Kernel) {
+  std::vector<LaunchConfig> Cfgs = shapesFor(Kernel);
+  // A size that did not fold gets at most what
+  // cudaFuncSetAttribute(MaxDynamicSharedMemorySize) allows.
+  auto It = MaxDyn.find(Kernel->getCanonicalDecl());
+  if (It != MaxDyn.end())
+    for (LaunchConfig &C : Cfgs)
+      if (!C.DynSharedBytes && C.known()) {
+        C.DynSharedBytes = It->second;
+        C.DynFromAttribute = true;
+      }
+  return Cfgs;
+}
+
+std::vector<LaunchConfig>
+SharedMemAnalyzer::shapesFor(const FunctionDecl *Kernel) {
   indexLaunches();
   auto It = Launches.find(Kernel->getCanonicalDecl());
   if (It != Launches.end() && !It->second.empty())
     return It->second;
+  std::vector<LaunchConfig> Opt;
+  for (const std::string &Name :
+       {Kernel->getQualifiedNameAsString(), Kernel->getNameAsString()}) {
+    auto O = OptionShapes.find(Name);
+    if (O == OptionShapes.end())
+      continue;
+    for (const BlockShape &S : O->second) {
+      LaunchConfig C;
+      C.Loc = Kernel->getLocation();
+      C.Block = S;
+      C.Origin = ShapeOrigin::Option;
+      Opt.push_back(C);
+    }
+    return Opt;
+  }
   LaunchConfig C;
   C.Loc = Kernel->getLocation();
   C.Block = {1024, 1, 1};
@@ -281,6 +574,41 @@ SharedMemAnalyzer::configsFor(const FunctionDecl *Kernel) {
   }
   C.Origin = ShapeOrigin::HardwareLimit;
   return {C};
+}
+
+bool parseShapeOption(StringRef Text,
+                      std::map<std::string, std::vector<BlockShape>> &Out,
+                      std::string &Bad) {
+  llvm::SmallVector<StringRef, 8> Entries;
+  Text.split(Entries, ';', -1, /*KeepEmpty=*/false);
+  for (StringRef Entry : Entries) {
+    Entry = Entry.trim();
+    if (Entry.empty())
+      continue;
+    auto [Name, Shapes] = Entry.split('=');
+    Name = Name.trim();
+    llvm::SmallVector<StringRef, 4> List;
+    Shapes.split(List, ',', -1, false);
+    if (Name.empty() || List.empty()) {
+      Bad = Entry.str();
+      return false;
+    }
+    for (StringRef One : List) {
+      llvm::SmallVector<StringRef, 3> Dims;
+      One.trim().split(Dims, 'x');
+      BlockShape S;
+      unsigned *Slot[3] = {&S.X, &S.Y, &S.Z};
+      bool Ok = !Dims.empty() && Dims.size() <= 3;
+      for (size_t I = 0; Ok && I < Dims.size(); ++I)
+        Ok = !Dims[I].trim().getAsInteger(10, *Slot[I]) && *Slot[I] > 0;
+      if (!Ok || S.count() > 1024) {
+        Bad = Entry.str();
+        return false;
+      }
+      Out[Name.str()].push_back(S);
+    }
+  }
+  return true;
 }
 
 } // namespace cgt::smem

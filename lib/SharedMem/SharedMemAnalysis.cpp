@@ -37,16 +37,31 @@ struct Offender {
   int Dim = -2;
   int64_t Worst = 0;
   int64_t Extent = 0;
-  void add(unsigned Tid, int D, int64_t Idx, int64_t Ext) {
+  const VarDecl *Carve = nullptr;
+  void add(unsigned Tid, int D, int64_t Idx, int64_t Ext,
+           const VarDecl *C = nullptr) {
     Tids.insert(Tid);
     bool Better = Dim == -2 || (D == Dim && (Idx < 0 ? Idx < Worst : Idx > Worst));
     if (Better) {
       Dim = D;
       Worst = Idx;
       Extent = Ext;
+      Carve = C;
     }
   }
 };
+
+/// Bytes from a carve's start to the next carve (at a constant distance) or
+/// to the array's end; -1 when unknown.
+int64_t carveBytes(const AccessRecord &R, const SymVal &Start, int64_t Total) {
+  int64_t Best = -1;
+  for (const SymVal &C : R.Carves)
+    if (C.sameTerms(Start) && C.C > Start.C && (Best < 0 || C.C - Start.C < Best))
+      Best = C.C - Start.C;
+  if (Best < 0 && Start.isConst() && Total >= 0)
+    Best = Total - Start.C;
+  return Best;
+}
 
 std::optional<OverflowFinding> overflowOf(ASTContext &Ctx, const AccessRecord &R,
                                           const LaunchConfig &Cfg,
@@ -54,27 +69,72 @@ std::optional<OverflowFinding> overflowOf(ASTContext &Ctx, const AccessRecord &R
   ArrayLayout L = layoutOf(Ctx, R.Array, Cfg, {});
   Offender Hard, Soft; // unguarded / guarded
   for (const Instance &I : R.Inst) {
-    Offender &O = I.Guarded ? Soft : Hard;
     if (R.Direct && !I.Dims.empty()) {
       for (size_t D = 0; D < I.Dims.size() && D < L.Extents.size(); ++D) {
-        auto V = I.Dims[D].asConst();
         int64_t Ext = L.Extents[D];
-        if (!V || Ext < 0)
+        if (Ext < 0)
           continue;
-        if (*V < 0 || *V >= Ext) {
-          O.add(I.Tid, static_cast<int>(D), *V, Ext);
+        auto V = I.Dims[D].asConst();
+        if (V && (*V < 0 || *V >= Ext)) {
+          (I.Guarded ? Soft : Hard).add(I.Tid, static_cast<int>(D), *V, Ext);
           break;
+        }
+        // A value known only by its range (masked data, a loop counter):
+        // its bound is out, definitely so when inputs reach it.
+        if (!V && D < I.DimBounds.size()) {
+          const Bound &B = I.DimBounds[D];
+          std::optional<int64_t> Out;
+          if (B.finiteHi() && B.Hi >= Ext)
+            Out = B.Hi;
+          else if (B.finiteLo() && B.Lo < 0)
+            Out = B.Lo;
+          if (Out) {
+            (I.Guarded || !B.Attainable ? Soft : Hard)
+                .add(I.Tid, static_cast<int>(D), *Out, Ext);
+            break;
+          }
         }
       }
       continue;
     }
-    auto V = I.Off.asConst();
-    if (!V || L.TotalBytes < 0)
+    if (L.TotalBytes >= 0) {
+      if (auto V = I.Off.asConst()) {
+        if (*V < 0 || *V + R.Bytes > L.TotalBytes) {
+          (I.Guarded ? Soft : Hard).add(I.Tid, -1, *V, L.TotalBytes);
+          continue;
+        }
+      } else {
+        const Bound &B = I.OffBound;
+        std::optional<int64_t> Out;
+        if (B.finiteHi() && B.Hi + R.Bytes > L.TotalBytes)
+          Out = B.Hi;
+        else if (B.finiteLo() && B.Lo < 0)
+          Out = B.Lo;
+        if (Out) {
+          (I.Guarded || !B.Attainable ? Soft : Hard)
+              .add(I.Tid, -1, *Out, L.TotalBytes);
+          continue;
+        }
+      }
+    }
+    // Inside the buffer but outside the region carved for this pointer.
+    if (!I.Carve || R.Bytes == 0)
       continue;
-    if (*V < 0 || *V + R.Bytes > L.TotalBytes)
-      O.add(I.Tid, -1, *V, L.TotalBytes);
+    int64_t Region = carveBytes(R, I.CarveStart, L.TotalBytes);
+    if (Region < 0)
+      continue;
+    int64_t Elems = Region / R.Bytes;
+    if (auto V = I.CarveRel.asConst()) {
+      if (*V < 0 || *V + R.Bytes > Region)
+        (I.Guarded ? Soft : Hard).add(I.Tid, -3, *V / int64_t(R.Bytes), Elems, I.Carve);
+      continue;
+    }
+    const Bound &B = I.CarveRelBound;
+    if (B.finiteHi() && B.Hi + R.Bytes > Region)
+      (I.Guarded || !B.Attainable ? Soft : Hard)
+          .add(I.Tid, -3, B.Hi / int64_t(R.Bytes), Elems, I.Carve);
   }
-  bool Definite = Cfg.Origin == ShapeOrigin::Launch && !Hard.Tids.empty();
+  bool Definite = Cfg.known() && !Hard.Tids.empty();
   const Offender *Use = nullptr;
   if (Definite)
     Use = &Hard;
@@ -89,6 +149,7 @@ std::optional<OverflowFinding> overflowOf(ASTContext &Ctx, const AccessRecord &R
   F.Dim = Use->Dim;
   F.Rank = static_cast<unsigned>(std::max<size_t>(1, L.Extents.size()));
   F.Extent = Use->Extent;
+  F.Carve = Use->Carve;
   F.WorstIndex = Use->Worst;
   F.FirstTid = *Use->Tids.begin();
   F.LastTid = *Use->Tids.rbegin();
@@ -108,13 +169,14 @@ struct Group {
 std::optional<std::pair<WarpCost, unsigned>>
 worstCost(const AccessRecord &R, const LaunchConfig &Cfg) {
   unsigned S = R.Bytes;
-  if (S != 1 && S != 2 && S != 4 && S != 8 && S != 16)
+  // Shared-memory atomics are not modelled by the measured bank model.
+  if (R.Atomic || (S != 1 && S != 2 && S != 4 && S != 8 && S != 16))
     return std::nullopt;
   std::map<std::pair<unsigned, unsigned>, Group> Groups;
   for (const Instance &I : R.Inst) {
     // Under an assumed 1-D shape, indices built from blockDim or
     // threadIdx.y/z mean nothing.
-    if (I.Off.ShapeDep && Cfg.Origin != ShapeOrigin::Launch)
+    if (I.Off.ShapeDep && !Cfg.known())
       return std::nullopt;
     Group &G = Groups[{I.IterKey, I.Tid / WarpSize}];
     if (I.Off.Top) {
@@ -197,7 +259,8 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
   if (!Kernel->hasBody() || Kernel->isDependentContext())
     return Rep;
   Rep.Configs = configsFor(Kernel);
-  bool Known = Rep.Configs.front().Origin == ShapeOrigin::Launch;
+  uint64_t Budget = Opts.StepBudget;
+  bool Known = Rep.Configs.front().known();
 
   // Overflow: every known launch shape; without one, the assumed shapes
   // (1-D, and the same count along y and z) when possible overflows are wanted.
@@ -216,7 +279,7 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
       std::vector<const Expr *> Order;
       for (const LaunchConfig &Cfg : Shapes) {
         std::vector<AccessRecord> Recs;
-        if (!interpretKernel(Ctx, Kernel, Cfg, Opts.MaxUnroll, {}, Recs)) {
+        if (!interpretKernel(Ctx, Kernel, Cfg, Opts.MaxUnroll, {}, Recs, Budget)) {
           Rep.GaveUp = true;
           return Rep;
         }
@@ -228,8 +291,15 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
           if (It == Best.end()) {
             Order.push_back(R.E);
             Best.emplace(R.E, *F);
-          } else if (F->Definite && !It->second.Definite) {
+          } else if ((F->Definite && !It->second.Definite) ||
+                     (F->Definite == It->second.Definite &&
+                      std::abs(F->WorstIndex - F->Extent) >
+                          std::abs(It->second.WorstIndex - It->second.Extent))) {
+            F->Others = std::move(It->second.Others);
+            F->Others.push_back(It->second.Config.shapeText());
             It->second = *F;
+          } else {
+            It->second.Others.push_back(F->Config.shapeText());
           }
         }
       }
@@ -243,7 +313,7 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
     std::vector<const Expr *> Order;
     for (const LaunchConfig &Cfg : Rep.Configs) {
       std::vector<AccessRecord> Recs;
-      if (!interpretKernel(Ctx, Kernel, Cfg, Opts.MaxUnroll, {}, Recs)) {
+      if (!interpretKernel(Ctx, Kernel, Cfg, Opts.MaxUnroll, {}, Recs, Budget)) {
         Rep.GaveUp = true;
         return Rep;
       }
@@ -266,7 +336,13 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
           Order.push_back(R.E);
           Best.emplace(R.E, F);
         } else if (F.Cost.excess() > It->second.Cost.excess()) {
+          F.Others = std::move(It->second.Others);
+          F.Others.push_back(It->second.Config.shapeText() + " (" +
+                             std::to_string(It->second.Cost.Degree) + "-way)");
           It->second = F;
+        } else {
+          It->second.Others.push_back(F.Config.shapeText() + " (" +
+                                      std::to_string(F.Cost.Degree) + "-way)");
         }
       }
     }
@@ -282,7 +358,7 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
         // array in the kernel has excess wavefronts left.
         PadMap Pad{{F.Array, Text->NewCols}};
         std::vector<AccessRecord> Recs;
-        if (!interpretKernel(Ctx, Kernel, F.Config, Opts.MaxUnroll, Pad, Recs))
+        if (!interpretKernel(Ctx, Kernel, F.Config, Opts.MaxUnroll, Pad, Recs, Budget))
           continue;
         bool Clean = true;
         for (const AccessRecord &R : Recs) {

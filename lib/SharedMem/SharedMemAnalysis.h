@@ -32,6 +32,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/StringRef.h"
 #include <map>
 #include <memory>
 #include <string>
@@ -41,6 +42,7 @@ namespace cgt::smem {
 
 enum class ShapeOrigin {
   Launch,       ///< a launch of the kernel in this TU with constant sizes
+  Option,       ///< the BlockShapes option (launches in other files)
   LaunchBounds, ///< __launch_bounds__(M): a 1-D block of M threads assumed
   HardwareLimit ///< nothing known: blocks of up to 1024 threads
 };
@@ -59,22 +61,38 @@ struct BlockShape {
 struct LaunchConfig {
   BlockShape Block;
   std::optional<uint64_t> DynSharedBytes; ///< 3rd launch argument if constant
+  /// DynSharedBytes is the cap of cudaFuncSetAttribute(MaxDynamicSharedMemorySize)
+  bool DynFromAttribute = false;
   ShapeOrigin Origin = ShapeOrigin::HardwareLimit;
+  /// The shape is the one the kernel runs with (a launch or the option), not
+  /// an assumption.
+  bool known() const {
+    return Origin == ShapeOrigin::Launch || Origin == ShapeOrigin::Option;
+  }
   clang::SourceLocation Loc; ///< the launch, or the kernel for other origins
   /// "block (32,8,1) and 1024 bytes of dynamic shared memory from this launch"
   std::string describe() const;
+  /// "block (32,8,1)" (with ", 1024 bytes" of dynamic shared memory)
+  std::string shapeText() const;
 };
 
 struct OverflowFinding {
   const clang::Expr *Access = nullptr; ///< the subscript / dereference
   const clang::VarDecl *Array = nullptr;
   bool Definite = false; ///< launch shape known and path not guarded
-  int Dim = -1;          ///< dimension (0 = leftmost), -1 = byte range via a pointer
+  int Dim = -1;          ///< dimension (0 = leftmost), -1 = byte range via a
+                         ///< pointer, -3 = elements of a carved region
+  /// Dim == -3: the pointer carved out of the array whose region the access
+  /// leaves (`float *b = smem + 64;`); Extent and WorstIndex count elements
+  /// of the access's type from the carve's start.
+  const clang::VarDecl *Carve = nullptr;
   unsigned Rank = 1;     ///< dimensions of the array
   int64_t Extent = 0;    ///< elements of that dimension, bytes when Dim < 0
   int64_t WorstIndex = 0;
   unsigned FirstTid = 0, LastTid = 0, NumThreads = 0; ///< linear ids
   LaunchConfig Config;
+  /// Other launch shapes under which this access also overflows.
+  std::vector<std::string> Others;
 };
 
 struct PaddingFix {
@@ -93,6 +111,9 @@ struct BankFinding {
   unsigned Warp = 0;
   LaunchConfig Config;
   std::optional<PaddingFix> Fix; ///< padding the last dimension removes it
+  /// Other launch shapes under which this access also conflicts ("block
+  /// (16,16,1) (2-way)").
+  std::vector<std::string> Others;
 };
 
 struct AnalysisOptions {
@@ -101,6 +122,9 @@ struct AnalysisOptions {
   bool PossibleOverflows = false; ///< also report under assumed shapes / guards
   bool PaddingFixes = true;
   unsigned MaxUnroll = 64; ///< concrete iterations of one loop before going symbolic
+  /// Evaluation steps, over all threads and shapes, before the analysis of
+  /// one kernel gives up (KernelReport::GaveUp); about a second of work.
+  uint64_t StepBudget = 30000000;
 };
 
 struct KernelReport {
@@ -118,16 +142,56 @@ public:
 
   /// Block shapes the kernel is analysed under, strongest source first.
   std::vector<LaunchConfig> configsFor(const clang::FunctionDecl *Kernel);
+  /// Shapes for kernels whose launches are elsewhere, by (qualified) name:
+  /// the BlockShapes option.
+  void setShapeOption(std::map<std::string, std::vector<BlockShape>> Shapes) {
+    OptionShapes = std::move(Shapes);
+  }
   KernelReport analyze(const clang::FunctionDecl *Kernel,
                        const AnalysisOptions &Opts);
 
 private:
   void indexLaunches();
+  std::vector<LaunchConfig> shapesFor(const clang::FunctionDecl *Kernel);
   clang::ASTContext &Ctx;
   bool Indexed = false;
   std::map<const clang::FunctionDecl *, std::vector<LaunchConfig>> Launches;
   std::map<const clang::FunctionDecl *, unsigned> UnknownLaunches;
+  std::map<std::string, std::vector<BlockShape>> OptionShapes;
+  std::map<const clang::FunctionDecl *, uint64_t> MaxDyn;
 };
+
+/// Parses a BlockShapes option, `'kernel=32x8;other=256,128x2'`; returns
+/// false (and the text of the first bad entry) when it does not parse.
+bool parseShapeOption(llvm::StringRef Text,
+                      std::map<std::string, std::vector<BlockShape>> &Out,
+                      std::string &Bad);
+
+/// Kernels with __shared__ accesses seen in the translation unit being
+/// analysed on this thread, and which of them got no verdict: no block shape
+/// (no launch folded, no BlockShapes entry) or an analysis over its step
+/// budget. The checks fill it; `cudagraph-tidy --stats` and SARIF report it.
+struct UnitCoverage {
+  /// key -> (no block shape, gave up)
+  std::map<std::string, std::pair<bool, bool>> Kernels;
+  void add(const std::string &Key, bool NoShape, bool GaveUp) {
+    auto &E = Kernels[Key];
+    E.first = NoShape;
+    E.second |= GaveUp;
+  }
+  unsigned count(bool Shape, bool Budget) const {
+    unsigned N = 0;
+    for (const auto &KV : Kernels)
+      N += (Shape && KV.second.first) || (Budget && KV.second.second);
+    return N;
+  }
+  unsigned kernels() const { return static_cast<unsigned>(Kernels.size()); }
+  unsigned noShape() const { return count(true, false); }
+  unsigned gaveUp() const { return count(false, true); }
+};
+/// Thread-local: a driver clears it before a translation unit and reads it
+/// after.
+UnitCoverage &unitCoverage();
 
 /// Text of a thread id range: "threads 128-255 (128 threads)".
 std::string describeThreads(unsigned First, unsigned Last, unsigned Count);

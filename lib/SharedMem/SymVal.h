@@ -36,6 +36,9 @@ struct SymVal {
   /// condition on such a value can select threads; one on a uniform value
   /// cannot, so it does not make the path "guarded".
   bool ThreadDep = false;
+  /// For an undecided condition: its value in the interior blocks of a
+  /// large enough problem (-1 unknown, 0 false, 1 true). See Interpreter.cpp.
+  int8_t Interior = -1;
 
   static SymVal top() { SymVal V; V.Top = true; return V; }
   static SymVal constant(int64_t C) { SymVal V; V.C = C; return V; }

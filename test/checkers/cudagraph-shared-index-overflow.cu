@@ -197,7 +197,7 @@ template <int N> __global__ void templ(float *g) {
   __shared__ float s[N];
   s[threadIdx.x] = g[threadIdx.x];
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: __shared__ array 's' is indexed out of bounds: the index reaches 255 but the array has 128 elements [cudagraph-shared-index-overflow]
-  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 128-255 (128 threads) go out of bounds
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: in templ<128> with block (256,1,1) from this launch, threads 128-255 (128 threads) go out of bounds
   // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:3: warning: __shared__ array 's' is indexed out of bounds: the index reaches 255
 }
 void launchTempl(float *g) {
@@ -205,16 +205,28 @@ void launchTempl(float *g) {
   templ<256><<<1, 256>>>(g);
 }
 
-// 9. Only "possible": a thread-dependent guard the analysis cannot decide,
-//    and a kernel with no launch in this file (hardware limit assumed).
+// 9. A guard of a global coordinate against a problem size holds in every
+//    interior block of a large enough problem: the overflow behind it is
+//    definite. Only "possible": a guard on the parameter's value itself, and
+//    a kernel with no launch in this file (hardware limit assumed).
 __global__ void dataGuard(float *g, int n) {
   __shared__ float cache[BLOCK];
   int gid = blockIdx.x * blockDim.x + threadIdx.x;
   if (gid < n)
     cache[threadIdx.x * 2] = g[gid];
-  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-1]]:5: warning: possible out-of-bounds index into __shared__ array 'cache': the index can reach 510 but the array has 256 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: __shared__ array 'cache' is indexed out of bounds: the index reaches 510 but the array has 256 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 128-255 (128 threads) go out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:5: warning: __shared__ array 'cache' is indexed out of bounds: the index reaches 510
 }
 void launchDataGuard(float *g, int n) { dataGuard<<<4, BLOCK>>>(g, n); }
+
+__global__ void countGuard(float *g, int nwarps) {
+  __shared__ float part[4];
+  if (threadIdx.x < nwarps)
+    part[threadIdx.x] = g[threadIdx.x];
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-1]]:5: warning: possible out-of-bounds index into __shared__ array 'part': the index can reach 255 but the array has 4 elements [cudagraph-shared-index-overflow]
+}
+void launchCountGuard(float *g, int n) { countGuard<<<1, BLOCK>>>(g, n); }
 
 __global__ void noLaunch(float *g) {
   __shared__ float s[BLOCK];

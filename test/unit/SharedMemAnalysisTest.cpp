@@ -296,4 +296,75 @@ void host(float *g) { k<<<1, dim3(32, 8)>>>(g, 4); }
   EXPECT_EQ(R.Conflicts[0].Cost.Degree, 32u);
 }
 
+
+TEST_F(SharedMemTest, StepBudgetGivesUpWithAFlag) {
+  // A kernel too long for its budget: the report says so and has no finding
+  // (a partial run could miss the guard that makes an access safe).
+  const char *Code = R"cpp(
+__global__ void k(float *g) {
+  __shared__ float s[64];
+  for (int i = 0; i < 20; ++i)
+    for (int j = 0; j < 20; ++j)
+      g[i * 20 + j] += s[threadIdx.x * 2];
+}
+void host(float *g) { k<<<1, 256>>>(g); }
+)cpp";
+  AnalysisOptions Small;
+  Small.StepBudget = 5000;
+  KernelReport R = run(Code, "k", Small);
+  EXPECT_TRUE(R.GaveUp);
+  EXPECT_TRUE(R.Overflows.empty());
+  KernelReport Full = run(Code, "k");
+  EXPECT_FALSE(Full.GaveUp);
+  EXPECT_EQ(Full.Overflows.size(), 1u);
+}
+
+TEST_F(SharedMemTest, WrapperShapesFollowTheirOwnCallPath) {
+  // One wrapper, two callers: each kernel gets only its own call's shape.
+  const char *Code = R"cpp(
+__global__ void a(float *g) { __shared__ float s[64]; s[threadIdx.x] = 0; }
+__global__ void b(float *g) { __shared__ float s[64]; s[threadIdx.x] = 0; }
+template <typename K> void launch(K k, int threads, float *g) { k<<<1, threads>>>(g); }
+void host(float *g) { launch(a, 32, g); launch(b, 256, g); }
+)cpp";
+  KernelReport A = run(Code, "a");
+  ASSERT_EQ(A.Configs.size(), 1u);
+  EXPECT_EQ(A.Configs[0].Block.X, 32u);
+  EXPECT_TRUE(A.Overflows.empty());
+  KernelReport B = run(Code, "b");
+  ASSERT_EQ(B.Configs.size(), 1u);
+  EXPECT_EQ(B.Configs[0].Block.X, 256u);
+  EXPECT_EQ(B.Overflows.size(), 1u);
+}
+
+TEST_F(SharedMemTest, BlockShapesOptionParses) {
+  std::map<std::string, std::vector<BlockShape>> M;
+  std::string Bad;
+  ASSERT_TRUE(parseShapeOption("k=32x8; ns::o=256,16x16x2", M, Bad));
+  ASSERT_EQ(M["k"].size(), 1u);
+  EXPECT_EQ(M["k"][0].Y, 8u);
+  ASSERT_EQ(M["ns::o"].size(), 2u);
+  EXPECT_EQ(M["ns::o"][1].Z, 2u);
+  EXPECT_FALSE(parseShapeOption("k=32x0", M, Bad));
+  EXPECT_EQ(Bad, "k=32x0");
+  EXPECT_FALSE(parseShapeOption("k=2048", M, Bad));
+}
+
+TEST_F(SharedMemTest, ProblemSizeGuardIsDefiniteParameterGuardIsNot) {
+  KernelReport R = run(R"cpp(
+__global__ void k(float *g, int n) {
+  __shared__ float s[128];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    s[threadIdx.x] = g[i];
+  if (threadIdx.x < n)
+    s[threadIdx.x + 1] = g[i];
+}
+void host(float *g, int n) { k<<<8, 256>>>(g, n); }
+)cpp", "k", [] { AnalysisOptions O; O.PossibleOverflows = true; return O; }());
+  ASSERT_EQ(R.Overflows.size(), 2u);
+  EXPECT_TRUE(R.Overflows[0].Definite);
+  EXPECT_FALSE(R.Overflows[1].Definite);
+}
+
 } // namespace

@@ -192,6 +192,27 @@ void printSummary(const cgt::RunResult &Result) {
 
 cgt::PreambleCacheStats PreambleStats;
 
+/// Per translation unit: how many kernels with __shared__ accesses the
+/// shared-memory checks analysed and how many got no verdict.
+void printSharedMemStats(const cgt::RunResult &Result) {
+  unsigned K = 0, NoShape = 0, GaveUp = 0;
+  for (const cgt::UnitStatus &U : Result.Units) {
+    if (U.SharedKernels < 0)
+      continue;
+    K += U.SharedKernels;
+    NoShape += U.SharedNoShape;
+    GaveUp += U.SharedGaveUp;
+    if (U.SharedKernels > 0)
+      errs() << "shared-memory checks: " << U.File << ": " << U.SharedKernels
+             << " kernels with __shared__ accesses, " << U.SharedNoShape
+             << " without a block shape, " << U.SharedGaveUp
+             << " over the step budget\n";
+  }
+  errs() << "shared-memory checks: " << K << " kernels with __shared__ accesses, "
+         << NoShape << " without a block shape (no verdict), " << GaveUp
+         << " over the step budget\n";
+}
+
 void printStats() {
   errs() << "preamble cache: " << PreambleStats.Hits << " hits, "
          << PreambleStats.Builds << " built, " << PreambleStats.Skipped
@@ -399,7 +420,9 @@ int main(int argc, const char **argv) {
     printSummary(Result);
   // `--stats` is LLVM's own option (llvm/ADT/Statistic.h); with it the
   // driver also says what the lifetime engine gave up.
-  if (llvm::AreStatisticsEnabled())
+  if (llvm::AreStatisticsEnabled()) {
     printStats();
+    printSharedMemStats(Result);
+  }
   return cgt::exitCodeFor(Result);
 }

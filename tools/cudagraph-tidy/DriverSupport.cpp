@@ -11,6 +11,7 @@
 #include "ApiModel/ApiModel.h"
 #include "CompileDb/NvccArgs.h"
 #include "Sarif/SarifWriter.h"
+#include "SharedMem/SharedMemAnalysis.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -281,10 +282,20 @@ UnitResult analyzeUnit(const DriverRun &Run, const std::string &File,
       llvm::vfs::createPhysicalFileSystem());
   // Quiet: runClangTidy's "N warnings generated" says nothing the report
   // does not.
+  // The shared-memory checks count their kernels per thread (one TU at a
+  // time on each).
+  smem::unitCoverage() = smem::UnitCoverage();
   std::vector<ClangTidyError> Errors =
       runClangTidyWithPreamble(Context, Db, File, BaseFS, Run.Preamble);
   if (!RelativeTo.empty())
     spellRelativeTo(Errors, RelativeTo);
+  if (Context.isCheckEnabled("cudagraph-shared-index-overflow") ||
+      Context.isCheckEnabled("cudagraph-shared-bank-conflict")) {
+    const smem::UnitCoverage &Cov = smem::unitCoverage();
+    Out.Status.SharedKernels = static_cast<int>(Cov.kernels());
+    Out.Status.SharedNoShape = Cov.noShape();
+    Out.Status.SharedGaveUp = Cov.gaveUp();
+  }
   unsigned CompilerErrors = 0;
   std::string FirstError;
   for (const ClangTidyError &E : Errors) {

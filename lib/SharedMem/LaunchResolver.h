@@ -1,0 +1,118 @@
+//===- LaunchResolver.h - host-side values that reach a launch --*- C++ -*-===//
+//
+// Internal to lib/SharedMem. Folds the host expressions of a kernel launch
+// (which kernel, which block shape, how many bytes of dynamic shared memory)
+// to the sets of constants they may hold, through
+//   * literals, constexpr values, template arguments, dim3 constructors,
+//     aggregate and designated initialisers, +,-,*,/,%,<<,>>, min/max, ?:;
+//   * locals: their initialiser and every plain assignment in the function
+//     (`kernel = &transposeNaive` in a switch: the union), dim3 fields
+//     assigned one by one, struct fields assigned one by one
+//     (`cfg.blockDim = ...`), constructors' member initialisers; a local
+//     whose value may change behind our back (++, +=, passed as `T&`, its
+//     address given to a non-const pointer parameter) folds to nothing;
+//   * parameters: through the call sites of the function in this TU, up to
+//     four callers deep, one call path at a time, so a wrapper called as
+//     `launch(k1, dim3(32,8)); launch(k2, 256);` gives k1 only (32,8) and k2
+//     only 256 (context-sensitive: kernel and shape come from one path).
+// "May" semantics: an unresolvable alternative is dropped, the others stay.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_SHAREDMEM_LAUNCHRESOLVER_H
+#define CUDAGRAPH_TIDY_SHAREDMEM_LAUNCHRESOLVER_H
+
+#include "SharedMem/SharedMemAnalysis.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <set>
+
+namespace cgt::smem {
+
+/// What one function body does to its locals (see the head comment).
+struct FunctionFacts {
+  llvm::DenseMap<const clang::VarDecl *, std::vector<const clang::Expr *>> Assigned;
+  std::map<std::pair<const clang::VarDecl *, std::string>,
+           std::vector<const clang::Expr *>>
+      FieldAssigned;
+  llvm::DenseSet<const clang::VarDecl *> Tainted;
+  /// `&v` given to a call as argument N: cuModuleGetFunction(&f, m, "k").
+  llvm::DenseMap<const clang::VarDecl *,
+                 std::vector<std::pair<const clang::CallExpr *, unsigned>>>
+      OutArgs;
+};
+
+/// One call path: the functions whose parameters are bound, innermost first.
+struct CallFrame {
+  const clang::FunctionDecl *Callee; ///< the function whose parameters are bound
+  const clang::Expr *Site;           ///< a CallExpr or CXXConstructExpr of it
+  const clang::FunctionDecl *Caller; ///< the function the site is in
+};
+struct CallPath {
+  std::vector<CallFrame> Frames;
+};
+
+class LaunchResolver {
+public:
+  explicit LaunchResolver(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+
+  /// Call sites of every function of the TU (instantiations included).
+  void addCallSite(const clang::FunctionDecl *Callee, const clang::Expr *Site,
+                   const clang::FunctionDecl *Caller);
+
+  /// Every call path (up to 4 frames, 64 paths) under which `Fn` may run,
+  /// starting with the empty one.
+  std::vector<CallPath> pathsFor(const clang::FunctionDecl *Fn);
+
+  std::vector<int64_t> ints(const clang::Expr *E, const CallPath &P, int Depth = 0);
+  std::vector<BlockShape> shapes(const clang::Expr *E, const CallPath &P,
+                                 int Depth = 0);
+  std::set<const clang::FunctionDecl *> kernels(const clang::Expr *E,
+                                                const CallPath &P, int Depth = 0);
+  /// The value expressions a struct field of the object `E` denotes may
+  /// hold (`cfg.blockDim`, `params.block_dims`, `p->func`), each with the
+  /// call path it must be folded under.
+  std::vector<std::pair<const clang::Expr *, CallPath>>
+  fieldValues(const clang::Expr *Object, llvm::StringRef Field,
+              const CallPath &P, int Depth = 0);
+  /// Kernels a CUfunction variable may hold (cudaGetFuncBySymbol,
+  /// cuModuleGetFunction by name, cuLibraryGetKernel).
+  std::set<const clang::FunctionDecl *> driverFunctions(const clang::Expr *E,
+                                                       const CallPath &P);
+  void addKernelName(const clang::FunctionDecl *K);
+
+  FunctionFacts &factsOf(const clang::FunctionDecl *F);
+  /// Every value a variable may hold: its initialiser and assignments; false
+  /// when it may change in ways not followed.
+  bool valuesOf(const clang::VarDecl *V, std::vector<const clang::Expr *> &Out);
+
+private:
+  const clang::VarDecl *varOf(const clang::Expr *E) const;
+  const clang::FunctionDecl *ownerOf(const clang::VarDecl *V) const;
+  /// The argument a parameter is bound to on the path, and the path of the
+  /// caller; nullptr when the path does not bind it.
+  const clang::Expr *argumentFor(const clang::ParmVarDecl *P, const CallPath &Path,
+                                 CallPath &CallerPath) const;
+  /// Object expressions (initialisers, constructions, aggregates) a struct
+  /// or pointer-to-struct expression may denote, with their call paths.
+  void objectsOf(const clang::Expr *E, const CallPath &P, int Depth,
+                 std::vector<std::pair<const clang::Expr *, CallPath>> &Out,
+                 std::vector<std::pair<const clang::Expr *, CallPath>> *FieldOut,
+                 llvm::StringRef Field);
+
+public:
+  /// Set when a value of `ints` had an alternative that did not fold (a
+  /// size that must be complete, e.g. dynamic shared memory, is then unknown).
+  bool Incomplete = false;
+
+private:
+  clang::ASTContext &Ctx;
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 std::vector<std::pair<const clang::Expr *, const clang::FunctionDecl *>>>
+      Callers;
+  std::map<const clang::FunctionDecl *, FunctionFacts> Facts;
+  std::map<std::string, std::set<const clang::FunctionDecl *>> KernelsByName;
+};
+
+} // namespace cgt::smem
+
+#endif
