@@ -68,7 +68,13 @@ inline const Expr *strip(const Expr *E) {
   return E;
 }
 
-inline bool isField(Key K) { return K && isa<FieldDecl>(K->Decl); }
+/// A member of `this`, or of the struct a pointer parameter points to
+/// (`ctx->stream`): owned by an object that outlives the call, so it never
+/// leaks when the function returns.
+inline bool isField(Key K) {
+  return K && (isa<FieldDecl>(K->Decl) || (K->Member && isa<ParmVarDecl>(K->Decl) &&
+                                             K->Decl->getType()->isPointerType()));
+}
 
 /// A local whose members can be followed one by one: a plain struct that no
 /// destructor looks after.
@@ -222,6 +228,8 @@ private:
                PathState &P);
   bool releasesEveryElement(Key K, const Expr *Arg, ResState &RS);
   bool releasesOneConstantElement(const Expr *Arg) const;
+  void releaseUntracked(const CallExpr *Call, const FunctionModel &M, const ReleaseEffect &Eff,
+                        Key K, PathState &P);
   bool elementUseHitsRelease(const ResState &RS, const Expr *UseArg,
                              const CallExpr *UseCall) const;
   void use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff, PathState &P);
@@ -317,6 +325,7 @@ private:
 
   // --- places, locations, text ---
   Key storageOf(const Expr *E);
+  bool isFixedPointerParam(const ValueDecl *D);
   Key placeOf(const ValueDecl *D, const FieldDecl *Member = nullptr, bool Element = false,
               bool Capture = false, bool ExecRefs = false);
   static const VarDecl *plainVar(Key K) {
@@ -350,11 +359,15 @@ private:
   /// Added to the slot of a resourceFor id: the second instance of a call's
   /// resource, made while another variable still holds the first.
   static constexpr int SecondInstance = 1 << 16;
+  /// The slot of what a release of an untracked handle stands for.
+  static constexpr int UntrackedSlot = -1000;
   std::map<const CallExpr *, unsigned> ReturnedResource;
   llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;
   std::map<uintptr_t, std::set<Key>> FactVars;
   /// Variables whose address was handed to code we do not follow.
   std::set<Key> AddressEscaped;
+  /// Pointer parameters the body never reassigns (their members are places).
+  std::optional<std::set<const ParmVarDecl *>> FixedPointerParams;
   std::map<const VarDecl *, const LambdaExpr *> LocalLambdas;
   unsigned LambdaDepth = 0;
   std::map<const ValueDecl *, SourceLocation> FirstElementRelease;

@@ -157,8 +157,10 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
   invalidateFacts(K, P); // a destroyed handle is no longer "known live"
   forgetExecReferences(K, P);
   auto It = P.Bind.find(K);
-  if (It == P.Bind.end())
+  if (It == P.Bind.end()) {
+    releaseUntracked(Call, M, Eff, K, P);
     return;
+  }
   for (unsigned R : It->second) {
     auto RSIt = P.Res.find(R);
     if (RSIt == P.Res.end())
@@ -193,6 +195,24 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
     RS.StatusDerefOf = nullptr;
     onFreedWhileReferenced(R, P);
   }
+}
+
+/// A handle this function did not acquire (a parameter, a member, what an
+/// unknown call returned) is released: whatever it was, it is released now,
+/// and using or releasing it again before it is written is a use after
+/// release. It has no kind, so it never leaks or mismatches.
+void Analysis::releaseUntracked(const CallExpr *Call, const FunctionModel &M,
+                                const ReleaseEffect &Eff, Key K, PathState &P) {
+  if (SummaryMode || K->Element || K->shadow())
+    return;
+  unsigned R = resourceFor(Call, -1, "", "", K, UntrackedSlot);
+  ResState RS;
+  RS.Bits = Released;
+  RS.ReleaseSite = Call;
+  RS.ReleasedBy = &M;
+  RS.ReleasedAs = &Eff;
+  P.Bind[K] = {R};
+  P.Res[R] = RS;
 }
 
 bool Analysis::releasesOneConstantElement(const Expr *Arg) const {

@@ -104,7 +104,7 @@ struct Place {
   std::string name() const {
     std::string N = Decl->getNameAsString();
     if (Member)
-      N += "." + Member->getNameAsString();
+      N += (Decl->getType()->isPointerType() ? "->" : ".") + Member->getNameAsString();
     if (Element)
       N += "[]";
     return N;

@@ -420,3 +420,60 @@ void event_destroyed_each_iteration(cudaStream_t s, int layers) {
     // CHECK-NOTES: :[[@LINE-2]]:5: note: 'done' was released here by 'cudaEventDestroy'
   } while (++l < layers);
 }
+
+// Handles this function did not create: released here, then used.
+struct Pipeline {
+  cudaStream_t copy;
+  cudaEvent_t ready;
+  cudaGraphExec_t exec;
+};
+
+void teardown_then_drain(Pipeline *p) {
+  cudaEventDestroy(p->ready);
+  cudaStreamDestroy(p->copy);
+  cudaStreamSynchronize(p->copy);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'p->copy' is used by 'cudaStreamSynchronize' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'p->copy' was released here by 'cudaStreamDestroy'
+}
+
+void drain_then_teardown(Pipeline *p) {
+  cudaStreamSynchronize(p->copy);
+  cudaEventDestroy(p->ready);
+  cudaStreamDestroy(p->copy);
+}
+
+cudaError_t relaunch_after_reset(Pipeline *p, cudaGraph_t g, bool shape_changed) {
+  if (shape_changed)
+    cudaGraphExecDestroy(p->exec);
+  return cudaGraphLaunch(p->exec, p->copy);
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: 'p->exec' is used by 'cudaGraphLaunch' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: 'p->exec' was released here by 'cudaGraphExecDestroy'
+}
+
+cudaError_t relaunch_after_rebuild(Pipeline *p, cudaGraph_t g, bool shape_changed) {
+  if (shape_changed) {
+    cudaGraphExecDestroy(p->exec);
+    if (cudaGraphInstantiate(&p->exec, g, 0) != cudaSuccess)
+      return cudaErrorUnknown;
+  }
+  return cudaGraphLaunch(p->exec, p->copy);
+}
+
+// A list walked through its parameter: each node's buffer is its own.
+struct Node {
+  float *buf;
+  Node *next;
+};
+
+void free_list(Node *n) {
+  for (; n; n = n->next)
+    cudaFree(n->buf);
+}
+
+void free_twice(float *d, bool early) {
+  if (early)
+    cudaFree(d);
+  cudaFree(d);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'd' is released again by 'cudaFree' (undefined behaviour) [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: 'd' was released here by 'cudaFree'
+}
