@@ -60,6 +60,9 @@ struct SarifInput {
   std::vector<std::string> BaselineStates;
   std::vector<UnitStatus> Units;
   std::vector<std::string> ConfigErrors;
+  /// Parts of the analysis given up on a bound (the lifetime engine's
+  /// revisit budget): warning notifications, the run still succeeded.
+  std::vector<std::string> Incomplete;
 };
 
 /// Reads source files once and answers line-level questions about them.

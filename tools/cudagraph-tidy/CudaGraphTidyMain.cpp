@@ -310,6 +310,7 @@ int main(int argc, const char **argv) {
     Run.DeviceSide = DeviceSide;
     Run.Jobs = JobsOpt;
     Result = cgt::runChecks(Run, Files);
+    cgt::noteEngineBudgets(Result);
   }
   if (!BaselineOpt.empty())
     cgt::applyBaseline(Result, Baseline, Report.SarifRoot, KeepUnchanged);
@@ -321,6 +322,8 @@ int main(int argc, const char **argv) {
       errs() << "cudagraph-tidy: error: " << U.File << ": " << U.Problem << "\n";
   for (const std::string &C : Result.ConfigErrors)
     errs() << "cudagraph-tidy: error: " << C << "\n";
+  for (const std::string &W : Result.Incomplete)
+    errs() << "cudagraph-tidy: warning: " << W << "\n";
   if (!Quiet)
     printSummary(Result);
   // `--stats` is LLVM's own option (llvm/ADT/Statistic.h); with it the

@@ -464,6 +464,7 @@ std::string sarifText(const RunResult &Result, const ReportOptions &Opts) {
   In.BaselineStates = Result.BaselineStates;
   In.Units = Result.Units;
   In.ConfigErrors = Result.ConfigErrors;
+  In.Incomplete = Result.Incomplete;
   SarifOptions SO;
   SO.SourceRoot = Opts.SarifRoot;
   SO.ToolVersion = CUDAGRAPH_TIDY_VERSION;

@@ -36,7 +36,6 @@ const char DeclsHeader[] =
 #include "CudaDeclsData.inc"
     ;
 
-const char Root[] = "/cgt-fuzz";
 const char InputPath[] = "/cgt-fuzz/input.cu";
 
 std::unique_ptr<llvm::MemoryBuffer> buffer(llvm::StringRef Text) {
@@ -46,7 +45,7 @@ std::unique_ptr<llvm::MemoryBuffer> buffer(llvm::StringRef Text) {
 /// The files every input sees; the input itself is added per run.
 llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> baseFiles() {
   auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  FS->setCurrentWorkingDirectory(Root);
+  FS->setCurrentWorkingDirectory("/");
   FS->addFile("/cgt-fuzz/include/cuda_decls.h", 0,
               buffer(llvm::StringRef(DeclsHeader, sizeof(DeclsHeader) - 1)));
   for (const char *Empty : {"cuda_runtime.h", "cuda_runtime_api.h", "cuda.h"})
@@ -75,15 +74,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                   buffer(llvm::StringRef(reinterpret_cast<const char *>(Data), Size)));
   // runClangTidy overlays its own files on top of this one; the real file
   // system stays underneath for the resource directory's headers.
+  // ClangTool enters the command's directory on every layer: the physical
+  // one keeps its own working directory instead of chdir()ing the process,
+  // and the command runs in "/", which exists on both.
   auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::vfs::getRealFileSystem());
+      llvm::vfs::createPhysicalFileSystem());
   FS->pushOverlay(Memory);
 
   ClangTidyOptions Opts = ClangTidyOptions::getDefaults();
   Opts.Checks = "-*,cudagraph-*";
   ClangTidyContext Context(
       std::make_unique<DefaultOptionsProvider>(ClangTidyGlobalOptions(), Opts));
-  clang::tooling::FixedCompilationDatabase Db(Root, compileArgs());
+  clang::tooling::FixedCompilationDatabase Db("/", compileArgs());
   runClangTidy(Context, Db, {InputPath}, FS, /*ApplyAnyFix=*/false,
                /*EnableCheckProfile=*/false, "", /*Quiet=*/true);
   return 0;
