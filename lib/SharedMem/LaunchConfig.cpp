@@ -153,6 +153,10 @@ private:
     if (!E || Depth > 4)
       return std::nullopt;
     E = E->IgnoreImplicit()->IgnoreParens();
+    // Error recovery can leave an expression without a type (the
+    // initializer of `dim3 b(T, T)` when T's declaration did not parse).
+    if (E->getType().isNull())
+      return std::nullopt;
     if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
       return dim3Of(M->getSubExpr(), Depth + 1);
     if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
@@ -160,7 +164,7 @@ private:
     if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
       if (C->getNumArgs() == 1) {
         const Expr *A = C->getArg(0);
-        if (A->getType()->isRecordType())
+        if (!A->getType().isNull() && A->getType()->isRecordType())
           return dim3Of(A, Depth + 1);
       }
       BlockShape S;
