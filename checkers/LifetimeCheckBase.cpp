@@ -46,7 +46,9 @@ void LifetimeCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 /// Models are shared between checks and translation units: parsing the same
-/// files again for every check would be wasted work.
+/// files again for every check would be wasted work. A model that fails to
+/// load is remembered too (as null), so the error is reported once per
+/// process, not once per check and translation unit.
 std::shared_ptr<const cgt::ApiModel> LifetimeCheckBase::loadModel() {
   static std::mutex Mu;
   static std::map<std::string, std::shared_ptr<const cgt::ApiModel>> Cache;
@@ -59,7 +61,7 @@ std::shared_ptr<const cgt::ApiModel> LifetimeCheckBase::loadModel() {
     configurationDiag("cannot load the built-in CUDA API model: %0",
                       DiagnosticIDs::Error)
         << llvm::toString(Builtin.takeError());
-    return nullptr;
+    return Cache[ApiModelFiles] = nullptr;
   }
   std::shared_ptr<cgt::ApiModel> M = std::move(*Builtin);
   SmallVector<StringRef, 4> Files;
@@ -69,7 +71,7 @@ std::shared_ptr<const cgt::ApiModel> LifetimeCheckBase::loadModel() {
       configurationDiag("invalid API model file (ApiModelFiles=%0): %1",
                         DiagnosticIDs::Error)
           << ApiModelFiles << llvm::toString(std::move(E));
-      return nullptr;
+      return Cache[ApiModelFiles] = nullptr;
     }
   }
   Cache[ApiModelFiles] = M;

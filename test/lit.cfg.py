@@ -32,6 +32,17 @@ config.test_exec_root = os.path.join(config.cgt_build_dir, "test")
 plugin = os.path.join(config.cgt_build_dir, "lib", "CudaGraphTidy.so")
 driver = os.path.join(config.cgt_build_dir, "bin", "cudagraph-tidy")
 clang_tidy = os.path.join(config.llvm_tools_dir, "clang-tidy")
+if getattr(config, "sanitizer_preload", ""):
+    # A CGT_SANITIZE build (scripts/sanitize.sh): Debian's clang-tidy has no
+    # ASan runtime, so it runs through a wrapper that preloads the one the
+    # plugin was built against.
+    os.makedirs(config.test_exec_root, exist_ok=True)
+    wrapper = os.path.join(config.test_exec_root, "clang-tidy-sanitized")
+    with open(wrapper, "w") as f:
+        f.write('#!/bin/sh\nLD_PRELOAD="%s${LD_PRELOAD:+:$LD_PRELOAD}" exec "%s" "$@"\n'
+                % (config.sanitizer_preload, clang_tidy))
+    os.chmod(wrapper, 0o755)
+    clang_tidy = wrapper
 cuda_args = ("-x cuda --cuda-host-only --cuda-path=%s -Wno-unknown-cuda-version -std=c++17"
              % config.cuda_path)
 runner = os.path.join(config.test_source_root, "check_cudagraph_tidy.py")

@@ -28,6 +28,10 @@ using OJson = nlohmann::ordered_json;
 
 const char SchemaUri[] = "https://json.schemastore.org/sarif-2.1.0.json";
 const char RootBaseId[] = "%SRCROOT%";
+/// Files outside the source root: named by file name only, relative to a
+/// base the log does not resolve, so that no path of the analysing machine
+/// is written (docs/reliability.md, "No path leaks").
+const char OutsideBaseId[] = "%OUTSIDE_SRCROOT%";
 
 bool isContinuationByte(unsigned char C) { return (C & 0xC0) == 0x80; }
 
@@ -77,15 +81,32 @@ std::string fileUri(const std::string &AbsPath) {
   return "file://" + encodeUriPath(AbsPath);
 }
 
-/// Ensures the URI of a directory ends in exactly one '/', as §3.14.14
-/// requires of originalUriBaseIds.
-std::string directoryUri(std::string AbsDir) {
-  while (AbsDir.size() > 1 && AbsDir.back() == '/')
-    AbsDir.pop_back();
-  std::string Uri = fileUri(AbsDir);
-  if (Uri.back() != '/')
-    Uri += '/';
-  return Uri;
+bool isPathChar(char C) {
+  return llvm::isAlnum(C) || C == '/' || C == '.' || C == '_' || C == '-' ||
+         C == '+' || C == '~';
+}
+
+/// Replaces every absolute path in `S` ("/home/u/x/a.cu") by its last
+/// component ("a.cu"). A path starts with '/' at the start or after a
+/// space, quote, bracket, '=' or ':', and has at least two components, so
+/// "a/b", "1/2" and a lone "/" stay.
+std::string scrubAbsolutePaths(const std::string &S) {
+  std::string Out;
+  for (size_t I = 0; I < S.size();) {
+    bool Starts = S[I] == '/' && (I == 0 || llvm::StringRef(" \t'\"`([{=:,").contains(S[I - 1]));
+    size_t End = I;
+    if (Starts)
+      while (End < S.size() && isPathChar(S[End]))
+        ++End;
+    llvm::StringRef Path = llvm::StringRef(S).slice(I, End);
+    if (!Starts || Path.drop_front().find('/') == llvm::StringRef::npos) {
+      Out += S[I++];
+      continue;
+    }
+    Out += Path.rtrim('/').rsplit('/').second.str();
+    I = End;
+  }
+  return Out;
 }
 
 /// Everything that needs state while one log is written.
@@ -106,6 +127,7 @@ private:
   OJson codeFlow(const FindingRecord &F);
   OJson fixes(const FindingRecord &F);
   OJson invocation();
+  OJson uriBaseIds();
   std::string withoutRoot(std::string Text);
 
   const SarifInput &In;
@@ -113,6 +135,7 @@ private:
   SourceText Text;
   PathResolver Paths;
   std::map<std::string, size_t> RuleIndex;
+  bool UsedOutside = false; ///< some location is outside the source root
 };
 
 OJson LogBuilder::artifactLocation(const std::string &File) {
@@ -123,8 +146,12 @@ OJson LogBuilder::artifactLocation(const std::string &File) {
     A["uri"] = encodeUriPath(Rel);
     A["uriBaseId"] = RootBaseId;
   } else {
-    // §3.4.4: an absolute URI must not carry a uriBaseId.
-    A["uri"] = fileUri(Real);
+    // Outside the root there is no relative path to give; the directory
+    // would be a path of the analysing machine, so only the name stays.
+    llvm::StringRef Name = llvm::StringRef(Real).rtrim('/').rsplit('/').second;
+    A["uri"] = encodeUriPath(Name.empty() ? Real : Name.str());
+    A["uriBaseId"] = OutsideBaseId;
+    UsedOutside = true;
   }
   return A;
 }
@@ -332,17 +359,36 @@ OJson LogBuilder::result(size_t Index, const std::string &Fingerprint) {
 }
 
 /// Messages from the compiler name files by absolute path; the log must not
-/// leak the analysing machine's layout, so paths under the root lose it.
+/// leak the analysing machine's layout, so paths under the root become
+/// relative and any other absolute path keeps only its file name.
 std::string LogBuilder::withoutRoot(std::string S) {
-  if (Opts.SourceRoot.empty())
-    return S;
-  std::string Prefix = Opts.SourceRoot;
-  if (Prefix.back() != '/')
-    Prefix += '/';
-  size_t Pos;
-  while ((Pos = S.find(Prefix)) != std::string::npos)
-    S.erase(Pos, Prefix.size());
-  return S;
+  if (!Opts.SourceRoot.empty()) {
+    std::string Prefix = Opts.SourceRoot;
+    if (Prefix.back() != '/')
+      Prefix += '/';
+    size_t Pos;
+    while ((Pos = S.find(Prefix)) != std::string::npos)
+      S.erase(Pos, Prefix.size());
+  }
+  return scrubAbsolutePaths(S);
+}
+
+/// §3.14.14 lets a base id leave its uri out ("resolved by other means"):
+/// the root's absolute path is exactly what the log must not carry. SARIF
+/// viewers ask for the directory once; GitHub resolves against the checkout.
+OJson LogBuilder::uriBaseIds() {
+  OJson Ids = OJson::object();
+  if (!Opts.SourceRoot.empty())
+    Ids[RootBaseId] = {{"description",
+                        {{"text", "The source root: --sarif-root, else the git "
+                                  "top level of the directory the analysis ran "
+                                  "in. Its path is not recorded."}}}};
+  if (UsedOutside)
+    Ids[OutsideBaseId] = {{"description",
+                           {{"text", "A file outside the source root, named by "
+                                     "its file name only: its directory is not "
+                                     "recorded."}}}};
+  return Ids;
 }
 
 OJson LogBuilder::invocation() {
@@ -388,8 +434,16 @@ OJson LogBuilder::invocation() {
     N["locations"] = OJson::array({{{"physicalLocation", PL}}});
     Notes.push_back(N);
   }
+  for (const std::string &W : In.Incomplete) {
+    OJson N = OJson::object();
+    N["descriptor"] = {{"id", "cudagraph-tidy/analysis-budget"}};
+    N["level"] = "warning";
+    N["message"] = {{"text", withoutRoot(W)}};
+    Notes.push_back(N);
+  }
   OJson Inv = OJson::object();
-  // §3.20.21: an error notification means the results are incomplete.
+  // §3.20.21: an error notification means the results are incomplete; a
+  // function given up on a budget is a warning (the run did its job).
   Inv["executionSuccessful"] = !Failed;
   if (!Notes.empty())
     Inv["toolExecutionNotifications"] = Notes;
@@ -415,9 +469,8 @@ OJson LogBuilder::build() {
   if (!Opts.AutomationId.empty())
     Run["automationDetails"] = {{"id", Opts.AutomationId}};
   Run["invocations"] = OJson::array({invocation()});
-  if (!Opts.SourceRoot.empty())
-    Run["originalUriBaseIds"] = {
-        {RootBaseId, {{"uri", directoryUri(Opts.SourceRoot)}}}};
+  if (OJson Ids = uriBaseIds(); !Ids.empty())
+    Run["originalUriBaseIds"] = Ids;
   // §3.23: which commit was analysed; the repository's root is %SRCROOT%.
   if (!Opts.RepositoryUri.empty() && !Opts.RevisionId.empty()) {
     OJson V = OJson::object();

@@ -33,7 +33,9 @@ extern const char FingerprintKey[];
 
 struct SarifOptions {
   /// Absolute directory, symlinks resolved; artifact URIs are relative to it
-  /// and carry uriBaseId "%SRCROOT%".
+  /// and carry uriBaseId "%SRCROOT%". Files outside it are named by file
+  /// name only, with uriBaseId "%OUTSIDE_SRCROOT%". The log records no
+  /// absolute path: not this one, not in messages (see withoutRoot).
   std::string SourceRoot;
   std::string ToolName = "cudagraph-tidy";
   std::string ToolVersion = "0.0.0";
@@ -58,6 +60,9 @@ struct SarifInput {
   std::vector<std::string> BaselineStates;
   std::vector<UnitStatus> Units;
   std::vector<std::string> ConfigErrors;
+  /// Parts of the analysis given up on a bound (the lifetime engine's
+  /// revisit budget): warning notifications, the run still succeeded.
+  std::vector<std::string> Incomplete;
 };
 
 /// Reads source files once and answers line-level questions about them.

@@ -615,6 +615,10 @@ private:
   }
 
   SymVal evalAny(const Expr *E) {
+    // Error recovery leaves expressions without a type (the ParenListExpr
+    // under a RecoveryExpr of `UnknownType v(a, b);`): nothing to learn.
+    if (!E || E->getType().isNull())
+      return SymVal::top();
     QualType T = E->getType();
     if (T->isPointerType() || T->isArrayType()) {
       PtrVal P = evalPtr(E);

@@ -12,9 +12,11 @@
    "format" complaints are not errors).
 3. What GitHub code scanning needs and the schema cannot say: rule
    shortDescription/fullDescription/help, one primary location with a full
-   region, relative URIs with uriBaseId, partialFingerprints, no absolute
-   path of the analysing machine in results, columnKind, ruleIndex pointing
-   at the rule named by ruleId.
+   region, relative URIs with uriBaseId, partialFingerprints, columnKind,
+   ruleIndex pointing at the rule named by ruleId.
+4. No path of the analysing machine anywhere in the log (docs/reliability.md):
+   no file: URI, and no string holding an absolute path whose first two
+   directories exist here (the source root, a directory outside it, /tmp).
 
 Exits 1 and lists every problem if any log fails; a missing Multitool or
 schema is an error (exit 2), never a skip.
@@ -26,6 +28,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import re
 import urllib.parse
 
 import jsonschema
@@ -61,10 +64,12 @@ def location_problems(where, loc, machine_root):
     uri = art.get("uri", "")
     if not uri:
         out.append("%s: empty uri" % where)
-    if uri.startswith("/") or (machine_root and machine_root in uri):
+    if uri.startswith(("/", "file:")) or (machine_root and machine_root in uri):
         out.append("%s: absolute path of the analysing machine: %s" % (where, uri))
-    if not uri.startswith("file:") and art.get("uriBaseId") != "%SRCROOT%":
+    if art.get("uriBaseId") not in ("%SRCROOT%", "%OUTSIDE_SRCROOT%"):
         out.append("%s: relative uri without uriBaseId %%SRCROOT%%" % where)
+    if art.get("uriBaseId") == "%OUTSIDE_SRCROOT%" and "/" in uri:
+        out.append("%s: a file outside the root keeps a directory: %s" % (where, uri))
     out += region_problems(where, pl.get("region", {}))
     return out
 
@@ -120,6 +125,30 @@ def github_problems(log):
             fp = res.get("partialFingerprints", {}).get("cudagraph/v1")
             if not fp:
                 out.append("%s: no partialFingerprints cudagraph/v1" % where)
+    return out
+
+
+ABSOLUTE = re.compile(r"(?:^|(?<=[\s'\"`(\[{=:,]))(/[\w.+~-]+/[\w.+~-]+)")
+
+
+def path_leaks(value, where="log"):
+    """Strings of the log that name a path of this machine: a file: URI, or
+    an absolute path whose first two components exist here."""
+    out = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            # Snippets and fix-its quote the user's source, not our paths.
+            if k not in ("snippet", "insertedContent"):
+                out += path_leaks(v, "%s.%s" % (where, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += path_leaks(v, "%s[%d]" % (where, i))
+    elif isinstance(value, str):
+        if value.startswith("file:"):
+            out.append("%s: file URI %s" % (where, value))
+        for m in ABSOLUTE.finditer(value):
+            if os.path.isdir(m.group(1)):
+                out.append("%s: path of this machine %s in %r" % (where, m.group(1), value[:200]))
     return out
 
 
@@ -196,7 +225,7 @@ def main():
         try:
             with open(path, encoding="utf-8") as f:
                 log = json.load(f)
-            problems += schema_errors(log, schema) + github_problems(log)
+            problems += schema_errors(log, schema) + github_problems(log) + path_leaks(log)
         except ValueError as e:
             problems.append("not JSON: %s" % e)
         notes = collections.Counter(rule for level, rule, _ in multitool[path] if level == "note")

@@ -105,9 +105,50 @@ TEST_F(SarifWriterTest, ResultHasRelativeUriCodePointRegionNotesAndFlow) {
   EXPECT_EQ(Flow[0]["location"]["message"]["text"], "goes out of scope here");
   EXPECT_EQ(Flow[1]["location"]["message"]["text"], "graph exec leaked");
   EXPECT_FALSE(R.contains("baselineState"));
-  EXPECT_EQ(log(In)["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"],
-            "file://" + Root + "/");
+  // The root is declared, but its path is not in the log.
+  json Base = log(In)["runs"][0]["originalUriBaseIds"]["%SRCROOT%"];
+  EXPECT_FALSE(Base.contains("uri"));
+  EXPECT_FALSE(Base["description"]["text"].get<std::string>().empty());
+  EXPECT_FALSE(log(In)["runs"][0]["originalUriBaseIds"].contains("%OUTSIDE_SRCROOT%"));
   EXPECT_FALSE(log(In)["runs"][0].contains("versionControlProvenance"));
+}
+
+TEST_F(SarifWriterTest, FilesOutsideTheRootKeepOnlyTheirName) {
+  char Tmpl[] = "/tmp/cgt-sarif-outside-XXXXXX";
+  std::string Outside = mkdtemp(Tmpl);
+  std::ofstream(Outside + "/b.cu") << "void g() {\n  leak();\n}\n";
+  SarifInput In;
+  FindingRecord F = finding(3, 16, 22); // in the root, with a note there
+  F.Notes[0].Pos.File = Outside + "/b.cu";
+  F.Notes[0].Pos = {Outside + "/b.cu", 2, 3, 2, 3, 0};
+  F.Message = "exec from " + Outside + "/b.cu:2:3 leaks (see " + Root + "/src/a.cu)";
+  In.Findings.push_back(F);
+  UnitStatus U;
+  U.File = Outside + "/broken.cu";
+  U.Analyzed = false;
+  U.Problem = "does not parse (first: " + Outside + "/broken.cu:1:2: error)";
+  In.Units.push_back(U);
+  json Run = log(In)["runs"][0];
+  const json &R = Run["results"][0];
+  EXPECT_EQ(R["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "src/a.cu");
+  const json &Note = R["relatedLocations"][0]["physicalLocation"]["artifactLocation"];
+  EXPECT_EQ(Note["uri"], "b.cu");
+  EXPECT_EQ(Note["uriBaseId"], "%OUTSIDE_SRCROOT%");
+  EXPECT_EQ(R["relatedLocations"][0]["physicalLocation"]["region"]["snippet"]["text"], "l");
+  // Messages: paths in the root become relative, others keep their name.
+  EXPECT_EQ(R["message"]["text"], "exec from b.cu:2:3 leaks (see src/a.cu)");
+  const json &N = Run["invocations"][0]["toolExecutionNotifications"][0];
+  EXPECT_EQ(N["message"]["text"], "broken.cu: does not parse (first: broken.cu:1:2: error)");
+  EXPECT_EQ(N["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"],
+            "%OUTSIDE_SRCROOT%");
+  EXPECT_TRUE(Run["originalUriBaseIds"].contains("%OUTSIDE_SRCROOT%"));
+  EXPECT_FALSE(Run["originalUriBaseIds"]["%OUTSIDE_SRCROOT%"].contains("uri"));
+  // Nothing in the whole log names either directory.
+  std::string Text = Run.dump();
+  EXPECT_EQ(Text.find(Outside), std::string::npos);
+  EXPECT_EQ(Text.find(Root), std::string::npos);
+  EXPECT_EQ(Text.find("file:"), std::string::npos);
+  std::system(("rm -rf '" + Outside + "'").c_str());
 }
 
 TEST_F(SarifWriterTest, SnippetsFollowCodePointsAcrossLines) {

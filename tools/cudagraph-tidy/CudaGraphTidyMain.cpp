@@ -403,6 +403,7 @@ int main(int argc, const char **argv) {
     Run.Jobs = JobsOpt;
     Run.Preamble = std::move(Preamble);
     Result = cgt::runChecks(Run, Files);
+    cgt::noteEngineBudgets(Result);
   }
   if (!DiffOpt.empty())
     Result.Findings = cgt::onChangedLines(std::move(Result.Findings), Changed);
@@ -416,6 +417,8 @@ int main(int argc, const char **argv) {
       errs() << "cudagraph-tidy: error: " << U.File << ": " << U.Problem << "\n";
   for (const std::string &C : Result.ConfigErrors)
     errs() << "cudagraph-tidy: error: " << C << "\n";
+  for (const std::string &W : Result.Incomplete)
+    errs() << "cudagraph-tidy: warning: " << W << "\n";
   if (!Quiet)
     printSummary(Result);
   // `--stats` is LLVM's own option (llvm/ADT/Statistic.h); with it the

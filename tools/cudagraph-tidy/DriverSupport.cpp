@@ -460,9 +460,10 @@ std::string gitOutput(const std::string &Dir,
   return Buf ? (*Buf)->getBuffer().trim().str() : "";
 }
 
-/// When the source root is the top level of a git work tree with a commit,
-/// names that commit and where it comes from: origin's URL, or the local
-/// repository when there is no origin.
+/// When the source root is the top level of a git work tree with a commit
+/// and an origin, names that commit and origin's URL. Without an origin
+/// there is none: the local repository's URI would be a path of the
+/// analysing machine, which the log never carries.
 void addGitProvenance(SarifOptions &SO) {
   std::string Top = gitOutput(SO.SourceRoot, {"rev-parse", "--show-toplevel"});
   llvm::SmallString<256> Real;
@@ -471,8 +472,8 @@ void addGitProvenance(SarifOptions &SO) {
   SO.RevisionId = gitOutput(SO.SourceRoot, {"rev-parse", "-q", "--verify", "HEAD"});
   SO.RepositoryUri = repositoryUriFromRemote(
       gitOutput(SO.SourceRoot, {"remote", "get-url", "origin"}));
-  if (SO.RepositoryUri.empty())
-    SO.RepositoryUri = repositoryUriFromRemote(SO.SourceRoot);
+  if (llvm::StringRef(SO.RepositoryUri).starts_with("file:"))
+    SO.RepositoryUri.clear(); // an origin on this machine is a local path too
   SO.Branch = gitOutput(SO.SourceRoot, {"symbolic-ref", "-q", "--short", "HEAD"});
 }
 
@@ -482,6 +483,7 @@ std::string sarifText(const RunResult &Result, const ReportOptions &Opts) {
   In.BaselineStates = Result.BaselineStates;
   In.Units = Result.Units;
   In.ConfigErrors = Result.ConfigErrors;
+  In.Incomplete = Result.Incomplete;
   SarifOptions SO;
   SO.SourceRoot = Opts.SarifRoot;
   SO.ToolVersion = CUDAGRAPH_TIDY_VERSION;

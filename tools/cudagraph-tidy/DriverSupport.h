@@ -31,6 +31,8 @@ struct RunResult {
   std::vector<FindingRecord> Findings; ///< sorted by file, offset, check
   std::vector<UnitStatus> Units;       ///< one per input file, in input order
   std::vector<std::string> ConfigErrors; ///< bad options or model files
+  /// What the engines gave up on a bound (Budgets.cpp); not a failure.
+  std::vector<std::string> Incomplete;
   /// Parallel to Findings once a baseline was applied: "new" or
   /// "unchanged". Empty without a baseline.
   std::vector<std::string> BaselineStates;
@@ -72,6 +74,10 @@ std::string defaultSarifRoot();
 /// Prints findings the way clang-tidy does: "file:line:col: warning: msg [check]"
 /// followed by the notes.
 std::string formatText(const std::vector<FindingRecord> &Findings);
+
+/// Says in Result.Incomplete what the lifetime engine gave up in this
+/// process (functions over its revisit budget or widened), if anything.
+void noteEngineBudgets(RunResult &Result);
 
 /// 0 no findings, 1 findings, 2 the tool could not do its job.
 int exitCodeFor(const RunResult &Result);

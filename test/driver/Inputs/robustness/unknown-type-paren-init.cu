@@ -1,0 +1,3 @@
+__global__ void k(int x) {
+  PeerGroup p(x, x);
+}
