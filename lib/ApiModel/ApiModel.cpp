@@ -134,7 +134,7 @@ public:
       return error("kinds", "expected an object of resource kinds");
     for (auto K = It->begin(); K != It->end(); ++K) {
       std::string Path = "kinds." + K.key();
-      if (auto E = expectKeys(K.value(), Path, {"noun", "releasedBy", "leakCheck", "doc"}))
+      if (auto E = expectKeys(K.value(), Path, {"noun", "releasedBy", "leakCheck", "graphAllocatable", "doc"}))
         return E;
       ResourceKind RK;
       RK.Name = K.key();
@@ -143,6 +143,8 @@ public:
       if (auto E = readStringList(K.value(), "releasedBy", Path, RK.ReleasedBy))
         return E;
       if (auto E = readString(K.value(), "leakCheck", Path, RK.LeakCheck, false))
+        return E;
+      if (auto E = readBool(K.value(), "graphAllocatable", Path, RK.GraphAllocatable))
         return E;
       Kinds[RK.Name] = std::move(RK);
     }

@@ -38,6 +38,9 @@ struct ResourceKind {
   std::vector<std::string> ReleasedBy;
   /// Which lifetime check reports leaks of this kind.
   std::string LeakCheck;
+  /// Memory a graph's memory node can hand out: a graph launch allocates it
+  /// again, at the same address, after a free.
+  bool GraphAllocatable = false;
 };
 
 struct AcquireEffect {

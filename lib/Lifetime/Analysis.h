@@ -228,6 +228,7 @@ private:
                PathState &P);
   bool releasesEveryElement(Key K, const Expr *Arg, ResState &RS);
   bool releasesOneConstantElement(const Expr *Arg) const;
+  void forgetUntrackedGraphMemory(PathState &P);
   void releaseUntracked(const CallExpr *Call, const FunctionModel &M, const ReleaseEffect &Eff,
                         Key K, PathState &P);
   bool elementUseHitsRelease(const ResState &RS, const Expr *UseArg,

@@ -206,6 +206,7 @@ void Analysis::releaseUntracked(const CallExpr *Call, const FunctionModel &M,
   if (SummaryMode || K->Element || K->shadow())
     return;
   unsigned R = resourceFor(Call, -1, "", "", K, UntrackedSlot);
+  Resources[R].Untracked = true;
   ResState RS;
   RS.Bits = Released;
   RS.ReleaseSite = Call;
@@ -213,6 +214,30 @@ void Analysis::releaseUntracked(const CallExpr *Call, const FunctionModel &M,
   RS.ReleasedAs = &Eff;
   P.Bind[K] = {R};
   P.Res[R] = RS;
+}
+
+/// A graph launch allocates the graph's memory nodes again, at the
+/// addresses they had: memory freed before it that this function did not
+/// allocate (a graph allocation it only received) may be valid again.
+void Analysis::forgetUntrackedGraphMemory(PathState &P) {
+  for (auto It = P.Res.begin(); It != P.Res.end();) {
+    const ResState &RS = It->second;
+    bool GraphMemory = Resources[It->first].Untracked && RS.ReleasedAs &&
+                       llvm::any_of(RS.ReleasedAs->Kinds, [&](const std::string &K) {
+                         const ResourceKind *RK = A.Model.kind(K);
+                         return RK && RK->GraphAllocatable;
+                       });
+    if (!GraphMemory) {
+      ++It;
+      continue;
+    }
+    unsigned R = It->first;
+    It = P.Res.erase(It);
+    for (auto B = P.Bind.begin(); B != P.Bind.end();) {
+      B->second.erase(R);
+      B = B->second.empty() ? P.Bind.erase(B) : B + 1;
+    }
+  }
 }
 
 bool Analysis::releasesOneConstantElement(const Expr *Arg) const {
@@ -333,6 +358,8 @@ void Analysis::onModeledCall(const CallExpr *Call, const FunctionModel &M,
   for (const UseEffect &U : M.Uses)
     if (U.Arg >= 0 && U.Arg < static_cast<int>(Call->getNumArgs()))
       use(Call, Call->getArg(U.Arg), &U, P);
+  if (llvm::any_of(M.Uses, [](const UseEffect &U) { return U.Launch; }))
+    forgetUntrackedGraphMemory(P);
   for (const ReleaseEffect &R : M.Releases)
     release(Call, M, R, P);
   if (!onEndIntoExistingGraph(Call, M, P))

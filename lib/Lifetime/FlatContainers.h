@@ -82,6 +82,11 @@ public:
       insert(X);
     return Ids.size() != Before;
   }
+  void erase(unsigned X) {
+    auto It = std::lower_bound(Ids.begin(), Ids.end(), X);
+    if (It != Ids.end() && *It == X)
+      Ids.erase(It);
+  }
   size_t count(unsigned X) const { return std::binary_search(Ids.begin(), Ids.end(), X); }
   bool empty() const { return Ids.empty(); }
   const unsigned *begin() const { return Ids.begin(); }

@@ -40,6 +40,7 @@ struct Resource {
   std::string VarName;
   bool IntoField = false;         ///< lives in a field: never leaks at exit
   bool IntoElement = false;       ///< filled into array elements (Calls.cpp)
+  bool Untracked = false;         ///< a handle released here, not acquired here
   int ParamIndex = -1;            ///< >= 0: summary resource of a parameter
 };
 

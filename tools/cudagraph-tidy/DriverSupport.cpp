@@ -271,12 +271,15 @@ UnitResult analyzeUnit(const DriverRun &Run, const std::string &File,
       RelativeTo = std::string(Cwd);
   }
   FixedCommandsDatabase Db(std::move(Cmds));
+  // The file's options are already resolved (its .clang-tidy files, then
+  // --config and --checks on top): a provider that read the .clang-tidy
+  // files again would put their Checks after --checks and turn back on what
+  // `--checks=-*,...` turned off.
   ClangTidyContext Context(
-      std::make_unique<FileOptionsProvider>(
+      std::make_unique<DefaultOptionsProvider>(
           Run.OptionsProvider->getGlobalOptions(),
           ClangTidyOptions::getDefaults().merge(
-              Run.OptionsProvider->getOptions(File), 0),
-          ClangTidyOptions()),
+              Run.OptionsProvider->getOptions(File), 0)),
       false, false, false);
   auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::vfs::createPhysicalFileSystem());
