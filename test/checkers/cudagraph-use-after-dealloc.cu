@@ -477,3 +477,34 @@ void free_twice(float *d, bool early) {
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'd' is released again by 'cudaFree' (undefined behaviour) [cudagraph-use-after-dealloc]
   // CHECK-NOTES: :[[@LINE-3]]:5: note: 'd' was released here by 'cudaFree'
 }
+
+// A graph allocation handed out by a helper: freeing it outside the graph and
+// launching the exec again allocates it again, at the same address.
+void build_with_alloc_node(cudaGraphExec_t *exec, float **out);
+
+void free_outside_then_relaunch(cudaStream_t s) {
+  cudaGraphExec_t exec;
+  float *d_out;
+  build_with_alloc_node(&exec, &d_out);
+  cudaGraphLaunch(exec, s);
+  cudaStreamSynchronize(s);
+  cudaFree(d_out);
+  cudaGraphLaunch(exec, s);
+  scale<<<1, 32, 0, s>>>(d_out, 32);
+  cudaFreeAsync(d_out, s);
+  cudaStreamSynchronize(s);
+  cudaGraphExecDestroy(exec);
+}
+
+void free_outside_then_use(cudaStream_t s) {
+  cudaGraphExec_t exec;
+  float *d_out;
+  build_with_alloc_node(&exec, &d_out);
+  cudaGraphLaunch(exec, s);
+  cudaStreamSynchronize(s);
+  cudaFree(d_out);
+  scale<<<1, 32, 0, s>>>(d_out, 32);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'd_out' is used by 'scale' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'd_out' was released here by 'cudaFree'
+  cudaGraphExecDestroy(exec);
+}
