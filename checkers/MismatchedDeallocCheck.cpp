@@ -85,8 +85,9 @@ void MismatchedDeallocCheck::handleFinding(const cgt::LifetimeFinding &F,
       Fix = FixItHint::CreateReplacement(CharSourceRange::getTokenRange(F.Loc), Only);
     }
   }
-  emit(F, Kind->Noun + " " + Named + "allocated by '" + F.AcquiredBy +
-              "' is released by " + Called + "; release it with " + Right,
+  std::string Origin = F.AcquiredBy.empty() ? "" : "allocated by '" + F.AcquiredBy + "' ";
+  emit(F, Kind->Noun + " " + Named + Origin + "is released by " + Called + "; release it with " +
+              Right,
        Fix);
 }
 

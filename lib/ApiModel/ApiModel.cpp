@@ -134,7 +134,7 @@ public:
       return error("kinds", "expected an object of resource kinds");
     for (auto K = It->begin(); K != It->end(); ++K) {
       std::string Path = "kinds." + K.key();
-      if (auto E = expectKeys(K.value(), Path, {"noun", "releasedBy", "leakCheck", "graphAllocatable", "doc"}))
+      if (auto E = expectKeys(K.value(), Path, {"noun", "releasedBy", "leakCheck", "graphAllocatable", "types", "doc"}))
         return E;
       ResourceKind RK;
       RK.Name = K.key();
@@ -145,6 +145,8 @@ public:
       if (auto E = readString(K.value(), "leakCheck", Path, RK.LeakCheck, false))
         return E;
       if (auto E = readBool(K.value(), "graphAllocatable", Path, RK.GraphAllocatable))
+        return E;
+      if (auto E = readStringList(K.value(), "types", Path, RK.Types))
         return E;
       Kinds[RK.Name] = std::move(RK);
     }
@@ -438,6 +440,13 @@ const FunctionModel *ApiModel::lookup(llvm::StringRef Name,
       AnyArity = &F;
   }
   return AnyArity;
+}
+
+const ResourceKind *ApiModel::kindOfType(llvm::StringRef TypeName) const {
+  for (const auto &K : Kinds)
+    if (llvm::is_contained(K.getValue().Types, TypeName))
+      return &K.getValue();
+  return nullptr;
 }
 
 std::vector<std::string> ApiModel::kindNames() const {

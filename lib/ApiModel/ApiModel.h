@@ -41,6 +41,10 @@ struct ResourceKind {
   /// Memory a graph's memory node can hand out: a graph launch allocates it
   /// again, at the same address, after a free.
   bool GraphAllocatable = false;
+  /// Handle types that hold only this kind (`cudaArray_t`): a release of a
+  /// variable declared so is checked against the kind even when the
+  /// function did not see it made.
+  std::vector<std::string> Types;
 };
 
 struct AcquireEffect {
@@ -142,6 +146,8 @@ public:
   /// CUDA headers add through macros (_v2, _ptsz, _ptds) are ignored.
   const FunctionModel *lookup(llvm::StringRef Name, unsigned NumArgs) const;
   const ResourceKind *kind(llvm::StringRef Name) const;
+  /// The kind whose handles have the type named `TypeName` (a typedef), or null.
+  const ResourceKind *kindOfType(llvm::StringRef TypeName) const;
   /// Every kind's name, sorted.
   std::vector<std::string> kindNames() const;
   /// The success enumerator of a status type ("cudaSuccess"), or "".

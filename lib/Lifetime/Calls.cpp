@@ -205,8 +205,22 @@ void Analysis::releaseUntracked(const CallExpr *Call, const FunctionModel &M,
                                 const ReleaseEffect &Eff, Key K, PathState &P) {
   if (SummaryMode || K->Element || K->shadow())
     return;
-  unsigned R = resourceFor(Call, -1, "", "", K, UntrackedSlot);
+  // The declared handle type says the kind (`cudaArray_t lut = f->lut;
+  // cudaFree(lut);`): a release of the wrong family is a mismatch even
+  // though the allocation happened elsewhere.
+  const ResourceKind *Typed = nullptr;
+  std::string TypeName;
+  if (Eff.Arg >= 0 && Eff.Arg < static_cast<int>(Call->getNumArgs()) && !Eff.ThroughPointer)
+    if (const auto *TT = Call->getArg(Eff.Arg)->IgnoreParenCasts()->getType()->getAs<TypedefType>()) {
+      TypeName = TT->getDecl()->getName().str();
+      Typed = A.Model.kindOfType(TypeName);
+    }
+  unsigned R = resourceFor(Call, -1, Typed ? Typed->Name : "", "", K, UntrackedSlot);
   Resources[R].Untracked = true;
+  if (Typed && !llvm::is_contained(Eff.Kinds, Typed->Name))
+    report(FindingKind::MismatchedRelease, R, Call,
+           {{loc(Call), "'" + varName(K) + "' is a " + TypeName + ", whatever made it"}},
+           M.Name);
   ResState RS;
   RS.Bits = Released;
   RS.ReleaseSite = Call;

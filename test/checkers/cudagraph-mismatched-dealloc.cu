@@ -191,3 +191,26 @@ CUresult driver_pinned_as_device(CUdeviceptr src, void *dst, size_t bytes) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: pinned host memory 'staging' allocated by 'cuMemAllocHost' is released by 'cuMemFree'; release it with cuMemFreeHost [cudagraph-mismatched-dealloc]
   return r;
 }
+
+// The handle's declared type says its family, wherever it was made.
+struct Lut {
+  float *data;
+  cudaArray_t table;
+};
+
+void free_lut_wrong(Lut *l) {
+  cudaFree(l->data);
+  cudaArray_t t = l->table;
+  cudaFree(t);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: CUDA array 't' is released by 'cudaFree'; release it with cudaFreeArray [cudagraph-mismatched-dealloc]
+}
+
+void free_lut(Lut *l) {
+  cudaFree(l->data);
+  cudaFreeArray(l->table);
+}
+
+void destroy_exec_as_graph(cudaGraphExec_t e) {
+  cudaGraphDestroy((cudaGraph_t)e);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph exec 'e' is released by 'cudaGraphDestroy'; release it with cudaGraphExecDestroy [cudagraph-mismatched-dealloc]
+}
