@@ -160,7 +160,8 @@ public:
                              "releases", "uses", "legalDuringCapture",
                              "captureNote", "capture", "stream", "statusOut",
                              "returnsLastStatus", "legalInRelaxedCapture",
-                             "captureMode", "autoFreeOnLaunch", "intoGraph", "doc"}))
+                             "captureMode", "autoFreeOnLaunch", "intoGraph", "queriesCapture",
+                             "doc"}))
       return E;
     if (auto E = readString(F, "name", Path, Out.Name, true))
       return E;
@@ -179,6 +180,8 @@ public:
     if (auto E = readBool(F, "returnsLastStatus", Where, Out.ReturnsLastStatus))
       return E;
     if (auto E = readBool(F, "legalInRelaxedCapture", Where, Out.LegalInRelaxedCapture))
+      return E;
+    if (auto E = readBool(F, "queriesCapture", Where, Out.QueriesCapture))
       return E;
     if (auto E = readString(F, "captureNote", Where, Out.CaptureNote, false))
       return E;

@@ -112,6 +112,9 @@ struct FunctionModel {
   /// Illegal only in global and thread-local capture modes: a capture begun
   /// in relaxed mode allows it (cudaMalloc).
   bool LegalInRelaxedCapture = false;
+  /// Asks whether a stream is capturing (cudaStreamIsCapturing): code that
+  /// asks adapts to capture, so a helper that asks is not judged as a whole.
+  bool QueriesCapture = false;
   CaptureRole Capture = CaptureRole::None;
   int StreamArg = -1;
   /// Begin: the graph the capture adds to (cudaStreamBeginCaptureToGraph);

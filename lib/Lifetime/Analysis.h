@@ -288,6 +288,7 @@ private:
   void noteReturnedResource(const Expr *Ret, const PathState &P);
   void notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const PathState &P);
   const ParmVarDecl *outParameter(const Expr *E, bool AddressTaken) const;
+  void noteCaptureUnsafeCalls(FunctionModel &M) const;
 
   // --- stream capture (Capture.cpp) ---
   void scanCaptureEnds();

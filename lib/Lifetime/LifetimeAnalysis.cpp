@@ -101,7 +101,8 @@ bool LifetimeAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
     if (!Callee)
       continue;
     if (const FunctionModel *M = lookupModel(Callee, Call->getNumArgs())) {
-      Result |= !M->Acquires.empty() || !M->Releases.empty() || !M->Uses.empty();
+      Result |= !M->Acquires.empty() || !M->Releases.empty() || !M->Uses.empty() ||
+                !M->LegalDuringCapture;
       continue;
     }
     if (attributeModel(Callee)) {

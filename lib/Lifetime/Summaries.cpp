@@ -134,7 +134,45 @@ std::unique_ptr<FunctionSummary> Analysis::summary() const {
     M.Capture = CaptureRole::End;
     M.StreamArg = SummaryCaptureEnds.front();
   }
+  noteCaptureUnsafeCalls(M);
   return S;
+}
+
+/// A helper that makes a call prohibited during stream capture is
+/// prohibited in its callers' captures too: the first such call (in source
+/// order) names why, and the helper is allowed in relaxed mode only if all
+/// of them are. Helpers that ask cudaStreamIsCapturing are left alone.
+void Analysis::noteCaptureUnsafeCalls(FunctionModel &M) const {
+  const CallExpr *First = nullptr;
+  const FunctionModel *FirstModel = nullptr;
+  bool AllRelaxed = true;
+  bool AsksAboutCapture = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionModel *CM = Call ? A.modelFor(Call) : nullptr;
+    AsksAboutCapture |= CM && CM->QueriesCapture;
+    if (CM && !CM->LegalDuringCapture) {
+      AllRelaxed &= CM->LegalInRelaxedCapture;
+      if (!First) {
+        First = Call;
+        FirstModel = CM;
+      }
+    }
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(FD->getBody());
+  // A helper that asks whether its stream captures (and takes the legal
+  // branch when it does) is judged by that branch, not as a whole.
+  if (!First || AsksAboutCapture)
+    return;
+  M.LegalDuringCapture = false;
+  M.LegalInRelaxedCapture = AllRelaxed;
+  M.CaptureNote = "it calls '" + spelledName(First, FirstModel->Name) + "' at line " +
+                  std::to_string(SM.getExpansionLineNumber(First->getBeginLoc())) +
+                  (FirstModel->CaptureNote.empty() ? "" : ": " + FirstModel->CaptureNote);
 }
 
 } // namespace lifetime

@@ -213,3 +213,46 @@ cudaError_t capture_with_relaxed_thread(cudaStream_t s, float **pool, cudaGraph_
   cudaError_t end = cudaStreamEndCapture(s, g);
   return st != cudaSuccess ? st : end;
 }
+
+// A helper of this file that does the prohibited thing, called during capture.
+static void debug_sync(const char *what) {
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e != cudaSuccess)
+    fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+}
+
+static void stage(float *d, size_t n, cudaStream_t s) {
+  cudaMemsetAsync(d, 0, n, s);
+}
+
+cudaError_t capture_with_helpers(cudaStream_t s, float *d, size_t n, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  stage(d, n, s);
+  debug_sync("stage");
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'debug_sync' is called while stream 's' is capturing: it calls 'cudaDeviceSynchronize' at line {{[0-9]+}}: synchronizing the device while a stream is capturing invalidates the capture [cudagraph-capture-unsafe-call]
+  return cudaStreamEndCapture(s, g);
+}
+
+cudaError_t helpers_outside_capture(cudaStream_t s, float *d, size_t n, cudaGraph_t *g) {
+  debug_sync("before");
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  stage(d, n, s);
+  cudaError_t e = cudaStreamEndCapture(s, g);
+  debug_sync("after");
+  return e;
+}
+
+// A helper that asks whether its stream captures takes the legal branch then.
+static cudaError_t scratch_for(cudaStream_t s, float **p, size_t n) {
+  cudaStreamCaptureStatus cs;
+  cudaStreamIsCapturing(s, &cs);
+  if (cs == cudaStreamCaptureStatusActive)
+    return cudaMallocAsync(p, n, s);
+  return cudaMalloc(p, n);
+}
+
+cudaError_t capture_with_adaptive_helper(cudaStream_t s, float **p, size_t n, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  scratch_for(s, p, n);
+  return cudaStreamEndCapture(s, g);
+}
