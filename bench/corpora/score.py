@@ -50,6 +50,9 @@ SUITE_CHECKS = {
                    "cudagraph-use-after-dealloc", "cudagraph-mismatched-dealloc",
                    "cudagraph-capture-unsafe-call"),
     "sharedmem-": ("cudagraph-shared-index-overflow", "cudagraph-shared-bank-conflict"),
+    "ownership-": ("cudagraph-unpaired-instantiate", "cudagraph-handle-leak",
+                   "cudagraph-capture-without-destroy", "cudagraph-use-after-dealloc",
+                   "cudagraph-mismatched-dealloc", "cudagraph-capture-unsafe-call"),
 }
 LABEL_RE = re.compile(r"//\s*EXPECT:\s*(cudagraph-[a-z0-9]+(?:-[a-z0-9]+)*)")
 DIAG_RE = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
