@@ -34,9 +34,9 @@ void CaptureWithoutDestroyCheck::handleFinding(const cgt::LifetimeFinding &F,
   std::string Destroy = familyReleaseFunction(*Kind, F.AcquiredBy);
   switch (F.Kind) {
   case cgt::FindingKind::Leak:
-    emit(F, Kind->Noun + " " + Named + "from '" + F.AcquiredBy +
-                "' is not destroyed on every path; call " + Destroy +
-                " (after instantiating it) or hand it to an owner");
+    emit(F, Kind->Noun + " " + Named + origin(F, "from") +
+                " is not destroyed on every path; call " + Destroy +
+                leakAdvice(F, " (after instantiating it) or hand it to an owner"));
     break;
   case cgt::FindingKind::Overwrite:
     emit(F, "'" + F.AcquiredBy + "' overwrites " + Var + ", which still holds a live " +

@@ -18,9 +18,8 @@ void HandleLeakCheck::handleFinding(const cgt::LifetimeFinding &F,
   std::string Release = familyReleaseFunction(*Kind, F.AcquiredBy);
   switch (F.Kind) {
   case cgt::FindingKind::Leak:
-    emit(F, Kind->Noun + " " + Named + "created by '" + F.AcquiredBy +
-                "' is not released on every path; call " + Release +
-                " or hand it to an owner");
+    emit(F, Kind->Noun + " " + Named + origin(F) + " is not released on every path; call " +
+                Release + leakAdvice(F, " or hand it to an owner"));
     break;
   case cgt::FindingKind::Overwrite:
     emit(F, "'" + F.AcquiredBy + "' overwrites " + quotedVar(F, Kind) +

@@ -142,6 +142,19 @@ std::string LifetimeCheckBase::familyReleaseFunction(const cgt::ResourceKind &K,
   return sameApiFamily(K.ReleasedBy, AcquiredBy, "its release function");
 }
 
+std::string LifetimeCheckBase::origin(const cgt::LifetimeFinding &F, StringRef Verb) {
+  std::string Out = Verb.str() + " '" + F.AcquiredBy + "'";
+  if (!F.Owner.empty())
+    Out += " and kept in a member of '" + F.Owner + "'";
+  return Out;
+}
+
+std::string LifetimeCheckBase::leakAdvice(const cgt::LifetimeFinding &F, StringRef Default) {
+  if (F.Owner.empty())
+    return Default.str();
+  return " in every path of the destructor (or a reset method) of '" + F.Owner + "'";
+}
+
 std::string LifetimeCheckBase::quotedVar(const cgt::LifetimeFinding &F,
                                          const cgt::ResourceKind *K) {
   if (!F.VarName.empty())

@@ -46,6 +46,12 @@ protected:
   /// driver API's for `cu*` acquirers, the runtime's (or libc's) otherwise.
   static std::string familyReleaseFunction(const cgt::ResourceKind &K,
                                         StringRef AcquiredBy);
+  /// `created by 'cudaStreamCreate'`, and, for a member followed across the
+  /// methods of its owner, `and kept in a member of 'Runner'`.
+  static std::string origin(const cgt::LifetimeFinding &F, StringRef Verb = "created by");
+  /// What to do about a leak: `Default` ("or hand it to an owner"), or for
+  /// a member, where its owner should release it.
+  static std::string leakAdvice(const cgt::LifetimeFinding &F, StringRef Default);
   /// `'exec'`, or `the graph exec` when the engine has no variable name.
   static std::string quotedVar(const cgt::LifetimeFinding &F,
                                const cgt::ResourceKind *K);

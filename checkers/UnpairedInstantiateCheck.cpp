@@ -14,9 +14,8 @@ void UnpairedInstantiateCheck::handleFinding(const cgt::LifetimeFinding &F,
   std::string Destroy = familyReleaseFunction(*Kind, F.AcquiredBy);
   switch (F.Kind) {
   case cgt::FindingKind::Leak:
-    emit(F, Kind->Noun + " " + Named + "created by '" + F.AcquiredBy +
-                "' is not destroyed on every path; call " + Destroy +
-                " or hand it to an owner");
+    emit(F, Kind->Noun + " " + Named + origin(F) + " is not destroyed on every path; call " +
+                Destroy + leakAdvice(F, " or hand it to an owner"));
     break;
   case cgt::FindingKind::Overwrite:
     emit(F, "'" + F.AcquiredBy + "' overwrites " + Var + ", which still holds a live " +

@@ -20,6 +20,12 @@ void UseAfterDeallocCheck::handleFinding(const cgt::LifetimeFinding &F,
     emit(F, Var + " is used" + By + " after it was released (undefined behaviour)");
     break;
   case cgt::FindingKind::DoubleRelease:
+    if (!F.Owner.empty()) {
+      emit(F, Var + " is released again" + By + " when a copy of '" + F.Owner +
+                  "' is destroyed (undefined behaviour): its implicit copy shares the "
+                  "handle; delete the copy operations or make them transfer ownership");
+      break;
+    }
     emit(F, Var + " is released again" + By + " (undefined behaviour)");
     break;
   case cgt::FindingKind::LaunchAfterCapturedFree:

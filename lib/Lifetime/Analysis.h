@@ -20,6 +20,8 @@
 //   Capture.cpp      stream capture: open captures, calls illegal during one
 //   CapturedMemory.cpp  memory a captured graph's execs reference after it is freed
 //   HandleAttributes.cpp  acquire_handle/release_handle/use_handle("cuda")
+//   Members.cpp      members of `this` that other methods may leave live
+//   (Ownership.h/.cpp the index of members across the translation unit)
 //   LifetimeAnalysis.cpp  the public face (LifetimeAnalyzer, Impl)
 //
 //===----------------------------------------------------------------------===//
@@ -106,6 +108,17 @@ struct CondTest {
   bool OneSided = false;
 };
 
+/// Where a method may return with a member of `this` still holding a live
+/// resource: the acquisition that made it (Members.cpp, Ownership.cpp).
+struct LiveOnReturn {
+  const CXXMethodDecl *Method = nullptr;
+  const Expr *Acquisition = nullptr;
+  std::string Kind;
+  std::string By;
+};
+
+class OwnershipIndex;
+
 } // namespace lifetime
 
 struct LifetimeAnalyzer::Impl {
@@ -118,9 +131,12 @@ struct LifetimeAnalyzer::Impl {
   /// Model entries built from clang's handle attributes (HandleAttributes.cpp).
   std::map<const FunctionDecl *, std::unique_ptr<FunctionModel>> AttributeModels;
   unsigned Depth = 0;
+  /// Members across the translation unit, built on first use.
+  std::unique_ptr<lifetime::OwnershipIndex> Ownership;
 
-  Impl(const ApiModel &M, ASTContext &C, LifetimeOptions O)
-      : Model(M), Ctx(C), Opts(O) {}
+  Impl(const ApiModel &M, ASTContext &C, LifetimeOptions O);
+  ~Impl();
+  lifetime::OwnershipIndex &ownership();
 
   const FunctionModel *lookupModel(const FunctionDecl *FD, unsigned NumArgs) {
     if (!FD || !FD->getIdentifier())
@@ -154,6 +170,12 @@ public:
   void recordStats(LifetimeStats &S) const;
   /// Summary of the function's effect on its parameters (SummaryMode).
   std::unique_ptr<FunctionSummary> summary() const;
+  /// Run only to learn which members of `this` the method may return
+  /// holding a live resource (Ownership.cpp); reports are dropped.
+  void collectMembersLiveAtExit() { CollectMembers = true; }
+  const std::map<const FieldDecl *, LiveOnReturn> &membersLiveAtExit() const {
+    return MembersLiveAtExit;
+  }
 
 private:
   struct EdgeTest {
@@ -290,6 +312,15 @@ private:
   const ParmVarDecl *outParameter(const Expr *E, bool AddressTaken) const;
   void noteCaptureUnsafeCalls(FunctionModel &M) const;
 
+  // --- members other methods may leave live (Members.cpp) ---
+  void seedMembersLiveOnEntry(PathState &Entry);
+  bool testsCompanionFlag(const FieldDecl *F) const;
+  void noteMembersAtExit(const PathState &P, SourceLocation Where);
+  void forgetMembersChangedBy(const CallExpr *Call, PathState &P);
+  std::string previousResourceNote(const Resource &Prev, const CallExpr *Call,
+                                   const std::string &Noun) const;
+  const CXXMethodDecl *methodOfThis() const;
+
   // --- stream capture (Capture.cpp) ---
   void scanCaptureEnds();
   Key capturePlace(const Expr *Stream);
@@ -363,6 +394,10 @@ private:
   static constexpr int SecondInstance = 1 << 16;
   /// The slot of what a release of an untracked handle stands for.
   static constexpr int UntrackedSlot = -1000;
+  /// The slot of a member another method may leave live (Members.cpp).
+  static constexpr int InheritedSlot = -2000;
+  bool CollectMembers = false;
+  std::map<const FieldDecl *, LiveOnReturn> MembersLiveAtExit;
   std::map<const CallExpr *, unsigned> ReturnedResource;
   llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;
   std::map<uintptr_t, std::set<Key>> FactVars;

@@ -67,10 +67,7 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
       const Resource &Prev = Resources[OldR];
       std::vector<PathNote> Notes = trailNotes(RS->second);
       std::string Noun = A.Model.kind(Prev.Kind) ? A.Model.kind(Prev.Kind)->Noun : "resource";
-      Notes.push_back({loc(Prev.Site),
-                       Prev.Site == Call
-                           ? "the " + Noun + " created here in an earlier iteration is still alive"
-                           : "previous " + Noun + " created here by '" + Prev.AcquiredBy + "'"});
+      Notes.push_back({loc(Prev.Site), previousResourceNote(Prev, Call, Noun)});
       // Worded with the new acquisition: its call, kind and variable.
       report(FindingKind::Overwrite, R, Call, std::move(Notes));
       Leaked.insert(OldR);
@@ -431,8 +428,10 @@ void Analysis::onUnknownCall(const CallExpr *Call, PathState &P) {
   // A method called on a handle-holding object may hand the handle on.
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
     escapeValueRefs(MC->getImplicitObjectArgument(), P);
-  if (callMayChangeMembers(Call))
+  if (callMayChangeMembers(Call)) {
     invalidateFieldFacts(P);
+    forgetMembersChangedBy(Call, P);
+  }
 }
 
 void Analysis::onCall(const CallExpr *Call, PathState &P, bool &Dead) {
@@ -460,8 +459,10 @@ void Analysis::applyCall(const CallExpr *Call, PathState &P, bool &Dead) {
     onModeledCall(Call, *M, P);
     if (M->Origin == "summary" || M->Origin == "attributes") {
       escapeUnclassifiedArgs(Call, *M, P);
-      if (callMayChangeMembers(Call))
+      if (callMayChangeMembers(Call)) {
         invalidateFieldFacts(P);
+        forgetMembersChangedBy(Call, P);
+      }
     }
   } else {
     onUnknownCall(Call, P);

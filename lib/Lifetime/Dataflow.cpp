@@ -84,7 +84,10 @@ void Analysis::checkExit(const CFGBlock *From, const StateSet &S) {
   for (const PathState &P : S)
     for (const auto &Entry : P.Res) {
       const Resource &Res = Resources[Entry.first];
-      if (!(Entry.second.Bits & Live) || Res.IntoField || Res.ParamIndex >= 0)
+      // A capture is not the object's to keep: a method that ends captures
+      // on a member stream must not return with one open.
+      if (!(Entry.second.Bits & Live) || (Res.IntoField && !isCapture(Entry.first)) ||
+          Res.ParamIndex >= 0)
         continue;
       if (llvm::any_of(P.Bind, [&](const auto &B) {
             return B.second.count(Entry.first) && !isLeakedAtEnd(B.first, Entry.second, Where);
@@ -94,6 +97,8 @@ void Analysis::checkExit(const CFGBlock *From, const StateSet &S) {
       reportLeak(Entry.first, Entry.second, Where,
                  "the " + Noun + " is not released when the function returns here");
     }
+  for (const PathState &P : S)
+    noteMembersAtExit(P, Where);
   if (SummaryMode)
     ExitStates.insert(ExitStates.end(), S.begin(), S.end());
   ReachedExit = true;
@@ -263,6 +268,7 @@ bool Analysis::run() {
       Entry.Bind[placeOf(PVD)] = {R};
       Entry.Res[R].Bits = Live;
     }
+  seedMembersLiveOnEntry(Entry);
   const CFGBlock *EntryBlock = &Cfg->getEntry();
   In[EntryBlock->getBlockID()].push_back(std::move(Entry));
   splitDisjuncts(In[EntryBlock->getBlockID()], EntryBlock);

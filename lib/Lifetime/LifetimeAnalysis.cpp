@@ -40,6 +40,11 @@
 // SuppressOnSink does. A throw, or a throwing [[noreturn]] call, inside a try
 // of this function continues at its handlers.
 //
+// Members of a class or of a struct behind a pointer are followed across the
+// functions of the translation unit (Ownership.h): a member no function
+// releases, a destructor whose release implicit copies repeat, and a method
+// that acquires into a member another method may have left live.
+//
 // Helpers defined in the same translation unit are summarised by running the
 // same analysis on them (what happens to each parameter on every path) and
 // applied at call sites like model entries. A local lambda that is only
@@ -57,6 +62,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Analysis.h"
+#include "Lifetime/Ownership.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -85,6 +91,17 @@ public:
 };
 
 } // namespace
+
+LifetimeAnalyzer::Impl::Impl(const ApiModel &M, ASTContext &C, LifetimeOptions O)
+    : Model(M), Ctx(C), Opts(O) {}
+
+LifetimeAnalyzer::Impl::~Impl() = default;
+
+OwnershipIndex &LifetimeAnalyzer::Impl::ownership() {
+  if (!Ownership)
+    Ownership = std::make_unique<OwnershipIndex>(*this);
+  return *Ownership;
+}
 
 bool LifetimeAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
   auto Cached = Interesting.find(FD);
@@ -208,6 +225,8 @@ std::vector<LifetimeFinding> LifetimeAnalyzer::analyze(const FunctionDecl *FD) {
     return {};
   An.recordStats(lifetimeStats());
   std::vector<LifetimeFinding> Out = An.takeFindings();
+  for (LifetimeFinding &F : P->ownership().findingsIn(FD))
+    Out.push_back(std::move(F));
   const SourceManager &SM = P->Ctx.getSourceManager();
   llvm::sort(Out, [&](const LifetimeFinding &L, const LifetimeFinding &R) {
     return SM.isBeforeInTranslationUnit(L.Loc, R.Loc);

@@ -59,6 +59,11 @@ struct LifetimeFinding {
   std::string Detail;
   /// Notes along the path, in source order of the path.
   std::vector<PathNote> Notes;
+  /// Non-empty when the conclusion comes from the class or struct that owns
+  /// the member (Ownership.h): a member no method releases, a destructor
+  /// that releases it twice through implicit copies, a method that may find
+  /// it live on entry. Names that owner.
+  std::string Owner;
 };
 
 /// What a function defined in the translation unit does to its parameters,

@@ -42,6 +42,9 @@ struct Resource {
   bool IntoElement = false;       ///< filled into array elements (Calls.cpp)
   bool Untracked = false;         ///< a handle released here, not acquired here
   int ParamIndex = -1;            ///< >= 0: summary resource of a parameter
+  /// A member of `this` that another method (or an earlier call of this
+  /// one) may leave live: Site is that method's acquisition (Members.cpp).
+  const clang::FunctionDecl *LeftLiveBy = nullptr;
 };
 
 /// What one path knows about one resource.

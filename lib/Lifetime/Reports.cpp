@@ -64,7 +64,7 @@ void Analysis::reportLeak(unsigned R, const ResState &RS, SourceLocation Where,
 
 void Analysis::report(FindingKind Kind, unsigned R, const Expr *At,
                       std::vector<PathNote> Notes, const std::string &Called) {
-  if (SummaryMode)
+  if (SummaryMode || CollectMembers)
     return;
   auto Id = std::make_pair(static_cast<int>(Kind), At);
   if (Findings.count(Id))
@@ -79,6 +79,8 @@ void Analysis::report(FindingKind Kind, unsigned R, const Expr *At,
   F.VarName = Res.VarName;
   F.CalledFunction = Called;
   F.Notes = std::move(Notes);
+  if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Res.LeftLiveBy))
+    F.Owner = MD->getParent()->getNameAsString();
   Findings.emplace(Id, std::move(F));
   FindingResource[Id] = R;
 }

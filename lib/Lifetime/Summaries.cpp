@@ -43,6 +43,9 @@ void Analysis::noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff
 /// A helper that returns a live resource it acquired is a factory.
 void Analysis::noteReturnedResource(const Expr *Ret, const PathState &P) {
   Key K = Ret ? storageOf(Ret) : nullptr;
+  // `return pool_;` lends the object's handle; it stays the object's.
+  if (K && K->whole() && isa<FieldDecl>(K->Decl))
+    return;
   auto It = K ? P.Bind.find(K) : P.Bind.end();
   if (It == P.Bind.end())
     return;

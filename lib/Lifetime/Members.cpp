@@ -1,0 +1,159 @@
+//===- Members.cpp - members of `this` other methods may leave live -------===//
+//
+// A method of a class starts with the members as the object's other methods
+// (or an earlier call of itself) left them. Where the OwnershipIndex says a
+// member may hold a live resource on entry, it is bound to an inherited
+// resource, Live, whose site is the acquisition in the method that leaves it
+// so:
+//
+//   inherited (Live) --release / null edge of a test--> Released / Absent
+//        |   \__ this-call that may change the member --> Escaped
+//        |
+//        +-- acquisition into the member while Live --> Overwrite (note at
+//        |   the method that left it live)
+//        +-- the destructor returns while Live (it releases the member on
+//            other paths)                           --> Leak
+//
+// Methods that test a flag the leaving method sets (`if (captured_)
+// return;`) are not seeded for that member: the flag may say whether it is
+// live, and the dataflow does not follow members across calls.
+//
+// The other direction: run on a method with collectMembersLiveAtExit(), the
+// analysis records which members it may return holding a resource it
+// acquired (the OwnershipIndex's "leavers").
+//
+// Part of the Analysis class declared in Analysis.h.
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Analysis.h"
+#include "Lifetime/Ownership.h"
+
+namespace cgt {
+namespace lifetime {
+
+const CXXMethodDecl *Analysis::methodOfThis() const {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  return MD && MD->isInstance() && !MD->getParent()->isLambda() ? MD : nullptr;
+}
+
+void Analysis::seedMembersLiveOnEntry(PathState &Entry) {
+  if (SummaryMode || CollectMembers)
+    return;
+  const CXXMethodDecl *MD = methodOfThis();
+  if (!MD)
+    return;
+  for (const auto &[F, L] : A.ownership().liveOnEntry(MD)) {
+    if (testsCompanionFlag(F))
+      continue;
+    Key K = placeOf(F);
+    unsigned R = resourceFor(L.Acquisition, -1, L.Kind, L.By, K, InheritedSlot);
+    Resources[R].LeftLiveBy = L.Method;
+    Resources[R].IntoField = true;
+    Entry.Bind[K] = {R};
+    Entry.Res[R].Bits = Live;
+  }
+}
+
+/// Does this method branch on something the methods that leave `F` live
+/// also set?
+bool Analysis::testsCompanionFlag(const FieldDecl *F) const {
+  const OwnershipIndex &OI = A.ownership();
+  bool Found = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || Found)
+      return;
+    const Expr *Cond = nullptr;
+    if (const auto *If = dyn_cast<IfStmt>(S))
+      Cond = If->getCond();
+    else if (const auto *W = dyn_cast<WhileStmt>(S))
+      Cond = W->getCond();
+    else if (const auto *D = dyn_cast<DoStmt>(S))
+      Cond = D->getCond();
+    else if (const auto *For = dyn_cast<ForStmt>(S))
+      Cond = For->getCond();
+    else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S))
+      Cond = CO->getCond();
+    else if (const auto *Sw = dyn_cast<SwitchStmt>(S))
+      Cond = Sw->getCond();
+    else if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isLogicalOp())
+      Cond = BO->getLHS();
+    if (Cond && OI.isCompanionFlag(F, Cond)) {
+      Found = true;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(FD->getBody());
+  return Found;
+}
+
+/// At a return: record the members left live (collect mode), or report the
+/// inherited members a destructor forgets on this path.
+void Analysis::noteMembersAtExit(const PathState &P, SourceLocation Where) {
+  bool IsDtor = isa<CXXDestructorDecl>(FD);
+  if (!CollectMembers && !IsDtor)
+    return;
+  for (const auto &[K, Ids] : P.Bind) {
+    const auto *Field = K->whole() ? dyn_cast<FieldDecl>(K->Decl) : nullptr;
+    if (!Field)
+      continue;
+    for (unsigned R : Ids) {
+      auto RS = P.Res.find(R);
+      if (RS == P.Res.end() || !(RS->second.Bits & Live))
+        continue;
+      const Resource &Res = Resources[R];
+      if (CollectMembers && !Res.LeftLiveBy && Res.Site && !Res.Kind.empty()) {
+        auto [It, New] = MembersLiveAtExit.try_emplace(
+            Field, LiveOnReturn{nullptr, Res.Site, Res.Kind, Res.AcquiredBy});
+        // `pinned_ ? cudaHostAlloc : malloc` into one member: which family
+        // holds it on entry is not known, so no kind is claimed.
+        if (!New && It->second.Kind != Res.Kind)
+          It->second.Kind.clear();
+      }
+      if (IsDtor && Res.LeftLiveBy)
+        reportLeak(R, RS->second, Where,
+                   "the destructor returns here without releasing '" + K->name() +
+                       "', which it releases on other paths");
+    }
+  }
+}
+
+/// `reset();` or `helper(this)`: the callee may release or hand out the
+/// members it touches, so what they held on entry is no longer known.
+void Analysis::forgetMembersChangedBy(const CallExpr *Call, PathState &P) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+  bool OnThis = MC && isa<CXXThisExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  for (const auto &[K, Ids] : P.Bind) {
+    const auto *Field = K->whole() ? dyn_cast<FieldDecl>(K->Decl) : nullptr;
+    if (!Field)
+      continue;
+    if (OnThis && Callee && !A.ownership().mayChange(Callee, Field))
+      continue;
+    for (unsigned R : Ids)
+      if (auto RS = P.Res.find(R);
+          RS != P.Res.end() && Resources[R].LeftLiveBy && (RS->second.Bits & Live))
+        RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
+  }
+}
+
+/// The note at the resource an acquisition overwrites.
+std::string Analysis::previousResourceNote(const Resource &Prev, const CallExpr *Call,
+                                           const std::string &Noun) const {
+  if (Prev.LeftLiveBy) {
+    std::string Method = Prev.LeftLiveBy->getNameAsString();
+    if (Prev.LeftLiveBy == FD)
+      return "an earlier call of '" + Method + "' leaves '" + Prev.VarName +
+             "' holding the " + Noun + " created here; nothing releases it before '" +
+             Method + "' acquires into it again";
+    return "'" + Method + "' leaves '" + Prev.VarName + "' holding the " + Noun +
+           " created here, and this method does not release or test it first";
+  }
+  if (Prev.Site == Call)
+    return "the " + Noun + " created here in an earlier iteration is still alive";
+  return "previous " + Noun + " created here by '" + Prev.AcquiredBy + "'";
+}
+
+} // namespace lifetime
+} // namespace cgt

@@ -1,0 +1,155 @@
+//===- Ownership.h - resources kept in members, across functions -*- C++ -*-===//
+//
+// Private to lib/Lifetime. The per-function dataflow sees a member
+// (`exec_`, `ctx->buf`) as owned by an object that outlives the call, so it
+// never reports it leaked. This index looks at the whole translation unit
+// instead: for every member that some function acquires a resource into,
+// who acquires into it, who releases it and whether its value is ever handed
+// out. From that it draws three conclusions the dataflow cannot:
+//
+//   member leak       acquired into, released nowhere in the file and never
+//                     handed out (returned, copied elsewhere, given to a call
+//                     the model does not know), where the owner is closed:
+//                     a class whose every method is defined here, or a C
+//                     struct with an init/free pair (some function releases
+//                     another member of it through a pointer parameter)
+//                     -> Leak at each acquisition, a note at the member
+//   copied owner      a class whose destructor releases a member and whose
+//                     copy constructor is implicit (or defaulted), copied
+//                     somewhere in the file: both copies release the handle
+//                     -> DoubleRelease at the destructor's release, a note
+//                     at the copy
+//   live on entry     (used by the dataflow, Members.cpp) which methods may
+//                     leave a member holding a live resource when they
+//                     return, so that another method, or a second call of
+//                     the same one, that acquires into it without releasing
+//                     or testing it first overwrites a live resource
+//
+// The index is syntactic (every mention of a member is classified once);
+// only "which methods leave a member live" runs the dataflow on the methods
+// that acquire into members. Everything here errs towards silence: a member
+// mentioned in a way the index cannot classify counts as handed out.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_LIFETIME_OWNERSHIP_H
+#define CUDAGRAPH_TIDY_LIFETIME_OWNERSHIP_H
+
+#include "Lifetime/Analysis.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cgt {
+namespace lifetime {
+
+/// One acquisition into a member: `cudaGraphInstantiate(&exec_, ...)`,
+/// `ctx->stream = make_stream()`, or `cudaStreamCreate(&s); s_ = s;`.
+struct MemberAcquisition {
+  const clang::CallExpr *Call = nullptr;
+  const clang::FunctionDecl *In = nullptr;
+  const clang::Expr *Member = nullptr; ///< the member as written
+  std::string Kind;
+  std::string By;                      ///< the acquiring function
+  bool ThroughThis = false;            ///< a member of `this` (else of a parameter)
+};
+
+struct MemberRelease {
+  const clang::CallExpr *Call = nullptr;
+  const clang::FunctionDecl *In = nullptr;
+  std::string By;
+};
+
+struct OwnedMember {
+  const clang::FieldDecl *Field = nullptr;
+  std::vector<MemberAcquisition> Acquisitions;
+  std::vector<MemberRelease> Releases;
+  /// Where its value first leaves the owner's control; null if never.
+  const clang::Stmt *HandedOut = nullptr;
+  /// Functions that mention it other than to read it (for `touches`).
+  std::set<const clang::FunctionDecl *> WrittenIn;
+};
+
+
+class OwnershipIndex {
+public:
+  explicit OwnershipIndex(LifetimeAnalyzer::Impl &A);
+
+  /// Member leaks and copied owners whose report sits in `FD`.
+  std::vector<LifetimeFinding> findingsIn(const clang::FunctionDecl *FD);
+
+  const OwnedMember *member(const clang::FieldDecl *F) const {
+    auto It = Members.find(F);
+    return It == Members.end() ? nullptr : &It->second;
+  }
+  /// Members of `this` that a call of `Method` may release, reassign or
+  /// hand out (false only when the index is sure it does not).
+  bool mayChange(const clang::FunctionDecl *Method, const clang::FieldDecl *F) const;
+  /// Methods may be called again on a live object: false for constructors
+  /// and for methods only constructors call.
+  bool runsOnFreshObject(const clang::CXXMethodDecl *M) const;
+  /// The members `M` should assume may hold a live resource on entry, with
+  /// the method (and acquisition) that leaves each so.
+  std::map<const clang::FieldDecl *, LiveOnReturn>
+  liveOnEntry(const clang::CXXMethodDecl *M);
+  /// Members another method of the class writes on the paths that leave
+  /// `F` live (flags such as `captured_ = true`): a test of one of them may
+  /// say whether `F` is live.
+  bool isCompanionFlag(const clang::FieldDecl *F, const clang::Expr *Cond) const;
+
+private:
+  void scanFunction(const clang::FunctionDecl *FD);
+  void scanConstructorInits(const clang::CXXConstructorDecl *Ctor);
+  void classify(const clang::MemberExpr *ME, const clang::FunctionDecl *FD,
+                const clang::ParentMap &PM);
+  void noteCallArgument(const clang::CallExpr *Call, unsigned I, bool ByAddress,
+                        const clang::MemberExpr *ME, const clang::FunctionDecl *FD);
+  void noteAssignment(const clang::BinaryOperator *BO, const clang::MemberExpr *ME,
+                      const clang::FunctionDecl *FD, const clang::ParentMap &PM);
+  void addAcquisition(const clang::CallExpr *Call, const FunctionModel &M,
+                      const AcquireEffect &Eff, const clang::MemberExpr *ME,
+                      const clang::FunctionDecl *FD);
+  const clang::CallExpr *acquisitionOfLocal(const clang::VarDecl *VD,
+                                            const clang::FunctionDecl *FD,
+                                            const AcquireEffect **Eff,
+                                            const FunctionModel **M);
+  void handOut(const clang::MemberExpr *ME, const clang::Stmt *At,
+               const clang::FunctionDecl *FD);
+  bool ownerIsClosed(const clang::FieldDecl *F, const MemberAcquisition &Acq) const;
+  bool hasFreeFunction(const clang::RecordDecl *RD) const;
+  void memberLeaks(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);
+  void copiedOwners(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);
+  const clang::Expr *copySite(const clang::CXXRecordDecl *RD) const;
+  void computeLeavers(const clang::CXXRecordDecl *RD);
+  void addGuardingMembers(const clang::FieldDecl *F, const clang::FunctionDecl *FD,
+                          const clang::Expr *Acquisition);
+  bool calledRepeatedly(const clang::CXXMethodDecl *M) const;
+  bool releasedByProtocol(const clang::FunctionDecl *Releaser,
+                          const clang::CXXMethodDecl *M) const;
+  clang::SourceLocation loc(const clang::Stmt *S) const;
+  std::string text(const clang::Expr *E) const;
+
+  LifetimeAnalyzer::Impl &A;
+  std::map<const clang::FieldDecl *, OwnedMember> Members;
+  /// Every `this`-call in a method: callee -> callers.
+  std::map<const clang::FunctionDecl *, std::set<const clang::FunctionDecl *>> ThisCallers;
+  std::map<const clang::FunctionDecl *, std::set<const clang::FunctionDecl *>> ThisCallees;
+  /// Call sites of each method, and whether one sits in a loop.
+  std::map<const clang::FunctionDecl *, std::vector<const clang::CallExpr *>> CallSites;
+  std::set<const clang::FunctionDecl *> CalledInLoop;
+  /// Copies of classes: record -> first copy site in user code.
+  std::map<const clang::CXXRecordDecl *, const clang::Expr *> Copies;
+  /// Functions releasing a member of a struct through a pointer parameter.
+  std::set<const clang::RecordDecl *> StructsWithFree;
+  std::set<const clang::CXXRecordDecl *> LeaversDone;
+  std::map<const clang::FieldDecl *, std::vector<LiveOnReturn>> Leavers;
+  /// Members written on the functions that leave another member live.
+  std::map<const clang::FieldDecl *, std::set<const clang::FieldDecl *>> Companions;
+};
+
+} // namespace lifetime
+} // namespace cgt
+
+#endif
