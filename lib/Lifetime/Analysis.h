@@ -314,7 +314,9 @@ private:
 
   // --- members other methods may leave live (Members.cpp) ---
   void seedMembersLiveOnEntry(PathState &Entry);
+  void seedTestedParamMembers(PathState &Entry);
   bool testsCompanionFlag(const FieldDecl *F) const;
+  static bool mentionsMemberOf(const Stmt *S, const ValueDecl *Base, const FieldDecl *F);
   void noteMembersAtExit(const PathState &P, SourceLocation Where);
   void forgetMembersChangedBy(const CallExpr *Call, PathState &P);
   std::string previousResourceNote(const Resource &Prev, const CallExpr *Call,

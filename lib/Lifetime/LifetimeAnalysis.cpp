@@ -225,8 +225,14 @@ std::vector<LifetimeFinding> LifetimeAnalyzer::analyze(const FunctionDecl *FD) {
     return {};
   An.recordStats(lifetimeStats());
   std::vector<LifetimeFinding> Out = An.takeFindings();
+  // The index's conclusions, where the function's own dataflow has none of
+  // the same kind at the same place.
+  size_t Own = Out.size();
   for (LifetimeFinding &F : P->ownership().findingsIn(FD))
-    Out.push_back(std::move(F));
+    if (std::none_of(Out.begin(), Out.begin() + Own, [&](const LifetimeFinding &G) {
+          return G.Kind == F.Kind && G.Loc == F.Loc;
+        }))
+      Out.push_back(std::move(F));
   const SourceManager &SM = P->Ctx.getSourceManager();
   llvm::sort(Out, [&](const LifetimeFinding &L, const LifetimeFinding &R) {
     return SM.isBeforeInTranslationUnit(L.Loc, R.Loc);

@@ -39,6 +39,7 @@ const CXXMethodDecl *Analysis::methodOfThis() const {
 void Analysis::seedMembersLiveOnEntry(PathState &Entry) {
   if (SummaryMode || CollectMembers)
     return;
+  seedTestedParamMembers(Entry);
   const CXXMethodDecl *MD = methodOfThis();
   if (!MD)
     return;
@@ -54,38 +55,65 @@ void Analysis::seedMembersLiveOnEntry(PathState &Entry) {
   }
 }
 
-/// Does this method branch on something the methods that leave `F` live
-/// also set?
+/// `if (ws->d_buf != NULL && ws->cap >= n) return 0; cudaMalloc(&ws->d_buf, n);`:
+/// a member of a pointer parameter that the conditions deciding an
+/// acquisition into it test holds something on the paths where the test
+/// says non-null. Bound on entry; the null edges of the tests clear it.
+void Analysis::seedTestedParamMembers(PathState &Entry) {
+  for (const auto &[F, O] : A.ownership().members())
+    for (const MemberAcquisition &Acq : O.Acquisitions) {
+      const auto *ME = dyn_cast_or_null<MemberExpr>(Acq.Member);
+      const auto *Base = ME ? dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()) : nullptr;
+      if (Acq.In != FD || !Base || !isFixedPointerParam(Base->getDecl()))
+        continue;
+      Key K = placeOf(Base->getDecl(), F);
+      if (Entry.Bind.count(K))
+        continue;
+      for (const Expr *Cond : guardingConditions(FD, Acq.Call)) {
+        if (!mentionsMemberOf(Cond, Base->getDecl(), F))
+          continue;
+        unsigned R = resourceFor(Cond, -1, "", "", K, InheritedSlot);
+        Resources[R].IntoField = true;
+        Resources[R].TestedOnEntry = true;
+        Entry.Bind[K] = {R};
+        Entry.Res[R].Bits = Live;
+        break;
+      }
+    }
+}
+
+bool Analysis::mentionsMemberOf(const Stmt *S, const ValueDecl *Base, const FieldDecl *F) {
+  if (!S)
+    return false;
+  if (const auto *ME = dyn_cast<MemberExpr>(S))
+    if (ME->getMemberDecl() == F)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+          DRE && DRE->getDecl() == Base)
+        return true;
+  return llvm::any_of(S->children(),
+                      [&](const Stmt *C) { return mentionsMemberOf(C, Base, F); });
+}
+
+/// Is what this method does to `F` (acquire into it; in the destructor,
+/// release it) decided by something the methods that leave `F` live also
+/// set or test?
 bool Analysis::testsCompanionFlag(const FieldDecl *F) const {
   const OwnershipIndex &OI = A.ownership();
-  bool Found = false;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || Found)
-      return;
-    const Expr *Cond = nullptr;
-    if (const auto *If = dyn_cast<IfStmt>(S))
-      Cond = If->getCond();
-    else if (const auto *W = dyn_cast<WhileStmt>(S))
-      Cond = W->getCond();
-    else if (const auto *D = dyn_cast<DoStmt>(S))
-      Cond = D->getCond();
-    else if (const auto *For = dyn_cast<ForStmt>(S))
-      Cond = For->getCond();
-    else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S))
-      Cond = CO->getCond();
-    else if (const auto *Sw = dyn_cast<SwitchStmt>(S))
-      Cond = Sw->getCond();
-    else if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isLogicalOp())
-      Cond = BO->getLHS();
-    if (Cond && OI.isCompanionFlag(F, Cond)) {
-      Found = true;
-      return;
-    }
-    for (const Stmt *Child : S->children())
-      Walk(Child);
-  };
-  Walk(FD->getBody());
-  return Found;
+  const OwnedMember *O = OI.member(F);
+  if (!O)
+    return false;
+  std::vector<const Stmt *> Sites;
+  for (const MemberAcquisition &Acq : O->Acquisitions)
+    if (Acq.In == FD)
+      Sites.push_back(Acq.Call);
+  for (const MemberRelease &Rel : O->Releases)
+    if (Rel.In == FD)
+      Sites.push_back(Rel.Call);
+  for (const Stmt *S : Sites)
+    for (const Expr *Cond : guardingConditions(FD, S))
+      if (OI.isCompanionFlag(F, Cond))
+        return true;
+  return false;
 }
 
 /// At a return: record the members left live (collect mode), or report the
@@ -150,6 +178,9 @@ std::string Analysis::previousResourceNote(const Resource &Prev, const CallExpr 
     return "'" + Method + "' leaves '" + Prev.VarName + "' holding the " + Noun +
            " created here, and this method does not release or test it first";
   }
+  if (Prev.TestedOnEntry)
+    return "'" + Prev.VarName + "' is tested here; where it is non-null, what it holds "
+           "is not released before the acquisition";
   if (Prev.Site == Call)
     return "the " + Noun + " created here in an earlier iteration is still alive";
   return "previous " + Noun + " created here by '" + Prev.AcquiredBy + "'";

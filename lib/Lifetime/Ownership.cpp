@@ -55,6 +55,18 @@ bool isInLoop(const Stmt *S, const ParentMap &PM) {
   return false;
 }
 
+/// `ctx->buf`, `s->halo` (a local `dev_slot *s = &m->slot[d]`), `c.buf`
+/// through a reference parameter: a member of a struct this function does
+/// not own as a local value.
+bool reachedThroughPointer(const MemberExpr *ME) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD)
+    return false;
+  QualType T = VD->getType();
+  return T->isPointerType() || (T->isReferenceType() && isa<ParmVarDecl>(VD));
+}
+
 bool isThisCall(const CallExpr *Call) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
   return MC && isa<CXXThisExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
@@ -117,11 +129,12 @@ void OwnershipIndex::scanFunction(const FunctionDecl *FD) {
           ThisCallees[FD->getCanonicalDecl()].insert(Canon);
           ThisCallers[Canon].insert(FD);
         }
-        // `v.push_back(obj)`: the copy is made inside the library.
-        if (SM.isInSystemHeader(Callee->getLocation()))
+        // `v.push_back(obj)`, `v.push_back(Obj(n))`: the library copies it
+        // (a class with its own destructor and no move of its own is
+        // moved by copying).
+        if (SM.isInSystemHeader(Callee->getLocation()) && isa<CXXMemberCallExpr>(Call))
           for (const Expr *Arg : Call->arguments())
-            if (const auto *RD = strip(Arg)->getType()->getAsCXXRecordDecl();
-                RD && strip(Arg)->isGLValue())
+            if (const auto *RD = strip(Arg)->getType()->getAsCXXRecordDecl())
               Copies.try_emplace(RD, Arg);
       }
       if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
@@ -266,11 +279,10 @@ void OwnershipIndex::noteCallArgument(const CallExpr *Call, unsigned I, bool ByA
     }
   for (const ReleaseEffect &Eff : M->Releases)
     if (Eff.Arg == static_cast<int>(I) && Eff.ThroughPointer == ByAddress) {
-      O.Releases.push_back({Call, FD, M->Name});
+      O.Releases.push_back({Call, FD, M->Name, Eff.Kinds, ME});
       O.WrittenIn.insert(FD);
-      if (const auto *PVD = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()))
-        if (isa<ParmVarDecl>(PVD->getDecl()))
-          StructsWithFree.insert(F->getParent());
+      if (reachedThroughPointer(ME))
+        StructsWithFree.insert(F->getParent());
       Classified = true;
     }
   // Any other argument of a modelled call is a use (`cudaGraphLaunch(exec_)`,
@@ -363,8 +375,7 @@ bool OwnershipIndex::ownerIsClosed(const FieldDecl *F, const MemberAcquisition &
   const RecordDecl *Owner = F->getParent();
   if (!Acq.ThroughThis) {
     const auto *ME = dyn_cast_or_null<MemberExpr>(Acq.Member);
-    const auto *Base = ME ? dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()) : nullptr;
-    if (!Base || !isa<ParmVarDecl>(Base->getDecl()))
+    if (!ME || !reachedThroughPointer(ME))
       return false;
     if (const auto *MD = dyn_cast<CXXMethodDecl>(Acq.In); MD && MD->getParent() == Owner)
       return false;
@@ -389,7 +400,41 @@ std::vector<LifetimeFinding> OwnershipIndex::findingsIn(const FunctionDecl *FD) 
   std::vector<LifetimeFinding> Out;
   memberLeaks(FD, Out);
   copiedOwners(FD, Out);
+  crossFunctionMismatches(FD, Out);
   return Out;
+}
+
+/// `cudaMallocHost(&sv->h_history)` in init, `free(sv->h_history)` in the
+/// free function: the dataflow of one function sees only the release.
+void OwnershipIndex::crossFunctionMismatches(const FunctionDecl *FD,
+                                             std::vector<LifetimeFinding> &Out) {
+  for (const auto &[F, O] : Members) {
+    if (O.Acquisitions.empty())
+      continue;
+    const MemberAcquisition &First = O.Acquisitions.front();
+    if (First.Kind.empty() ||
+        llvm::any_of(O.Acquisitions, [&](const MemberAcquisition &Acq) {
+          return Acq.Kind != First.Kind || Acq.In == FD;
+        }))
+      continue;
+    for (const MemberRelease &Rel : O.Releases) {
+      if (Rel.In != FD || Rel.Kinds.empty() || llvm::is_contained(Rel.Kinds, First.Kind))
+        continue;
+      LifetimeFinding L;
+      L.Kind = FindingKind::MismatchedRelease;
+      L.ResourceKind = First.Kind;
+      L.Loc = loc(Rel.Call);
+      L.Range = Rel.Call->getSourceRange();
+      L.AcquiredBy = First.By;
+      L.VarName = Rel.Member ? text(Rel.Member) : F->getNameAsString();
+      L.CalledFunction = Rel.By;
+      L.Owner = F->getParent()->getNameAsString();
+      L.Notes.push_back({loc(First.Call), "every acquisition into '" + F->getNameAsString() +
+                                              "' is by '" + First.By + "', as here in '" +
+                                              First.In->getNameAsString() + "'"});
+      Out.push_back(std::move(L));
+    }
+  }
 }
 
 void OwnershipIndex::memberLeaks(const FunctionDecl *FD, std::vector<LifetimeFinding> &Out) {
@@ -535,79 +580,95 @@ void OwnershipIndex::computeLeavers(const CXXRecordDecl *RD) {
     for (const auto &[F, Live] : An.membersLiveAtExit()) {
       Leavers[F].push_back(Live);
       Leavers[F].back().Method = cast<CXXMethodDecl>(FD);
+      // Flags the leaving method sets (`captured_ = true`); handles it
+      // acquires into are not flags.
       for (const auto &[G, O] : Members)
-        if (G != F && G->getParent() == RD && O.WrittenIn.count(FD))
+        if (G != F && G->getParent() == RD && O.WrittenIn.count(FD) && O.Acquisitions.empty())
           Companions[F].insert(G);
       addGuardingMembers(F, FD, Live.Acquisition);
     }
   }
 }
 
-/// The members tested by the conditions that decide whether `Acquisition`
-/// runs: those of the branches it sits in, and of the early exits before
-/// it (`if (!owns_stream_) return;`).
-void OwnershipIndex::addGuardingMembers(const FieldDecl *F, const FunctionDecl *FD,
-                                        const Expr *Acquisition) {
-  const SourceManager &SM = A.Ctx.getSourceManager();
+/// The conditions that decide whether `S` runs: those of the branches it
+/// sits in, and of the early exits before it (`if (!owns_stream_) return;`).
+std::vector<const Expr *> guardingConditions(const FunctionDecl *FD, const Stmt *S) {
+  std::vector<const Expr *> Out;
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
   ParentMap PM(FD->getBody());
-  auto AddMembersOf = [&](const Stmt *Cond) {
-    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-      if (!S)
-        return;
-      if (const auto *ME = dyn_cast<MemberExpr>(S))
-        if (const auto *G = dyn_cast<FieldDecl>(ME->getMemberDecl()); G && G != F)
-          Companions[F].insert(G);
-      for (const Stmt *Child : S->children())
-        Walk(Child);
-    };
-    Walk(Cond);
-  };
-  for (const Stmt *Child = Acquisition, *P = PM.getParent(Acquisition); P;
-       Child = P, P = PM.getParent(P)) {
+  for (const Stmt *Child = S, *P = PM.getParent(S); P; Child = P, P = PM.getParent(P)) {
     if (const auto *If = dyn_cast<IfStmt>(P); If && If->getCond() != Child)
-      AddMembersOf(If->getCond());
-    else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P); CO && CO->getCond() != Child)
-      AddMembersOf(CO->getCond());
-    else if (const auto *BO = dyn_cast<BinaryOperator>(P); BO && BO->isLogicalOp() && BO->getRHS() == Child)
-      AddMembersOf(BO->getLHS());
+      Out.push_back(If->getCond());
+    else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P);
+             CO && CO->getCond() != Child)
+      Out.push_back(CO->getCond());
+    else if (const auto *BO = dyn_cast<BinaryOperator>(P);
+             BO && BO->isLogicalOp() && BO->getRHS() == Child)
+      Out.push_back(BO->getLHS());
   }
-  std::function<bool(const Stmt *)> Exits = [&](const Stmt *S) {
-    if (!S)
+  std::function<bool(const Stmt *)> Exits = [&](const Stmt *St) {
+    if (!St)
       return false;
-    if (isa<ReturnStmt>(S) || isa<CXXThrowExpr>(S) || isa<GotoStmt>(S))
+    if (isa<ReturnStmt>(St) || isa<CXXThrowExpr>(St) || isa<GotoStmt>(St))
       return true;
-    return llvm::any_of(S->children(), Exits);
+    return llvm::any_of(St->children(), Exits);
   };
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S)
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
+    if (!St)
       return;
-    if (const auto *If = dyn_cast<IfStmt>(S);
-        If && SM.isBeforeInTranslationUnit(If->getBeginLoc(), Acquisition->getBeginLoc()) &&
+    if (const auto *If = dyn_cast<IfStmt>(St);
+        If && SM.isBeforeInTranslationUnit(If->getEndLoc(), S->getBeginLoc()) &&
         Exits(If->getThen()))
-      AddMembersOf(If->getCond());
-    for (const Stmt *Child : S->children())
+      Out.push_back(If->getCond());
+    for (const Stmt *Child : St->children())
       Walk(Child);
   };
   Walk(FD->getBody());
+  return Out;
+}
+
+/// The members of `this` an expression reads (`owns_stream_`,
+/// `opts_.overlap`), and whether it calls a method of `this`.
+static void membersOfThisIn(const Stmt *S, std::set<const FieldDecl *> &Out,
+                            bool &CallsThis) {
+  if (!S)
+    return;
+  if (const auto *ME = dyn_cast<MemberExpr>(S)) {
+    const Expr *Base = ME;
+    while (const auto *Inner = dyn_cast<MemberExpr>(Base->IgnoreParenImpCasts()))
+      Base = Inner->getBase();
+    if (isa<CXXThisExpr>(Base->IgnoreParenImpCasts()))
+      for (const Expr *E = ME; const auto *M = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+           E = M->getBase())
+        if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl()))
+          Out.insert(F);
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && isThisCall(Call))
+    CallsThis = true;
+  for (const Stmt *Child : S->children())
+    membersOfThisIn(Child, Out, CallsThis);
+}
+
+void OwnershipIndex::addGuardingMembers(const FieldDecl *F, const FunctionDecl *FD,
+                                        const Expr *Acquisition) {
+  bool CallsThis = false;
+  std::set<const FieldDecl *> Read;
+  for (const Expr *Cond : guardingConditions(FD, Acquisition))
+    membersOfThisIn(Cond, Read, CallsThis);
+  Read.erase(F);
+  Companions[F].insert(Read.begin(), Read.end());
 }
 
 bool OwnershipIndex::isCompanionFlag(const FieldDecl *F, const Expr *Cond) const {
   auto It = Companions.find(F);
-  bool Found = false;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || Found)
-      return;
-    if (const auto *ME = dyn_cast<MemberExpr>(S))
-      if (It != Companions.end() && It->second.count(dyn_cast<FieldDecl>(ME->getMemberDecl())))
-        Found = true;
-    // `if (is_captured())`: a method may read anything.
-    if (const auto *Call = dyn_cast<CallExpr>(S); Call && isThisCall(Call))
-      Found = true;
-    for (const Stmt *Child : S->children())
-      Walk(Child);
-  };
-  Walk(Cond);
-  return Found;
+  bool CallsThis = false;
+  std::set<const FieldDecl *> Read;
+  membersOfThisIn(Cond, Read, CallsThis);
+  // `if (is_captured())`: a method may read anything.
+  if (CallsThis)
+    return true;
+  return It != Companions.end() &&
+         llvm::any_of(Read, [&](const FieldDecl *G) { return It->second.count(G); });
 }
 
 std::map<const FieldDecl *, LiveOnReturn>

@@ -14,6 +14,9 @@
 //                     struct with an init/free pair (some function releases
 //                     another member of it through a pointer parameter)
 //                     -> Leak at each acquisition, a note at the member
+//   wrong family     every acquisition into the member is of one kind, and
+//                     another function releases it with a function of
+//                     another family -> MismatchedRelease at that release
 //   copied owner      a class whose destructor releases a member and whose
 //                     copy constructor is implicit (or defaulted), copied
 //                     somewhere in the file: both copies release the handle
@@ -60,6 +63,8 @@ struct MemberRelease {
   const clang::CallExpr *Call = nullptr;
   const clang::FunctionDecl *In = nullptr;
   std::string By;
+  std::vector<std::string> Kinds; ///< what the call may legally release
+  const clang::Expr *Member = nullptr;
 };
 
 struct OwnedMember {
@@ -73,6 +78,11 @@ struct OwnedMember {
 };
 
 
+/// The conditions that decide whether `S` runs in `FD`: those of the
+/// branches it sits in, and of the early exits before it.
+std::vector<const clang::Expr *> guardingConditions(const clang::FunctionDecl *FD,
+                                                    const clang::Stmt *S);
+
 class OwnershipIndex {
 public:
   explicit OwnershipIndex(LifetimeAnalyzer::Impl &A);
@@ -80,6 +90,7 @@ public:
   /// Member leaks and copied owners whose report sits in `FD`.
   std::vector<LifetimeFinding> findingsIn(const clang::FunctionDecl *FD);
 
+  const std::map<const clang::FieldDecl *, OwnedMember> &members() const { return Members; }
   const OwnedMember *member(const clang::FieldDecl *F) const {
     auto It = Members.find(F);
     return It == Members.end() ? nullptr : &It->second;
@@ -121,6 +132,8 @@ private:
   bool hasFreeFunction(const clang::RecordDecl *RD) const;
   void memberLeaks(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);
   void copiedOwners(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);
+  void crossFunctionMismatches(const clang::FunctionDecl *FD,
+                               std::vector<LifetimeFinding> &Out);
   const clang::Expr *copySite(const clang::CXXRecordDecl *RD) const;
   void computeLeavers(const clang::CXXRecordDecl *RD);
   void addGuardingMembers(const clang::FieldDecl *F, const clang::FunctionDecl *FD,

@@ -45,6 +45,9 @@ struct Resource {
   /// A member of `this` that another method (or an earlier call of this
   /// one) may leave live: Site is that method's acquisition (Members.cpp).
   const clang::FunctionDecl *LeftLiveBy = nullptr;
+  /// A member of a pointer parameter tested non-null before this function
+  /// acquires into it: Site is the test (Members.cpp).
+  bool TestedOnEntry = false;
 };
 
 /// What one path knows about one resource.
