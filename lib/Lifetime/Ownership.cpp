@@ -557,6 +557,12 @@ bool OwnershipIndex::releasedByProtocol(const FunctionDecl *Releaser,
 bool OwnershipIndex::calledRepeatedly(const CXXMethodDecl *M) const {
   if (CalledInLoop.count(M->getCanonicalDecl()))
     return true;
+  // `step() { if (len != len_) capture(); ... }`: the class itself calls it
+  // again whenever it needs to, not once at construction.
+  if (auto Callers = ThisCallers.find(M->getCanonicalDecl()); Callers != ThisCallers.end())
+    for (const FunctionDecl *C : Callers->second)
+      if (C != M && !isa<CXXConstructorDecl>(C) && !isa<CXXDestructorDecl>(C))
+        return true;
   auto It = CallSites.find(M->getCanonicalDecl());
   return It != CallSites.end() && It->second.size() > 1;
 }
