@@ -67,6 +67,15 @@ bool reachedThroughPointer(const MemberExpr *ME) {
   return T->isPointerType() || (T->isReferenceType() && isa<ParmVarDecl>(VD));
 }
 
+/// `Runner`, or for `typedef struct { ... } solver_t;` the typedef's name.
+std::string ownerName(const RecordDecl *RD) {
+  if (RD->getIdentifier())
+    return RD->getNameAsString();
+  if (const TypedefNameDecl *TD = RD->getTypedefNameForAnonDecl())
+    return TD->getNameAsString();
+  return "(anonymous struct)";
+}
+
 bool isThisCall(const CallExpr *Call) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
   return MC && isa<CXXThisExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
@@ -428,7 +437,7 @@ void OwnershipIndex::crossFunctionMismatches(const FunctionDecl *FD,
       L.AcquiredBy = First.By;
       L.VarName = Rel.Member ? text(Rel.Member) : F->getNameAsString();
       L.CalledFunction = Rel.By;
-      L.Owner = F->getParent()->getNameAsString();
+      L.Owner = ownerName(F->getParent());
       L.Notes.push_back({loc(First.Call), "every acquisition into '" + F->getNameAsString() +
                                               "' is by '" + First.By + "', as here in '" +
                                               First.In->getNameAsString() + "'"});
@@ -444,7 +453,7 @@ void OwnershipIndex::memberLeaks(const FunctionDecl *FD, std::vector<LifetimeFin
     for (const MemberAcquisition &Acq : O.Acquisitions) {
       if (Acq.In != FD || !ownerIsClosed(F, Acq))
         continue;
-      std::string Owner = F->getParent()->getNameAsString();
+      std::string Owner = ownerName(F->getParent());
       LifetimeFinding L;
       L.Kind = FindingKind::Leak;
       L.ResourceKind = Acq.Kind;
@@ -455,14 +464,14 @@ void OwnershipIndex::memberLeaks(const FunctionDecl *FD, std::vector<LifetimeFin
       if (L.VarName.empty())
         L.VarName = F->getNameAsString();
       L.Owner = Owner;
-      const char *Who = Acq.ThroughThis ? "no method of '" : "no function in this file that "
-                                                             "frees a '";
-      L.Notes.push_back({loc(Acq.Call), "acquired into member '" + F->getNameAsString() +
-                                            "' of '" + Owner + "' here"});
+      std::string Name = F->getNameAsString();
       L.Notes.push_back({F->getLocation(),
-                         "'" + F->getNameAsString() + "' is declared here; " + Who + Owner +
-                             (Acq.ThroughThis ? "' releases it or hands it out"
-                                              : "' releases it or hands it out")});
+                         Acq.ThroughThis
+                             ? "'" + Name + "' is declared here; no method of '" + Owner +
+                                   "' releases it or hands it out"
+                             : "'" + Name + "' is declared here; no function in this file "
+                                   "releases it or hands it out, though one releases other "
+                                   "members of '" + Owner + "'"});
       Out.push_back(std::move(L));
     }
   }
@@ -496,8 +505,8 @@ void OwnershipIndex::copiedOwners(const FunctionDecl *FD, std::vector<LifetimeFi
       L.Range = Rel.Call->getSourceRange();
       L.VarName = F->getNameAsString();
       L.CalledFunction = Rel.By;
-      L.Owner = RD->getNameAsString();
-      L.Notes.push_back({loc(Copy), "a '" + RD->getNameAsString() +
+      L.Owner = ownerName(RD);
+      L.Notes.push_back({loc(Copy), "a '" + L.Owner +
                                         "' is copied here by its implicit copy constructor "
                                         "or assignment: both copies hold the same '" +
                                         F->getNameAsString() + "' and both destructors "
@@ -704,7 +713,10 @@ OwnershipIndex::liveOnEntry(const CXXMethodDecl *M) {
         Other = &L;
         break;
       }
-    if (!Other && !IsDtor) {
+    // A private helper that alone leaves it live (`build()` called by the
+    // constructor and by `reshape()` after its release) relies on its
+    // callers; only public methods are judged on their own.
+    if (!Other && !IsDtor && M->getAccess() == AS_public) {
       // Only this method leaves it live: a second call overwrites it when
       // the class is meant to be used again (a reset-style method releases
       // it) or the method is called more than once.

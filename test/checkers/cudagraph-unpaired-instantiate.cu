@@ -183,7 +183,10 @@ cudaError_t clean_out_param(cudaGraphExec_t *out, cudaGraph_t g) {
 struct Runner {
   cudaGraphExec_t exec_ = nullptr;
   cudaGraph_t graph_ = nullptr;
+  // store_local() may leave exec_ live: build() after it overwrites (the
+  // member's owner, across methods, is cudagraph-*-ownership.cu's subject).
   void build() { cudaGraphInstantiate(&exec_, graph_, 0); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'cudaGraphInstantiate' overwrites 'exec_', which still holds a live graph exec; destroy it with cudaGraphExecDestroy first
   void rebuild_with_update() {
     cudaGraphExecUpdateResultInfo info;
     if (cudaGraphExecUpdate(exec_, graph_, &info) != cudaSuccess) {

@@ -1,0 +1,230 @@
+// RUN: %check_cudagraph_tidy %s cudagraph-handle-leak %t -check-suffixes=LEAK
+// RUN: %check_cudagraph_tidy %s cudagraph-unpaired-instantiate %t -check-suffixes=EXEC
+// RUN: %check_cudagraph_tidy %s cudagraph-capture-without-destroy %t -check-suffixes=GRAPH
+// RUN: %check_cudagraph_tidy %s cudagraph-use-after-dealloc %t -check-suffixes=UAF
+// RUN: %check_cudagraph_tidy %s cudagraph-mismatched-dealloc %t -check-suffixes=MISMATCH
+//
+// Ownership beyond one function (lib/Lifetime/Ownership.h): members of
+// classes across their methods, C structs with init/free pairs, members of
+// pointer parameters tested before an acquisition. Every bug has a correct
+// twin next to it that must stay silent.
+#include <cuda_runtime.h>
+#include <vector>
+
+__global__ void k(float *p) {}
+
+// ---- a member no method releases ----------------------------------------
+
+class LeakyTimer {
+public:
+  LeakyTimer() {
+    cudaEventCreate(&start_);
+    // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:5: warning: event 'start_' created by 'cudaEventCreate' and kept in a member of 'LeakyTimer' is not released on every path; call cudaEventDestroy in every path of the destructor (or a reset method) of 'LeakyTimer' [cudagraph-handle-leak]
+    cudaEventCreate(&stop_);
+  }
+  ~LeakyTimer() { cudaEventDestroy(stop_); }
+  LeakyTimer(const LeakyTimer &) = delete;
+  void mark(cudaStream_t s) { cudaEventRecord(start_, s); }
+
+private:
+  cudaEvent_t start_ = nullptr;
+  cudaEvent_t stop_ = nullptr;
+};
+
+class Timer { // correct: the destructor releases both
+public:
+  Timer() {
+    cudaEventCreate(&start_);
+    cudaEventCreate(&stop_);
+  }
+  ~Timer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  Timer(const Timer &) = delete;
+  cudaEvent_t start() const { return start_; }
+
+private:
+  cudaEvent_t start_ = nullptr;
+  cudaEvent_t stop_ = nullptr;
+};
+
+class DeclaredElsewhere { // a method defined in another file may release it
+public:
+  DeclaredElsewhere() { cudaStreamCreate(&s_); }
+  void close();
+
+private:
+  cudaStream_t s_ = nullptr;
+};
+
+// ---- re-acquiring over a member another call left live ---------------------
+
+class Runner {
+public:
+  ~Runner() { reset(); }
+  Runner(const Runner &) = delete;
+  Runner() = default;
+  void capture(cudaStream_t s, float *p) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    k<<<1, 32, 0, s>>>(p);
+    cudaStreamEndCapture(s, &graph_);
+    // CHECK-MESSAGES-GRAPH: :[[@LINE-1]]:5: warning: 'cudaStreamEndCapture' overwrites 'graph_', which still holds a live captured graph; destroy it with cudaGraphDestroy first [cudagraph-capture-without-destroy]
+    cudaGraphInstantiate(&exec_, graph_, 0);
+    // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:5: warning: 'cudaGraphInstantiate' overwrites 'exec_', which still holds a live graph exec; destroy it with cudaGraphExecDestroy first [cudagraph-unpaired-instantiate]
+  }
+  void replay(cudaStream_t s) { cudaGraphLaunch(exec_, s); }
+  void reset() {
+    if (exec_) cudaGraphExecDestroy(exec_);
+    if (graph_) cudaGraphDestroy(graph_);
+    exec_ = nullptr;
+    graph_ = nullptr;
+  }
+
+private:
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+class GuardedRunner { // correct: releases or resets before re-capturing
+public:
+  ~GuardedRunner() { reset(); }
+  GuardedRunner(const GuardedRunner &) = delete;
+  GuardedRunner() = default;
+  void capture(cudaGraph_t g) {
+    if (exec_) cudaGraphExecDestroy(exec_);
+    cudaGraphInstantiate(&exec_, g, 0);
+  }
+  void recapture(cudaGraph_t g) {
+    reset();
+    cudaGraphInstantiate(&exec_, g, 0);
+  }
+  void reset() {
+    if (exec_) cudaGraphExecDestroy(exec_);
+    exec_ = nullptr;
+  }
+
+private:
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+class OnceRunner { // correct: a flag the capturing method sets guards it
+public:
+  ~OnceRunner() {
+    if (exec_) cudaGraphExecDestroy(exec_);
+  }
+  OnceRunner(const OnceRunner &) = delete;
+  OnceRunner() = default;
+  void ensure(cudaGraph_t g) {
+    if (captured_) return;
+    cudaGraphInstantiate(&exec_, g, 0);
+    captured_ = true;
+  }
+  void again(cudaGraph_t g) { ensure(g); }
+
+private:
+  cudaGraphExec_t exec_ = nullptr;
+  bool captured_ = false;
+};
+
+// ---- a destructor that releases on some paths only -----------------------
+
+class Borrowing {
+public:
+  explicit Borrowing(cudaStream_t s) : stream_(s), borrowed_(s != nullptr) {
+    if (!borrowed_) cudaStreamCreate(&stream_);
+    cudaEventCreate(&done_);
+    // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:5: warning: event 'done_' created by 'cudaEventCreate' and kept in a member of 'Borrowing' is not released on every path
+  }
+  ~Borrowing() {
+    if (borrowed_) return;
+    cudaStreamDestroy(stream_);
+    cudaEventDestroy(done_);
+  }
+  Borrowing(const Borrowing &) = delete;
+  void mark() { cudaEventRecord(done_, stream_); }
+
+private:
+  cudaStream_t stream_;
+  bool borrowed_;
+  cudaEvent_t done_ = nullptr;
+};
+
+// ---- an owner copied by its implicit copy constructor ----------------------
+
+class DeviceBuffer {
+public:
+  explicit DeviceBuffer(size_t n) { cudaMalloc(&p_, n); }
+  ~DeviceBuffer() { cudaFree(p_); }
+  // CHECK-MESSAGES-UAF: :[[@LINE-1]]:21: warning: 'p_' is released again by 'cudaFree' when a copy of 'DeviceBuffer' is destroyed (undefined behaviour): its implicit copy shares the handle; delete the copy operations or make them transfer ownership [cudagraph-use-after-dealloc]
+  void *data() const { return p_; }
+
+private:
+  void *p_ = nullptr;
+};
+
+class MoveOnlyBuffer { // correct: copying is deleted
+public:
+  explicit MoveOnlyBuffer(size_t n) { cudaMalloc(&p_, n); }
+  ~MoveOnlyBuffer() { cudaFree(p_); }
+  MoveOnlyBuffer(const MoveOnlyBuffer &) = delete;
+  MoveOnlyBuffer(MoveOnlyBuffer &&o) noexcept : p_(o.p_) { o.p_ = nullptr; }
+
+private:
+  void *p_ = nullptr;
+};
+
+void keep_buffers(int n) {
+  std::vector<DeviceBuffer> all;
+  all.push_back(DeviceBuffer(256));
+  std::vector<MoveOnlyBuffer> fine;
+  fine.push_back(MoveOnlyBuffer(256));
+}
+
+// ---- C structs with an init/free pair ------------------------------------
+
+typedef struct {
+  float *d_in;
+  float *d_out;
+  float *h_stage;
+  cudaStream_t stream;
+} solver_t;
+
+int solver_init(solver_t *s, size_t n) {
+  if (cudaStreamCreate(&s->stream) != cudaSuccess) return -1;
+  if (cudaMalloc((void **)&s->d_in, n) != cudaSuccess) return -1;
+  if (cudaMalloc((void **)&s->d_out, n) != cudaSuccess) return -1;
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:7: warning: device memory 's->d_out' created by 'cudaMalloc' and kept in a member of 'solver_t' is not released on every path
+  if (cudaMallocHost((void **)&s->h_stage, n) != cudaSuccess) return -1;
+  return 0;
+}
+
+void solver_free(solver_t *s) {
+  cudaStreamDestroy(s->stream);
+  cudaFree(s->d_in);
+  cudaFree(s->h_stage);
+  // CHECK-MESSAGES-MISMATCH: :[[@LINE-1]]:3: warning: pinned host memory 's->h_stage' allocated by 'cudaMallocHost' is released by 'cudaFree'; release it with cudaFreeHost [cudagraph-mismatched-dealloc]
+}
+
+typedef struct {
+  void *buf;
+  size_t cap;
+} workspace_t;
+
+int ws_reserve(workspace_t *ws, size_t n) {
+  if (ws->buf != NULL && ws->cap >= n) return 0;
+  if (cudaMalloc(&ws->buf, n) != cudaSuccess) return -1;
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:7: warning: 'cudaMalloc' overwrites 'ws->buf', which still holds a live device memory; release it with cudaFree first [cudagraph-handle-leak]
+  ws->cap = n;
+  return 0;
+}
+
+int ws_reserve_fixed(workspace_t *ws, size_t n) {
+  if (ws->buf != NULL && ws->cap >= n) return 0;
+  if (ws->buf != NULL) cudaFree(ws->buf);
+  if (cudaMalloc(&ws->buf, n) != cudaSuccess) return -1;
+  ws->cap = n;
+  return 0;
+}
+
+void ws_free(workspace_t *ws) { cudaFree(ws->buf); }
