@@ -12,6 +12,11 @@ A shape is a pattern scaled by one number:
   loops N     one exec launched inside N nested loops
   mixed N     a benchmark harness: optional graph, optional timing events,
               N verbose/logging branches, N flag pairs, a loop, N/4 groups
+  owners N    a class owning N flag-guarded streams and events and an exec
+              that capture() re-instantiates (bug: without releasing it
+              first, while reset() is what releases it), N unrelated branches
+  cstruct N   a C context with N buffers, an init/free pair (bug: the free
+              function forgets one buffer)
 
 With --bug the function keeps the same shape but leaks one exec, on the line
 marked `// LEAK`; the analysis must report exactly that line. Without it the
@@ -137,8 +142,66 @@ def mixed(o, name, n, bug):
     o.add("  return cudaSuccess;\n}")
 
 
+def owners(o, name, n, bug):
+    o.add(f"class {name} {{\n public:")
+    o.add(f"  explicit {name}(const Opts &o) : o_(o) {{")
+    for i in range(n):
+        o.add(f"    if (o_.f[{i}]) cudaStreamCreate(&s{i});" if i % 2 == 0 else
+              f"    cudaEventCreate(&e{i});")
+    o.add("    if (o_.verbose) printf(\"ctor\\n\");\n  }")
+    o.add(f"  ~{name}() {{\n    if (o_.trace) printf(\"dtor\\n\");")
+    for i in range(n):
+        o.add(f"    if (s{i}) cudaStreamDestroy(s{i});" if i % 2 == 0 else
+              f"    cudaEventDestroy(e{i});")
+    o.add("    if (exec_) cudaGraphExecDestroy(exec_);\n  }")
+    o.add(f"  {name}(const {name} &) = delete;\n  {name} &operator=(const {name} &) = delete;")
+    o.add("  void capture(cudaGraph_t g, const int *v) {")
+    for i in range(n):
+        o.add(f"    if (v[{i}] > 3) printf(\"v%d\\n\", v[{i}]);")
+    if not bug:
+        o.add("    if (exec_) cudaGraphExecDestroy(exec_);")
+    o.add("    cudaGraphInstantiate(&exec_, g, 0);" + (" // LEAK" if bug else "") + "\n  }")
+    o.add("  void reset() {\n    if (exec_) cudaGraphExecDestroy(exec_);\n    exec_ = nullptr;\n  }")
+    o.add("  void run(cudaStream_t s) {\n    if (exec_) cudaGraphLaunch(exec_, s);")
+    for i in range(1, n, 2):
+        o.add(f"    if (o_.timing) cudaEventRecord(e{i}, s);")
+    o.add("  }\n private:\n  Opts o_;")
+    for i in range(n):
+        o.add(f"  cudaStream_t s{i} = nullptr;" if i % 2 == 0 else f"  cudaEvent_t e{i} = nullptr;")
+    o.add("  cudaGraphExec_t exec_ = nullptr;\n};")
+
+
+def cstruct(o, name, n, bug):
+    o.add("typedef struct {\n  cudaStream_t s;")
+    for i in range(n):
+        o.add(f"  float *b{i};")
+    o.add(f"}} {name}_t;")
+    o.add(f"int {name}_init({name}_t *c, size_t bytes, const Opts *o) {{")
+    o.add("  if (cudaStreamCreate(&c->s) != cudaSuccess) return -1;")
+    for i in range(n):
+        mark = " // LEAK" if bug and i == n // 2 else ""
+        o.add(f"  if (cudaMalloc((void **)&c->b{i}, bytes) != cudaSuccess) return -1;{mark}")
+        o.add(f"  if (o->f[{i}]) cudaMemsetAsync(c->b{i}, 0, bytes, c->s);")
+    o.add("  if (o->verbose) printf(\"init\\n\");\n  return 0;\n}")
+    o.add(f"void {name}_free({name}_t *c) {{\n  cudaStreamDestroy(c->s);")
+    for i in range(n):
+        if not (bug and i == n // 2):
+            o.add(f"  cudaFree(c->b{i});")
+    o.add("}")
+
+
 SHAPES = {"groups": groups, "flags": flags, "branches": branches, "loops": loops,
-          "mixed": mixed}
+          "mixed": mixed, "owners": owners, "cstruct": cstruct}
+
+LIFETIME_CHECKS = ("cudagraph-unpaired-instantiate,cudagraph-handle-leak,"
+                   "cudagraph-capture-without-destroy,cudagraph-use-after-dealloc,"
+                   "cudagraph-mismatched-dealloc")
+
+
+def checks(shape):
+    """The checks a shape is judged with: the ownership shapes plant findings
+    of several checks and must be silent for all of them."""
+    return LIFETIME_CHECKS if shape in ("owners", "cstruct") else "cudagraph-unpaired-instantiate"
 
 
 def generate(shape, n, bug, upto):
