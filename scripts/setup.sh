@@ -55,7 +55,13 @@ if [[ "$installed" != "SARIF Multitool $SARIF_MULTITOOL_VERSION+"* ]]; then
   fi
 fi
 
+# Through ccache, keyed as the pre-commit hook's first-use build keys its
+# objects (paths relative to the source tree, locale not hashed), so that
+# test/integration/pre-commit-first-use.test reuses them.
+export CCACHE_BASEDIR="$ROOT"
+export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:+$CCACHE_SLOPPINESS,}locale"
 cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
       -DCGT_CUDA_PATH="$CUDA_PATH" -DCGT_SARIF_MULTITOOL="$MULTITOOL" >/dev/null
 # Progress lines are noise here; errors are not, and a failed build stops.
 if ! ninja -C "$BUILD_DIR" -j"$(nproc)" > "$BUILD_DIR/ninja.log" 2>&1; then
