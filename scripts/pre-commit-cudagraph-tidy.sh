@@ -8,8 +8,17 @@
 # commit when there are findings (exit 1) or when the files cannot be
 # analysed (exit 2), with a readable report.
 #
-# The driver: $CUDAGRAPH_TIDY, else `cudagraph-tidy` on PATH, else
-# build*/bin/cudagraph-tidy next to this script's repository.
+# The driver: $CUDAGRAPH_TIDY, else `cudagraph-tidy` on PATH (the .deb puts
+# it there), else build*/bin/cudagraph-tidy next to this script's repository.
+# Without any, on first use the hook builds one into build-pre-commit/ of its
+# own repository (pre-commit's clone of it, which holds the sources): once,
+# under a lock so that concurrent first runs build it once, through ccache
+# when there is one (CCACHE_BASEDIR is the clone and the locale is not
+# hashed, so the clone of a later `rev`, or of another user's build of the
+# same sources, reuses the objects), saying so on stderr (and on the terminal, where
+# pre-commit would hide it while the build runs) with the time it took.
+# Without the build dependencies it says which Debian packages to install
+# and fails (exit 2).
 #
 # Compile flags: $CUDAGRAPH_TIDY_BUILD_DIR if set, else the first
 # compile_commands.json found walking up from the current directory to the
@@ -32,6 +41,9 @@ die() {
   exit 2
 }
 
+hook_repo="$(cd "$here/.." && pwd)"
+first_use_build="$hook_repo/build-pre-commit"
+
 find_driver() {
   if [ -n "${CUDAGRAPH_TIDY:-}" ]; then
     [ -x "$CUDAGRAPH_TIDY" ] || die "CUDAGRAPH_TIDY=$CUDAGRAPH_TIDY is not an executable"
@@ -43,13 +55,99 @@ find_driver() {
     return
   fi
   local candidate
-  for candidate in "$here"/../build/bin/cudagraph-tidy "$here"/../build*/bin/cudagraph-tidy; do
+  for candidate in "$hook_repo"/build/bin/cudagraph-tidy "$hook_repo"/build*/bin/cudagraph-tidy; do
+    # The first-use build is only trusted once finished (below).
+    [ "$candidate" = "$first_use_build/bin/cudagraph-tidy" ] && continue
     if [ -x "$candidate" ]; then
       echo "$candidate"
       return
     fi
   done
-  die "cannot find the cudagraph-tidy driver: build it (cmake --build build) and set CUDAGRAPH_TIDY=/path/to/cudagraph-tidy or put it on PATH"
+  [ -f "$hook_repo/CMakeLists.txt" ] ||
+    die "cannot find the cudagraph-tidy driver: install it (the cudagraph-tidy .deb, or cmake --install), put it on PATH or set CUDAGRAPH_TIDY=/path/to/cudagraph-tidy"
+  build_driver_once || exit 2
+  echo "$first_use_build/bin/cudagraph-tidy"
+}
+
+# What building the driver needs, as Debian packages, for those missing.
+missing_build_deps() {
+  local missing=()
+  command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+  command -v flock >/dev/null 2>&1 || missing+=(util-linux)
+  command -v ninja >/dev/null 2>&1 || command -v make >/dev/null 2>&1 || missing+=(ninja-build)
+  command -v c++ >/dev/null 2>&1 || command -v g++ >/dev/null 2>&1 ||
+    command -v clang++ >/dev/null 2>&1 || missing+=(g++)
+  [ -f /usr/lib/llvm-22/lib/cmake/clang/ClangConfig.cmake ] || missing+=(clang-22)
+  [ -f /usr/lib/llvm-22/lib/libclangTidy.a ] || missing+=(libclang-22-dev)
+  [ -f /usr/lib/llvm-22/lib/cmake/llvm/LLVMConfig.cmake ] || missing+=(llvm-22-dev)
+  local json
+  for json in /usr/share/cmake/nlohmann_json /usr/lib/cmake/nlohmann_json /usr/lib/*/cmake/nlohmann_json \
+              /usr/local/share/cmake/nlohmann_json /usr/local/lib/cmake/nlohmann_json; do
+    [ -f "$json/nlohmann_jsonConfig.cmake" ] && break
+    json=""
+  done
+  [ -n "$json" ] || missing+=(nlohmann-json3-dev)
+  echo "${missing[*]}"
+}
+
+# On the terminal too: pre-commit shows a hook's output only once it ends,
+# and a build of minutes would otherwise look like a hang.
+tell() {
+  echo "cudagraph-tidy hook: $*" >&2
+  { [ -t 2 ] || echo "cudagraph-tidy hook: $*" >/dev/tty; } 2>/dev/null || true
+}
+
+# Builds $first_use_build/bin/cudagraph-tidy unless there is one. A lock
+# serialises concurrent first runs; a finished build leaves a stamp, so a
+# half-linked binary of a build in progress or killed is never used.
+build_driver_once() {
+  local stamp="$first_use_build/.built" lock="$hook_repo/.cudagraph-tidy-build.lock"
+  [ -f "$stamp" ] && [ -x "$first_use_build/bin/cudagraph-tidy" ] && return 0
+  local missing
+  missing="$(missing_build_deps)"
+  if [ -n "$missing" ]; then
+    echo "cudagraph-tidy hook: cannot find the cudagraph-tidy driver, and cannot build it: missing $missing." >&2
+    echo "  Install them (Debian/Ubuntu with LLVM 22: sudo apt-get install $missing) and commit again;" >&2
+    echo "  or install the driver (the cudagraph-tidy .deb), put it on PATH or set CUDAGRAPH_TIDY." >&2
+    return 2
+  fi
+  exec 9>"$lock"
+  if ! flock -n 9; then
+    tell "waiting for another run of the hook that is building the driver..."
+    flock 9
+  fi
+  if [ -f "$stamp" ] && [ -x "$first_use_build/bin/cudagraph-tidy" ]; then
+    exec 9>&-
+    return 0
+  fi
+  local jobs generator=() launcher=() how start log="$first_use_build/build.log"
+  jobs="$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)"
+  command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+  how="$jobs jobs, no ccache: several minutes"
+  if command -v ccache >/dev/null 2>&1; then
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    export CCACHE_BASEDIR="$hook_repo"
+    # Objects do not depend on the locale, but ccache hashes LANG/LC_* unless
+    # told not to: a commit from an IDE or a CI job would miss the objects a
+    # shell built. scripts/setup.sh builds the same way.
+    export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:+$CCACHE_SLOPPINESS,}locale"
+    how="$jobs jobs, with ccache: several minutes unless it has the objects"
+  fi
+  tell "no cudagraph-tidy driver found (CUDAGRAPH_TIDY, PATH); building one into $first_use_build, once ($how)..."
+  start="$(date +%s)"
+  rm -rf "$first_use_build"
+  mkdir -p "$first_use_build"
+  if ! { cmake -S "$hook_repo" -B "$first_use_build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+           -DBUILD_TESTING=OFF "${launcher[@]}" &&
+         cmake --build "$first_use_build" --target cudagraph-tidy -j "$jobs"; } >"$log" 2>&1; then
+    tail -n 25 "$log" | sed 's/^/  /' >&2
+    echo "cudagraph-tidy hook: building the driver failed after $(($(date +%s) - start)) s (log: $log)" >&2
+    exec 9>&-
+    return 2
+  fi
+  touch "$stamp"
+  exec 9>&-
+  tell "built $first_use_build/bin/cudagraph-tidy in $(($(date +%s) - start)) s; later runs use it"
 }
 
 find_build_dir() {

@@ -10,7 +10,10 @@ CUDA_PATH="${CUDA_PATH:-/usr/local/cuda}"
 
 PACKAGES=(cmake ninja-build g++ git python3 python3-jsonschema pre-commit
           clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
-          nlohmann-json3-dev libgtest-dev npm libicu72)
+          nlohmann-json3-dev libgtest-dev npm libicu72 dpkg-dev ccache)
+# dpkg-dev: dpkg-shlibdeps for `cpack -G DEB` (test/integration/deb-package.test).
+# ccache: the build below and the pre-commit hook's first-use build share it
+# (test/integration/pre-commit-first-use.test).
 # Microsoft's SARIF validator for the tests (npm): a self-contained .NET
 # program that needs ICU (libicu72).
 SARIF_MULTITOOL_VERSION=5.7.0
@@ -52,7 +55,13 @@ if [[ "$installed" != "SARIF Multitool $SARIF_MULTITOOL_VERSION+"* ]]; then
   fi
 fi
 
+# Through ccache, keyed as the pre-commit hook's first-use build keys its
+# objects (paths relative to the source tree, locale not hashed), so that
+# test/integration/pre-commit-first-use.test reuses them.
+export CCACHE_BASEDIR="$ROOT"
+export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:+$CCACHE_SLOPPINESS,}locale"
 cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
       -DCGT_CUDA_PATH="$CUDA_PATH" -DCGT_SARIF_MULTITOOL="$MULTITOOL" >/dev/null
 # Progress lines are noise here; errors are not, and a failed build stops.
 if ! ninja -C "$BUILD_DIR" -j"$(nproc)" > "$BUILD_DIR/ninja.log" 2>&1; then

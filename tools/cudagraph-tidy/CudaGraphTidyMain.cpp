@@ -10,6 +10,10 @@
 // nvcc commands in compile_commands.json are translated (lib/CompileDb);
 // `-p build` without files analyses every file of the database.
 //
+// stderr carries the progress lines ("[12/175] file" as each unit starts,
+// by default only on a terminal) and the closing line (findings, units,
+// wall time); stdout only ever carries the report.
+//
 // Exit codes: 0 no (new) findings, 1 findings, 2 the tool could not do its
 // job (bad arguments, missing file or database, unparsable translation unit,
 // bad model file, bad baseline). With --baseline only findings the baseline
@@ -37,9 +41,12 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
 
 using namespace clang;
 using namespace clang::tidy;
@@ -127,6 +134,14 @@ static cl::opt<bool> NoPreambleCache(
     "no-preamble-cache",
     cl::desc("Same as --preamble-cache=off: parse every file in full"),
     cl::cat(ToolCategory));
+static cl::opt<bool> ProgressOpt(
+    "progress",
+    cl::desc("Print \"[12/175] file\" on stderr as each translation unit "
+             "starts (default: when stderr is a terminal and not --quiet)"),
+    cl::cat(ToolCategory));
+static cl::opt<bool> NoProgressOpt("no-progress",
+                                   cl::desc("Print no progress lines"),
+                                   cl::cat(ToolCategory));
 
 namespace {
 
@@ -177,7 +192,10 @@ int listChecks() {
   return 0;
 }
 
-void printSummary(const cgt::RunResult &Result) {
+/// The closing line: findings, translation units and the run's wall time.
+/// Always on stderr (unless --quiet), never on stdout, which may be the
+/// report.
+void printSummary(const cgt::RunResult &Result, double Seconds) {
   size_t New = 0;
   for (size_t I = 0; I < Result.Findings.size(); ++I)
     if (Result.BaselineStates.empty() || Result.BaselineStates[I] != "unchanged")
@@ -187,7 +205,8 @@ void printSummary(const cgt::RunResult &Result) {
   if (!BaselineOpt.empty())
     errs() << " (" << Result.Unchanged << " already in the baseline)";
   errs() << " in " << Result.Units.size() << " translation unit"
-         << (Result.Units.size() == 1 ? "" : "s") << ".\n";
+         << (Result.Units.size() == 1 ? "" : "s") << " ("
+         << format("%.1f", Seconds) << " s).\n";
 }
 
 cgt::PreambleCacheStats PreambleStats;
@@ -300,6 +319,7 @@ loadBuildPath(const std::string &BuildPath, std::string &Problem) {
 } // namespace
 
 int main(int argc, const char **argv) {
+  auto Started = std::chrono::steady_clock::now();
   sys::PrintStackTraceOnErrorSignal(argv[0]);
   if (argc > 1 && StringRef(argv[1]) == "merge-sarif")
     return cgt::mergeSarifMain(argc, argv);
@@ -402,6 +422,8 @@ int main(int argc, const char **argv) {
     Run.DeviceSide = DeviceSide;
     Run.Jobs = JobsOpt;
     Run.Preamble = std::move(Preamble);
+    Run.Progress = !NoProgressOpt &&
+                   (ProgressOpt || (!Quiet && sys::Process::StandardErrIsDisplayed()));
     Result = cgt::runChecks(Run, Files);
     cgt::noteEngineBudgets(Result);
   }
@@ -420,7 +442,9 @@ int main(int argc, const char **argv) {
   for (const std::string &W : Result.Incomplete)
     errs() << "cudagraph-tidy: warning: " << W << "\n";
   if (!Quiet)
-    printSummary(Result);
+    printSummary(Result, std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - Started)
+                             .count());
   // `--stats` is LLVM's own option (llvm/ADT/Statistic.h); with it the
   // driver also says what the lifetime engine gave up.
   if (llvm::AreStatisticsEnabled()) {

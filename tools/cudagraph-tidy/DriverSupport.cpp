@@ -363,6 +363,26 @@ void keepUserPath(std::vector<tooling::CompileCommand> &Cmds,
   }
 }
 
+/// The "[12/175] path/file.cu" lines: numbered in the order units start, so
+/// a slow file is the one named last while the count stops moving. Lines
+/// are whole even when several workers start at once.
+class StartCounter {
+public:
+  StartCounter(bool Enabled, size_t Total) : Enabled(Enabled), Total(Total) {}
+  void started(const std::string &File) {
+    if (!Enabled)
+      return;
+    std::lock_guard<std::mutex> Lock(M);
+    llvm::errs() << "[" << ++Started << "/" << Total << "] " << File << "\n";
+  }
+
+private:
+  bool Enabled;
+  size_t Total;
+  size_t Started = 0;
+  std::mutex M;
+};
+
 } // namespace
 
 RunResult runChecks(DriverRun &Run, const std::vector<std::string> &Files) {
@@ -401,13 +421,17 @@ RunResult runChecks(DriverRun &Run, const std::vector<std::string> &Files) {
   }
   unsigned Jobs = Run.Jobs ? Run.Jobs : llvm::hardware_concurrency().compute_thread_count();
   Jobs = std::max(1u, std::min<unsigned>(Jobs, ToAnalyze.size()));
+  StartCounter Progress{Run.Progress, ToAnalyze.size()};
   if (Jobs <= 1) {
-    for (size_t I : ToAnalyze)
+    for (size_t I : ToAnalyze) {
+      Progress.started(Files[I]);
       Units[I] = analyzeUnit(Run, Files[I], std::move(Commands[I]));
+    }
   } else {
     llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
     for (size_t I : ToAnalyze)
       Pool.async([&, I] {
+        Progress.started(Files[I]);
         Units[I] = analyzeUnit(Run, Files[I], std::move(Commands[I]));
       });
     Pool.wait();

@@ -25,6 +25,9 @@ struct DriverRun {
   bool DeviceSide = false;
   unsigned Jobs = 1; ///< translation units analysed at once; 0: all cores
   PreambleCacheConfig Preamble{/*Enabled=*/false}; ///< see PreambleCache.h
+  /// Prints "[12/175] path/file.cu" on stderr as each translation unit
+  /// starts (the driver turns it on when stderr is a terminal).
+  bool Progress = false;
 };
 
 struct RunResult {
