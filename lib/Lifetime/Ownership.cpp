@@ -29,7 +29,14 @@ public:
       Functions.push_back(FD);
     return true;
   }
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->hasGlobalStorage() && !SM.isInSystemHeader(VD->getLocation()))
+      if (const auto *RD = VD->getType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl())
+        StaticInstances.insert(RD);
+    return true;
+  }
   std::vector<const FunctionDecl *> Functions;
+  std::set<const CXXRecordDecl *> StaticInstances;
 
 private:
   static bool isLambdaCall(const FunctionDecl *FD) {
@@ -105,6 +112,7 @@ OwnershipIndex::OwnershipIndex(LifetimeAnalyzer::Impl &A) : A(A) {
   C.TraverseDecl(A.Ctx.getTranslationUnitDecl());
   for (const FunctionDecl *FD : C.Functions)
     scanFunction(FD);
+  StaticInstances = std::move(C.StaticInstances);
 }
 
 SourceLocation OwnershipIndex::loc(const Stmt *S) const {
@@ -392,6 +400,10 @@ bool OwnershipIndex::ownerIsClosed(const FieldDecl *F, const MemberAcquisition &
   }
   const auto *RD = dyn_cast<CXXRecordDecl>(Owner);
   if (!RD || !RD->hasDefinition())
+    return false;
+  // `static Context &get() { static Context c; return c; }`: what a
+  // process-lifetime object holds is released by the driver at exit.
+  if (StaticInstances.count(RD))
     return false;
   for (const CXXMethodDecl *M : RD->methods())
     if (!M->isImplicit() && !M->isDeleted() && !M->isDefaulted() && !M->isPureVirtual() &&

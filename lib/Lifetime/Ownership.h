@@ -156,6 +156,8 @@ private:
   std::map<const clang::CXXRecordDecl *, const clang::Expr *> Copies;
   /// Functions releasing a member of a struct through a pointer parameter.
   std::set<const clang::RecordDecl *> StructsWithFree;
+  /// Classes with an instance of static storage (singletons, globals).
+  std::set<const clang::CXXRecordDecl *> StaticInstances;
   std::set<const clang::CXXRecordDecl *> LeaversDone;
   std::map<const clang::FieldDecl *, std::vector<LiveOnReturn>> Leavers;
   /// Members written on the functions that leave another member live.
