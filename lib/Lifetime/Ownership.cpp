@@ -139,9 +139,7 @@ void OwnershipIndex::scanFunction(const FunctionDecl *FD) {
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
       if (const FunctionDecl *Callee = Call->getDirectCallee()) {
         const FunctionDecl *Canon = Callee->getCanonicalDecl();
-        CallSites[Canon].push_back(Call);
-        if (isInLoop(Call, PM))
-          CalledInLoop.insert(Canon);
+        noteRepeatedCall(Call, Canon, FD, PM);
         if (isThisCall(Call)) {
           ThisCallees[FD->getCanonicalDecl()].insert(Canon);
           ThisCallers[Canon].insert(FD);
@@ -576,7 +574,7 @@ bool OwnershipIndex::releasedByProtocol(const FunctionDecl *Releaser,
 }
 
 bool OwnershipIndex::calledRepeatedly(const CXXMethodDecl *M) const {
-  if (CalledInLoop.count(M->getCanonicalDecl()))
+  if (CalledAgain.count(M->getCanonicalDecl()))
     return true;
   // `step() { if (len != len_) capture(); ... }`: the class itself calls it
   // again whenever it needs to, not once at construction.
@@ -584,8 +582,37 @@ bool OwnershipIndex::calledRepeatedly(const CXXMethodDecl *M) const {
     for (const FunctionDecl *C : Callers->second)
       if (C != M && !isa<CXXConstructorDecl>(C) && !isa<CXXDestructorDecl>(C))
         return true;
-  auto It = CallSites.find(M->getCanonicalDecl());
-  return It != CallSites.end() && It->second.size() > 1;
+  return false;
+}
+
+/// A method called again on one object: in a loop on an object the loop
+/// does not index (`for (...) runner.capture()`, not `slots[i].alloc()`), or
+/// twice on the same object in one function.
+void OwnershipIndex::noteRepeatedCall(const CallExpr *Call, const FunctionDecl *Callee,
+                                      const FunctionDecl *In, const ParentMap &PM) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+  if (!MC || isThisCall(Call))
+    return;
+  const Expr *Object = MC->getImplicitObjectArgument();
+  bool Indexed = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || Indexed)
+      return;
+    if (isa<ArraySubscriptExpr>(S) || isa<CXXOperatorCallExpr>(S) || isa<CallExpr>(S))
+      Indexed = true;
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(Object);
+  if (Indexed)
+    return;
+  if (isInLoop(Call, PM)) {
+    CalledAgain.insert(Callee);
+    return;
+  }
+  std::string Key = text(Object->IgnoreParenImpCasts());
+  if (!Key.empty() && ++CallsOnObject[{Callee, In, Key}] > 1)
+    CalledAgain.insert(Callee);
 }
 
 /// Runs the dataflow on each method of `RD` that acquires into a member of
@@ -732,9 +759,13 @@ OwnershipIndex::liveOnEntry(const CXXMethodDecl *M) {
       // Only this method leaves it live: a second call overwrites it when
       // the class is meant to be used again (a reset-style method releases
       // it) or the method is called more than once.
-      bool ResetStyle = llvm::any_of(O->Releases, [&](const MemberRelease &R) {
-        return R.In != M && !isa<CXXDestructorDecl>(R.In) && !releasedByProtocol(R.In, M);
-      });
+      // A plain struct with `alloc()`/`free()` and no destructor is managed
+      // by hand, once per object, unless its users call `alloc()` again.
+      bool ResetStyle = RD->hasUserDeclaredDestructor() &&
+                        llvm::any_of(O->Releases, [&](const MemberRelease &R) {
+                          return R.In != M && !isa<CXXDestructorDecl>(R.In) &&
+                                 !releasedByProtocol(R.In, M);
+                        });
       if (!Ls.empty() && (ResetStyle || calledRepeatedly(M)))
         Other = &Ls.front();
     }

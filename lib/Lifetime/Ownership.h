@@ -43,6 +43,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace cgt {
@@ -139,6 +140,8 @@ private:
   void addGuardingMembers(const clang::FieldDecl *F, const clang::FunctionDecl *FD,
                           const clang::Expr *Acquisition);
   bool calledRepeatedly(const clang::CXXMethodDecl *M) const;
+  void noteRepeatedCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee,
+                        const clang::FunctionDecl *In, const clang::ParentMap &PM);
   bool releasedByProtocol(const clang::FunctionDecl *Releaser,
                           const clang::CXXMethodDecl *M) const;
   clang::SourceLocation loc(const clang::Stmt *S) const;
@@ -149,9 +152,12 @@ private:
   /// Every `this`-call in a method: callee -> callers.
   std::map<const clang::FunctionDecl *, std::set<const clang::FunctionDecl *>> ThisCallers;
   std::map<const clang::FunctionDecl *, std::set<const clang::FunctionDecl *>> ThisCallees;
-  /// Call sites of each method, and whether one sits in a loop.
-  std::map<const clang::FunctionDecl *, std::vector<const clang::CallExpr *>> CallSites;
-  std::set<const clang::FunctionDecl *> CalledInLoop;
+  /// Methods some function calls again on one object, and the count of
+  /// calls per (method, caller, object as written).
+  std::set<const clang::FunctionDecl *> CalledAgain;
+  std::map<std::tuple<const clang::FunctionDecl *, const clang::FunctionDecl *, std::string>,
+           unsigned>
+      CallsOnObject;
   /// Copies of classes: record -> first copy site in user code.
   std::map<const clang::CXXRecordDecl *, const clang::Expr *> Copies;
   /// Functions releasing a member of a struct through a pointer parameter.
