@@ -728,7 +728,11 @@ bool OwnershipIndex::isCompanionFlag(const FieldDecl *F, const Expr *Cond) const
 std::map<const FieldDecl *, LiveOnReturn>
 OwnershipIndex::liveOnEntry(const CXXMethodDecl *M) {
   std::map<const FieldDecl *, LiveOnReturn> Out;
-  if (M->isStatic() || runsOnFreshObject(M))
+  // A private helper relies on its callers for the state of the members
+  // (`reshape()` releases before calling `build()`); the destructor is
+  // judged whatever its access.
+  if (M->isStatic() || runsOnFreshObject(M) ||
+      (M->getAccess() != AS_public && !isa<CXXDestructorDecl>(M)))
     return Out;
   const CXXRecordDecl *RD = M->getParent();
   computeLeavers(RD);
@@ -752,10 +756,7 @@ OwnershipIndex::liveOnEntry(const CXXMethodDecl *M) {
         Other = &L;
         break;
       }
-    // A private helper that alone leaves it live (`build()` called by the
-    // constructor and by `reshape()` after its release) relies on its
-    // callers; only public methods are judged on their own.
-    if (!Other && !IsDtor && M->getAccess() == AS_public) {
+    if (!Other && !IsDtor) {
       // Only this method leaves it live: a second call overwrites it when
       // the class is meant to be used again (a reset-style method releases
       // it) or the method is called more than once.
