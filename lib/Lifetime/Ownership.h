@@ -28,6 +28,9 @@
 //                     the same one, that acquires into it without releasing
 //                     or testing it first overwrites a live resource
 //
+// Ownership.cpp builds the index, OwnershipFindings.cpp reports the first
+// two conclusions, OwnershipEntry.cpp answers the third.
+//
 // The index is syntactic (every mention of a member is classified once);
 // only "which methods leave a member live" runs the dataflow on the methods
 // that acquire into members. Everything here errs towards silence: a member
@@ -78,6 +81,14 @@ struct OwnedMember {
   std::set<const clang::FunctionDecl *> WrittenIn;
 };
 
+
+/// `Runner`, or for `typedef struct { ... } solver_t;` the typedef's name.
+std::string ownerName(const clang::RecordDecl *RD);
+/// `ctx->buf`, `s->halo`, `c.buf` through a reference parameter: a member
+/// of a struct the function does not own as a local value.
+bool reachedThroughPointer(const clang::MemberExpr *ME);
+/// `reset()` or `this->reset()`: a call of a method on this object.
+bool isThisCall(const clang::CallExpr *Call);
 
 /// The conditions that decide whether `S` runs in `FD`: those of the
 /// branches it sits in, and of the early exits before it.

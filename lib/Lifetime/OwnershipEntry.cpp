@@ -1,0 +1,239 @@
+//===- OwnershipEntry.cpp - members a method may find live on entry -------===//
+//
+// Which members of `this` a method should assume live when it starts
+// (Ownership.h, "live on entry"; Members.cpp seeds them): the methods that
+// may return with a member live (the dataflow run on each acquiring method),
+// whether the method is expected to run again on one object, the flags that
+// may say whether a member is live (companions), and which members a
+// `this`-call may change.
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Ownership.h"
+
+#include "clang/AST/ParentMap.h"
+
+namespace cgt {
+namespace lifetime {
+
+bool OwnershipIndex::mayChange(const FunctionDecl *Method, const FieldDecl *F) const {
+  std::set<const FunctionDecl *> Seen;
+  std::function<bool(const FunctionDecl *, unsigned)> Visit = [&](const FunctionDecl *M,
+                                                                  unsigned Depth) {
+    const FunctionDecl *Def = M ? M->getDefinition() : nullptr;
+    if (!Def || Depth > 4)
+      return true;
+    if (!Seen.insert(Def).second)
+      return false;
+    const OwnedMember *O = member(F);
+    if (O && O->WrittenIn.count(Def))
+      return true;
+    auto Callees = ThisCallees.find(Def->getCanonicalDecl());
+    if (Callees != ThisCallees.end())
+      for (const FunctionDecl *C : Callees->second)
+        if (Visit(C, Depth + 1))
+          return true;
+    return false;
+  };
+  return Visit(Method, 0);
+}
+
+bool OwnershipIndex::runsOnFreshObject(const CXXMethodDecl *M) const {
+  if (isa<CXXConstructorDecl>(M))
+    return true;
+  if (M->getAccess() == AS_public)
+    return false;
+  auto Callers = ThisCallers.find(M->getCanonicalDecl());
+  if (Callers == ThisCallers.end() || Callers->second.empty())
+    return false;
+  return llvm::all_of(Callers->second,
+                      [](const FunctionDecl *C) { return isa<CXXConstructorDecl>(C); });
+}
+
+/// `capture_begin() { reset(); ... }` before `capture_end()` acquires: the
+/// class releases the member through `Releaser` in another method that
+/// starts the cycle, so a second `M` is not expected without it.
+bool OwnershipIndex::releasedByProtocol(const FunctionDecl *Releaser,
+                                        const CXXMethodDecl *M) const {
+  auto Callers = ThisCallers.find(Releaser->getCanonicalDecl());
+  if (Callers == ThisCallers.end())
+    return false;
+  return llvm::any_of(Callers->second, [&](const FunctionDecl *C) {
+    return C != M && !isa<CXXDestructorDecl>(C);
+  });
+}
+
+bool OwnershipIndex::calledRepeatedly(const CXXMethodDecl *M) const {
+  if (CalledAgain.count(M->getCanonicalDecl()))
+    return true;
+  // `step() { if (len != len_) capture(); ... }`: the class itself calls it
+  // again whenever it needs to, not once at construction.
+  if (auto Callers = ThisCallers.find(M->getCanonicalDecl()); Callers != ThisCallers.end())
+    for (const FunctionDecl *C : Callers->second)
+      if (C != M && !isa<CXXConstructorDecl>(C) && !isa<CXXDestructorDecl>(C))
+        return true;
+  return false;
+}
+
+/// Runs the dataflow on each method of `RD` that acquires into a member of
+/// `this`, and records the members each may return holding a live resource.
+void OwnershipIndex::computeLeavers(const CXXRecordDecl *RD) {
+  if (!LeaversDone.insert(RD).second)
+    return;
+  std::set<const FunctionDecl *> Acquirers;
+  for (const auto &[F, O] : Members)
+    if (F->getParent() == RD)
+      for (const MemberAcquisition &Acq : O.Acquisitions)
+        if (Acq.ThroughThis && isa<CXXMethodDecl>(Acq.In))
+          Acquirers.insert(Acq.In);
+  for (const FunctionDecl *FD : Acquirers) {
+    Analysis An(A, FD, /*SummaryMode=*/false);
+    An.collectMembersLiveAtExit();
+    if (!An.run())
+      continue;
+    for (const auto &[F, Live] : An.membersLiveAtExit()) {
+      Leavers[F].push_back(Live);
+      Leavers[F].back().Method = cast<CXXMethodDecl>(FD);
+      // Flags the leaving method sets (`captured_ = true`); handles it
+      // acquires into are not flags.
+      for (const auto &[G, O] : Members)
+        if (G != F && G->getParent() == RD && O.WrittenIn.count(FD) && O.Acquisitions.empty())
+          Companions[F].insert(G);
+      addGuardingMembers(F, FD, Live.Acquisition);
+    }
+  }
+}
+
+/// The conditions that decide whether `S` runs: those of the branches it
+/// sits in, and of the early exits before it (`if (!owns_stream_) return;`).
+std::vector<const Expr *> guardingConditions(const FunctionDecl *FD, const Stmt *S) {
+  std::vector<const Expr *> Out;
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  ParentMap PM(FD->getBody());
+  for (const Stmt *Child = S, *P = PM.getParent(S); P; Child = P, P = PM.getParent(P)) {
+    if (const auto *If = dyn_cast<IfStmt>(P); If && If->getCond() != Child)
+      Out.push_back(If->getCond());
+    else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P);
+             CO && CO->getCond() != Child)
+      Out.push_back(CO->getCond());
+    else if (const auto *BO = dyn_cast<BinaryOperator>(P);
+             BO && BO->isLogicalOp() && BO->getRHS() == Child)
+      Out.push_back(BO->getLHS());
+  }
+  std::function<bool(const Stmt *)> Exits = [&](const Stmt *St) {
+    if (!St)
+      return false;
+    if (isa<ReturnStmt>(St) || isa<CXXThrowExpr>(St) || isa<GotoStmt>(St))
+      return true;
+    return llvm::any_of(St->children(), Exits);
+  };
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
+    if (!St)
+      return;
+    if (const auto *If = dyn_cast<IfStmt>(St);
+        If && SM.isBeforeInTranslationUnit(If->getEndLoc(), S->getBeginLoc()) &&
+        Exits(If->getThen()))
+      Out.push_back(If->getCond());
+    for (const Stmt *Child : St->children())
+      Walk(Child);
+  };
+  Walk(FD->getBody());
+  return Out;
+}
+
+/// The members of `this` an expression reads (`owns_stream_`,
+/// `opts_.overlap`), and whether it calls a method of `this`.
+static void membersOfThisIn(const Stmt *S, std::set<const FieldDecl *> &Out,
+                            bool &CallsThis) {
+  if (!S)
+    return;
+  if (const auto *ME = dyn_cast<MemberExpr>(S)) {
+    const Expr *Base = ME;
+    while (const auto *Inner = dyn_cast<MemberExpr>(Base->IgnoreParenImpCasts()))
+      Base = Inner->getBase();
+    if (isa<CXXThisExpr>(Base->IgnoreParenImpCasts()))
+      for (const Expr *E = ME; const auto *M = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+           E = M->getBase())
+        if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl()))
+          Out.insert(F);
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && isThisCall(Call))
+    CallsThis = true;
+  for (const Stmt *Child : S->children())
+    membersOfThisIn(Child, Out, CallsThis);
+}
+
+void OwnershipIndex::addGuardingMembers(const FieldDecl *F, const FunctionDecl *FD,
+                                        const Expr *Acquisition) {
+  bool CallsThis = false;
+  std::set<const FieldDecl *> Read;
+  for (const Expr *Cond : guardingConditions(FD, Acquisition))
+    membersOfThisIn(Cond, Read, CallsThis);
+  Read.erase(F);
+  Companions[F].insert(Read.begin(), Read.end());
+}
+
+bool OwnershipIndex::isCompanionFlag(const FieldDecl *F, const Expr *Cond) const {
+  auto It = Companions.find(F);
+  bool CallsThis = false;
+  std::set<const FieldDecl *> Read;
+  membersOfThisIn(Cond, Read, CallsThis);
+  // `if (is_captured())`: a method may read anything.
+  if (CallsThis)
+    return true;
+  return It != Companions.end() &&
+         llvm::any_of(Read, [&](const FieldDecl *G) { return It->second.count(G); });
+}
+
+std::map<const FieldDecl *, LiveOnReturn>
+OwnershipIndex::liveOnEntry(const CXXMethodDecl *M) {
+  std::map<const FieldDecl *, LiveOnReturn> Out;
+  // A private helper relies on its callers for the state of the members
+  // (`reshape()` releases before calling `build()`); the destructor is
+  // judged whatever its access.
+  if (M->isStatic() || runsOnFreshObject(M) ||
+      (M->getAccess() != AS_public && !isa<CXXDestructorDecl>(M)))
+    return Out;
+  const CXXRecordDecl *RD = M->getParent();
+  computeLeavers(RD);
+  bool IsDtor = isa<CXXDestructorDecl>(M);
+  for (const auto &[F, Ls] : Leavers) {
+    const OwnedMember *O = member(F);
+    if (!O || F->getParent() != RD)
+      continue;
+    // Which members matter here: those this method acquires into (an
+    // overwrite), or, in the destructor, those it releases (a release on
+    // only some paths).
+    bool Acquires = llvm::any_of(O->Acquisitions, [&](const MemberAcquisition &Acq) {
+      return Acq.In == M && Acq.ThroughThis;
+    });
+    bool Releases = llvm::any_of(O->Releases, [&](const MemberRelease &R) { return R.In == M; });
+    if (IsDtor ? !Releases : !Acquires)
+      continue;
+    const LiveOnReturn *Other = nullptr;
+    for (const LiveOnReturn &L : Ls)
+      if (L.Method != M && !isa<CXXDestructorDecl>(L.Method)) {
+        Other = &L;
+        break;
+      }
+    if (!Other && !IsDtor) {
+      // Only this method leaves it live: a second call overwrites it when
+      // the class is meant to be used again (a reset-style method releases
+      // it) or the method is called more than once.
+      // A plain struct with `alloc()`/`free()` and no destructor is managed
+      // by hand, once per object, unless its users call `alloc()` again.
+      bool ResetStyle = RD->hasUserDeclaredDestructor() &&
+                        llvm::any_of(O->Releases, [&](const MemberRelease &R) {
+                          return R.In != M && !isa<CXXDestructorDecl>(R.In) &&
+                                 !releasedByProtocol(R.In, M);
+                        });
+      if (!Ls.empty() && (ResetStyle || calledRepeatedly(M)))
+        Other = &Ls.front();
+    }
+    if (Other)
+      Out[F] = *Other;
+  }
+  return Out;
+}
+
+} // namespace lifetime
+} // namespace cgt

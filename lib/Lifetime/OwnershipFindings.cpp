@@ -1,0 +1,174 @@
+//===- OwnershipFindings.cpp - what the ownership index reports -----------===//
+//
+// The OwnershipIndex's own findings (Ownership.h draws them): members no
+// function releases in a closed owner, owners whose implicit copies release
+// twice, and members released by the wrong family in another function.
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Ownership.h"
+
+#include "clang/AST/DeclFriend.h"
+
+namespace cgt {
+namespace lifetime {
+
+namespace {
+
+bool copyIsUserControlled(const CXXRecordDecl *RD) {
+  for (const CXXConstructorDecl *C : RD->ctors())
+    if (C->isCopyConstructor() && (C->isDeleted() || C->isUserProvided()))
+      return true;
+  return RD->hasUserDeclaredMoveConstructor() || RD->hasUserDeclaredMoveAssignment();
+}
+
+} // namespace
+
+bool OwnershipIndex::hasFreeFunction(const RecordDecl *RD) const {
+  return StructsWithFree.count(RD) != 0;
+}
+
+/// Everything that could release the member is in this file: every method
+/// of the class (and every friend) is defined here; for a member reached
+/// through a pointer parameter, the struct has a free function here.
+bool OwnershipIndex::ownerIsClosed(const FieldDecl *F, const MemberAcquisition &Acq) const {
+  const RecordDecl *Owner = F->getParent();
+  if (!Acq.ThroughThis) {
+    const auto *ME = dyn_cast_or_null<MemberExpr>(Acq.Member);
+    if (!ME || !reachedThroughPointer(ME))
+      return false;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Acq.In); MD && MD->getParent() == Owner)
+      return false;
+    return hasFreeFunction(Owner);
+  }
+  const auto *RD = dyn_cast<CXXRecordDecl>(Owner);
+  if (!RD || !RD->hasDefinition())
+    return false;
+  // `static Context &get() { static Context c; return c; }`: what a
+  // process-lifetime object holds is released by the driver at exit.
+  if (StaticInstances.count(RD))
+    return false;
+  for (const CXXMethodDecl *M : RD->methods())
+    if (!M->isImplicit() && !M->isDeleted() && !M->isDefaulted() && !M->isPureVirtual() &&
+        !M->isDefined())
+      return false;
+  for (const FriendDecl *Fr : RD->friends()) {
+    const auto *FnD = dyn_cast_or_null<FunctionDecl>(Fr->getFriendDecl());
+    if (!FnD || !FnD->isDefined())
+      return false;
+  }
+  return true;
+}
+
+std::vector<LifetimeFinding> OwnershipIndex::findingsIn(const FunctionDecl *FD) {
+  std::vector<LifetimeFinding> Out;
+  memberLeaks(FD, Out);
+  copiedOwners(FD, Out);
+  crossFunctionMismatches(FD, Out);
+  return Out;
+}
+
+/// `cudaMallocHost(&sv->h_history)` in init, `free(sv->h_history)` in the
+/// free function: the dataflow of one function sees only the release.
+void OwnershipIndex::crossFunctionMismatches(const FunctionDecl *FD,
+                                             std::vector<LifetimeFinding> &Out) {
+  for (const auto &[F, O] : Members) {
+    if (O.Acquisitions.empty())
+      continue;
+    const MemberAcquisition &First = O.Acquisitions.front();
+    if (First.Kind.empty() ||
+        llvm::any_of(O.Acquisitions, [&](const MemberAcquisition &Acq) {
+          return Acq.Kind != First.Kind || Acq.In == FD;
+        }))
+      continue;
+    for (const MemberRelease &Rel : O.Releases) {
+      if (Rel.In != FD || Rel.Kinds.empty() || llvm::is_contained(Rel.Kinds, First.Kind))
+        continue;
+      LifetimeFinding L;
+      L.Kind = FindingKind::MismatchedRelease;
+      L.ResourceKind = First.Kind;
+      L.Loc = loc(Rel.Call);
+      L.Range = Rel.Call->getSourceRange();
+      L.AcquiredBy = First.By;
+      L.VarName = Rel.Member ? text(Rel.Member) : F->getNameAsString();
+      L.CalledFunction = Rel.By;
+      L.Owner = ownerName(F->getParent());
+      L.Notes.push_back({loc(First.Call), "every acquisition into '" + F->getNameAsString() +
+                                              "' is by '" + First.By + "', as here in '" +
+                                              First.In->getNameAsString() + "'"});
+      Out.push_back(std::move(L));
+    }
+  }
+}
+
+void OwnershipIndex::memberLeaks(const FunctionDecl *FD, std::vector<LifetimeFinding> &Out) {
+  for (const auto &[F, O] : Members) {
+    if (!O.Releases.empty() || O.HandedOut)
+      continue;
+    for (const MemberAcquisition &Acq : O.Acquisitions) {
+      if (Acq.In != FD || !ownerIsClosed(F, Acq))
+        continue;
+      std::string Owner = ownerName(F->getParent());
+      LifetimeFinding L;
+      L.Kind = FindingKind::Leak;
+      L.ResourceKind = Acq.Kind;
+      L.Loc = loc(Acq.Call);
+      L.Range = Acq.Call->getSourceRange();
+      L.AcquiredBy = Acq.By;
+      L.VarName = Acq.Member ? text(Acq.Member) : F->getNameAsString();
+      if (L.VarName.empty())
+        L.VarName = F->getNameAsString();
+      L.Owner = Owner;
+      std::string Name = F->getNameAsString();
+      L.Notes.push_back({F->getLocation(),
+                         Acq.ThroughThis
+                             ? "'" + Name + "' is declared here; no method of '" + Owner +
+                                   "' releases it or hands it out"
+                             : "'" + Name + "' is declared here; no function in this file "
+                                   "releases it or hands it out, though one releases other "
+                                   "members of '" + Owner + "'"});
+      Out.push_back(std::move(L));
+    }
+  }
+}
+
+/// The first place that copies an object of `RD` in user code.
+const Expr *OwnershipIndex::copySite(const CXXRecordDecl *RD) const {
+  auto It = Copies.find(RD);
+  return It == Copies.end() ? nullptr : It->second;
+}
+
+void OwnershipIndex::copiedOwners(const FunctionDecl *FD, std::vector<LifetimeFinding> &Out) {
+  const auto *Dtor = dyn_cast<CXXDestructorDecl>(FD);
+  if (!Dtor)
+    return;
+  const CXXRecordDecl *RD = Dtor->getParent();
+  const Expr *Copy = copySite(RD);
+  if (!Copy || copyIsUserControlled(RD))
+    return;
+  for (const FieldDecl *F : RD->fields()) {
+    const OwnedMember *O = member(F);
+    if (!O)
+      continue;
+    for (const MemberRelease &Rel : O->Releases) {
+      if (Rel.In != FD)
+        continue;
+      LifetimeFinding L;
+      L.Kind = FindingKind::DoubleRelease;
+      L.ResourceKind = O->Acquisitions.empty() ? "" : O->Acquisitions.front().Kind;
+      L.Loc = loc(Rel.Call);
+      L.Range = Rel.Call->getSourceRange();
+      L.VarName = F->getNameAsString();
+      L.CalledFunction = Rel.By;
+      L.Owner = ownerName(RD);
+      L.Notes.push_back({loc(Copy), "a '" + L.Owner +
+                                        "' is copied here by its implicit copy constructor "
+                                        "or assignment: both copies hold the same '" +
+                                        F->getNameAsString() + "' and both destructors "
+                                                               "release it"});
+      Out.push_back(std::move(L));
+    }
+  }
+}
+
+} // namespace lifetime
+} // namespace cgt
