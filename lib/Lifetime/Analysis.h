@@ -21,7 +21,7 @@
 //   CapturedMemory.cpp  memory a captured graph's execs reference after it is freed
 //   HandleAttributes.cpp  acquire_handle/release_handle/use_handle("cuda")
 //   Members.cpp      members of `this` that other methods may leave live
-//   (Ownership.h/.cpp the index of members across the translation unit)
+//   (Ownership.h and Ownership*.cpp: the index of members across the TU)
 //   LifetimeAnalysis.cpp  the public face (LifetimeAnalyzer, Impl)
 //
 //===----------------------------------------------------------------------===//
