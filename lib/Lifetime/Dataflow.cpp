@@ -183,6 +183,34 @@ const CFGBlock *Analysis::handlerDispatchFor(const Stmt *S) {
   return nullptr;
 }
 
+/// One walk of the body (outside lambdas, children before parents, as the
+/// recursive walks it replaces) and one pass over the CFG, for the scans.
+void Analysis::indexBody() {
+  std::vector<std::pair<const Stmt *, bool>> Stack{{FD->getBody(), false}};
+  while (!Stack.empty()) {
+    auto [S, ChildrenDone] = Stack.back();
+    Stack.pop_back();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (ChildrenDone) {
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        BodyCalls.push_back(Call);
+      else if (const auto *DS = dyn_cast<DeclStmt>(S))
+        BodyDecls.push_back(DS);
+      continue;
+    }
+    Stack.push_back({S, true});
+    size_t First = Stack.size();
+    for (const Stmt *Child : S->children())
+      Stack.push_back({Child, false});
+    std::reverse(Stack.begin() + First, Stack.end());
+  }
+  for (const CFGBlock *B : *Cfg)
+    for (unsigned I = 0; B && I < B->size(); ++I)
+      if (const CallExpr *Call = callOfElement((*B)[I]))
+        CallElements.push_back({B, I, Call});
+}
+
 namespace {
 
 /// The last call of a block (the noreturn call that ends it).
@@ -241,6 +269,7 @@ bool Analysis::run() {
   // blocks a loop can reach again.
   Order = reversePostOrder(*Cfg);
   computeKeptStates();
+  indexBody();
   scanScopes();
   scanMentions();
   computeLaterMentions();
