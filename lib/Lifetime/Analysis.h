@@ -183,6 +183,7 @@ private:
   bool leavesFunction(const CFGBlock *B) const;
   const CFGBlock *handlerDispatchFor(const Stmt *S);
   void indexBody();
+  std::vector<Key> loopCounters();
 
   // --- ESP disjuncts: split, relevance, retirement (Disjuncts.cpp) ---
   struct BlockMentions {
