@@ -130,6 +130,9 @@ struct LifetimeAnalyzer::Impl {
   std::map<const FunctionDecl *, bool> Interesting;
   /// Model entries built from clang's handle attributes (HandleAttributes.cpp).
   std::map<const FunctionDecl *, std::unique_ptr<FunctionModel>> AttributeModels;
+  /// modelFor's answers that can no longer change (every scan and every
+  /// disjunct's transfer asks again; the callee's qualified name is costly).
+  llvm::DenseMap<const CallExpr *, const FunctionModel *> CallModels;
   unsigned Depth = 0;
   /// Members across the translation unit, built on first use.
   std::unique_ptr<lifetime::OwnershipIndex> Ownership;
@@ -141,12 +144,17 @@ struct LifetimeAnalyzer::Impl {
   const FunctionModel *lookupModel(const FunctionDecl *FD, unsigned NumArgs) {
     if (!FD || !FD->getIdentifier())
       return nullptr;
-    if (const FunctionModel *M = Model.lookup(FD->getQualifiedNameAsString(), NumArgs))
-      return M;
-    if (FD->isCXXClassMember())
-      return nullptr;
-    return Model.lookup(FD->getName(), NumArgs);
+    auto [It, New] = ModelsByCallee.try_emplace({FD, NumArgs}, nullptr);
+    if (!New)
+      return It->second;
+    const FunctionModel *M = Model.lookup(FD->getQualifiedNameAsString(), NumArgs);
+    if (!M && !FD->isCXXClassMember())
+      M = Model.lookup(FD->getName(), NumArgs);
+    return It->second = M;
   }
+  /// lookupModel's answers: the qualified name is costly to print.
+  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, const FunctionModel *>
+      ModelsByCallee;
 
   const FunctionModel *modelFor(const CallExpr *Call);
   const FunctionModel *attributeModel(const FunctionDecl *FD);
@@ -196,6 +204,8 @@ private:
   void checkExit(const CFGBlock *From, const StateSet &S);
   bool leavesFunction(const CFGBlock *B) const;
   const CFGBlock *handlerDispatchFor(const Stmt *S);
+  void indexBody();
+  std::vector<Key> loopCounters();
 
   // --- ESP disjuncts: split, relevance, retirement (Disjuncts.cpp) ---
   struct BlockMentions {
@@ -416,6 +426,18 @@ private:
   /// continue at that try's handlers.
   std::vector<std::pair<const CFGBlock *, PathState>> Diverted;
 
+  /// The body's calls outside lambdas, children before parents, and its
+  /// declarations (indexBody); the CFG's call elements, block by block. The
+  /// scans read these rather than walk the body or the CFG each.
+  std::vector<const CallExpr *> BodyCalls;
+  std::vector<const DeclStmt *> BodyDecls;
+  struct CallElement {
+    const CFGBlock *Block;
+    unsigned Index;
+    const CallExpr *Call;
+  };
+  std::vector<CallElement> CallElements;
+
   /// Reverse post-order position of each block (N: unreachable), and the
   /// blocks whose entry state is kept once transferred (loop headers, whose
   /// state ends the loop; every other block receives only new disjuncts,
@@ -432,6 +454,18 @@ private:
   static constexpr unsigned MaxVisitsPerBlock = 64;
   bool HitVisitBudget = false;
   size_t MostDisjuncts = 0;
+
+  /// What applyCall asks of a call's callee beyond its model, the same all
+  /// through one run (the summaries it reads are made once).
+  struct CalleeFacts {
+    bool UnmodeledBuiltin = false;      ///< `__builtin_expect` and friends: no effect
+    std::optional<bool> NeverReturns;   ///< its summary says so (asked after the effects)
+  };
+  llvm::DenseMap<const CallExpr *, CalleeFacts> CalleeFactsOf;
+  /// isZero's answers, and the truth of an integer or boolean constant
+  /// (nullopt: not a constant); both evaluate the expression.
+  mutable llvm::DenseMap<const Expr *, bool> ZeroExprs;
+  llvm::DenseMap<const Expr *, std::optional<bool>> ConstantTruth;
 
   std::map<std::pair<int, const Expr *>, LifetimeFinding> Findings;
   std::map<std::pair<int, const Expr *>, unsigned> FindingResource;

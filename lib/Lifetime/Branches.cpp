@@ -24,8 +24,13 @@ bool Analysis::isZero(const Expr *E) const {
     return true;
   if (E->isValueDependent() || E->isTypeDependent())
     return false;
-  Expr::EvalResult R;
-  return E->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0;
+  // Asked again on every path through the expression: evaluate it once.
+  auto [It, New] = ZeroExprs.try_emplace(E, false);
+  if (New) {
+    Expr::EvalResult R;
+    It->second = E->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0;
+  }
+  return It->second;
 }
 
 std::optional<CondTest> Analysis::condTest(const Expr *C) const {
@@ -177,17 +182,18 @@ std::optional<bool> Analysis::knownCondition(const Expr *Cond, const PathState &
 void Analysis::recordConstantFact(Key Target, const Expr *Src, PathState &P) {
   uintptr_t K = reinterpret_cast<uintptr_t>(Target);
   FactVars[K].insert(Target);
-  if (isZero(Src)) {
-    P.Facts[K] = false;
-    return;
+  auto [Truth, New] = ConstantTruth.try_emplace(Src);
+  if (New) {
+    Expr::EvalResult R;
+    if (isZero(Src))
+      Truth->second = false;
+    else if (!Src->isValueDependent() && !Src->isTypeDependent() &&
+             (Src->getType()->isIntegerType() || Src->getType()->isBooleanType()) &&
+             Src->EvaluateAsInt(R, Ctx))
+      Truth->second = R.Val.getInt() != 0;
   }
-  if (Src->isValueDependent() || Src->isTypeDependent())
-    return;
-  if (!Src->getType()->isIntegerType() && !Src->getType()->isBooleanType())
-    return;
-  Expr::EvalResult R;
-  if (Src->EvaluateAsInt(R, Ctx))
-    P.Facts[K] = R.Val.getInt() != 0;
+  if (Truth->second)
+    P.Facts[K] = *Truth->second;
 }
 
 /// `p` for `*p`.

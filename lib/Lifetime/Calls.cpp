@@ -452,7 +452,11 @@ void Analysis::applyCall(const CallExpr *Call, PathState &P, bool &Dead) {
     return;
   }
   const FunctionDecl *Callee = Call->getDirectCallee();
-  if (Callee && Callee->getBuiltinID() && !A.lookupModel(Callee, Call->getNumArgs()))
+  auto [Known, New] = CalleeFactsOf.try_emplace(Call);
+  if (New && Callee)
+    Known->second.UnmodeledBuiltin =
+        Callee->getBuiltinID() && !A.lookupModel(Callee, Call->getNumArgs());
+  if (Known->second.UnmodeledBuiltin)
     return; // __builtin_expect and friends
   const FunctionModel *M = A.modelFor(Call);
   if (M) {
@@ -467,9 +471,16 @@ void Analysis::applyCall(const CallExpr *Call, PathState &P, bool &Dead) {
   } else {
     onUnknownCall(Call, P);
   }
-  if (Callee && A.Opts.SinkPathsAreSilent && A.Opts.UseHelperSummaries)
-    if (const FunctionSummary *S = A.summaryOf(Callee); S && S->NeverReturns)
-      Dead = true;
+  if (!Callee || !A.Opts.SinkPathsAreSilent || !A.Opts.UseHelperSummaries)
+    return;
+  // Asked after the effects, as they may summarise other helpers first.
+  CalleeFacts &Facts = CalleeFactsOf[Call];
+  if (!Facts.NeverReturns) {
+    const FunctionSummary *S = A.summaryOf(Callee);
+    Facts.NeverReturns = S && S->NeverReturns;
+  }
+  if (*Facts.NeverReturns)
+    Dead = true;
 }
 
 } // namespace lifetime

@@ -55,45 +55,37 @@ Key Analysis::capturePlace(const Expr *Stream) {
 /// The streams this function ends a capture on, directly or through a
 /// helper: a capture begun on any other stream is left open by design.
 void Analysis::scanCaptureEnds() {
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || isa<LambdaExpr>(S))
-      return;
-    for (const Stmt *Child : S->children())
-      Walk(Child);
-    const auto *Call = dyn_cast<CallExpr>(S);
-    const FunctionModel *M = Call ? A.modelFor(Call) : nullptr;
+  for (const CallExpr *Call : BodyCalls) {
+    const FunctionModel *M = A.modelFor(Call);
     if (M && M->Capture == CaptureRole::End &&
         M->StreamArg < static_cast<int>(Call->getNumArgs()))
       if (Key K = capturePlace(Call->getArg(M->StreamArg)))
         CaptureEnds.insert(K);
-  };
-  Walk(FD->getBody());
+  }
 }
 
 /// `cudaStreamBeginCaptureToGraph(s, graph, ...)`: the end calls that close
 /// that capture hand back `graph` itself, not a new graph.
 void Analysis::scanCapturesIntoGraphs() {
-  for (const CFGBlock *B : *Cfg)
-    for (unsigned I = 0; B && I < B->size(); ++I) {
-      const CallExpr *Begin = callOfElement((*B)[I]);
-      const FunctionModel *M = Begin ? A.modelFor(Begin) : nullptr;
-      if (!M || M->Capture != CaptureRole::Begin || M->IntoGraphArg < 0 ||
-          M->IntoGraphArg >= static_cast<int>(Begin->getNumArgs()) ||
-          M->StreamArg >= static_cast<int>(Begin->getNumArgs()))
-        continue;
-      Key Stream = capturePlace(Begin->getArg(M->StreamArg));
-      const Expr *Graph = Begin->getArg(M->IntoGraphArg);
-      forEachCallAfter(B, I + 1, [&](const CallExpr *Later) {
-        const FunctionModel *LM = A.modelFor(Later);
-        if (!LM || (LM->Capture != CaptureRole::Begin && LM->Capture != CaptureRole::End) ||
-            LM->StreamArg >= static_cast<int>(Later->getNumArgs()) ||
-            capturePlace(Later->getArg(LM->StreamArg)) != Stream)
-          return true;
-        if (LM->Capture == CaptureRole::End)
-          EndsIntoGraph[Later] = Graph;
-        return false;
-      });
-    }
+  for (auto [B, I, Begin] : CallElements) {
+    const FunctionModel *M = A.modelFor(Begin);
+    if (!M || M->Capture != CaptureRole::Begin || M->IntoGraphArg < 0 ||
+        M->IntoGraphArg >= static_cast<int>(Begin->getNumArgs()) ||
+        M->StreamArg >= static_cast<int>(Begin->getNumArgs()))
+      continue;
+    Key Stream = capturePlace(Begin->getArg(M->StreamArg));
+    const Expr *Graph = Begin->getArg(M->IntoGraphArg);
+    forEachCallAfter(B, I + 1, [&](const CallExpr *Later) {
+      const FunctionModel *LM = A.modelFor(Later);
+      if (!LM || (LM->Capture != CaptureRole::Begin && LM->Capture != CaptureRole::End) ||
+          LM->StreamArg >= static_cast<int>(Later->getNumArgs()) ||
+          capturePlace(Later->getArg(LM->StreamArg)) != Stream)
+        return true;
+      if (LM->Capture == CaptureRole::End)
+        EndsIntoGraph[Later] = Graph;
+      return false;
+    });
+  }
 }
 
 /// An end call that hands back the graph the capture added to: its out
@@ -149,11 +141,9 @@ void Analysis::scanThreadRelaxedCalls() {
     const FunctionModel *M = A.modelFor(Call);
     return M && M->Capture == CaptureRole::ExchangeMode ? M : nullptr;
   };
-  for (const CFGBlock *B : *Cfg)
-    for (unsigned I = 0; B && I < B->size(); ++I)
-      if (const CallExpr *Call = callOfElement((*B)[I]))
-        if (const FunctionModel *M = IsExchange(Call); M && setsRelaxedMode(Call, *M))
-          ToRelaxed.push_back({B, I});
+  for (auto [B, I, Call] : CallElements)
+    if (const FunctionModel *M = IsExchange(Call); M && setsRelaxedMode(Call, *M))
+      ToRelaxed.push_back({B, I});
   // The variable holds the previous mode after the first exchange: a later
   // exchange through it restores that mode.
   for (auto [B, I] : ToRelaxed)

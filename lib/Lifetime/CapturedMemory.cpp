@@ -123,30 +123,25 @@ void Analysis::collectCaptureRegion(const CFGBlock *B, unsigned From, Key Stream
 void Analysis::scanCapturedMemory() {
   // What each graph (the place an end call writes) captured.
   std::map<Key, CaptureRegion> Graphs;
-  for (const CFGBlock *B : *Cfg) {
-    if (!B)
+  for (auto [B, I, Call] : CallElements) {
+    const FunctionModel *M = A.modelFor(Call);
+    if (!M || M->Capture != CaptureRole::Begin ||
+        M->StreamArg >= static_cast<int>(Call->getNumArgs()))
       continue;
-    for (unsigned I = 0; I < B->size(); ++I) {
-      const CallExpr *Call = callOfElement((*B)[I]);
-      const FunctionModel *M = Call ? A.modelFor(Call) : nullptr;
-      if (!M || M->Capture != CaptureRole::Begin ||
-          M->StreamArg >= static_cast<int>(Call->getNumArgs()))
-        continue;
-      Key Stream = capturePlace(Call->getArg(M->StreamArg));
-      if (!Stream)
-        continue;
-      CaptureRegion Region;
-      collectCaptureRegion(B, I + 1, Stream, Region);
-      for (const CallExpr *End : Region.Ends)
-        for (const AcquireEffect &Acq : A.modelFor(End)->Acquires)
-          if (Acq.Arg >= 0 && Acq.Arg < static_cast<int>(End->getNumArgs()))
-            if (Key Graph = addressedPlace(End->getArg(Acq.Arg))) {
-              CaptureRegion &G = Graphs[Graph];
-              llvm::append_range(G.Used, Region.Used);
-              llvm::append_range(G.Allocations, Region.Allocations);
-              G.Freed.insert(Region.Freed.begin(), Region.Freed.end());
-            }
-    }
+    Key Stream = capturePlace(Call->getArg(M->StreamArg));
+    if (!Stream)
+      continue;
+    CaptureRegion Region;
+    collectCaptureRegion(B, I + 1, Stream, Region);
+    for (const CallExpr *End : Region.Ends)
+      for (const AcquireEffect &Acq : A.modelFor(End)->Acquires)
+        if (Acq.Arg >= 0 && Acq.Arg < static_cast<int>(End->getNumArgs()))
+          if (Key Graph = addressedPlace(End->getArg(Acq.Arg))) {
+            CaptureRegion &G = Graphs[Graph];
+            llvm::append_range(G.Used, Region.Used);
+            llvm::append_range(G.Allocations, Region.Allocations);
+            G.Freed.insert(Region.Freed.begin(), Region.Freed.end());
+          }
   }
   if (Graphs.empty())
     return;

@@ -188,6 +188,77 @@ const CFGBlock *Analysis::handlerDispatchFor(const Stmt *S) {
   return nullptr;
 }
 
+/// One walk of the body (outside lambdas, children before parents, as the
+/// recursive walks it replaces) and one pass over the CFG, for the scans.
+void Analysis::indexBody() {
+  std::vector<std::pair<const Stmt *, bool>> Stack{{FD->getBody(), false}};
+  while (!Stack.empty()) {
+    auto [S, ChildrenDone] = Stack.back();
+    Stack.pop_back();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (ChildrenDone) {
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        BodyCalls.push_back(Call);
+      else if (const auto *DS = dyn_cast<DeclStmt>(S))
+        BodyDecls.push_back(DS);
+      continue;
+    }
+    Stack.push_back({S, true});
+    size_t First = Stack.size();
+    for (const Stmt *Child : S->children())
+      Stack.push_back({Child, false});
+    std::reverse(Stack.begin() + First, Stack.end());
+  }
+  for (const CFGBlock *B : *Cfg)
+    for (unsigned I = 0; B && I < B->size(); ++I)
+      if (const CallExpr *Call = callOfElement((*B)[I]))
+        CallElements.push_back({B, I, Call});
+}
+
+/// For each loop header, the counter every way back into it steps last
+/// (`for (...; ...; ++i)`), if there is one. The facts about it that enter
+/// the loop (`i` is zero) are gone by the header's fixpoint, since each back
+/// edge forgets them; forgetting them on entry already saves walking the
+/// loop once with them and again without, and, in nested loops, every inner
+/// loop again each time an outer header loses one (super-linear in depth).
+std::vector<Key> Analysis::loopCounters() {
+  unsigned N = Cfg->getNumBlockIDs();
+  std::vector<Key> Counter(N, nullptr);
+  auto SteppedLast = [&](const CFGBlock *B) -> Key {
+    if (B->succ_size() != 1 || B->empty())
+      return nullptr;
+    auto CS = B->back().getAs<CFGStmt>();
+    const auto *UO = CS ? dyn_cast<UnaryOperator>(CS->getStmt()) : nullptr;
+    if (UO && UO->isIncrementDecrementOp())
+      return storageOf(UO->getSubExpr());
+    const auto *BO = CS ? dyn_cast<BinaryOperator>(CS->getStmt()) : nullptr;
+    if (BO && BO->isCompoundAssignmentOp())
+      return storageOf(BO->getLHS());
+    return nullptr;
+  };
+  for (const CFGBlock *H : *Cfg) {
+    unsigned Id = H ? H->getBlockID() : 0;
+    // A header that keeps disjuncts apart by their facts would keep the
+    // entry's apart from the way back's: leave it as it was.
+    if (!H || !KeepIn[Id] || Order[Id] == N || Mentions[Id].KeepFactsApart)
+      continue;
+    Key K = nullptr;
+    bool Fits = true;
+    for (const CFGBlock::AdjacentBlock &Pred : H->preds()) {
+      const CFGBlock *B = Pred.getReachableBlock();
+      if (!B || Order[B->getBlockID()] < Order[Id])
+        continue; // an entry edge
+      Key Stepped = SteppedLast(B);
+      Fits &= Stepped && (!K || K == Stepped);
+      K = Stepped;
+    }
+    if (Fits)
+      Counter[Id] = K;
+  }
+  return Counter;
+}
+
 namespace {
 
 /// The last call of a block (the noreturn call that ends it).
@@ -246,6 +317,7 @@ bool Analysis::run() {
   // blocks a loop can reach again.
   Order = reversePostOrder(*Cfg);
   computeKeptStates();
+  indexBody();
   scanScopes();
   scanMentions();
   computeLaterMentions();
@@ -257,6 +329,7 @@ bool Analysis::run() {
     scanCapturedMemory();
   std::vector<StateSet> In(N);
   std::vector<unsigned> Visits(N, 0);
+  std::vector<Key> Counter = loopCounters();
 
   PathState Entry;
   if (SummaryMode)
@@ -341,6 +414,9 @@ bool Analysis::run() {
         continue;
       }
       unsigned ToId = To->getBlockID();
+      if (Counter[ToId] && Order[B->getBlockID()] < Order[ToId])
+        for (PathState &P : Refined) // what every way back forgets (loopCounters)
+          invalidateFacts(Counter[ToId], P);
       if (!joinInto(In[ToId], std::move(Refined), A.Opts.MaxStatesPerPoint, WidenedRes,
                     Mentions[ToId].KeepFactsApart))
         continue;

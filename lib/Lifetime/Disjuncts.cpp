@@ -19,6 +19,8 @@
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Analysis.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 namespace cgt {
 namespace lifetime {
 
@@ -105,8 +107,12 @@ void Analysis::scanMentions() {
       if (mayHoldResource(D))
         Named.push_back(DeclIndex.try_emplace(D, DeclIndex.size()).first->second);
     };
+    // Every subexpression is an element of its own (setAllAlwaysAdd), and
+    // an element's subtree holds the elements before it: what an earlier
+    // element of this block named is not walked again.
+    llvm::SmallPtrSet<const Stmt *, 16> Walked;
     std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-      if (!S)
+      if (!S || Walked.count(S))
         return;
       if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
         Mention(DRE->getDecl());
@@ -135,6 +141,7 @@ void Analysis::scanMentions() {
       else if (auto CS = E.getAs<CFGStmt>()) {
         M.KeepFactsApart |= isa<AbstractConditionalOperator>(CS->getStmt());
         Walk(CS->getStmt());
+        Walked.insert(CS->getStmt());
       }
     }
   }
@@ -219,7 +226,10 @@ static PathState projectOnto(const PathState &P, unsigned R) {
 
 void Analysis::splitDisjuncts(StateSet &S, const CFGBlock *B) {
   StateSet Out;
-  Out.reserve(S.size() + 1);
+  size_t Need = 0;
+  for (const PathState &P : S)
+    Need += P.Tracked != 0 ? 1 : P.Res.size() + 1;
+  Out.reserve(Need);
   for (PathState &P : S) {
     if (P.Tracked != 0) {
       // Whatever else it acquired is born in the base as well.
@@ -239,8 +249,9 @@ void Analysis::splitDisjuncts(StateSet &S, const CFGBlock *B) {
     Out.push_back(std::move(P));
   }
   MostDisjuncts = std::max(MostDisjuncts, Out.size());
-  std::stable_sort(Out.begin(), Out.end(),
-                   [](const PathState &L, const PathState &R) { return L.Tracked < R.Tracked; });
+  auto ByTracked = [](const PathState &L, const PathState &R) { return L.Tracked < R.Tracked; };
+  if (!std::is_sorted(Out.begin(), Out.end(), ByTracked)) // usually is: skip the buffer
+    std::stable_sort(Out.begin(), Out.end(), ByTracked);
   S = std::move(Out);
 }
 

@@ -159,6 +159,7 @@ inline bool joinInto(StateSet &Dst, StateSet &&Src, unsigned MaxPerResource,
                      std::vector<unsigned> &Widened, bool KeepFactsApart = false) {
   bool Changed = false;
   auto ByTracked = [](const PathState &P, unsigned T) { return P.Tracked < T; };
+  Dst.reserve(Dst.size() + Src.size()); // disjuncts are large: grow once
   for (PathState &P : Src) {
     auto First = std::lower_bound(Dst.begin(), Dst.end(), P.Tracked, ByTracked);
     auto Last = First;

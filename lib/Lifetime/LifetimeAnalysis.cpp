@@ -189,17 +189,25 @@ const FunctionDecl *LifetimeAnalyzer::Impl::calleeOf(const CallExpr *Call) {
 }
 
 const FunctionModel *LifetimeAnalyzer::Impl::modelFor(const CallExpr *Call) {
+  if (auto Cached = CallModels.find(Call); Cached != CallModels.end())
+    return Cached->second;
   const FunctionDecl *Callee = calleeOf(Call);
-  if (!Callee)
-    return nullptr;
-  if (const FunctionModel *M = lookupModel(Callee, Call->getNumArgs()))
-    return M;
-  if (const FunctionModel *M = attributeModel(Callee))
-    return M;
-  if (!Opts.UseHelperSummaries)
-    return nullptr;
-  const FunctionSummary *S = summaryOf(Callee);
-  return S ? &S->Model : nullptr;
+  const FunctionModel *M = nullptr;
+  if (Callee)
+    M = lookupModel(Callee, Call->getNumArgs());
+  if (Callee && !M)
+    M = attributeModel(Callee);
+  if (Callee && !M && Opts.UseHelperSummaries) {
+    const FunctionSummary *S = summaryOf(Callee);
+    M = S ? &S->Model : nullptr;
+    // No summary yet because the callee is being summarised (recursion) or
+    // is past the depth bound: another caller may get one later.
+    const FunctionDecl *Def = Callee->getDefinition();
+    if (!M && Def && !Summaries.count(Def) && (InProgress.count(Def) || Depth >= 4))
+      return nullptr;
+  }
+  CallModels[Call] = M;
+  return M;
 }
 
 LifetimeStats &lifetimeStats() {

@@ -101,17 +101,10 @@ std::pair<SourceLocation, std::string> Analysis::scopeExit(const Stmt *Trigger) 
 /// The statement whose scope a local variable belongs to: the compound
 /// statement, or the `for`/`if`/`while`/`switch` that declares it.
 void Analysis::scanScopes() {
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || isa<LambdaExpr>(S))
-      return;
-    if (const auto *DS = dyn_cast<DeclStmt>(S))
-      for (const Decl *D : DS->decls())
-        if (const auto *VD = dyn_cast<VarDecl>(D))
-          ScopeOwner[VD] = PM.getParent(DS);
-    for (const Stmt *Child : S->children())
-      Walk(Child);
-  };
-  Walk(FD->getBody());
+  for (const DeclStmt *DS : BodyDecls)
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        ScopeOwner[VD] = PM.getParent(DS);
 }
 
 /// Leaving a scope (clang's CFG names it by its first variable) ends the
@@ -198,15 +191,10 @@ bool Analysis::isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where) co
 
 /// Where each local array's elements are first released, in source order.
 void Analysis::scanElementReleases() {
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || isa<LambdaExpr>(S))
-      return;
-    for (const Stmt *Child : S->children())
-      Walk(Child);
-    const auto *Call = dyn_cast<CallExpr>(S);
-    const FunctionModel *M = Call ? A.modelFor(Call) : nullptr;
+  for (const CallExpr *Call : BodyCalls) {
+    const FunctionModel *M = A.modelFor(Call);
     if (!M)
-      return;
+      continue;
     for (const ReleaseEffect &R : M->Releases) {
       if (R.Arg < 0 || R.Arg >= static_cast<int>(Call->getNumArgs()))
         continue;
@@ -222,8 +210,7 @@ void Analysis::scanElementReleases() {
       if (!New && SM.isBeforeInTranslationUnit(L, It->second))
         It->second = L;
     }
-  };
-  Walk(FD->getBody());
+  }
 }
 
 } // namespace lifetime

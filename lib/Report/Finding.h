@@ -54,6 +54,7 @@ struct UnitStatus {
   /// over the step budget). SharedKernels < 0: the checks did not run.
   int SharedKernels = -1;
   unsigned SharedNoShape = 0, SharedGaveUp = 0;
+  std::vector<std::string> SharedGaveUpKernels; ///< names of those over the budget
 };
 
 } // namespace cgt

@@ -188,6 +188,14 @@ struct UnitCoverage {
   unsigned kernels() const { return static_cast<unsigned>(Kernels.size()); }
   unsigned noShape() const { return count(true, false); }
   unsigned gaveUp() const { return count(false, true); }
+  /// The kernels over the step budget, by name (a key is "location:name").
+  std::vector<std::string> gaveUpNames() const {
+    std::vector<std::string> Names;
+    for (const auto &KV : Kernels)
+      if (KV.second.second)
+        Names.push_back(KV.first.substr(KV.first.find(':') + 1));
+    return Names;
+  }
 };
 /// Thread-local: a driver clears it before a translation unit and reads it
 /// after.

@@ -7,10 +7,13 @@
 // A run that lost findings that way must not look complete: the driver
 // says so on stderr and as a warning notification in SARIF. The counts are
 // process-wide (lib/Lifetime's LifetimeStats), which is one driver run.
+// The shared-memory interpreter has a step budget per kernel; a kernel over
+// it gets no verdict at all, so each one is named, with its file.
 //
 //===----------------------------------------------------------------------===//
 #include "DriverSupport.h"
 #include "Lifetime/LifetimeAnalysis.h"
+#include "SharedMem/SharedMemAnalysis.h"
 
 namespace cgt {
 
@@ -30,6 +33,14 @@ void noteEngineBudgets(RunResult &Result) {
         "the lifetime analysis of " + Functions(Widened) +
         " gave up on resources with too many distinct states at one point; "
         "findings about them may be missing (--stats prints the counts)");
+  uint64_t Steps = smem::AnalysisOptions().StepBudget;
+  for (const UnitStatus &U : Result.Units)
+    for (const std::string &Kernel : U.SharedGaveUpKernels)
+      Result.Incomplete.push_back(
+          "the shared-memory analysis of kernel '" + Kernel + "' in " + U.File +
+          " stopped at its step budget (" + std::to_string(Steps) +
+          " interpreter steps over all threads and block shapes); its __shared__ "
+          "findings are missing");
 }
 
 } // namespace cgt

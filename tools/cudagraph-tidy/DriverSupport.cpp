@@ -298,6 +298,7 @@ UnitResult analyzeUnit(const DriverRun &Run, const std::string &File,
     Out.Status.SharedKernels = static_cast<int>(Cov.kernels());
     Out.Status.SharedNoShape = Cov.noShape();
     Out.Status.SharedGaveUp = Cov.gaveUp();
+    Out.Status.SharedGaveUpKernels = Cov.gaveUpNames();
   }
   unsigned CompilerErrors = 0;
   std::string FirstError;
