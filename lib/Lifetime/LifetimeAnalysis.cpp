@@ -175,8 +175,12 @@ const FunctionModel *LifetimeAnalyzer::Impl::modelFor(const CallExpr *Call) {
   const FunctionDecl *Callee = calleeOf(Call);
   if (!Callee)
     return nullptr;
+  // An exported summary (unlistedArgsEscape) came from some body of that
+  // name; the body this translation unit has, if any, is summarised below
+  // (a static function of another file may share the name).
   if (const FunctionModel *M = lookupModel(Callee, Call->getNumArgs()))
-    return M;
+    if (!M->UnlistedArgsEscape || !Callee->getDefinition())
+      return M;
   if (const FunctionModel *M = attributeModel(Callee))
     return M;
   if (!Opts.UseHelperSummaries)
