@@ -17,7 +17,8 @@
 //                      "capture": "begin" | "end" | "exchangeMode", "stream": 0,
 //                      "captureMode": { "arg": 1, "relaxed": 2 },
 //                      "autoFreeOnLaunch": { "arg": 2, "bit": 1 } | false,
-//                      "statusOut": { "arg": 2, "field": "result_out" } } ] }
+//                      "statusOut": { "arg": 2, "field": "result_out" },
+//                      "unlistedArgsEscape": true, "doc": "..." } ] }
 // "arg" is a 0-based parameter index or the string "return".
 //
 // Every problem is reported as "<file>: <json path>: <what is wrong>"; a

@@ -229,13 +229,13 @@ private:
   UnitExport &Out;
 };
 
-/// Counts compiler errors and keeps the first, silently.
+/// Counts compiler errors and keeps the first, silently. The base class's
+/// counts stay zero, so the compiler prints no "N warnings generated".
 class ErrorCounter : public DiagnosticConsumer {
 public:
   unsigned Errors = 0;
   std::string First;
   void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
-    DiagnosticConsumer::HandleDiagnostic(Level, Info);
     if (Level < DiagnosticsEngine::Error || Errors++)
       return;
     llvm::SmallString<128> Text;
