@@ -197,36 +197,15 @@ private:
   UnitExport &Out;
 };
 
-class ExportAction : public ASTFrontendAction {
-public:
-  ExportAction(const ApiModel &Model, const ApiModel &Base, const FileNamer &Names,
-               UnitExport &Out)
-      : Model(Model), Base(Base), Names(Names), Out(Out) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
+/// Makes one ExportConsumer per run (tooling::newFrontendActionFactory).
+struct ConsumerFactory {
+  const ApiModel &Model;
+  const ApiModel &Base;
+  const FileNamer &Names;
+  UnitExport &Out;
+  std::unique_ptr<ASTConsumer> newASTConsumer() {
     return std::make_unique<ExportConsumer>(Model, Base, Names, Out);
   }
-
-private:
-  const ApiModel &Model;
-  const ApiModel &Base;
-  const FileNamer &Names;
-  UnitExport &Out;
-};
-
-class ExportActionFactory : public tooling::FrontendActionFactory {
-public:
-  ExportActionFactory(const ApiModel &Model, const ApiModel &Base, const FileNamer &Names,
-                      UnitExport &Out)
-      : Model(Model), Base(Base), Names(Names), Out(Out) {}
-  std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<ExportAction>(Model, Base, Names, Out);
-  }
-
-private:
-  const ApiModel &Model;
-  const ApiModel &Base;
-  const FileNamer &Names;
-  UnitExport &Out;
 };
 
 /// Counts compiler errors and keeps the first, silently. The base class's
@@ -287,8 +266,8 @@ UnitExport exportUnit(const UnitJob &Job, const ApiModel &Model, const ApiModel 
   Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
   ErrorCounter Errors;
   Tool.setDiagnosticConsumer(&Errors);
-  ExportActionFactory Factory(Model, Base, Names, Out);
-  int Status = Tool.run(&Factory);
+  ConsumerFactory Consumers{Model, Base, Names, Out};
+  int Status = Tool.run(tooling::newFrontendActionFactory(&Consumers).get());
   if (Errors.Errors || Status) {
     Out.Parsed = false;
     Out.Definitions.clear();
@@ -474,6 +453,158 @@ bool writeFile(const std::string &Path, const std::string &Text, std::string &Pr
   return !EC;
 }
 
+/// The passes over the translation units and what they found.
+class Exporter {
+public:
+  Exporter(const ExportRequest &Request, std::shared_ptr<ApiModel> Builtin)
+      : Request(Request), Builtin(std::move(Builtin)), Names(Request.SourceRoot) {}
+
+  /// Compile commands and model files of every unit, looked up on this
+  /// thread (the user's database is not documented as safe for concurrent
+  /// use); model files loaded once per distinct value.
+  bool prepare(clang::tidy::ClangTidyOptionsProvider &Options,
+               const tooling::CompilationDatabase &Db, const std::vector<std::string> &Files,
+               std::string &Error) {
+    Jobs.resize(Files.size());
+    Units.resize(Files.size());
+    for (size_t I = 0; I < Files.size(); ++I) {
+      UnitJob &J = Jobs[I];
+      J.File = Files[I];
+      clang::tidy::ClangTidyOptions Opts = Options.getOptions(Files[I]);
+      if (Opts.ExtraArgsBefore)
+        J.ExtraArgsBefore = *Opts.ExtraArgsBefore;
+      if (Opts.ExtraArgs)
+        J.ExtraArgs = *Opts.ExtraArgs;
+      J.ModelFiles = modelFilesOf(Opts, Request.OutputPath);
+      if (!llvm::sys::fs::exists(Files[I]))
+        Units[I] = {false, "no such file", {}, {}};
+      else if ((J.Commands = analysisCommands(Db, Files[I], Request.DeviceSide)).empty())
+        Units[I] = {false, "no compile command for this file in the compilation database", {}, {}};
+      if (!Bases.count(J.ModelFiles) && !loadBase(J.ModelFiles, Error))
+        return false;
+    }
+    return true;
+  }
+
+  /// Runs passes until no entry changes or MaxRounds passes ran.
+  bool run(std::string &Error) {
+    std::set<std::string> Changed;
+    while (Passes < Request.MaxRounds) {
+      std::vector<size_t> ToRun = unitsToRun(Changed);
+      if (ToRun.empty())
+        return Converged = true;
+      ++Passes;
+      if (!runPass(ToRun, Error))
+        return false;
+      Result = mergeUnits(Units);
+      Changed = changedNames(Current, Result.Entries);
+      Current = Result.Entries;
+      if (Changed.empty())
+        return Converged = true;
+    }
+    return true;
+  }
+
+  std::string text() const { return writeModelJson(documentOf(Current, Bases, *Builtin)); }
+
+  /// What stderr says after the file is written; the exit code.
+  int report() const {
+    for (const std::string &C : Result.Conflicts)
+      llvm::errs() << "cudagraph-tidy: warning: not exported, definitions disagree: " << C
+                   << "\n";
+    if (!Converged)
+      llvm::errs() << "cudagraph-tidy: warning: entries still changing after "
+                   << Request.MaxRounds
+                   << " passes; wrappers nested deeper across files may be missing\n";
+    unsigned Failed = 0;
+    for (size_t I = 0; I < Units.size(); ++I)
+      if (!Units[I].Parsed) {
+        ++Failed;
+        llvm::errs() << "cudagraph-tidy: error: " << Jobs[I].File << ": " << Units[I].Problem
+                     << "\n";
+      }
+    llvm::errs() << "exported " << Current.size() << " function"
+                 << (Current.size() == 1 ? "" : "s") << " from " << Units.size()
+                 << " translation unit" << (Units.size() == 1 ? "" : "s") << " in " << Passes
+                 << " pass" << (Passes == 1 ? "" : "es") << " to " << Request.OutputPath
+                 << "\n";
+    return Failed ? 2 : 0;
+  }
+
+private:
+  bool loadBase(const std::string &ModelFiles, std::string &Error) {
+    auto Base = std::make_shared<ApiModel>(*Builtin);
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    llvm::StringRef(ModelFiles).split(Parts, ';', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef Part : Parts)
+      if (llvm::Error E = Base->addFile(Part)) {
+        Error = "invalid API model file (ApiModelFiles=" + ModelFiles +
+                "): " + toString(std::move(E));
+        return false;
+      }
+    Bases[ModelFiles] = Base;
+    return true;
+  }
+
+  /// The first pass reads every unit; a later one the units that call a
+  /// function whose entry the previous pass added or changed.
+  std::vector<size_t> unitsToRun(const std::set<std::string> &Changed) const {
+    std::vector<size_t> Out;
+    for (size_t I = 0; I < Units.size(); ++I) {
+      if (Jobs[I].Commands.empty())
+        continue;
+      bool CallsChanged = llvm::any_of(Units[I].ExternalCallees, [&](const std::string &N) {
+        return Changed.count(N) != 0;
+      });
+      if (Passes == 0 || (Units[I].Parsed && CallsChanged))
+        Out.push_back(I);
+    }
+    return Out;
+  }
+
+  /// One pass over `ToRun`, applying the entries exported so far.
+  bool runPass(const std::vector<size_t> &ToRun, std::string &Error) {
+    std::string Overlay = text();
+    std::map<std::string, std::shared_ptr<ApiModel>> Models;
+    for (const auto &[Files, Base] : Bases) {
+      auto M = std::make_shared<ApiModel>(*Base);
+      if (llvm::Error E = M->addJson(Overlay, Request.OutputPath)) {
+        Error = "exported entries do not load: " + toString(std::move(E));
+        return false;
+      }
+      Models[Files] = M;
+    }
+    auto Run = [&](size_t I) {
+      Units[I] = exportUnit(Jobs[I], *Models.at(Jobs[I].ModelFiles),
+                            *Bases.at(Jobs[I].ModelFiles), Names);
+    };
+    unsigned Threads = Request.Jobs ? Request.Jobs
+                                    : llvm::hardware_concurrency().compute_thread_count();
+    Threads = std::max(1u, std::min<unsigned>(Threads, ToRun.size()));
+    if (Threads == 1) {
+      for (size_t I : ToRun)
+        Run(I);
+      return true;
+    }
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Threads));
+    for (size_t I : ToRun)
+      Pool.async([&, I] { Run(I); });
+    Pool.wait();
+    return true;
+  }
+
+  const ExportRequest &Request;
+  std::shared_ptr<ApiModel> Builtin;
+  FileNamer Names;
+  std::vector<UnitJob> Jobs;
+  std::vector<UnitExport> Units; ///< the latest result of each unit
+  std::map<std::string, std::shared_ptr<ApiModel>> Bases; ///< by ApiModelFiles value
+  std::map<EntryKey, FunctionModel> Current;
+  Merged Result;
+  unsigned Passes = 0;
+  bool Converged = false;
+};
+
 } // namespace
 
 int exportModel(clang::tidy::ClangTidyOptionsProvider &Options,
@@ -485,114 +616,12 @@ int exportModel(clang::tidy::ClangTidyOptionsProvider &Options,
   auto Builtin = ApiModel::builtin();
   if (!Builtin)
     return fail("cannot load the built-in CUDA API model: " + toString(Builtin.takeError()));
-
-  // Looked up on this thread: the user's database is not documented as
-  // safe for concurrent use. Model files are loaded once per distinct value.
-  std::vector<UnitJob> Jobs(Files.size());
-  std::vector<UnitExport> Units(Files.size());
-  std::map<std::string, std::shared_ptr<ApiModel>> Bases;
-  for (size_t I = 0; I < Files.size(); ++I) {
-    UnitJob &J = Jobs[I];
-    J.File = Files[I];
-    clang::tidy::ClangTidyOptions Opts = Options.getOptions(Files[I]);
-    if (Opts.ExtraArgsBefore)
-      J.ExtraArgsBefore = *Opts.ExtraArgsBefore;
-    if (Opts.ExtraArgs)
-      J.ExtraArgs = *Opts.ExtraArgs;
-    J.ModelFiles = modelFilesOf(Opts, Request.OutputPath);
-    if (!llvm::sys::fs::exists(Files[I]))
-      Units[I] = {false, "no such file", {}, {}};
-    else if ((J.Commands = analysisCommands(Db, Files[I], Request.DeviceSide)).empty())
-      Units[I] = {false, "no compile command for this file in the compilation database", {}, {}};
-    if (Bases.count(J.ModelFiles))
-      continue;
-    auto Base = std::make_shared<ApiModel>(**Builtin);
-    llvm::SmallVector<llvm::StringRef, 4> Parts;
-    llvm::StringRef(J.ModelFiles).split(Parts, ';', -1, /*KeepEmpty=*/false);
-    for (llvm::StringRef Part : Parts)
-      if (llvm::Error E = Base->addFile(Part))
-        return fail("invalid API model file (ApiModelFiles=" + J.ModelFiles +
-                    "): " + toString(std::move(E)));
-    Bases[J.ModelFiles] = Base;
-  }
-
-  FileNamer Names(Request.SourceRoot);
-  unsigned Threads = Request.Jobs ? Request.Jobs
-                                  : llvm::hardware_concurrency().compute_thread_count();
-  std::map<EntryKey, FunctionModel> Current;
-  std::set<std::string> Changed;
-  Merged Result;
-  unsigned Passes = 0;
-  bool Converged = false;
-  while (Passes < Request.MaxRounds) {
-    // This pass applies the entries of the previous one.
-    std::string Overlay = writeModelJson(documentOf(Current, Bases, **Builtin));
-    std::map<std::string, std::shared_ptr<ApiModel>> Models;
-    for (const auto &[Files, Base] : Bases) {
-      auto M = std::make_shared<ApiModel>(*Base);
-      if (llvm::Error E = M->addJson(Overlay, Request.OutputPath))
-        return fail("exported entries do not load: " + toString(std::move(E)));
-      Models[Files] = M;
-    }
-    std::vector<size_t> ToRun;
-    for (size_t I = 0; I < Files.size(); ++I) {
-      if (Jobs[I].Commands.empty())
-        continue;
-      bool CallsChanged = llvm::any_of(Units[I].ExternalCallees, [&](const std::string &N) {
-        return Changed.count(N) != 0;
-      });
-      if (Passes == 0 || (Units[I].Parsed && CallsChanged))
-        ToRun.push_back(I);
-    }
-    if (ToRun.empty()) {
-      Converged = true;
-      break;
-    }
-    ++Passes;
-    auto Run = [&](size_t I) {
-      Units[I] = exportUnit(Jobs[I], *Models.at(Jobs[I].ModelFiles),
-                            *Bases.at(Jobs[I].ModelFiles), Names);
-    };
-    unsigned N = std::max(1u, std::min<unsigned>(Threads, ToRun.size()));
-    if (N == 1) {
-      for (size_t I : ToRun)
-        Run(I);
-    } else {
-      llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(N));
-      for (size_t I : ToRun)
-        Pool.async([&, I] { Run(I); });
-      Pool.wait();
-    }
-    Result = mergeUnits(Units);
-    Changed = changedNames(Current, Result.Entries);
-    Current = Result.Entries;
-    if (Changed.empty()) {
-      Converged = true;
-      break;
-    }
-  }
-
-  std::string Text = writeModelJson(documentOf(Current, Bases, **Builtin));
-  if (!writeFile(Request.OutputPath, Text, Problem))
+  Exporter E(Request, std::move(*Builtin));
+  if (!E.prepare(Options, Db, Files, Problem) || !E.run(Problem))
+    return fail(Problem);
+  if (!writeFile(Request.OutputPath, E.text(), Problem))
     return fail("--export-model '" + Request.OutputPath + "': cannot write: " + Problem);
-  for (const std::string &C : Result.Conflicts)
-    llvm::errs() << "cudagraph-tidy: warning: not exported, definitions disagree: " << C
-                 << "\n";
-  if (!Converged)
-    llvm::errs() << "cudagraph-tidy: warning: entries still changing after "
-                 << Request.MaxRounds
-                 << " passes; wrappers nested deeper across files may be missing\n";
-  unsigned Failed = 0;
-  for (size_t I = 0; I < Files.size(); ++I)
-    if (!Units[I].Parsed) {
-      ++Failed;
-      llvm::errs() << "cudagraph-tidy: error: " << Files[I] << ": " << Units[I].Problem << "\n";
-    }
-  llvm::errs() << "exported " << Current.size() << " function"
-               << (Current.size() == 1 ? "" : "s") << " from " << Files.size()
-               << " translation unit" << (Files.size() == 1 ? "" : "s") << " in " << Passes
-               << " pass" << (Passes == 1 ? "" : "es") << " to " << Request.OutputPath << "\n";
-  return Failed ? 2 : 0;
+  return E.report();
 }
 
 } // namespace cgt
