@@ -17,7 +17,8 @@
 //                      "capture": "begin" | "end" | "exchangeMode", "stream": 0,
 //                      "captureMode": { "arg": 1, "relaxed": 2 },
 //                      "autoFreeOnLaunch": { "arg": 2, "bit": 1 } | false,
-//                      "statusOut": { "arg": 2, "field": "result_out" } } ] }
+//                      "statusOut": { "arg": 2, "field": "result_out" },
+//                      "unlistedArgsEscape": true, "doc": "..." } ] }
 // "arg" is a 0-based parameter index or the string "return".
 //
 // Every problem is reported as "<file>: <json path>: <what is wrong>"; a
@@ -148,6 +149,8 @@ public:
         return E;
       if (auto E = readStringList(K.value(), "types", Path, RK.Types))
         return E;
+      if (auto E = readString(K.value(), "doc", Path, RK.Doc, false))
+        return E;
       Kinds[RK.Name] = std::move(RK);
     }
     return llvm::Error::success();
@@ -161,7 +164,7 @@ public:
                              "captureNote", "capture", "stream", "statusOut",
                              "returnsLastStatus", "legalInRelaxedCapture",
                              "captureMode", "autoFreeOnLaunch", "intoGraph", "queriesCapture",
-                             "doc"}))
+                             "unlistedArgsEscape", "doc"}))
       return E;
     if (auto E = readString(F, "name", Path, Out.Name, true))
       return E;
@@ -182,6 +185,10 @@ public:
     if (auto E = readBool(F, "legalInRelaxedCapture", Where, Out.LegalInRelaxedCapture))
       return E;
     if (auto E = readBool(F, "queriesCapture", Where, Out.QueriesCapture))
+      return E;
+    if (auto E = readBool(F, "unlistedArgsEscape", Where, Out.UnlistedArgsEscape))
+      return E;
+    if (auto E = readString(F, "doc", Where, Out.Doc, false))
       return E;
     if (auto E = readString(F, "captureNote", Where, Out.CaptureNote, false))
       return E;
@@ -384,7 +391,8 @@ llvm::Error ApiModel::addJson(llvm::StringRef Text, llvm::StringRef SourceName) 
         return E;
       if (auto E = R.checkKindsKnown(F, Path + " (" + F.Name + ")", NewKinds))
         return E;
-      if (!F.StatusType.empty() && !NewStatus.count(F.StatusType))
+      if (!F.StatusType.empty() && !NewStatus.count(F.StatusType) &&
+          !isPseudoStatusType(F.StatusType))
         return R.error(Path + " (" + F.Name + ").returns",
                        "unknown status type '" + F.StatusType + "'");
       F.Origin = SourceName.str();
@@ -472,6 +480,18 @@ llvm::StringRef ApiModel::successValue(llvm::StringRef StatusType) const {
 
 bool ApiModel::isStatusType(llvm::StringRef TypeName) const {
   return StatusTypes.count(TypeName) != 0;
+}
+
+std::vector<std::pair<std::string, std::string>> ApiModel::statusTypes() const {
+  std::vector<std::pair<std::string, std::string>> Out;
+  for (const auto &S : StatusTypes)
+    Out.emplace_back(S.getKey().str(), S.getValue());
+  llvm::sort(Out);
+  return Out;
+}
+
+bool ApiModel::isPseudoStatusType(llvm::StringRef TypeName) {
+  return TypeName == "bool" || TypeName == "int";
 }
 
 std::vector<const FunctionModel *> ApiModel::functions() const {

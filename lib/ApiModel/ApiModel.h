@@ -45,6 +45,8 @@ struct ResourceKind {
   /// variable declared so is checked against the kind even when the
   /// function did not see it made.
   std::vector<std::string> Types;
+  /// Free text for readers of the file ("doc"); not used by the analysis.
+  std::string Doc;
 };
 
 struct AcquireEffect {
@@ -131,6 +133,13 @@ struct FunctionModel {
   int AutoFreeArg = -1;
   long long AutoFreeBit = 0;
   bool NoAutoFree = false;
+  /// An argument the entry does not list escapes, as at an unknown call
+  /// (summaries of a function's body: an effect the summary cannot
+  /// express, such as storing the handle elsewhere, is not "untouched").
+  bool UnlistedArgsEscape = false;
+  /// Free text for readers of the file ("doc"): for exported summaries, the
+  /// definition they summarise.
+  std::string Doc;
   /// Where the entry came from: "builtin" or a user file name.
   std::string Origin;
 };
@@ -156,6 +165,12 @@ public:
   /// The success enumerator of a status type ("cudaSuccess"), or "".
   llvm::StringRef successValue(llvm::StringRef StatusType) const;
   bool isStatusType(llvm::StringRef TypeName) const;
+  /// Every status type and its success enumerator, sorted by type.
+  std::vector<std::pair<std::string, std::string>> statusTypes() const;
+  /// Status types an entry's "returns" may name without declaring them:
+  /// "bool" (true on success) and "int" (zero on success), the two that
+  /// summaries of C-style helpers give.
+  static bool isPseudoStatusType(llvm::StringRef TypeName);
 
   size_t numFunctions() const { return Functions.size(); }
   std::vector<const FunctionModel *> functions() const;

@@ -461,7 +461,7 @@ void Analysis::applyCall(const CallExpr *Call, PathState &P, bool &Dead) {
   const FunctionModel *M = A.modelFor(Call);
   if (M) {
     onModeledCall(Call, *M, P);
-    if (M->Origin == "summary" || M->Origin == "attributes") {
+    if (M->Origin == "summary" || M->Origin == "attributes" || M->UnlistedArgsEscape) {
       escapeUnclassifiedArgs(Call, *M, P);
       if (callMayChangeMembers(Call)) {
         invalidateFieldFacts(P);

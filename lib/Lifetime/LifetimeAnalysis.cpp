@@ -193,8 +193,13 @@ const FunctionModel *LifetimeAnalyzer::Impl::modelFor(const CallExpr *Call) {
     return Cached->second;
   const FunctionDecl *Callee = calleeOf(Call);
   const FunctionModel *M = nullptr;
+  // An exported summary (unlistedArgsEscape) came from some body of that
+  // name; the body this translation unit has, if any, is summarised below
+  // (a static function of another file may share the name).
   if (Callee)
-    M = lookupModel(Callee, Call->getNumArgs());
+    if (const FunctionModel *Found = lookupModel(Callee, Call->getNumArgs());
+        Found && (!Found->UnlistedArgsEscape || !Callee->getDefinition()))
+      M = Found;
   if (Callee && !M)
     M = attributeModel(Callee);
   if (Callee && !M && Opts.UseHelperSummaries) {

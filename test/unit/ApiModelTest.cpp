@@ -1,5 +1,6 @@
 //===- ApiModelTest.cpp - loading and validating API model files ----------===//
 #include "ApiModel/ApiModel.h"
+#include "ApiModel/ApiModelWriter.h"
 #include "gtest/gtest.h"
 
 using namespace cgt;
@@ -88,4 +89,88 @@ TEST(ApiModel, MalformedFilesNameTheFileAndTheProblem) {
   llvm::Error Missing = M.addFile("/nonexistent/model.json");
   ASSERT_TRUE(bool(Missing));
   EXPECT_NE(llvm::toString(std::move(Missing)).find("/nonexistent/model.json"), std::string::npos);
+}
+
+namespace {
+
+/// Everything a model holds, as a document the writer takes.
+ModelDocument documentOf(const ApiModel &M) {
+  ModelDocument D;
+  D.StatusTypes = M.statusTypes();
+  for (const std::string &K : M.kindNames())
+    D.Kinds.push_back(*M.kind(K));
+  for (const FunctionModel *F : M.functions())
+    D.Functions.push_back(*F);
+  return D;
+}
+
+void expectSameModel(const ApiModel &A, const ApiModel &B) {
+  EXPECT_EQ(A.statusTypes(), B.statusTypes());
+  ASSERT_EQ(A.kindNames(), B.kindNames());
+  for (const std::string &K : A.kindNames())
+    EXPECT_TRUE(sameKind(*A.kind(K), *B.kind(K))) << K;
+  std::vector<const FunctionModel *> FA = A.functions(), FB = B.functions();
+  ASSERT_EQ(FA.size(), FB.size());
+  for (size_t I = 0; I < FA.size(); ++I)
+    EXPECT_TRUE(sameEntry(*FA[I], *FB[I])) << FA[I]->Name << "/" << FA[I]->NumParams;
+}
+
+} // namespace
+
+TEST(ApiModelWriter, BuiltinModelRoundTrips) {
+  auto M = ApiModel::builtin();
+  ASSERT_TRUE(bool(M));
+  std::string Text = writeModelJson(documentOf(**M));
+  ApiModel Back;
+  llvm::Error E = Back.addJson(Text, "written.json");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  expectSameModel(**M, Back);
+  // Writing what was read gives the same bytes.
+  EXPECT_EQ(writeModelJson(documentOf(Back)), Text);
+}
+
+TEST(ApiModelWriter, SummaryEntriesRoundTrip) {
+  auto M = ApiModel::builtin();
+  ASSERT_TRUE(bool(M));
+  FunctionModel Free;
+  Free.Name = "util::cuda_free";
+  Free.NumParams = 1;
+  Free.Releases.push_back({0, {"deviceMemory", "asyncMemory"}, false});
+  Free.LegalDuringCapture = false;
+  Free.CaptureNote = "it calls 'cudaFree' at util.cu:3";
+  Free.UnlistedArgsEscape = true;
+  Free.Doc = "summary of util.cu:2";
+  FunctionModel Make;
+  Make.Name = "make_stream";
+  Make.NumParams = 0;
+  Make.Acquires.push_back({ReturnValue, "stream", true});
+  FunctionModel Init;
+  Init.Name = "init_graph";
+  Init.NumParams = 3;
+  Init.StatusType = "int";
+  Init.Acquires.push_back({0, "graphExec", true, ""});
+  Init.Acquires.push_back({2, "stream", true, "stream"});
+  Init.Releases.push_back({1, {"graphExec"}, true});
+  Init.Uses.push_back({1, "", false});
+  Init.Capture = CaptureRole::End;
+  Init.StreamArg = 2;
+  FunctionModel Ok = Make;
+  Ok.Name = "try_make";
+  Ok.StatusType = "bool";
+  ModelDocument D;
+  D.Doc = "exported";
+  D.Functions = {Free, Make, Init, Ok};
+  std::string Text = writeModelJson(D);
+  llvm::Error E = (*M)->addJson(Text, "summaries.json");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  for (const FunctionModel &F : D.Functions) {
+    const FunctionModel *Read = (*M)->lookup(F.Name, F.NumParams);
+    ASSERT_NE(Read, nullptr) << F.Name;
+    EXPECT_TRUE(sameEntry(F, *Read)) << F.Name;
+    EXPECT_EQ(Read->Origin, "summaries.json");
+  }
+  // A field the entry does not carry makes a different entry.
+  FunctionModel Other = Init;
+  Other.Acquires[1].Field = "exec";
+  EXPECT_FALSE(sameEntry(Init, Other));
 }

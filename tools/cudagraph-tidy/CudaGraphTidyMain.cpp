@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include "DiffFilter.h"
 #include "DriverSupport.h"
+#include "ExportModel.h"
 #include "Launcher.h"
 #include "MergeSarif.h"
 #include "Sharding.h"
@@ -130,6 +131,11 @@ static cl::opt<std::string> PreambleCacheOpt(
              "to 8 files), on (always build), off; default from "
              "$CUDAGRAPH_TIDY_PREAMBLE_CACHE"),
     cl::init(""), cl::cat(ToolCategory));
+static cl::opt<std::string> ExportModelOpt(
+    "export-model",
+    cl::desc("Write the summaries of the functions with external linkage as "
+             "an API model file (for ApiModelFiles) instead of checking"),
+    cl::value_desc("FILE"), cl::init(""), cl::cat(ToolCategory));
 static cl::opt<bool> NoPreambleCache(
     "no-preamble-cache",
     cl::desc("Same as --preamble-cache=off: parse every file in full"),
@@ -371,6 +377,13 @@ int main(int argc, const char **argv) {
   if (Files.empty())
     return fail("no input files (give files, or -p with a compile_commands.json "
                 "that lists some)");
+  if (!ExportModelOpt.empty()) {
+    std::string RootError;
+    cgt::ExportRequest Export{ExportModelOpt, JobsOpt, DeviceSide,
+                              resolvedSarifRoot(RootError)};
+    return RootError.empty() ? cgt::exportModel(**Provider, *Db, Files, Export)
+                             : fail(RootError);
+  }
   // Read before the analysis: a bad revision should not cost a full run.
   cgt::ChangedLines Changed;
   if (!DiffOpt.empty()) {

@@ -626,6 +626,18 @@ std::string defaultSarifRoot() {
   return std::string(Cwd);
 }
 
+std::vector<tooling::CompileCommand>
+analysisCommands(const tooling::CompilationDatabase &Db, const std::string &File,
+                 bool DeviceSide) {
+  llvm::SmallString<256> Abs(File);
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  std::vector<tooling::CompileCommand> Cmds =
+      CudaAdjustingDatabase(Db, DeviceSide).getCompileCommands(Abs);
+  keepUserPath(Cmds, File, std::string(Abs));
+  return Cmds;
+}
+
 int exitCodeFor(const RunResult &Result) {
   for (const UnitStatus &U : Result.Units)
     if (!U.Analyzed)

@@ -92,6 +92,13 @@ std::vector<std::string> adjustCudaArgs(const std::vector<std::string> &Args,
                                         const std::string &File,
                                         bool DeviceSide);
 
+/// The compile commands the checks would run for `File` (named as the user
+/// named it): looked up by absolute path, nvcc commands translated, CUDA
+/// files adjusted as adjustCudaArgs says. Empty when the database has none.
+std::vector<clang::tooling::CompileCommand>
+analysisCommands(const clang::tooling::CompilationDatabase &Db,
+                 const std::string &File, bool DeviceSide);
+
 } // namespace cgt
 
 #endif

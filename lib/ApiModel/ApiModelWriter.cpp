@@ -1,0 +1,206 @@
+//===- ApiModelWriter.cpp - writing API model JSON ------------------------===//
+//
+// Every field ApiModel.cpp reads is written when it differs from the
+// reader's default, under the same key, so reading the text back gives the
+// same entries. Keys keep a fixed order (ordered_json) and numbers are
+// written as integers: the same entries always give the same bytes.
+//
+//===----------------------------------------------------------------------===//
+#include "ApiModel/ApiModelWriter.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include <nlohmann/json.hpp>
+#include <tuple>
+
+using Json = nlohmann::ordered_json;
+
+namespace cgt {
+namespace {
+
+Json argValue(int Arg) {
+  return Arg == ReturnValue ? Json("return") : Json(Arg);
+}
+
+Json kindJson(const ResourceKind &K) {
+  Json J = Json::object();
+  if (!K.Types.empty())
+    J["types"] = K.Types;
+  J["noun"] = K.Noun;
+  if (!K.ReleasedBy.empty())
+    J["releasedBy"] = K.ReleasedBy;
+  if (!K.LeakCheck.empty())
+    J["leakCheck"] = K.LeakCheck;
+  if (K.GraphAllocatable)
+    J["graphAllocatable"] = true;
+  if (!K.Doc.empty())
+    J["doc"] = K.Doc;
+  return J;
+}
+
+Json acquiresJson(const std::vector<AcquireEffect> &Effects) {
+  Json Out = Json::array();
+  for (const AcquireEffect &A : Effects) {
+    Json J = {{"arg", argValue(A.Arg)}, {"kind", A.Kind}};
+    if (!A.Owned)
+      J["owned"] = false;
+    if (!A.Field.empty())
+      J["field"] = A.Field;
+    if (A.StreamOrdered)
+      J["streamOrdered"] = true;
+    Out.push_back(std::move(J));
+  }
+  return Out;
+}
+
+Json releasesJson(const std::vector<ReleaseEffect> &Effects) {
+  Json Out = Json::array();
+  for (const ReleaseEffect &R : Effects) {
+    Json J = {{"arg", argValue(R.Arg)}, {"kinds", R.Kinds}};
+    if (R.ThroughPointer)
+      J["deref"] = true;
+    Out.push_back(std::move(J));
+  }
+  return Out;
+}
+
+Json usesJson(const std::vector<UseEffect> &Effects) {
+  Json Out = Json::array();
+  for (const UseEffect &U : Effects) {
+    Json J = {{"arg", argValue(U.Arg)}};
+    if (!U.Kind.empty())
+      J["kind"] = U.Kind;
+    if (U.Launch)
+      J["launch"] = true;
+    if (U.Instantiates)
+      J["instantiates"] = true;
+    if (U.Rebinds)
+      J["rebinds"] = true;
+    Out.push_back(std::move(J));
+  }
+  return Out;
+}
+
+void captureJson(const FunctionModel &F, Json &J) {
+  switch (F.Capture) {
+  case CaptureRole::None:
+    break;
+  case CaptureRole::Begin:
+    J["capture"] = "begin";
+    break;
+  case CaptureRole::End:
+    J["capture"] = "end";
+    break;
+  case CaptureRole::ExchangeMode:
+    J["capture"] = "exchangeMode";
+    break;
+  }
+  if (F.StreamArg >= 0)
+    J["stream"] = F.StreamArg;
+  if (F.IntoGraphArg >= 0)
+    J["intoGraph"] = F.IntoGraphArg;
+  if (F.CaptureModeArg >= 0)
+    J["captureMode"] = {{"arg", argValue(F.CaptureModeArg)},
+                        {"relaxed", F.RelaxedCaptureMode}};
+}
+
+Json functionJson(const FunctionModel &F) {
+  Json J = {{"name", F.Name}};
+  if (F.NumParams >= 0)
+    J["params"] = F.NumParams;
+  if (!F.StatusType.empty())
+    J["returns"] = F.StatusType;
+  if (!F.Acquires.empty())
+    J["acquires"] = acquiresJson(F.Acquires);
+  if (!F.Releases.empty())
+    J["releases"] = releasesJson(F.Releases);
+  if (!F.Uses.empty())
+    J["uses"] = usesJson(F.Uses);
+  if (F.UnlistedArgsEscape)
+    J["unlistedArgsEscape"] = true;
+  if (F.StatusOutArg >= 0)
+    J["statusOut"] = {{"arg", argValue(F.StatusOutArg)}, {"field", F.StatusOutField}};
+  if (F.ReturnsLastStatus)
+    J["returnsLastStatus"] = true;
+  if (!F.LegalDuringCapture)
+    J["legalDuringCapture"] = false;
+  if (F.LegalInRelaxedCapture)
+    J["legalInRelaxedCapture"] = true;
+  if (!F.CaptureNote.empty())
+    J["captureNote"] = F.CaptureNote;
+  if (F.QueriesCapture)
+    J["queriesCapture"] = true;
+  captureJson(F, J);
+  if (F.NoAutoFree)
+    J["autoFreeOnLaunch"] = false;
+  else if (F.AutoFreeArg >= 0)
+    J["autoFreeOnLaunch"] = {{"arg", argValue(F.AutoFreeArg)}, {"bit", F.AutoFreeBit}};
+  if (!F.Doc.empty())
+    J["doc"] = F.Doc;
+  return J;
+}
+
+} // namespace
+
+std::string writeModelJson(const ModelDocument &D) {
+  std::string Out = "{\n  \"version\": 1";
+  if (!D.Doc.empty())
+    Out += ",\n  \"doc\": " + Json(D.Doc).dump();
+  auto StatusTypes = D.StatusTypes;
+  llvm::sort(StatusTypes);
+  if (!StatusTypes.empty()) {
+    Json S = Json::object();
+    for (const auto &[Type, Success] : StatusTypes)
+      S[Type] = Success;
+    Out += ",\n  \"statusTypes\": " + S.dump();
+  }
+  std::vector<const ResourceKind *> Kinds;
+  for (const ResourceKind &K : D.Kinds)
+    Kinds.push_back(&K);
+  llvm::sort(Kinds, [](const ResourceKind *A, const ResourceKind *B) { return A->Name < B->Name; });
+  if (!Kinds.empty()) {
+    Out += ",\n  \"kinds\": {";
+    for (size_t I = 0; I < Kinds.size(); ++I)
+      Out += std::string(I ? "," : "") + "\n    " + Json(Kinds[I]->Name).dump() + ": " +
+             kindJson(*Kinds[I]).dump();
+    Out += "\n  }";
+  }
+  Out += ",\n  \"functions\": [";
+  for (size_t I = 0; I < D.Functions.size(); ++I)
+    Out += std::string(I ? "," : "") + "\n    " + functionJson(D.Functions[I]).dump();
+  Out += D.Functions.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  return Out;
+}
+
+bool sameKind(const ResourceKind &A, const ResourceKind &B) {
+  return std::tie(A.Name, A.Noun, A.ReleasedBy, A.LeakCheck, A.GraphAllocatable, A.Types, A.Doc) ==
+         std::tie(B.Name, B.Noun, B.ReleasedBy, B.LeakCheck, B.GraphAllocatable, B.Types, B.Doc);
+}
+
+bool sameEntry(const FunctionModel &A, const FunctionModel &B) {
+  auto Acq = [](const AcquireEffect &E) {
+    return std::tie(E.Arg, E.Kind, E.Owned, E.Field, E.StreamOrdered);
+  };
+  auto Rel = [](const ReleaseEffect &E) { return std::tie(E.Arg, E.Kinds, E.ThroughPointer); };
+  auto Use = [](const UseEffect &E) {
+    return std::tie(E.Arg, E.Kind, E.Launch, E.Instantiates, E.Rebinds);
+  };
+  auto Same = [](const auto &X, const auto &Y, auto Fields) {
+    return X.size() == Y.size() &&
+           std::equal(X.begin(), X.end(), Y.begin(),
+                      [&](const auto &L, const auto &R) { return Fields(L) == Fields(R); });
+  };
+  return Same(A.Acquires, B.Acquires, Acq) && Same(A.Releases, B.Releases, Rel) &&
+         Same(A.Uses, B.Uses, Use) &&
+         std::tie(A.Name, A.NumParams, A.StatusType, A.StatusOutArg, A.StatusOutField,
+                  A.ReturnsLastStatus, A.LegalDuringCapture, A.CaptureNote,
+                  A.LegalInRelaxedCapture, A.QueriesCapture, A.Capture, A.StreamArg,
+                  A.IntoGraphArg, A.CaptureModeArg, A.RelaxedCaptureMode, A.AutoFreeArg,
+                  A.AutoFreeBit, A.NoAutoFree, A.UnlistedArgsEscape, A.Doc) ==
+             std::tie(B.Name, B.NumParams, B.StatusType, B.StatusOutArg, B.StatusOutField,
+                      B.ReturnsLastStatus, B.LegalDuringCapture, B.CaptureNote,
+                      B.LegalInRelaxedCapture, B.QueriesCapture, B.Capture, B.StreamArg,
+                      B.IntoGraphArg, B.CaptureModeArg, B.RelaxedCaptureMode, B.AutoFreeArg,
+                      B.AutoFreeBit, B.NoAutoFree, B.UnlistedArgsEscape, B.Doc);
+}
+
+} // namespace cgt

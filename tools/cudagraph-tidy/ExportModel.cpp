@@ -1,0 +1,627 @@
+//===- ExportModel.cpp - project summaries as an API model file -----------===//
+//
+// The lifetime engine already summarises every function of a translation
+// unit for its callers in the same unit (lib/Lifetime/Summaries.cpp). The
+// export asks it for the summary of each definition other files can call
+// by name (external linkage, host code, not virtual, not a template, no
+// hand-written or built-in entry of the same name) and writes them as model
+// entries, marked `unlistedArgsEscape` so that an argument the summary does
+// not mention escapes at the call, as it does for a same-file helper.
+//
+// Passes: a summary computed in one file sees the wrappers of other files
+// only through entries exported before, so the export runs again over the
+// translation units that call a function whose entry appeared or changed,
+// with the entries so far applied, until nothing changes (or MaxRounds).
+// `cuda_free()` in util.cu is found in the first pass, `free_buffers()` in
+// buffers.cu, which calls it, in the second.
+//
+// Entries are merged by (name, parameter count) over the translation units,
+// in input order. A name whose definitions disagree (overloads of one arity,
+// or one function defined differently by several programs of one database)
+// is left out: name lookup could not tell them apart. Every definition
+// counts for that, the ones with no effect too.
+//
+// The result does not depend on --jobs or on the order threads finish: each
+// unit's result is stored at its index and merged in input order, entries
+// are sorted, and their "doc" names files relative to the source root.
+//
+//===----------------------------------------------------------------------===//
+#include "ExportModel.h"
+#include "DriverSupport.h"
+#include "ApiModel/ApiModelWriter.h"
+#include "Lifetime/LifetimeAnalysis.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+#include <memory>
+#include <set>
+
+using namespace clang;
+
+namespace cgt {
+namespace {
+
+using EntryKey = std::pair<std::string, int>; // name, parameter count
+
+/// One definition other files may call: its summary, or an entry without
+/// effects (kept to find names whose definitions disagree).
+struct Definition {
+  FunctionModel Model;
+  bool HasEffect = false;
+};
+
+struct UnitExport {
+  bool Parsed = true;
+  std::string Problem;
+  std::vector<Definition> Definitions;
+  /// Functions the unit calls but does not define: a later pass re-reads
+  /// the unit when one of them gets an entry.
+  std::set<std::string> ExternalCallees;
+};
+
+bool hasEffect(const FunctionModel &M) {
+  return !M.Acquires.empty() || !M.Releases.empty() || !M.Uses.empty() ||
+         !M.LegalDuringCapture || M.Capture != CaptureRole::None;
+}
+
+/// Calls from another file reach it by name, and its arguments are the
+/// call's (no operators, constructors or implicit `this` games).
+bool isExportable(const FunctionDecl *FD, const SourceManager &SM) {
+  if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
+      FD->isTemplateInstantiation() || !FD->getIdentifier() || FD->isMain() ||
+      FD->getFormalLinkage() != Linkage::External ||
+      SM.isInSystemHeader(FD->getLocation()))
+    return false;
+  if (FD->hasAttr<CUDAGlobalAttr>() ||
+      (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>()))
+    return false; // host code cannot call it
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual())
+    return false; // a call may reach an override
+  return true;
+}
+
+/// The model entry a call of `FD` would find, as the engine looks it up.
+const FunctionModel *entryFor(const ApiModel &M, const FunctionDecl *FD) {
+  unsigned N = FD->getNumParams();
+  if (const FunctionModel *F = M.lookup(FD->getQualifiedNameAsString(), N))
+    return F;
+  return FD->isCXXClassMember() ? nullptr : M.lookup(FD->getName(), N);
+}
+
+class Collector : public RecursiveASTVisitor<Collector> {
+public:
+  std::vector<const FunctionDecl *> Definitions;
+  std::vector<const FunctionDecl *> Callees;
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody())
+      Definitions.push_back(FD);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    if (const FunctionDecl *F = C->getDirectCallee())
+      Callees.push_back(F);
+    return true;
+  }
+};
+
+/// Names files in "doc" and capture notes: relative to the source root
+/// when under it, so the file is the same on every machine.
+class FileNamer {
+public:
+  explicit FileNamer(std::string Root) : Root(std::move(Root)) {}
+  std::string name(llvm::StringRef Path) const {
+    llvm::SmallString<256> Real;
+    if (llvm::sys::fs::real_path(Path, Real))
+      Real = Path;
+    llvm::StringRef Rel = Real;
+    if (!Root.empty() && Rel.consume_front(Root) && Rel.consume_front("/"))
+      return Rel.str();
+    return std::string(Real);
+  }
+
+private:
+  std::string Root;
+};
+
+class ExportConsumer : public ASTConsumer {
+public:
+  ExportConsumer(const ApiModel &Model, const ApiModel &Base, const FileNamer &Names,
+                 UnitExport &Out)
+      : Model(Model), Base(Base), Names(Names), Out(Out) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    if (Ctx.getDiagnostics().hasErrorOccurred())
+      return; // the action reports it
+    const SourceManager &SM = Ctx.getSourceManager();
+    Collector C;
+    C.TraverseDecl(Ctx.getTranslationUnitDecl());
+    LifetimeAnalyzer Analyzer(Model, Ctx);
+    for (const FunctionDecl *FD : C.Definitions)
+      if (isExportable(FD, SM) && !entryFor(Base, FD))
+        Out.Definitions.push_back(definition(FD, Analyzer, SM));
+    for (const FunctionDecl *F : C.Callees)
+      if (!F->isDefined())
+        Out.ExternalCallees.insert(F->getQualifiedNameAsString());
+  }
+
+private:
+  Definition definition(const FunctionDecl *FD, LifetimeAnalyzer &Analyzer,
+                        const SourceManager &SM) {
+    Definition D;
+    if (const FunctionSummary *S = Analyzer.summaryOf(FD))
+      D.Model = S->Model;
+    FunctionModel &M = D.Model;
+    D.HasEffect = hasEffect(M);
+    M.Name = FD->getQualifiedNameAsString();
+    M.NumParams = FD->getNumParams();
+    M.Origin.clear();
+    M.UnlistedArgsEscape = true;
+    PresumedLoc Loc = SM.getPresumedLoc(SM.getExpansionLoc(FD->getLocation()));
+    std::string File = Loc.isValid() ? Names.name(Loc.getFilename()) : "";
+    M.Doc = "summary of " + File + ":" + std::to_string(Loc.isValid() ? Loc.getLine() : 0);
+    // A status type the reader of the file may not know (one named in a
+    // user's model file is declared there): zero is success all the same.
+    if (!M.StatusType.empty() && !Model.isStatusType(M.StatusType) &&
+        !ApiModel::isPseudoStatusType(M.StatusType))
+      M.StatusType = "int";
+    // The engine's note says "at line N" of the helper's file (and of its
+    // same-file helpers'); the reader of a finding in another file needs
+    // the file too.
+    for (size_t At = M.CaptureNote.find(" at line "); At != std::string::npos;
+         At = M.CaptureNote.find(" at line ", At + 1))
+      M.CaptureNote.replace(At, strlen(" at line "), " at " + File + ":");
+    if (!D.HasEffect) { // only the name counts (see mergeUnits)
+      FunctionModel Bare;
+      Bare.Name = M.Name;
+      Bare.NumParams = M.NumParams;
+      Bare.Doc = M.Doc;
+      M = Bare;
+    }
+    return D;
+  }
+
+  const ApiModel &Model;
+  const ApiModel &Base;
+  const FileNamer &Names;
+  UnitExport &Out;
+};
+
+/// Makes one ExportConsumer per run (tooling::newFrontendActionFactory).
+struct ConsumerFactory {
+  const ApiModel &Model;
+  const ApiModel &Base;
+  const FileNamer &Names;
+  UnitExport &Out;
+  std::unique_ptr<ASTConsumer> newASTConsumer() {
+    return std::make_unique<ExportConsumer>(Model, Base, Names, Out);
+  }
+};
+
+/// Counts compiler errors and keeps the first, silently. The base class's
+/// counts stay zero, so the compiler prints no "N warnings generated".
+class ErrorCounter : public DiagnosticConsumer {
+public:
+  unsigned Errors = 0;
+  std::string First;
+  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+    if (Level < DiagnosticsEngine::Error || Errors++)
+      return;
+    llvm::SmallString<128> Text;
+    Info.FormatDiagnostic(Text);
+    First = std::string(Text);
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      PresumedLoc P = Info.getSourceManager().getPresumedLoc(Info.getLocation());
+      if (P.isValid())
+        First = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) + ": " + First;
+    }
+  }
+};
+
+class OneFileDatabase : public tooling::CompilationDatabase {
+public:
+  explicit OneFileDatabase(std::vector<tooling::CompileCommand> Cmds) : Cmds(std::move(Cmds)) {}
+  std::vector<tooling::CompileCommand> getCompileCommands(llvm::StringRef) const override {
+    return Cmds;
+  }
+
+private:
+  std::vector<tooling::CompileCommand> Cmds;
+};
+
+/// What the analysis of one translation unit needs.
+struct UnitJob {
+  std::string File;
+  std::vector<tooling::CompileCommand> Commands;
+  std::vector<std::string> ExtraArgsBefore, ExtraArgs; ///< from the options
+  std::string ModelFiles; ///< the unit's ApiModelFiles, the output left out
+};
+
+UnitExport exportUnit(const UnitJob &Job, const ApiModel &Model, const ApiModel &Base,
+                      const FileNamer &Names) {
+  UnitExport Out;
+  OneFileDatabase Db(Job.Commands);
+  auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::createPhysicalFileSystem());
+  tooling::ClangTool Tool(Db, {Job.File}, std::make_shared<PCHContainerOperations>(), FS);
+  Tool.appendArgumentsAdjuster([&](const tooling::CommandLineArguments &Args, llvm::StringRef) {
+    tooling::CommandLineArguments Adjusted = Args;
+    auto I = Adjusted.begin();
+    if (I != Adjusted.end() && !llvm::StringRef(*I).starts_with("-"))
+      ++I; // the compiler's name
+    Adjusted.insert(I, Job.ExtraArgsBefore.begin(), Job.ExtraArgsBefore.end());
+    Adjusted.insert(Adjusted.end(), Job.ExtraArgs.begin(), Job.ExtraArgs.end());
+    return Adjusted;
+  });
+  Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
+  ErrorCounter Errors;
+  Tool.setDiagnosticConsumer(&Errors);
+  ConsumerFactory Consumers{Model, Base, Names, Out};
+  int Status = Tool.run(tooling::newFrontendActionFactory(&Consumers).get());
+  if (Errors.Errors || Status) {
+    Out.Parsed = false;
+    Out.Definitions.clear();
+    Out.Problem = "the translation unit does not parse (" + std::to_string(Errors.Errors) +
+                  " compiler error" + (Errors.Errors == 1 ? "" : "s") +
+                  (Errors.First.empty() ? "" : "; first: " + Errors.First) + ")";
+  }
+  return Out;
+}
+
+/// The unit's ApiModelFiles: the global option, else the first per-check
+/// one by name. The output file is left out: the export rewrites it, and a
+/// stale entry must not feed the new ones.
+std::string modelFilesOf(const clang::tidy::ClangTidyOptions &Opts, const std::string &Output) {
+  std::string Value;
+  std::string FromKey;
+  for (const auto &KV : Opts.CheckOptions) {
+    llvm::StringRef Key = KV.getKey();
+    if (Key == "ApiModelFiles") {
+      Value = KV.getValue().Value;
+      break;
+    }
+    if (Key.ends_with(".ApiModelFiles") && (FromKey.empty() || Key < FromKey)) {
+      FromKey = Key.str();
+      Value = KV.getValue().Value;
+    }
+  }
+  auto Canonical = [](llvm::StringRef P) {
+    llvm::SmallString<256> Abs(P);
+    llvm::sys::fs::make_absolute(Abs);
+    llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    llvm::SmallString<256> Real;
+    return llvm::sys::fs::real_path(Abs, Real) ? std::string(Abs) : std::string(Real);
+  };
+  std::string OutputPath = Canonical(Output);
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  llvm::StringRef(Value).split(Parts, ';', -1, /*KeepEmpty=*/false);
+  std::string Kept;
+  for (llvm::StringRef Part : Parts)
+    if (Canonical(Part.trim()) != OutputPath)
+      Kept += (Kept.empty() ? "" : ";") + Part.trim().str();
+  return Kept;
+}
+
+/// The merged entries of every unit, and the names left out as ambiguous.
+struct Merged {
+  std::map<EntryKey, FunctionModel> Entries;
+  std::vector<std::string> Conflicts;
+};
+
+Merged mergeUnits(const std::vector<UnitExport> &Units) {
+  std::map<EntryKey, std::vector<const Definition *>> ByKey;
+  for (const UnitExport &U : Units)
+    for (const Definition &D : U.Definitions)
+      ByKey[{D.Model.Name, D.Model.NumParams}].push_back(&D);
+  Merged Out;
+  for (const auto &[Key, Defs] : ByKey) {
+    FunctionModel First = Defs.front()->Model;
+    First.Doc.clear();
+    std::string Doc = Defs.front()->Model.Doc;
+    const Definition *Other = nullptr;
+    for (const Definition *D : Defs) {
+      FunctionModel M = D->Model;
+      M.Doc.clear();
+      if (!sameEntry(First, M) || D->HasEffect != Defs.front()->HasEffect)
+        Other = D;
+      Doc = std::min(Doc, D->Model.Doc);
+    }
+    if (Other) {
+      Out.Conflicts.push_back("'" + Key.first + "' (" + std::to_string(Key.second) +
+                              " parameters): " + Defs.front()->Model.Doc + " and " +
+                              Other->Model.Doc + " differ");
+      continue;
+    }
+    if (!Defs.front()->HasEffect)
+      continue;
+    First.Doc = Doc;
+    Out.Entries.emplace(Key, std::move(First));
+  }
+  return Out;
+}
+
+/// Names whose entry appeared, changed or went away between two passes.
+std::set<std::string> changedNames(const std::map<EntryKey, FunctionModel> &Before,
+                                   const std::map<EntryKey, FunctionModel> &After) {
+  std::set<std::string> Out;
+  for (const auto &[Key, M] : After) {
+    auto It = Before.find(Key);
+    if (It == Before.end() || !sameEntry(It->second, M))
+      Out.insert(Key.first);
+  }
+  for (const auto &[Key, M] : Before)
+    if (!After.count(Key))
+      Out.insert(Key.first);
+  return Out;
+}
+
+/// The document: the entries, and the kinds and status types they name
+/// that the built-in model lacks (a user's model file declares them), so
+/// that the file loads on its own.
+ModelDocument documentOf(const std::map<EntryKey, FunctionModel> &Entries,
+                         const std::map<std::string, std::shared_ptr<ApiModel>> &Bases,
+                         const ApiModel &Builtin) {
+  ModelDocument D;
+  D.Doc = "Generated by cudagraph-tidy --export-model: summaries of the project's "
+          "functions with external linkage (docs/api-model.md). Do not edit; export again.";
+  std::set<std::string> Kinds, Status;
+  for (const auto &[Key, M] : Entries) {
+    D.Functions.push_back(M);
+    for (const AcquireEffect &A : M.Acquires)
+      Kinds.insert(A.Kind);
+    for (const ReleaseEffect &R : M.Releases)
+      Kinds.insert(R.Kinds.begin(), R.Kinds.end());
+    for (const UseEffect &U : M.Uses)
+      if (!U.Kind.empty())
+        Kinds.insert(U.Kind);
+    if (!M.StatusType.empty() && !ApiModel::isPseudoStatusType(M.StatusType))
+      Status.insert(M.StatusType);
+  }
+  for (const std::string &K : Kinds) {
+    if (Builtin.kind(K))
+      continue;
+    for (const auto &[Files, Base] : Bases)
+      if (const ResourceKind *RK = Base->kind(K)) {
+        D.Kinds.push_back(*RK);
+        break;
+      }
+  }
+  for (const std::string &S : Status) {
+    if (Builtin.isStatusType(S))
+      continue;
+    for (const auto &[Files, Base] : Bases)
+      if (Base->isStatusType(S)) {
+        D.StatusTypes.emplace_back(S, Base->successValue(S).str());
+        break;
+      }
+  }
+  return D;
+}
+
+int fail(const llvm::Twine &Message) {
+  llvm::errs() << "cudagraph-tidy: error: " << Message << "\n";
+  return 2;
+}
+
+/// An output path that cannot be written is known before the analysis.
+bool checkWritable(const std::string &Path, std::string &Problem) {
+  if (llvm::sys::fs::is_directory(Path)) {
+    Problem = "is a directory";
+    return false;
+  }
+  if (llvm::sys::fs::exists(Path)) {
+    if (std::error_code EC = llvm::sys::fs::access(Path, llvm::sys::fs::AccessMode::Write)) {
+      Problem = EC.message();
+      return false;
+    }
+    return true;
+  }
+  llvm::SmallString<256> Dir(Path);
+  llvm::sys::fs::make_absolute(Dir);
+  llvm::sys::path::remove_filename(Dir);
+  if (!llvm::sys::fs::is_directory(Dir)) {
+    Problem = "directory '" + std::string(Dir) + "' does not exist";
+    return false;
+  }
+  if (std::error_code EC = llvm::sys::fs::access(Dir, llvm::sys::fs::AccessMode::Write)) {
+    Problem = "directory '" + std::string(Dir) + "': " + EC.message();
+    return false;
+  }
+  return true;
+}
+
+bool writeFile(const std::string &Path, const std::string &Text, std::string &Problem) {
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
+  if (!EC) {
+    OS << Text;
+    OS.close();
+    EC = OS.error();
+  }
+  if (EC)
+    Problem = EC.message();
+  return !EC;
+}
+
+/// The passes over the translation units and what they found.
+class Exporter {
+public:
+  Exporter(const ExportRequest &Request, std::shared_ptr<ApiModel> Builtin)
+      : Request(Request), Builtin(std::move(Builtin)), Names(Request.SourceRoot) {}
+
+  /// Compile commands and model files of every unit, looked up on this
+  /// thread (the user's database is not documented as safe for concurrent
+  /// use); model files loaded once per distinct value.
+  bool prepare(clang::tidy::ClangTidyOptionsProvider &Options,
+               const tooling::CompilationDatabase &Db, const std::vector<std::string> &Files,
+               std::string &Error) {
+    Jobs.resize(Files.size());
+    Units.resize(Files.size());
+    for (size_t I = 0; I < Files.size(); ++I) {
+      UnitJob &J = Jobs[I];
+      J.File = Files[I];
+      clang::tidy::ClangTidyOptions Opts = Options.getOptions(Files[I]);
+      if (Opts.ExtraArgsBefore)
+        J.ExtraArgsBefore = *Opts.ExtraArgsBefore;
+      if (Opts.ExtraArgs)
+        J.ExtraArgs = *Opts.ExtraArgs;
+      J.ModelFiles = modelFilesOf(Opts, Request.OutputPath);
+      if (!llvm::sys::fs::exists(Files[I]))
+        Units[I] = {false, "no such file", {}, {}};
+      else if ((J.Commands = analysisCommands(Db, Files[I], Request.DeviceSide)).empty())
+        Units[I] = {false, "no compile command for this file in the compilation database", {}, {}};
+      if (!Bases.count(J.ModelFiles) && !loadBase(J.ModelFiles, Error))
+        return false;
+    }
+    return true;
+  }
+
+  /// Runs passes until no entry changes or MaxRounds passes ran.
+  bool run(std::string &Error) {
+    std::set<std::string> Changed;
+    while (Passes < Request.MaxRounds) {
+      std::vector<size_t> ToRun = unitsToRun(Changed);
+      if (ToRun.empty())
+        return Converged = true;
+      ++Passes;
+      if (!runPass(ToRun, Error))
+        return false;
+      Result = mergeUnits(Units);
+      Changed = changedNames(Current, Result.Entries);
+      Current = Result.Entries;
+      if (Changed.empty())
+        return Converged = true;
+    }
+    return true;
+  }
+
+  std::string text() const { return writeModelJson(documentOf(Current, Bases, *Builtin)); }
+
+  /// What stderr says after the file is written; the exit code.
+  int report() const {
+    for (const std::string &C : Result.Conflicts)
+      llvm::errs() << "cudagraph-tidy: warning: not exported, definitions disagree: " << C
+                   << "\n";
+    if (!Converged)
+      llvm::errs() << "cudagraph-tidy: warning: entries still changing after "
+                   << Request.MaxRounds
+                   << " passes; wrappers nested deeper across files may be missing\n";
+    unsigned Failed = 0;
+    for (size_t I = 0; I < Units.size(); ++I)
+      if (!Units[I].Parsed) {
+        ++Failed;
+        llvm::errs() << "cudagraph-tidy: error: " << Jobs[I].File << ": " << Units[I].Problem
+                     << "\n";
+      }
+    llvm::errs() << "exported " << Current.size() << " function"
+                 << (Current.size() == 1 ? "" : "s") << " from " << Units.size()
+                 << " translation unit" << (Units.size() == 1 ? "" : "s") << " in " << Passes
+                 << " pass" << (Passes == 1 ? "" : "es") << " to " << Request.OutputPath
+                 << "\n";
+    return Failed ? 2 : 0;
+  }
+
+private:
+  bool loadBase(const std::string &ModelFiles, std::string &Error) {
+    auto Base = std::make_shared<ApiModel>(*Builtin);
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    llvm::StringRef(ModelFiles).split(Parts, ';', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef Part : Parts)
+      if (llvm::Error E = Base->addFile(Part)) {
+        Error = "invalid API model file (ApiModelFiles=" + ModelFiles +
+                "): " + toString(std::move(E));
+        return false;
+      }
+    Bases[ModelFiles] = Base;
+    return true;
+  }
+
+  /// The first pass reads every unit; a later one the units that call a
+  /// function whose entry the previous pass added or changed.
+  std::vector<size_t> unitsToRun(const std::set<std::string> &Changed) const {
+    std::vector<size_t> Out;
+    for (size_t I = 0; I < Units.size(); ++I) {
+      if (Jobs[I].Commands.empty())
+        continue;
+      bool CallsChanged = llvm::any_of(Units[I].ExternalCallees, [&](const std::string &N) {
+        return Changed.count(N) != 0;
+      });
+      if (Passes == 0 || (Units[I].Parsed && CallsChanged))
+        Out.push_back(I);
+    }
+    return Out;
+  }
+
+  /// One pass over `ToRun`, applying the entries exported so far.
+  bool runPass(const std::vector<size_t> &ToRun, std::string &Error) {
+    std::string Overlay = text();
+    std::map<std::string, std::shared_ptr<ApiModel>> Models;
+    for (const auto &[Files, Base] : Bases) {
+      auto M = std::make_shared<ApiModel>(*Base);
+      if (llvm::Error E = M->addJson(Overlay, Request.OutputPath)) {
+        Error = "exported entries do not load: " + toString(std::move(E));
+        return false;
+      }
+      Models[Files] = M;
+    }
+    auto Run = [&](size_t I) {
+      Units[I] = exportUnit(Jobs[I], *Models.at(Jobs[I].ModelFiles),
+                            *Bases.at(Jobs[I].ModelFiles), Names);
+    };
+    unsigned Threads = Request.Jobs ? Request.Jobs
+                                    : llvm::hardware_concurrency().compute_thread_count();
+    Threads = std::max(1u, std::min<unsigned>(Threads, ToRun.size()));
+    if (Threads == 1) {
+      for (size_t I : ToRun)
+        Run(I);
+      return true;
+    }
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Threads));
+    for (size_t I : ToRun)
+      Pool.async([&, I] { Run(I); });
+    Pool.wait();
+    return true;
+  }
+
+  const ExportRequest &Request;
+  std::shared_ptr<ApiModel> Builtin;
+  FileNamer Names;
+  std::vector<UnitJob> Jobs;
+  std::vector<UnitExport> Units; ///< the latest result of each unit
+  std::map<std::string, std::shared_ptr<ApiModel>> Bases; ///< by ApiModelFiles value
+  std::map<EntryKey, FunctionModel> Current;
+  Merged Result;
+  unsigned Passes = 0;
+  bool Converged = false;
+};
+
+} // namespace
+
+int exportModel(clang::tidy::ClangTidyOptionsProvider &Options,
+                const tooling::CompilationDatabase &Db, const std::vector<std::string> &Files,
+                const ExportRequest &Request) {
+  std::string Problem;
+  if (!checkWritable(Request.OutputPath, Problem))
+    return fail("--export-model '" + Request.OutputPath + "': cannot write: " + Problem);
+  auto Builtin = ApiModel::builtin();
+  if (!Builtin)
+    return fail("cannot load the built-in CUDA API model: " + toString(Builtin.takeError()));
+  Exporter E(Request, std::move(*Builtin));
+  if (!E.prepare(Options, Db, Files, Problem) || !E.run(Problem))
+    return fail(Problem);
+  if (!writeFile(Request.OutputPath, E.text(), Problem))
+    return fail("--export-model '" + Request.OutputPath + "': cannot write: " + Problem);
+  return E.report();
+}
+
+} // namespace cgt

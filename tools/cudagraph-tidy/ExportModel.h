@@ -1,0 +1,40 @@
+//===- ExportModel.h - project summaries as an API model file ---*- C++ -*-===//
+//
+// `cudagraph-tidy -p build --export-model summaries.json`: the summaries of
+// every function with external linkage (what it acquires, releases or uses
+// through its parameters and return value), written as an API model file
+// that the checks read through ApiModelFiles, so that a wrapper defined in
+// one file is known where another file calls it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_TOOLS_EXPORTMODEL_H
+#define CUDAGRAPH_TIDY_TOOLS_EXPORTMODEL_H
+
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include <string>
+#include <vector>
+
+namespace cgt {
+
+struct ExportRequest {
+  std::string OutputPath;
+  unsigned Jobs = 1; ///< translation units analysed at once; 0: all cores
+  bool DeviceSide = false;
+  /// Files are named relative to it in the entries' "doc".
+  std::string SourceRoot;
+  /// Passes over the translation units at most: each pass applies what the
+  /// previous one exported, so wrappers of wrappers in other files compose.
+  unsigned MaxRounds = 5;
+};
+
+/// Exports the summaries of `Files`. Returns the exit code: 0 the file was
+/// written, 2 it was not, or some translation unit did not parse (the file
+/// then holds what the others gave).
+int exportModel(clang::tidy::ClangTidyOptionsProvider &Options,
+                const clang::tooling::CompilationDatabase &Db,
+                const std::vector<std::string> &Files, const ExportRequest &Request);
+
+} // namespace cgt
+
+#endif
