@@ -170,6 +170,11 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
              {{loc(RS.ReleaseSite), "'" + varName(K) + "' was released here by '" +
                                         RS.ReleasedBy->Name + "'"}},
              M.Name);
+      // Named by what this call releases, as the note is: after a helper
+      // released two arguments the resource's own name may be the other's.
+      if (auto F = Findings.find({static_cast<int>(FindingKind::DoubleRelease), Call});
+          F != Findings.end() && K->whole())
+        F->second.VarName = varName(K);
       continue;
     }
     if (!Res.Kind.empty() && !llvm::is_contained(Eff.Kinds, Res.Kind) &&
