@@ -23,6 +23,13 @@ class FunctionCollector : public RecursiveASTVisitor<FunctionCollector> {
 public:
   explicit FunctionCollector(const SourceManager &SM) : SM(SM) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
+  /// The CUDA and C++ headers hold most of a unit's declarations and none
+  /// of its owners: not walking them is most of this index's cost.
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && SM.isInSystemHeader(D->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext() &&
         !SM.isInSystemHeader(FD->getLocation()) && !isLambdaCall(FD))
