@@ -89,6 +89,10 @@ inline bool isPlainLocalAggregate(const VarDecl *VD) {
   return VD->getType()->isRecordType();
 }
 
+/// An expression as written, for messages; empty when it spans lines or is
+/// longer than a message should quote.
+std::string shortSourceText(const Expr *E, const ASTContext &Ctx);
+
 /// The call a CFG element evaluates, if it is one.
 const CallExpr *callOfElement(const CFGElement &E);
 

@@ -12,7 +12,6 @@
 
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Lex/Lexer.h"
 
 namespace cgt {
 namespace lifetime {
@@ -122,14 +121,7 @@ SourceLocation OwnershipIndex::loc(const Stmt *S) const {
   return A.Ctx.getSourceManager().getFileLoc(S->getBeginLoc());
 }
 
-std::string OwnershipIndex::text(const Expr *E) const {
-  const SourceManager &SM = A.Ctx.getSourceManager();
-  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
-  StringRef T = Lexer::getSourceText(R, SM, A.Ctx.getLangOpts());
-  if (T.empty() || T.size() > 64 || T.contains('\n'))
-    return "";
-  return T.str();
-}
+std::string OwnershipIndex::text(const Expr *E) const { return shortSourceText(E, A.Ctx); }
 
 void OwnershipIndex::scanFunction(const FunctionDecl *FD) {
   const SourceManager &SM = A.Ctx.getSourceManager();

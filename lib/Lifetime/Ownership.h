@@ -142,6 +142,9 @@ private:
                const clang::FunctionDecl *FD);
   bool ownerIsClosed(const clang::FieldDecl *F, const MemberAcquisition &Acq) const;
   bool hasFreeFunction(const clang::RecordDecl *RD) const;
+  LifetimeFinding memberFinding(FindingKind Kind, const clang::CallExpr *At,
+                                const std::string &ResourceKind,
+                                const clang::FieldDecl *F) const;
   void memberLeaks(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);
   void copiedOwners(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);
   void crossFunctionMismatches(const clang::FunctionDecl *FD,

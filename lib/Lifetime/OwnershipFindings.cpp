@@ -59,6 +59,19 @@ bool OwnershipIndex::ownerIsClosed(const FieldDecl *F, const MemberAcquisition &
   return true;
 }
 
+/// A finding at `At` about member `F`, named after the member's owner.
+LifetimeFinding OwnershipIndex::memberFinding(FindingKind Kind, const CallExpr *At,
+                                              const std::string &ResourceKind,
+                                              const FieldDecl *F) const {
+  LifetimeFinding L;
+  L.Kind = Kind;
+  L.ResourceKind = ResourceKind;
+  L.Loc = loc(At);
+  L.Range = At->getSourceRange();
+  L.Owner = ownerName(F->getParent());
+  return L;
+}
+
 std::vector<LifetimeFinding> OwnershipIndex::findingsIn(const FunctionDecl *FD) {
   std::vector<LifetimeFinding> Out;
   memberLeaks(FD, Out);
@@ -83,15 +96,10 @@ void OwnershipIndex::crossFunctionMismatches(const FunctionDecl *FD,
     for (const MemberRelease &Rel : O.Releases) {
       if (Rel.In != FD || Rel.Kinds.empty() || llvm::is_contained(Rel.Kinds, First.Kind))
         continue;
-      LifetimeFinding L;
-      L.Kind = FindingKind::MismatchedRelease;
-      L.ResourceKind = First.Kind;
-      L.Loc = loc(Rel.Call);
-      L.Range = Rel.Call->getSourceRange();
+      LifetimeFinding L = memberFinding(FindingKind::MismatchedRelease, Rel.Call, First.Kind, F);
       L.AcquiredBy = First.By;
       L.VarName = Rel.Member ? text(Rel.Member) : F->getNameAsString();
       L.CalledFunction = Rel.By;
-      L.Owner = ownerName(F->getParent());
       L.Notes.push_back({loc(First.Call), "every acquisition into '" + F->getNameAsString() +
                                               "' is by '" + First.By + "', as here in '" +
                                               First.In->getNameAsString() + "'"});
@@ -107,17 +115,12 @@ void OwnershipIndex::memberLeaks(const FunctionDecl *FD, std::vector<LifetimeFin
     for (const MemberAcquisition &Acq : O.Acquisitions) {
       if (Acq.In != FD || !ownerIsClosed(F, Acq))
         continue;
-      std::string Owner = ownerName(F->getParent());
-      LifetimeFinding L;
-      L.Kind = FindingKind::Leak;
-      L.ResourceKind = Acq.Kind;
-      L.Loc = loc(Acq.Call);
-      L.Range = Acq.Call->getSourceRange();
+      LifetimeFinding L = memberFinding(FindingKind::Leak, Acq.Call, Acq.Kind, F);
+      const std::string &Owner = L.Owner;
       L.AcquiredBy = Acq.By;
       L.VarName = Acq.Member ? text(Acq.Member) : F->getNameAsString();
       if (L.VarName.empty())
         L.VarName = F->getNameAsString();
-      L.Owner = Owner;
       std::string Name = F->getNameAsString();
       L.Notes.push_back({F->getLocation(),
                          Acq.ThroughThis
@@ -152,14 +155,11 @@ void OwnershipIndex::copiedOwners(const FunctionDecl *FD, std::vector<LifetimeFi
     for (const MemberRelease &Rel : O->Releases) {
       if (Rel.In != FD)
         continue;
-      LifetimeFinding L;
-      L.Kind = FindingKind::DoubleRelease;
-      L.ResourceKind = O->Acquisitions.empty() ? "" : O->Acquisitions.front().Kind;
-      L.Loc = loc(Rel.Call);
-      L.Range = Rel.Call->getSourceRange();
+      LifetimeFinding L = memberFinding(FindingKind::DoubleRelease, Rel.Call,
+                                        O->Acquisitions.empty() ? "" : O->Acquisitions.front().Kind,
+                                        F);
       L.VarName = F->getNameAsString();
       L.CalledFunction = Rel.By;
-      L.Owner = ownerName(RD);
       L.Notes.push_back({loc(Copy), "a '" + L.Owner +
                                         "' is copied here by its implicit copy constructor "
                                         "or assignment: both copies hold the same '" +

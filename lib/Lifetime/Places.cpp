@@ -44,13 +44,15 @@ std::string Analysis::spelledName(const CallExpr *Call, const std::string &Fallb
   return T.str();
 }
 
-std::string Analysis::text(const Expr *E) const {
+std::string shortSourceText(const Expr *E, const ASTContext &Ctx) {
   CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
-  StringRef T = Lexer::getSourceText(R, SM, Ctx.getLangOpts());
+  StringRef T = Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts());
   if (T.empty() || T.size() > 64 || T.contains('\n'))
     return "";
   return T.str();
 }
+
+std::string Analysis::text(const Expr *E) const { return shortSourceText(E, Ctx); }
 
 unsigned Analysis::resourceFor(const Expr *Site, int ParamIndex,
                                const std::string &Kind, const std::string &By,
