@@ -10,6 +10,8 @@
              across all of them (N=2000)
   nested N   one exec launched inside N nested loops, each with a break
              and a continue on a status (N=200)
+  steps N    the same loops with their counters stepped in turn by
+             `++i`, `i += 1` and `i = i + 1` (N=200)
   kernel N   kernels launched with 1024 threads (__launch_bounds__(1024) and
              a <<<.., 1024>>> launch) whose __shared__ accesses sit in N
              nested fully-unrolled loops of 32 iterations each, plus one
@@ -75,13 +77,13 @@ def ifs(n):
     return "\n".join(out)
 
 
-def nested(n):
+def nested(n, step=lambda i: f"++i{i}"):
     out = ["cudaError_t nested(cudaGraph_t g, cudaStream_t s, int m) {",
            "  cudaGraphExec_t exec;",
            "  CK(cudaGraphInstantiate(&exec, g, 0));"]
     for i in range(n):
         ind = "  " * (i + 1)
-        out += [ind + f"for (int i{i} = 0; i{i} < m; ++i{i}) {{",
+        out += [ind + f"for (int i{i} = 0; i{i} < m; {step(i)}) {{",
                 ind + f"  if (i{i} == 3) continue;"]
     ind = "  " * (n + 1)
     out += [ind + "if (cudaGraphLaunch(exec, s) != cudaSuccess) {",
@@ -93,6 +95,11 @@ def nested(n):
         out += [ind + f"  if (m == {i}) break;", ind + "}"]
     out += ["  cudaGraphExecDestroy(exec);", "  return cudaSuccess;", "}"]
     return "\n".join(out)
+
+
+def steps(n):
+    styles = [lambda i: f"++i{i}", lambda i: f"i{i} += 1", lambda i: f"i{i} = i{i} + 1"]
+    return nested(n, lambda i: styles[i % 3](i))
 
 
 def kernel(n):
@@ -155,7 +162,8 @@ def tu(n):
     return "\n".join(out)
 
 
-SHAPES = {"stmts": stmts, "ifs": ifs, "nested": nested, "kernel": kernel, "tu": tu}
+SHAPES = {"stmts": stmts, "ifs": ifs, "nested": nested, "steps": steps, "kernel": kernel,
+          "tu": tu}
 
 
 def generate(shape, n):

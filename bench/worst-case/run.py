@@ -26,7 +26,8 @@ import gen_worst  # noqa: E402
 
 CLANG_TIDY = "/usr/lib/llvm-22/bin/clang-tidy"
 TRIVIAL = "-*,misc-unused-alias-decls"
-CASES = [("stmts", 10000), ("ifs", 2000), ("nested", 200), ("kernel", 4), ("tu", 50000)]
+CASES = [("stmts", 10000), ("ifs", 2000), ("nested", 200), ("steps", 200), ("kernel", 4),
+         ("tu", 50000)]
 LIFETIME = {"cudagraph-unpaired-instantiate", "cudagraph-handle-leak",
             "cudagraph-mismatched-dealloc", "cudagraph-use-after-dealloc",
             "cudagraph-capture-without-destroy", "cudagraph-capture-unsafe-call"}

@@ -30,10 +30,10 @@
 
 #include "Lifetime/LifetimeAnalysis.h"
 #include "Lifetime/Join.h"
+#include "Lifetime/ParentIndex.h"
 #include "Lifetime/PathState.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/BitVector.h"
@@ -159,6 +159,15 @@ struct LifetimeAnalyzer::Impl {
   /// lookupModel's answers: the qualified name is costly to print.
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, const FunctionModel *>
       ModelsByCallee;
+  /// `__builtin_expect` and the other builtins the model does not describe
+  /// (getBuiltinID looks at the attributes each time it is asked).
+  bool isUnmodeledBuiltin(const FunctionDecl *FD, unsigned NumArgs) {
+    auto [It, New] = UnmodeledBuiltins.try_emplace({FD, NumArgs}, false);
+    if (New)
+      It->second = FD->getBuiltinID() && !lookupModel(FD, NumArgs);
+    return It->second;
+  }
+  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, bool> UnmodeledBuiltins;
 
   const FunctionModel *modelFor(const CallExpr *Call);
   const FunctionModel *attributeModel(const FunctionDecl *FD);
@@ -210,10 +219,12 @@ private:
   const CFGBlock *handlerDispatchFor(const Stmt *S);
   void indexBody();
   std::vector<Key> loopCounters();
+  Key steppedByArithmetic(const BinaryOperator *Assign);
 
   // --- ESP disjuncts: split, relevance, retirement (Disjuncts.cpp) ---
   struct BlockMentions {
-    llvm::DenseSet<const Decl *> Decls; ///< what the block's elements name (not deaths)
+    /// What the block's elements name (not deaths), sorted.
+    llvm::SmallVector<const Decl *, 4> Decls;
     bool Global = false;                ///< an element may touch any disjunct
     bool KeepFactsApart = false;        ///< joins `c ? a : b`: facts decide
     bool HasDeaths = false;             ///< leaves a scope
@@ -394,7 +405,7 @@ private:
   const SourceManager &SM;
   const FunctionDecl *FD;
   bool SummaryMode;
-  ParentMap PM;
+  ParentIndex PM;
   std::unique_ptr<CFG> Cfg;
   const CFGBlock *CurrentBlock = nullptr;
 

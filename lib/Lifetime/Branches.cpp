@@ -18,15 +18,51 @@
 namespace cgt {
 namespace lifetime {
 
+namespace {
+
+/// The value of the constants real code compares and assigns most
+/// (`0`, `cudaSuccess`, `true`) without clang's evaluator, which costs a
+/// few thousand instructions each time; nullopt when it takes evaluating.
+std::optional<int64_t> literalValue(const Expr *E) {
+  if (const auto *IL = dyn_cast<IntegerLiteral>(E))
+    return IL->getValue().getLimitedValue(INT64_MAX);
+  if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(E))
+    return BL->getValue();
+  if (const auto *CL = dyn_cast<CharacterLiteral>(E))
+    return CL->getValue();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
+      return EC->getInitVal().getExtValue();
+  return std::nullopt;
+}
+
+/// What no constant evaluation can fold: a variable that is neither const
+/// nor constexpr, or a call of a function that is neither constexpr nor a
+/// builtin (`cudaMalloc(...)` compared or stored on every line).
+bool isNeverConstant(const Expr *E) {
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    return Callee && !Callee->isConstexpr() && !Callee->getBuiltinID();
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && !VD->isConstexpr() && !VD->getType().isConstQualified() &&
+         !VD->getType()->isReferenceType();
+}
+
+} // namespace
+
 bool Analysis::isZero(const Expr *E) const {
   E = E->IgnoreParenCasts();
   if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
     return true;
   if (E->isValueDependent() || E->isTypeDependent())
     return false;
+  if (std::optional<int64_t> V = literalValue(E))
+    return *V == 0;
   // Asked again on every path through the expression: evaluate it once.
   auto [It, New] = ZeroExprs.try_emplace(E, false);
-  if (New) {
+  if (New && !isNeverConstant(E)) {
     Expr::EvalResult R;
     It->second = E->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0;
   }
@@ -185,10 +221,15 @@ void Analysis::recordConstantFact(Key Target, const Expr *Src, PathState &P) {
   auto [Truth, New] = ConstantTruth.try_emplace(Src);
   if (New) {
     Expr::EvalResult R;
+    const Expr *Bare = Src->IgnoreParenCasts();
+    bool Integral = Src->getType()->isIntegerType() || Src->getType()->isBooleanType();
     if (isZero(Src))
       Truth->second = false;
+    else if (!Integral || isNeverConstant(Bare))
+      Truth->second = std::nullopt;
+    else if (std::optional<int64_t> V = literalValue(Bare))
+      Truth->second = *V != 0;
     else if (!Src->isValueDependent() && !Src->isTypeDependent() &&
-             (Src->getType()->isIntegerType() || Src->getType()->isBooleanType()) &&
              Src->EvaluateAsInt(R, Ctx))
       Truth->second = R.Val.getInt() != 0;
   }

@@ -459,8 +459,7 @@ void Analysis::applyCall(const CallExpr *Call, PathState &P, bool &Dead) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   auto [Known, New] = CalleeFactsOf.try_emplace(Call);
   if (New && Callee)
-    Known->second.UnmodeledBuiltin =
-        Callee->getBuiltinID() && !A.lookupModel(Callee, Call->getNumArgs());
+    Known->second.UnmodeledBuiltin = A.isUnmodeledBuiltin(Callee, Call->getNumArgs());
   if (Known->second.UnmodeledBuiltin)
     return; // __builtin_expect and friends
   const FunctionModel *M = A.modelFor(Call);

@@ -216,8 +216,24 @@ void Analysis::indexBody() {
         CallElements.push_back({B, I, Call});
 }
 
+/// `i = i + 1`, `i = 2 * i`, `i = i - step`: the counter an assignment
+/// steps by arithmetic on its own value.
+Key Analysis::steppedByArithmetic(const BinaryOperator *Assign) {
+  const auto *Step = dyn_cast<BinaryOperator>(Assign->getRHS()->IgnoreParenImpCasts());
+  if (!Step || !(Step->isAdditiveOp() || Step->isMultiplicativeOp() || Step->isShiftOp()))
+    return nullptr;
+  Key K = storageOf(Assign->getLHS());
+  if (!K)
+    return nullptr;
+  const auto *L = dyn_cast<DeclRefExpr>(Step->getLHS()->IgnoreParenImpCasts());
+  const auto *R = dyn_cast<DeclRefExpr>(Step->getRHS()->IgnoreParenImpCasts());
+  if ((L && storageOf(L) == K) || (R && storageOf(R) == K))
+    return K;
+  return nullptr;
+}
+
 /// For each loop header, the counter every way back into it steps last
-/// (`for (...; ...; ++i)`), if there is one. The facts about it that enter
+/// (`for (...; ...; ++i)`, `i = i + 1`), if there is one. The facts about it that enter
 /// the loop (`i` is zero) are gone by the header's fixpoint, since each back
 /// edge forgets them; forgetting them on entry already saves walking the
 /// loop once with them and again without, and, in nested loops, every inner
@@ -235,6 +251,8 @@ std::vector<Key> Analysis::loopCounters() {
     const auto *BO = CS ? dyn_cast<BinaryOperator>(CS->getStmt()) : nullptr;
     if (BO && BO->isCompoundAssignmentOp())
       return storageOf(BO->getLHS());
+    if (BO && BO->getOpcode() == BO_Assign)
+      return steppedByArithmetic(BO);
     return nullptr;
   };
   for (const CFGBlock *H : *Cfg) {

@@ -97,53 +97,70 @@ void Analysis::scanMentions() {
   unsigned N = Cfg->getNumBlockIDs();
   Mentions.assign(N, {});
   std::vector<std::vector<unsigned>> Indices(N);
+  // Each declaration's bit in the "named later" sets, or NoBit for those
+  // that cannot hold a resource; decided once per declaration.
+  constexpr unsigned NoBit = ~0u;
+  llvm::DenseMap<const Decl *, unsigned> BitOf;
   for (const CFGBlock *B : *Cfg) {
     if (!B)
       continue;
     BlockMentions &M = Mentions[B->getBlockID()];
     std::vector<unsigned> &Named = Indices[B->getBlockID()];
     auto Mention = [&](const Decl *D) {
-      M.Decls.insert(D);
-      if (mayHoldResource(D))
-        Named.push_back(DeclIndex.try_emplace(D, DeclIndex.size()).first->second);
+      M.Decls.push_back(D);
+      auto [Bit, New] = BitOf.try_emplace(D, NoBit);
+      if (New && mayHoldResource(D))
+        Bit->second = DeclIndex.try_emplace(D, DeclIndex.size()).first->second;
+      if (Bit->second != NoBit)
+        Named.push_back(Bit->second);
     };
     // Every subexpression is an element of its own (setAllAlwaysAdd), and
     // an element's subtree holds the elements before it: what an earlier
     // element of this block named is not walked again.
     llvm::SmallPtrSet<const Stmt *, 16> Walked;
-    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-      if (!S || Walked.count(S))
-        return;
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-        Mention(DRE->getDecl());
-      else if (const auto *ME = dyn_cast<MemberExpr>(S))
-        Mention(ME->getMemberDecl());
-      else if (const auto *DS = dyn_cast<DeclStmt>(S))
-        for (const Decl *D : DS->decls())
-          Mention(D);
-      if (const auto *Call = dyn_cast<CallExpr>(S)) {
-        // A local lambda acts where it is called, on what its body names.
-        if (const LambdaExpr *L = invokedLocalLambda(Call)) {
-          M.Global = true;
-          Walk(L->getBody());
+    auto Walk = [&](const Stmt *Root, auto &Self) -> void {
+      llvm::SmallVector<const Stmt *, 16> Stack{Root};
+      while (!Stack.empty()) {
+        const Stmt *S = Stack.pop_back_val();
+        if (!S || Walked.count(S))
+          continue;
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+          Mention(DRE->getDecl());
+        else if (const auto *ME = dyn_cast<MemberExpr>(S))
+          Mention(ME->getMemberDecl());
+        else if (const auto *DS = dyn_cast<DeclStmt>(S))
+          for (const Decl *D : DS->decls())
+            Mention(D);
+        if (const auto *Call = dyn_cast<CallExpr>(S)) {
+          // A local lambda acts where it is called, on what its body names.
+          if (const LambdaExpr *L = invokedLocalLambda(Call)) {
+            M.Global = true;
+            Self(L->getBody(), Self);
+          }
+          const FunctionModel *FM = A.modelFor(Call);
+          if (callMayChangeMembers(Call) || affectsEveryResource(FM))
+            M.Global = true;
+          if (FM && !FM->LegalDuringCapture)
+            M.CaptureIllegal = true; // matters to every open capture (Capture.cpp)
         }
-        if (callMayChangeMembers(Call) || affectsEveryResource(A.modelFor(Call)))
-          M.Global = true;
-        if (const FunctionModel *FM = A.modelFor(Call); FM && !FM->LegalDuringCapture)
-          M.CaptureIllegal = true; // matters to every open capture (Capture.cpp)
+        // Children go on in reverse, so that they come off in source order.
+        size_t First = Stack.size();
+        for (const Stmt *Child : S->children())
+          Stack.push_back(Child);
+        std::reverse(Stack.begin() + First, Stack.end());
       }
-      for (const Stmt *Child : S->children())
-        Walk(Child);
     };
     for (const CFGElement &E : *B) {
       if (E.getAs<CFGScopeEnd>())
         M.HasDeaths = true; // a death is not a later use: see isRelevant
       else if (auto CS = E.getAs<CFGStmt>()) {
         M.KeepFactsApart |= isa<AbstractConditionalOperator>(CS->getStmt());
-        Walk(CS->getStmt());
+        Walk(CS->getStmt(), Walk);
         Walked.insert(CS->getStmt());
       }
     }
+    llvm::sort(M.Decls);
+    M.Decls.erase(std::unique(M.Decls.begin(), M.Decls.end()), M.Decls.end());
   }
   NamedFrom.assign(N, llvm::BitVector(DeclIndex.size()));
   for (unsigned Id = 0; Id < N; ++Id)
@@ -174,7 +191,9 @@ bool Analysis::isRelevant(const CFGBlock *Blk, const PathState &P) const {
     return true; // the base, or a returned resource not stored yet
   if (M.CaptureIllegal && isCapture(P.Tracked))
     return true;
-  auto Named = [&](const Decl *D) { return D && M.Decls.count(D); };
+  auto Named = [&](const Decl *D) {
+    return D && std::binary_search(M.Decls.begin(), M.Decls.end(), D);
+  };
   for (const auto &B : P.Bind)
     if (Named(B.first->Decl))
       return true;

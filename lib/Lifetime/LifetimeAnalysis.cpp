@@ -77,17 +77,23 @@ namespace {
 /// tests; does not look into lambdas (they are analysed on their own).
 class CallCollector : public RecursiveASTVisitor<CallCollector> {
 public:
+  CallCollector() = default;
+  /// Stops the walk at the first call `Enough` accepts.
+  explicit CallCollector(llvm::function_ref<bool(const CallExpr *)> Enough) : Enough(Enough) {}
   std::vector<const CallExpr *> Calls;
   bool HasThrow = false;
   bool VisitCallExpr(CallExpr *C) {
     Calls.push_back(C);
-    return true;
+    return !Enough || !Enough(C);
   }
   bool VisitCXXThrowExpr(CXXThrowExpr *) {
     HasThrow = true;
     return true;
   }
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+
+private:
+  llvm::function_ref<bool(const CallExpr *)> Enough;
 };
 
 } // namespace
@@ -110,30 +116,28 @@ bool LifetimeAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
   Interesting[FD] = false; // recursion guard
   if (!FD->hasBody())
     return false;
-  CallCollector C;
-  C.TraverseStmt(FD->getBody());
-  bool Result = false;
-  for (const CallExpr *Call : C.Calls) {
+  // The walk stops at the first call that makes the function interesting:
+  // most bodies worth analysing say so early.
+  auto MakesInteresting = [&](const CallExpr *Call) {
     const FunctionDecl *Callee = calleeOf(Call);
     if (!Callee)
-      continue;
-    if (const FunctionModel *M = lookupModel(Callee, Call->getNumArgs())) {
-      Result |= !M->Acquires.empty() || !M->Releases.empty() || !M->Uses.empty() ||
-                !M->LegalDuringCapture;
-      continue;
-    }
-    if (attributeModel(Callee)) {
-      Result = true;
-      continue;
-    }
+      return false;
+    if (const FunctionModel *M = lookupModel(Callee, Call->getNumArgs()))
+      return !M->Acquires.empty() || !M->Releases.empty() || !M->Uses.empty() ||
+             !M->LegalDuringCapture;
+    if (attributeModel(Callee))
+      return true;
     const FunctionDecl *Def = Callee->getDefinition();
-    if (Opts.UseHelperSummaries && Def && Def != FD && Depth < 4 &&
-        !Ctx.getSourceManager().isInSystemHeader(Def->getLocation())) {
-      ++Depth;
-      Result |= isInteresting(Def);
-      --Depth;
-    }
-  }
+    if (!Opts.UseHelperSummaries || !Def || Def == FD || Depth >= 4 ||
+        Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+      return false;
+    ++Depth;
+    bool HelperIsInteresting = isInteresting(Def);
+    --Depth;
+    return HelperIsInteresting;
+  };
+  CallCollector C(MakesInteresting);
+  bool Result = !C.TraverseStmt(FD->getBody());
   Interesting[FD] = Result;
   return Result;
 }

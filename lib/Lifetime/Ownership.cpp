@@ -10,14 +10,36 @@
 #include "Lifetime/Ownership.h"
 #include "Lifetime/Analysis.h"
 
-#include "clang/AST/ParentMap.h"
+#include "Lifetime/ParentIndex.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+
+#include <optional>
 
 namespace cgt {
 namespace lifetime {
 
+/// A body's ParentIndex, built on first use: most functions mention no member
+/// and call no method, and building one costs as much as the scan.
+class LazyParents {
+public:
+  explicit LazyParents(Stmt *Body) : Body(Body) {}
+  const ParentIndex &get() {
+    if (!PM)
+      PM.emplace(Body);
+    return *PM;
+  }
+
+private:
+  Stmt *Body;
+  std::optional<ParentIndex> PM;
+};
+
 namespace {
 
+/// The functions and the static-storage instances of classes declared in
+/// the unit's own files. Statements are not walked: scanFunction walks each
+/// body anyway and hands back the declarations it meets there (local
+/// classes, `static Runner r;`).
 class FunctionCollector : public RecursiveASTVisitor<FunctionCollector> {
 public:
   explicit FunctionCollector(const SourceManager &SM) : SM(SM) {}
@@ -29,6 +51,7 @@ public:
       return true;
     return RecursiveASTVisitor::TraverseDecl(D);
   }
+  bool TraverseStmt(Stmt *, DataRecursionQueue * = nullptr) { return true; }
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext() &&
         !SM.isInSystemHeader(FD->getLocation()) && !isLambdaCall(FD))
@@ -53,7 +76,7 @@ private:
 };
 
 /// The parent of `S`, past parentheses and casts.
-const Stmt *parentOf(const Stmt *S, const ParentMap &PM) {
+const Stmt *parentOf(const Stmt *S, const ParentIndex &PM) {
   const Stmt *P = PM.getParent(S);
   while (P && (isa<ParenExpr>(P) || isa<CastExpr>(P) || isa<ExprWithCleanups>(P) ||
                isa<MaterializeTemporaryExpr>(P)))
@@ -61,7 +84,7 @@ const Stmt *parentOf(const Stmt *S, const ParentMap &PM) {
   return P;
 }
 
-bool isInLoop(const Stmt *S, const ParentMap &PM) {
+bool isInLoop(const Stmt *S, const ParentIndex &PM) {
   for (const Stmt *P = PM.getParent(S); P; P = PM.getParent(P))
     if (isa<ForStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P) || isa<CXXForRangeStmt>(P))
       return true;
@@ -112,8 +135,10 @@ std::string ownerName(const RecordDecl *RD) {
 OwnershipIndex::OwnershipIndex(LifetimeAnalyzer::Impl &A) : A(A) {
   FunctionCollector C(A.Ctx.getSourceManager());
   C.TraverseDecl(A.Ctx.getTranslationUnitDecl());
-  for (const FunctionDecl *FD : C.Functions)
-    scanFunction(FD);
+  // Functions grows while it is walked: local classes' methods join it.
+  for (size_t I = 0; I < C.Functions.size(); ++I)
+    for (const Decl *Local : scanFunction(C.Functions[I]))
+      C.TraverseDecl(const_cast<Decl *>(Local));
   StaticInstances = std::move(C.StaticInstances);
 }
 
@@ -123,14 +148,17 @@ SourceLocation OwnershipIndex::loc(const Stmt *S) const {
 
 std::string OwnershipIndex::text(const Expr *E) const { return shortSourceText(E, A.Ctx); }
 
-void OwnershipIndex::scanFunction(const FunctionDecl *FD) {
+std::vector<const Decl *> OwnershipIndex::scanFunction(const FunctionDecl *FD) {
   const SourceManager &SM = A.Ctx.getSourceManager();
-  ParentMap PM(FD->getBody());
+  LazyParents PM(FD->getBody());
+  std::vector<const Decl *> LocalDecls;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S)
       return;
-    if (const auto *ME = dyn_cast<MemberExpr>(S))
-      classify(ME, FD, PM);
+    if (const auto *ME = dyn_cast<MemberExpr>(S); ME && isa<FieldDecl>(ME->getMemberDecl()))
+      classify(ME, FD, PM.get());
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      LocalDecls.insert(LocalDecls.end(), DS->decl_begin(), DS->decl_end());
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
       if (const FunctionDecl *Callee = Call->getDirectCallee()) {
         const FunctionDecl *Canon = Callee->getCanonicalDecl();
@@ -160,6 +188,7 @@ void OwnershipIndex::scanFunction(const FunctionDecl *FD) {
   Walk(FD->getBody());
   if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
     scanConstructorInits(Ctor);
+  return LocalDecls;
 }
 
 /// `Runner() : stream_(make_stream())`.
@@ -167,7 +196,7 @@ void OwnershipIndex::scanConstructorInits(const CXXConstructorDecl *Ctor) {
   for (const CXXCtorInitializer *Init : Ctor->inits()) {
     if (!Init->isWritten() || !Init->getInit())
       continue;
-    ParentMap PM(Init->getInit());
+    ParentIndex PM(Init->getInit());
     std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
       if (!S)
         return;
@@ -203,7 +232,7 @@ void OwnershipIndex::handOut(const MemberExpr *ME, const Stmt *At, const Functio
 
 /// What one mention of a member does with it.
 void OwnershipIndex::classify(const MemberExpr *ME, const FunctionDecl *FD,
-                              const ParentMap &PM) {
+                              const ParentIndex &PM) {
   const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
   if (!F)
     return;
@@ -304,7 +333,7 @@ void OwnershipIndex::noteCallArgument(const CallExpr *Call, unsigned I, bool ByA
 }
 
 void OwnershipIndex::noteAssignment(const BinaryOperator *BO, const MemberExpr *ME,
-                                    const FunctionDecl *FD, const ParentMap &) {
+                                    const FunctionDecl *FD, const ParentIndex &) {
   const auto *F = cast<FieldDecl>(ME->getMemberDecl());
   OwnedMember &O = Members[F];
   O.Field = F;
@@ -378,7 +407,7 @@ void OwnershipIndex::addAcquisition(const CallExpr *Call, const FunctionModel &M
 /// does not index (`for (...) runner.capture()`, not `slots[i].alloc()`), or
 /// twice on the same object in one function.
 void OwnershipIndex::noteRepeatedCall(const CallExpr *Call, const FunctionDecl *Callee,
-                                      const FunctionDecl *In, const ParentMap &PM) {
+                                      const FunctionDecl *In, LazyParents &PM) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
   if (!MC || isThisCall(Call))
     return;
@@ -395,7 +424,7 @@ void OwnershipIndex::noteRepeatedCall(const CallExpr *Call, const FunctionDecl *
   Walk(Object);
   if (Indexed)
     return;
-  if (isInLoop(Call, PM)) {
+  if (isInLoop(Call, PM.get())) {
     CalledAgain.insert(Callee);
     return;
   }

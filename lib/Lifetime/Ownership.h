@@ -52,6 +52,8 @@
 namespace cgt {
 namespace lifetime {
 
+class LazyParents;
+
 /// One acquisition into a member: `cudaGraphInstantiate(&exec_, ...)`,
 /// `ctx->stream = make_stream()`, or `cudaStreamCreate(&s); s_ = s;`.
 struct MemberAcquisition {
@@ -123,14 +125,16 @@ public:
   bool isCompanionFlag(const clang::FieldDecl *F, const clang::Expr *Cond) const;
 
 private:
-  void scanFunction(const clang::FunctionDecl *FD);
+  /// Indexes `FD`'s body; returns the declarations in it (local classes and
+  /// variables) for the collector.
+  std::vector<const clang::Decl *> scanFunction(const clang::FunctionDecl *FD);
   void scanConstructorInits(const clang::CXXConstructorDecl *Ctor);
   void classify(const clang::MemberExpr *ME, const clang::FunctionDecl *FD,
-                const clang::ParentMap &PM);
+                const ParentIndex &PM);
   void noteCallArgument(const clang::CallExpr *Call, unsigned I, bool ByAddress,
                         const clang::MemberExpr *ME, const clang::FunctionDecl *FD);
   void noteAssignment(const clang::BinaryOperator *BO, const clang::MemberExpr *ME,
-                      const clang::FunctionDecl *FD, const clang::ParentMap &PM);
+                      const clang::FunctionDecl *FD, const ParentIndex &PM);
   void addAcquisition(const clang::CallExpr *Call, const FunctionModel &M,
                       const AcquireEffect &Eff, const clang::MemberExpr *ME,
                       const clang::FunctionDecl *FD);
@@ -155,7 +159,7 @@ private:
                           const clang::Expr *Acquisition);
   bool calledRepeatedly(const clang::CXXMethodDecl *M) const;
   void noteRepeatedCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee,
-                        const clang::FunctionDecl *In, const clang::ParentMap &PM);
+                        const clang::FunctionDecl *In, LazyParents &PM);
   bool releasedByProtocol(const clang::FunctionDecl *Releaser,
                           const clang::CXXMethodDecl *M) const;
   clang::SourceLocation loc(const clang::Stmt *S) const;

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Ownership.h"
 
-#include "clang/AST/ParentMap.h"
+#include "Lifetime/ParentIndex.h"
 
 namespace cgt {
 namespace lifetime {
@@ -108,7 +108,7 @@ void OwnershipIndex::computeLeavers(const CXXRecordDecl *RD) {
 std::vector<const Expr *> guardingConditions(const FunctionDecl *FD, const Stmt *S) {
   std::vector<const Expr *> Out;
   const SourceManager &SM = FD->getASTContext().getSourceManager();
-  ParentMap PM(FD->getBody());
+  ParentIndex PM(FD->getBody());
   for (const Stmt *Child = S, *P = PM.getParent(S); P; Child = P, P = PM.getParent(P)) {
     if (const auto *If = dyn_cast<IfStmt>(P); If && If->getCond() != Child)
       Out.push_back(If->getCond());
