@@ -39,6 +39,7 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 #include <functional>
 #include <map>
 #include <memory>
@@ -183,7 +184,7 @@ class Analysis {
 public:
   Analysis(LifetimeAnalyzer::Impl &A, const FunctionDecl *FD, bool SummaryMode)
       : A(A), Ctx(A.Ctx), SM(A.Ctx.getSourceManager()), FD(FD),
-        SummaryMode(SummaryMode), PM(FD->getBody()) {}
+        SummaryMode(SummaryMode) {}
 
   bool run();
   std::vector<LifetimeFinding> takeFindings();
@@ -225,6 +226,9 @@ private:
   struct BlockMentions {
     /// What the block's elements name (not deaths), sorted.
     llvm::SmallVector<const Decl *, 4> Decls;
+    /// Those of them some element may write (sorted): a block that only
+    /// reads a variable cannot change a fact about it.
+    llvm::SmallVector<const Decl *, 4> Written;
     bool Global = false;                ///< an element may touch any disjunct
     bool KeepFactsApart = false;        ///< joins `c ? a : b`: facts decide
     bool HasDeaths = false;             ///< leaves a scope
@@ -232,6 +236,7 @@ private:
   };
   void computeKeptStates();
   void scanMentions();
+  bool onlyReads(const Expr *Mention) const;
   void computeLaterMentions();
   bool isRelevant(const CFGBlock *B, const PathState &P) const;
   bool holdsDyingVariable(const CFGBlock *B, const PathState &P) const;
@@ -427,7 +432,9 @@ private:
   std::map<const FieldDecl *, LiveOnReturn> MembersLiveAtExit;
   std::map<const CallExpr *, unsigned> ReturnedResource;
   llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;
-  std::map<uintptr_t, std::set<Key>> FactVars;
+  /// The variables each fact reads (asked for every fact of every disjunct
+  /// at every block: a hash map of small vectors).
+  llvm::DenseMap<uintptr_t, llvm::SmallSetVector<Key, 2>> FactVars;
   /// Variables whose address was handed to code we do not follow.
   std::set<Key> AddressEscaped;
   /// Pointer parameters the body never reassigns (their members are places).

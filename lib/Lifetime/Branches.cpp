@@ -366,9 +366,14 @@ std::optional<int64_t> Analysis::caseValue(const SwitchCase *C) const {
 /// The fact "the subject of fact `Subject` equals `Value`".
 uintptr_t Analysis::caseFactKey(uintptr_t Subject, int64_t Value) {
   uintptr_t K = static_cast<uintptr_t>(llvm::hash_combine(Subject, Value)) | 1;
+  if (K == ~uintptr_t(0)) // DenseMap's empty key
+    K -= 2;
   if (!FactVars.count(K)) {
     auto Vars = FactVars.find(Subject);
-    FactVars[K] = Vars != FactVars.end() ? Vars->second : std::set<Key>();
+    llvm::SmallSetVector<Key, 2> Copy;
+    if (Vars != FactVars.end())
+      Copy = Vars->second;
+    FactVars[K] = std::move(Copy);
   }
   return K;
 }

@@ -329,6 +329,12 @@ bool Analysis::run() {
   Cfg = CFG::buildCFG(FD, FD->getBody(), &Ctx, BO);
   if (!Cfg)
     return false;
+  // Every subexpression is an element (setAllAlwaysAdd): their number,
+  // plus some slack for what the CFG leaves out, sizes the parent index.
+  unsigned Elements = 0;
+  for (const CFGBlock *B : *Cfg)
+    Elements += B ? B->size() : 0;
+  PM.build(FD->getBody(), Elements + Elements / 4 + 16);
   restorePrunedSwitchDefaults();
   unsigned N = Cfg->getNumBlockIDs();
   // Reverse post-order keeps the number of revisits small, and says which

@@ -106,8 +106,10 @@ void Analysis::scanMentions() {
       continue;
     BlockMentions &M = Mentions[B->getBlockID()];
     std::vector<unsigned> &Named = Indices[B->getBlockID()];
-    auto Mention = [&](const Decl *D) {
+    auto Mention = [&](const Decl *D, const Expr *By) {
       M.Decls.push_back(D);
+      if (!By || !onlyReads(By))
+        M.Written.push_back(D);
       auto [Bit, New] = BitOf.try_emplace(D, NoBit);
       if (New && mayHoldResource(D))
         Bit->second = DeclIndex.try_emplace(D, DeclIndex.size()).first->second;
@@ -125,12 +127,12 @@ void Analysis::scanMentions() {
         if (!S || Walked.count(S))
           continue;
         if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-          Mention(DRE->getDecl());
+          Mention(DRE->getDecl(), DRE);
         else if (const auto *ME = dyn_cast<MemberExpr>(S))
-          Mention(ME->getMemberDecl());
+          Mention(ME->getMemberDecl(), ME);
         else if (const auto *DS = dyn_cast<DeclStmt>(S))
           for (const Decl *D : DS->decls())
-            Mention(D);
+            Mention(D, nullptr);
         if (const auto *Call = dyn_cast<CallExpr>(S)) {
           // A local lambda acts where it is called, on what its body names.
           if (const LambdaExpr *L = invokedLocalLambda(Call)) {
@@ -159,8 +161,10 @@ void Analysis::scanMentions() {
         Walked.insert(CS->getStmt());
       }
     }
-    llvm::sort(M.Decls);
-    M.Decls.erase(std::unique(M.Decls.begin(), M.Decls.end()), M.Decls.end());
+    for (auto *Set : {&M.Decls, &M.Written}) {
+      llvm::sort(*Set);
+      Set->erase(std::unique(Set->begin(), Set->end()), Set->end());
+    }
   }
   NamedFrom.assign(N, llvm::BitVector(DeclIndex.size()));
   for (unsigned Id = 0; Id < N; ++Id)
@@ -207,9 +211,47 @@ bool Analysis::isRelevant(const CFGBlock *Blk, const PathState &P) const {
   for (const auto &F : P.Facts)
     if (auto V = FactVars.find(F.first); V != FactVars.end())
       for (Key K : V->second)
-        if (Named(K->Decl))
+        if (K->Decl && std::binary_search(M.Written.begin(), M.Written.end(), K->Decl))
           return true;
   return M.HasDeaths && holdsDyingVariable(Blk, P);
+}
+
+/// Whether a mention of a variable or member only reads it, so that the
+/// block cannot change a fact about it: its value (or an element or field
+/// of it) reaches an lvalue-to-rvalue conversion, or a pointer read from it
+/// is only compared or tested. Anything else (an assignment, `&x`, a call
+/// argument, a reference or `this` argument, `p[i] = 0`) may write it.
+bool Analysis::onlyReads(const Expr *Mention) const {
+  const Stmt *Cur = Mention;
+  bool PointerValue = false; // Cur is a pointer read from, or decayed from, it
+  while (const Stmt *Up = PM.getParent(Cur)) {
+    const auto *Cast = dyn_cast<ImplicitCastExpr>(Up);
+    CastKind Kind = Cast ? Cast->getCastKind() : CK_NoOp;
+    if (isa<ParenExpr>(Up) || (Cast && Kind == CK_NoOp)) {
+      // the same value or lvalue
+    } else if (!PointerValue) {
+      const auto *ME = dyn_cast<MemberExpr>(Up);
+      if (Cast && Kind == CK_LValueToRValue && !Cast->getType()->isPointerType())
+        return true;
+      if (Cast && (Kind == CK_LValueToRValue || Kind == CK_ArrayToPointerDecay))
+        PointerValue = true;
+      else if (!ME || ME->isArrow() || ME->getBase() != Cur)
+        return false;
+    } else {
+      const auto *AS = dyn_cast<ArraySubscriptExpr>(Up);
+      const auto *UO = dyn_cast<UnaryOperator>(Up);
+      const auto *ME = dyn_cast<MemberExpr>(Up);
+      const auto *BO = dyn_cast<BinaryOperator>(Up);
+      if ((AS && AS->getBase() == Cur) || (UO && UO->getOpcode() == UO_Deref) ||
+          (ME && ME->isArrow() && ME->getBase() == Cur))
+        PointerValue = false; // an element or field through the pointer
+      else
+        return (Cast && Kind == CK_PointerToBoolean) || (BO && BO->isComparisonOp()) ||
+               (UO && UO->getOpcode() == UO_LNot);
+    }
+    Cur = Up;
+  }
+  return false;
 }
 
 bool Analysis::isRetired(const PathState &P, const CFGBlock *B) const {

@@ -68,16 +68,18 @@ void ParentIndex::forEachEdge(const Stmt *Root, Fn &&Edge) {
   }
 }
 
-ParentIndex::ParentIndex(const Stmt *Root) {
+void ParentIndex::build(const Stmt *Root, unsigned SizeHint) {
+  Up.clear();
   if (!Root)
     return;
   // Counting first and growing the table once is faster than growing it
   // as it fills, even at the price of a second walk.
-  unsigned Count = 0;
-  forEachEdge(Root, [&](const Stmt *, const Stmt *, bool) {
-    ++Count;
-    return true;
-  });
+  unsigned Count = SizeHint;
+  if (!Count)
+    forEachEdge(Root, [&](const Stmt *, const Stmt *, bool) {
+      ++Count;
+      return true;
+    });
   Up.reserve(Count);
   forEachEdge(Root, [&](const Stmt *Parent, const Stmt *Child, bool Overwrite) {
     auto [It, New] = Up.try_emplace(Child, Parent);

@@ -4,8 +4,8 @@
 // choices for opaque values and pseudo-objects), built for the lifetime
 // analysis of one function. ParentMap grows its hash table from empty one
 // insertion at a time; on a 10,000-statement function that was a tenth of
-// the analysis. This index counts the statements first and fills a table
-// sized for them.
+// the analysis. This index fills a table sized for the statements up front
+// (counted first, or from the number of CFG elements the caller knows).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CGT_LIFETIME_PARENTINDEX_H
@@ -19,7 +19,11 @@ namespace lifetime {
 
 class ParentIndex {
 public:
-  explicit ParentIndex(const clang::Stmt *Root);
+  ParentIndex() = default;
+  explicit ParentIndex(const clang::Stmt *Root) { build(Root); }
+  /// Indexes `Root`'s statements; `SizeHint` (about how many there are,
+  /// when the caller knows) saves counting them first.
+  void build(const clang::Stmt *Root, unsigned SizeHint = 0);
   const clang::Stmt *getParent(const clang::Stmt *S) const;
   /// The nearest parent that is not a parenthesis or an implicit cast.
   const clang::Stmt *getParentIgnoreParenImpCasts(const clang::Stmt *S) const;
