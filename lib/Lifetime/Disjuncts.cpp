@@ -8,9 +8,10 @@
 //
 //   * splitting: resources acquired in a block are born in the base disjunct
 //     and split off at the block's end, each with the facts of the base;
-//   * relevance: a block that mentions none of a disjunct's variables (the
-//     places holding its resource, its status, the variables of its facts)
-//     cannot change it, so the disjunct is carried past the block untouched;
+//   * relevance: a block that names none of the places holding a disjunct's
+//     resource or its status, and writes none of the variables of its facts
+//     (reading `o.f[i]` cannot change a fact about `o.f[k]`), cannot change
+//     it, so the disjunct is carried past the block untouched;
 //   * retirement: a resource that is no longer live, whose variables no
 //     block reachable from here mentions (a backward "may be named later"
 //     analysis over the CFG, one bit per variable), can no longer be
