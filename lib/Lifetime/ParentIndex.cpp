@@ -97,9 +97,15 @@ const Stmt *ParentIndex::getParent(const Stmt *S) const {
 }
 
 const Stmt *ParentIndex::getParentIgnoreParenImpCasts(const Stmt *S) const {
+  // Past every parent IgnoreParenImpCasts would look through (parentheses,
+  // implicit casts, full expressions such as a case label's ConstantExpr).
+  auto Transparent = [](const Stmt *P) {
+    const auto *E = dyn_cast_or_null<Expr>(P);
+    return E && E->IgnoreParenImpCasts() != E;
+  };
   do {
     S = getParent(S);
-  } while (S && (isa<ParenExpr>(S) || isa<ImplicitCastExpr>(S)));
+  } while (Transparent(S));
   return S;
 }
 

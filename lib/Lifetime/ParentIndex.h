@@ -25,7 +25,7 @@ public:
   /// when the caller knows) saves counting them first.
   void build(const clang::Stmt *Root, unsigned SizeHint = 0);
   const clang::Stmt *getParent(const clang::Stmt *S) const;
-  /// The nearest parent that is not a parenthesis or an implicit cast.
+  /// The nearest parent that IgnoreParenImpCasts would not look through.
   const clang::Stmt *getParentIgnoreParenImpCasts(const clang::Stmt *S) const;
 
 private:
