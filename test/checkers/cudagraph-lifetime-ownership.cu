@@ -228,3 +228,32 @@ int ws_reserve_fixed(workspace_t *ws, size_t n) {
 }
 
 void ws_free(workspace_t *ws) { cudaFree(ws->buf); }
+
+// ---- instances of static storage are singletons: their members live ------
+// ---- as long as the program; a local class's methods are indexed too ------
+
+class ProcessRunner {
+public:
+  void capture(cudaGraph_t g) { cudaGraphInstantiate(&exec_, g, 0); }
+  void run(cudaStream_t s) { cudaGraphLaunch(exec_, s); }
+
+private:
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+void runOnce(cudaGraph_t g, cudaStream_t s) {
+  static ProcessRunner Runner; // a function-local singleton: silent
+  Runner.capture(g);
+  Runner.run(s);
+}
+
+void localClass(cudaGraph_t g, cudaStream_t s) {
+  struct Local {
+    void capture(cudaGraph_t g) { cudaGraphInstantiate(&exec, g, 0); }
+    // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:35: warning: graph exec 'exec' created by 'cudaGraphInstantiate' and kept in a member of 'Local' is not destroyed on every path; call cudaGraphExecDestroy in every path of the destructor (or a reset method) of 'Local' [cudagraph-unpaired-instantiate]
+    void run(cudaStream_t s) { cudaGraphLaunch(exec, s); }
+    cudaGraphExec_t exec = nullptr;
+  } L;
+  L.capture(g);
+  L.run(s);
+}
