@@ -43,6 +43,9 @@ if getattr(config, "sanitizer_preload", ""):
                 % (config.sanitizer_preload, clang_tidy))
     os.chmod(wrapper, 0o755)
     clang_tidy = wrapper
+    # What a sanitized build links (the runtime's RPATH) is not what ships:
+    # packaging tests say UNSUPPORTED: sanitized.
+    config.available_features.add("sanitized")
 cuda_args = ("-x cuda --cuda-host-only --cuda-path=%s -Wno-unknown-cuda-version -std=c++17"
              % config.cuda_path)
 runner = os.path.join(config.test_source_root, "check_cudagraph_tidy.py")
