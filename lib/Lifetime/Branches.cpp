@@ -222,15 +222,18 @@ void Analysis::recordConstantFact(Key Target, const Expr *Src, PathState &P) {
   if (New) {
     Expr::EvalResult R;
     const Expr *Bare = Src->IgnoreParenCasts();
-    bool Integral = Src->getType()->isIntegerType() || Src->getType()->isBooleanType();
+    // Dependence first: an expression clang recovered from (a mutated or
+    // half-written line) can have no type at all.
+    bool Integral = !Src->isValueDependent() && !Src->isTypeDependent() &&
+                    !Src->getType().isNull() &&
+                    (Src->getType()->isIntegerType() || Src->getType()->isBooleanType());
     if (isZero(Src))
       Truth->second = false;
     else if (!Integral || isNeverConstant(Bare))
       Truth->second = std::nullopt;
     else if (std::optional<int64_t> V = literalValue(Bare))
       Truth->second = *V != 0;
-    else if (!Src->isValueDependent() && !Src->isTypeDependent() &&
-             Src->EvaluateAsInt(R, Ctx))
+    else if (Src->EvaluateAsInt(R, Ctx))
       Truth->second = R.Val.getInt() != 0;
   }
   if (Truth->second)
