@@ -20,19 +20,20 @@ namespace lifetime {
 
 namespace {
 
-/// The value of the constants real code compares and assigns most
-/// (`0`, `cudaSuccess`, `true`) without clang's evaluator, which costs a
-/// few thousand instructions each time; nullopt when it takes evaluating.
-std::optional<int64_t> literalValue(const Expr *E) {
+/// Whether the constants real code compares and assigns most (`0`,
+/// `cudaSuccess`, `true`) are non-zero, without clang's evaluator, which
+/// costs a few thousand instructions each time; nullopt when it takes
+/// evaluating.
+std::optional<bool> literalIsNonZero(const Expr *E) {
   if (const auto *IL = dyn_cast<IntegerLiteral>(E))
-    return IL->getValue().getLimitedValue(INT64_MAX);
+    return !IL->getValue().isZero();
   if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(E))
     return BL->getValue();
   if (const auto *CL = dyn_cast<CharacterLiteral>(E))
-    return CL->getValue();
+    return CL->getValue() != 0;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
-      return EC->getInitVal().getExtValue();
+      return !EC->getInitVal().isZero();
   return std::nullopt;
 }
 
@@ -58,8 +59,8 @@ bool Analysis::isZero(const Expr *E) const {
     return true;
   if (E->isValueDependent() || E->isTypeDependent())
     return false;
-  if (std::optional<int64_t> V = literalValue(E))
-    return *V == 0;
+  if (std::optional<bool> NonZero = literalIsNonZero(E))
+    return !*NonZero;
   // Asked again on every path through the expression: evaluate it once.
   auto [It, New] = ZeroExprs.try_emplace(E, false);
   if (New && !isNeverConstant(E)) {
@@ -231,8 +232,8 @@ void Analysis::recordConstantFact(Key Target, const Expr *Src, PathState &P) {
       Truth->second = false;
     else if (!Integral || isNeverConstant(Bare))
       Truth->second = std::nullopt;
-    else if (std::optional<int64_t> V = literalValue(Bare))
-      Truth->second = *V != 0;
+    else if (std::optional<bool> NonZero = literalIsNonZero(Bare))
+      Truth->second = *NonZero;
     else if (Src->EvaluateAsInt(R, Ctx))
       Truth->second = R.Val.getInt() != 0;
   }

@@ -233,11 +233,12 @@ Key Analysis::steppedByArithmetic(const BinaryOperator *Assign) {
 }
 
 /// For each loop header, the counter every way back into it steps last
-/// (`for (...; ...; ++i)`, `i = i + 1`), if there is one. The facts about it that enter
-/// the loop (`i` is zero) are gone by the header's fixpoint, since each back
-/// edge forgets them; forgetting them on entry already saves walking the
-/// loop once with them and again without, and, in nested loops, every inner
-/// loop again each time an outer header loses one (super-linear in depth).
+/// (`for (...; ...; ++i)`, `i = i + 1`), if there is one. The facts about
+/// it that enter the loop (`i` is zero) are gone by the header's fixpoint,
+/// since each back edge forgets them; forgetting them on entry already saves
+/// walking the loop once with them and again without, and, in nested loops,
+/// every inner loop again each time an outer header loses one (super-linear
+/// in depth).
 std::vector<Key> Analysis::loopCounters() {
   unsigned N = Cfg->getNumBlockIDs();
   std::vector<Key> Counter(N, nullptr);
