@@ -188,6 +188,9 @@ public:
 
   bool run();
   std::vector<LifetimeFinding> takeFindings();
+  /// Whether the ownership index can say anything about this function: it
+  /// is a method, or it names a member (or holds a lambda, which may).
+  bool mayUseOwnership() const { return NamesMembers || methodOfThis(); }
   /// Adds what this run gave up to the process-wide counts.
   void recordStats(LifetimeStats &S) const;
   /// Summary of the function's effect on its parameters (SummaryMode).
@@ -453,6 +456,7 @@ private:
   /// scans read these rather than walk the body or the CFG each.
   std::vector<const CallExpr *> BodyCalls;
   std::vector<const DeclStmt *> BodyDecls;
+  bool NamesMembers = false; ///< a member expression or a lambda in the body
   struct CallElement {
     const CFGBlock *Block;
     unsigned Index;

@@ -195,8 +195,12 @@ void Analysis::indexBody() {
   while (!Stack.empty()) {
     auto [S, ChildrenDone] = Stack.back();
     Stack.pop_back();
-    if (!S || isa<LambdaExpr>(S))
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(S))
+      NamesMembers |= isa<FieldDecl>(ME->getMemberDecl());
+    if (!S || isa<LambdaExpr>(S)) {
+      NamesMembers |= isa_and_nonnull<LambdaExpr>(S);
       continue;
+    }
     if (ChildrenDone) {
       if (const auto *Call = dyn_cast<CallExpr>(S))
         BodyCalls.push_back(Call);

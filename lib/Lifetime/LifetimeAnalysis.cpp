@@ -245,7 +245,12 @@ std::vector<LifetimeFinding> LifetimeAnalyzer::analyze(const FunctionDecl *FD) {
   // The index's conclusions, where the function's own dataflow has none of
   // the same kind at the same place.
   size_t Own = Out.size();
-  for (LifetimeFinding &F : P->ownership().findingsIn(FD))
+  // A function that is no method and names no member has nothing in the
+  // index; not asking spares building it for units of free functions.
+  std::vector<LifetimeFinding> FromIndex;
+  if (An.mayUseOwnership())
+    FromIndex = P->ownership().findingsIn(FD);
+  for (LifetimeFinding &F : FromIndex)
     if (std::none_of(Out.begin(), Out.begin() + Own, [&](const LifetimeFinding &G) {
           return G.Kind == F.Kind && G.Loc == F.Loc;
         }))

@@ -39,7 +39,8 @@ const CXXMethodDecl *Analysis::methodOfThis() const {
 void Analysis::seedMembersLiveOnEntry(PathState &Entry) {
   if (SummaryMode || CollectMembers)
     return;
-  seedTestedParamMembers(Entry);
+  if (NamesMembers)
+    seedTestedParamMembers(Entry);
   const CXXMethodDecl *MD = methodOfThis();
   if (!MD)
     return;
