@@ -1,0 +1,71 @@
+//===- ExportUnit.h - one translation unit's exportable summaries -*- C++ -*-===//
+//
+// The per-unit half of `--export-model` (ExportModel.cpp runs the passes
+// and merges): parses one translation unit and asks the lifetime engine
+// for the summary of each definition other files can call by name.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_TOOLS_EXPORTUNIT_H
+#define CUDAGRAPH_TIDY_TOOLS_EXPORTUNIT_H
+
+#include "ApiModel/ApiModel.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/StringRef.h"
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cgt {
+
+/// One definition other files may call: its summary, or an entry without
+/// effects (kept to find names whose definitions disagree).
+struct Definition {
+  FunctionModel Model;
+  bool HasEffect = false;
+};
+
+struct UnitExport {
+  bool Parsed = true;
+  std::string Problem;
+  std::vector<Definition> Definitions;
+  /// Functions the unit calls but does not define: a later pass re-reads
+  /// the unit when one of them gets an entry.
+  std::set<std::string> ExternalCallees;
+};
+
+/// Names files in "doc" and capture notes: relative to the source root
+/// when under it, so the file is the same on every machine.
+class FileNamer {
+public:
+  explicit FileNamer(std::string Root) : Root(std::move(Root)) {}
+  std::string name(llvm::StringRef Path) const {
+    llvm::SmallString<256> Real;
+    if (llvm::sys::fs::real_path(Path, Real))
+      Real = Path;
+    llvm::StringRef Rel = Real;
+    if (!Root.empty() && Rel.consume_front(Root) && Rel.consume_front("/"))
+      return Rel.str();
+    return std::string(Real);
+  }
+
+private:
+  std::string Root;
+};
+
+/// What the analysis of one translation unit needs.
+struct UnitJob {
+  std::string File;
+  std::vector<clang::tooling::CompileCommand> Commands;
+  std::vector<std::string> ExtraArgsBefore, ExtraArgs; ///< from the options
+  std::string ModelFiles; ///< the unit's ApiModelFiles, the output left out
+};
+
+/// Parses `Job`'s unit with the model `Model` (the entries so far applied)
+/// and exports its definitions that `Base` (built-in and hand-written
+/// entries) does not describe.
+UnitExport exportUnit(const UnitJob &Job, const ApiModel &Model, const ApiModel &Base,
+                      const FileNamer &Names);
+
+} // namespace cgt
+
+#endif
