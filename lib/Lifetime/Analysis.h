@@ -94,6 +94,20 @@ inline bool isPlainLocalAggregate(const VarDecl *VD) {
 /// longer than a message should quote.
 std::string shortSourceText(const Expr *E, const ASTContext &Ctx);
 
+/// What no constant evaluation can fold: a variable that is neither const
+/// nor constexpr, or a call of a function that is neither constexpr nor a
+/// builtin (`cudaMalloc(...)` compared or stored on every line).
+inline bool isNeverConstant(const Expr *E) {
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    return Callee && !Callee->isConstexpr() && !Callee->getBuiltinID();
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && !VD->isConstexpr() && !VD->getType().isConstQualified() &&
+         !VD->getType()->isReferenceType();
+}
+
 /// The call a CFG element evaluates, if it is one.
 const CallExpr *callOfElement(const CFGElement &E);
 
@@ -236,6 +250,9 @@ private:
     bool KeepFactsApart = false;        ///< joins `c ? a : b`: facts decide
     bool HasDeaths = false;             ///< leaves a scope
     bool CaptureIllegal = false;        ///< calls what a capture forbids
+    /// Variables read as the whole value assigned to another (`c = bs`):
+    /// the copy is a value fact about them (ValueFacts.cpp).
+    llvm::SmallVector<const Decl *, 4> Copied;
   };
   void computeKeptStates();
   void scanMentions();
@@ -264,9 +281,32 @@ private:
   std::optional<uintptr_t> factKey(const Expr *Subject);
   std::optional<bool> knownCondition(const Expr *Cond, const PathState &P);
   void invalidateFacts(Key K, PathState &P);
+  void invalidateFactsIf(llvm::function_ref<bool(Key)> Touched, PathState &P);
   void invalidateFieldFacts(PathState &P);
   void forgetFactsWrittenThrough(const CallExpr *Call, PathState &P);
   void recordConstantFact(Key Target, const Expr *Src, PathState &P);
+
+  // --- value facts (ValueFacts.cpp) ---
+  /// A value the constraints can name: a constant, or a place (Sym).
+  struct ValueTerm {
+    Key Sym = nullptr;
+    int64_t Const = 0;
+  };
+  /// A condition as `L Rel R`.
+  struct ValueTest {
+    ValueTerm L;
+    values::Relation Rel;
+    ValueTerm R;
+  };
+  bool isValueSymbol(Key K);
+  std::optional<int64_t> constantValue(const Expr *E);
+  std::optional<ValueTerm> valueTerm(const Expr *E);
+  const std::optional<ValueTest> &valueTest(const Expr *Cond);
+  bool assumeValues(const Expr *Cond, bool Taken, PathState &P);
+  std::optional<bool> knownValue(const Expr *Cond, const PathState &P);
+  void bindValue(Key Target, const Expr *Src, PathState &P);
+  void forgetValues(llvm::function_ref<bool(Key)> Pred, PathState &P);
+  bool valuesWrittenBy(const BlockMentions &M, const PathState &P) const;
 
   // --- calls ---
   void onCall(const CallExpr *Call, PathState &P, bool &Dead);
@@ -311,6 +351,9 @@ private:
   void forgetReleasedElement(Key Target, const Expr *LHS, PathState &P);
   void escapeValueRefs(const Expr *E, PathState &P);
   void escapeArgs(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args, PathState &P);
+  QualType paramTypeOf(const FunctionDecl *Callee, unsigned I, bool *Variadic = nullptr);
+  void invalidateReachableFrom(const Expr *Arg, QualType ParamType, PathState &P);
+  void invalidateObjectOf(const CallExpr *Call, PathState &P);
   void escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel &M, PathState &P);
   bool addressEscaped(Key K);
 
@@ -435,6 +478,8 @@ private:
   std::map<const FieldDecl *, LiveOnReturn> MembersLiveAtExit;
   std::map<const CallExpr *, unsigned> ReturnedResource;
   llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;
+  llvm::DenseMap<const Expr *, std::optional<ValueTest>> ValueTests;
+  llvm::DenseMap<const Expr *, std::optional<int64_t>> ConstantValues;
   /// The variables each fact reads (asked for every fact of every disjunct
   /// at every block: a hash map of small vectors).
   llvm::DenseMap<uintptr_t, llvm::SmallSetVector<Key, 2>> FactVars;

@@ -42,7 +42,8 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
     return;
   E = strip(E);
   if (Key K = storageOf(E)) {
-    invalidateFacts(K, P);
+    // What becomes of the value does not change it: only a call given a
+    // modifiable path to it can (invalidateReachableFrom).
     // A whole struct or array handed on takes its members and elements along;
     // an array decays to the address of its elements.
     if (K->whole() && K->Decl->getType()->isArrayType())
@@ -103,11 +104,14 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
   if (const auto *Lambda = dyn_cast<LambdaExpr>(E)) {
     if (isLocalLambda(Lambda))
       return; // its body acts where it is called
-    // A by-reference capture sees what is acquired into the variable later.
+    // A by-reference capture sees what is acquired into the variable later,
+    // and may change it whenever the lambda runs.
     for (const LambdaCapture &C : Lambda->captures())
       if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
-        if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar()))
+        if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar())) {
           AddressEscaped.insert(placeOf(VD));
+          invalidateFacts(placeOf(VD), P);
+        }
     for (const Expr *Init : Lambda->capture_inits())
       escapeValueRefs(Init, P);
     return;
@@ -128,7 +132,67 @@ void Analysis::escapeArgs(const FunctionDecl *Callee, llvm::ArrayRef<const Expr 
       if (Key K = storageOf(Args[I]))
         AddressEscaped.insert(K);
     escapeValueRefs(Args[I], P);
+    bool Variadic = false;
+    QualType Param = paramTypeOf(Callee, I, &Variadic);
+    if (!Variadic)
+      invalidateReachableFrom(Args[I], Param, P);
   }
+}
+
+/// The type of the parameter argument `I` binds to; null when there is no
+/// prototype to say (anything may be written), and for the variadic part
+/// (copied by value: nothing the caller holds changes).
+QualType Analysis::paramTypeOf(const FunctionDecl *Callee, unsigned I, bool *Variadic) {
+  if (Variadic)
+    *Variadic = false;
+  if (!Callee)
+    return QualType();
+  if (I < Callee->getNumParams())
+    return Callee->getParamDecl(I)->getType();
+  if (Variadic)
+    *Variadic = Callee->isVariadic();
+  return QualType();
+}
+
+namespace {
+
+/// `T&` or `T*` whose `T` the callee may write (a class with mutable
+/// members counts: CSA invalidates those through const too).
+bool pointeeWritable(QualType T) {
+  QualType Pointee = T->getPointeeType();
+  if (Pointee.isNull())
+    return false;
+  if (!Pointee.isConstQualified())
+    return true;
+  const auto *RD = Pointee->getAsCXXRecordDecl();
+  return RD && RD->hasDefinition() && RD->hasMutableFields();
+}
+
+} // namespace
+
+/// CSA's rule for what a call can change (CallEvent::invalidateRegions and
+/// its const-argument handling): only what it is handed a modifiable path
+/// to. A variable bound to a non-const reference parameter, and what a
+/// pointer to non-const points to; never a value copied into a parameter
+/// or bound to `const T&` (an options struct passed to a helper keeps every
+/// fact about its members). `&x` is CSA's pointer case too, handled for
+/// every call by forgetFactsWrittenThrough. A null `ParamType` (no
+/// prototype) may write anything it is given.
+void Analysis::invalidateReachableFrom(const Expr *Arg, QualType ParamType, PathState &P) {
+  const Expr *E = strip(Arg);
+  Key K = storageOf(E);
+  if (!K || K->shadow())
+    return;
+  bool Unknown = ParamType.isNull();
+  if (Unknown || (ParamType->isReferenceType() && pointeeWritable(ParamType))) {
+    invalidateFacts(K, P);
+    return;
+  }
+  // A pointer handed on by value: the pointer stays, what it points to
+  // (`ctx->flag`, the members of a pointer parameter) may change.
+  if (ParamType->isPointerType() && pointeeWritable(ParamType) &&
+      E->getType()->isPointerType())
+    invalidateFactsIf([&](Key F) { return F->Decl == K->Decl && F->Member; }, P);
 }
 
 /// A helper's summary lists what it does with each parameter; an argument
@@ -148,8 +212,13 @@ void Analysis::escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel 
           return R.Arg == Index && R.ThroughPointer == ByAddress;
         }) ||
         llvm::any_of(M.Acquires, [&](const AcquireEffect &A) { return A.Arg == Index; });
-    if (!Classified)
-      escapeValueRefs(Call->getArg(I), P);
+    if (Classified)
+      continue;
+    escapeValueRefs(Call->getArg(I), P);
+    bool Variadic = false;
+    QualType Param = paramTypeOf(Call->getDirectCallee(), I, &Variadic);
+    if (!Variadic)
+      invalidateReachableFrom(Call->getArg(I), Param, P);
   }
 }
 
@@ -207,6 +276,7 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
     escapeValueRefs(Src, P);
   }
   recordConstantFact(Target, Src, P);
+  bindValue(Target, RHS, P);
   auto Old = P.Bind.find(Target);
   bool Same = Old != P.Bind.end() && Old->second == NewRes;
   const auto *Factory = dyn_cast<CallExpr>(Src);

@@ -37,20 +37,6 @@ std::optional<bool> literalIsNonZero(const Expr *E) {
   return std::nullopt;
 }
 
-/// What no constant evaluation can fold: a variable that is neither const
-/// nor constexpr, or a call of a function that is neither constexpr nor a
-/// builtin (`cudaMalloc(...)` compared or stored on every line).
-bool isNeverConstant(const Expr *E) {
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    return Callee && !Callee->isConstexpr() && !Callee->getBuiltinID();
-  }
-  const auto *DRE = dyn_cast<DeclRefExpr>(E);
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  return VD && !VD->isConstexpr() && !VD->getType().isConstQualified() &&
-         !VD->getType()->isReferenceType();
-}
-
 } // namespace
 
 bool Analysis::isZero(const Expr *E) const {
@@ -168,17 +154,20 @@ std::optional<uintptr_t> Analysis::factKey(const Expr *Subject) {
 }
 
 void Analysis::invalidateFacts(Key K, PathState &P) {
+  invalidateFactsIf([&](Key F) { return F == K || (K->whole() && F->Decl == K->Decl); }, P);
+}
+
+void Analysis::invalidateFactsIf(llvm::function_ref<bool(Key)> Touched, PathState &P) {
+  forgetValues(Touched, P);
   for (auto It = P.Facts.begin(); It != P.Facts.end();) {
     auto V = FactVars.find(It->first);
-    bool Touches = V != FactVars.end() &&
-                   llvm::any_of(V->second, [&](Key F) {
-                     return F == K || (K->whole() && F->Decl == K->Decl);
-                   });
+    bool Touches = V != FactVars.end() && llvm::any_of(V->second, Touched);
     It = Touches ? P.Facts.erase(It) : It + 1;
   }
 }
 
 void Analysis::invalidateFieldFacts(PathState &P) {
+  forgetValues([](Key K) { return isField(K); }, P);
   for (auto It = P.Facts.begin(); It != P.Facts.end();) {
     auto V = FactVars.find(It->first);
     bool OnField = V != FactVars.end() &&
@@ -190,12 +179,18 @@ void Analysis::invalidateFieldFacts(PathState &P) {
 /// `int inf = 0; cudaMemcpy(&inf, flag, ...); if (inf)`: whatever a call can
 /// write through an argument's address is no longer known.
 void Analysis::forgetFactsWrittenThrough(const CallExpr *Call, PathState &P) {
-  for (const Expr *Arg : Call->arguments()) {
-    const Expr *E = strip(Arg);
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    const Expr *E = strip(Call->getArg(I));
     const auto *AddrOf = dyn_cast<UnaryOperator>(E);
     if (AddrOf && AddrOf->getOpcode() == UO_AddrOf)
       E = AddrOf->getSubExpr();
     else if (!E->getType()->isArrayType())
+      continue;
+    // `const T*`: the callee cannot write through it (CSA's const rule).
+    bool Variadic = false;
+    QualType Param = paramTypeOf(Call->getDirectCallee(), I, &Variadic);
+    if (Variadic || (!Param.isNull() && Param->isPointerType() &&
+                     Param->getPointeeType().isConstQualified()))
       continue;
     if (Key K = storageOf(E))
       invalidateFacts(placeOf(K->Decl), P);
@@ -206,10 +201,10 @@ void Analysis::forgetFactsWrittenThrough(const CallExpr *Call, PathState &P) {
 std::optional<bool> Analysis::knownCondition(const Expr *Cond, const PathState &P) {
   const EdgeTest &E = edgeTest(Cond);
   if (!E.Valid || !E.Fact)
-    return std::nullopt;
+    return knownValue(Cond, P);
   auto F = P.Facts.find(*E.Fact);
   if (F == P.Facts.end())
-    return std::nullopt;
+    return knownValue(Cond, P);
   if (E.OneSided && F->second)
     return std::nullopt; // non-zero, but maybe not the code compared with
   return F->second == E.TrueMeansNonZero;
@@ -273,6 +268,10 @@ const Analysis::EdgeTest &Analysis::edgeTest(const Expr *Cond) {
 
 void Analysis::refineOnBranch(const Expr *Cond, bool Taken, PathState &P,
                               bool &Infeasible, bool TwoWay) {
+  if (!assumeValues(Cond, Taken, P)) {
+    Infeasible = true;
+    return;
+  }
   const EdgeTest &E = edgeTest(Cond);
   if (!E.Valid)
     return;

@@ -421,6 +421,30 @@ bool Analysis::callMayChangeMembers(const CallExpr *Call) const {
   });
 }
 
+/// A non-const method may change the object it is called on (`opts.parse()`);
+/// a const one keeps every fact about it (CSA: `this` is invalidated only
+/// for non-const methods).
+void Analysis::invalidateObjectOf(const CallExpr *Call, PathState &P) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+  if (!MD || MD->isStatic())
+    return;
+  const Expr *Obj = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    Obj = MC->getImplicitObjectArgument();
+  else if (isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs() > 0)
+    Obj = Call->getArg(0);
+  if (!Obj || isa<CXXThisExpr>(Obj->IgnoreParenImpCasts()))
+    return; // members of `this`: callMayChangeMembers
+  bool Writable = !MD->isConst() || MD->getParent()->hasMutableFields();
+  Key K = Writable ? storageOf(Obj) : nullptr;
+  if (!K)
+    return;
+  if (Obj->getType()->isPointerType()) // `p->reset()`: what p points to
+    invalidateFactsIf([&](Key F) { return F->Decl == K->Decl && F->Member; }, P);
+  else
+    invalidateFacts(K, P);
+}
+
 void Analysis::onUnknownCall(const CallExpr *Call, PathState &P) {
   // Kernel launches read their arguments; they do not take ownership.
   if (isa<CUDAKernelCallExpr>(Call)) {
@@ -428,8 +452,20 @@ void Analysis::onUnknownCall(const CallExpr *Call, PathState &P) {
       use(Call, Arg, nullptr, P);
     return;
   }
-  escapeArgs(Call->getDirectCallee(), {Call->getArgs(), Call->getNumArgs()}, P);
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
+  // `obj(x)`, `obj[i]`: a member operator's object comes before the
+  // arguments of its parameters.
+  if (isa<CXXOperatorCallExpr>(Call) && isa_and_nonnull<CXXMethodDecl>(Callee) &&
+      !Args.empty()) {
+    if (Key K = storageOf(Args[0]))
+      AddressEscaped.insert(K);
+    escapeValueRefs(Args[0], P);
+    Args = Args.drop_front();
+  }
+  escapeArgs(Callee, Args, P);
   forgetWrittenOutArgs(Call, nullptr, P);
+  invalidateObjectOf(Call, P);
   // A method called on a handle-holding object may hand the handle on.
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
     escapeValueRefs(MC->getImplicitObjectArgument(), P);
@@ -467,6 +503,7 @@ void Analysis::applyCall(const CallExpr *Call, PathState &P, bool &Dead) {
     onModeledCall(Call, *M, P);
     if (M->Origin == "summary" || M->Origin == "attributes" || M->UnlistedArgsEscape) {
       escapeUnclassifiedArgs(Call, *M, P);
+      invalidateObjectOf(Call, P);
       if (callMayChangeMembers(Call)) {
         invalidateFieldFacts(P);
         forgetMembersChangedBy(Call, P);

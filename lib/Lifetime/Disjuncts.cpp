@@ -117,6 +117,13 @@ void Analysis::scanMentions() {
       if (Bit->second != NoBit)
         Named.push_back(Bit->second);
     };
+    auto noteCopy = [&](const Expr *Src) {
+      Src = Src ? Src->IgnoreParenImpCasts() : nullptr;
+      if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Src))
+        M.Copied.push_back(DRE->getDecl());
+      else if (const auto *ME = dyn_cast_or_null<MemberExpr>(Src))
+        M.Copied.push_back(ME->getMemberDecl());
+    };
     // Every subexpression is an element of its own (setAllAlwaysAdd), and
     // an element's subtree holds the elements before it: what an earlier
     // element of this block named is not walked again.
@@ -132,8 +139,13 @@ void Analysis::scanMentions() {
         else if (const auto *ME = dyn_cast<MemberExpr>(S))
           Mention(ME->getMemberDecl(), ME);
         else if (const auto *DS = dyn_cast<DeclStmt>(S))
-          for (const Decl *D : DS->decls())
+          for (const Decl *D : DS->decls()) {
             Mention(D, nullptr);
+            if (const auto *VD = dyn_cast<VarDecl>(D))
+              noteCopy(VD->getInit());
+          }
+        if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+          noteCopy(BO->getRHS());
         if (const auto *Call = dyn_cast<CallExpr>(S)) {
           // A local lambda acts where it is called, on what its body names.
           if (const LambdaExpr *L = invokedLocalLambda(Call)) {
@@ -162,7 +174,7 @@ void Analysis::scanMentions() {
         Walked.insert(CS->getStmt());
       }
     }
-    for (auto *Set : {&M.Decls, &M.Written}) {
+    for (auto *Set : {&M.Decls, &M.Written, &M.Copied}) {
       llvm::sort(*Set);
       Set->erase(std::unique(Set->begin(), Set->end()), Set->end());
     }
@@ -214,6 +226,8 @@ bool Analysis::isRelevant(const CFGBlock *Blk, const PathState &P) const {
       for (Key K : V->second)
         if (K->Decl && std::binary_search(M.Written.begin(), M.Written.end(), K->Decl))
           return true;
+  if (valuesWrittenBy(M, P))
+    return true;
   return M.HasDeaths && holdsDyingVariable(Blk, P);
 }
 
@@ -278,6 +292,7 @@ static PathState projectOnto(const PathState &P, unsigned R) {
   PathState D;
   D.Tracked = R;
   D.Facts = P.Facts;
+  D.Values = P.Values;
   if (auto It = P.Res.find(R); It != P.Res.end())
     D.Res[R] = It->second;
   for (const auto &Bd : P.Bind)

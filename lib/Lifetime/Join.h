@@ -90,9 +90,10 @@ inline bool mergeInto(PathState &Dst, const PathState &Src) {
   return Changed;
 }
 
-/// Keeps the facts both disjuncts agree on; returns whether `Dst` lost any.
+/// Keeps the facts both disjuncts agree on, and joins what they know of
+/// values; returns whether `Dst` lost any.
 inline bool intersectFacts(PathState &Dst, const PathState &Src) {
-  bool Changed = false;
+  bool Changed = Dst.Values.joinWith(Src.Values);
   for (auto It = Dst.Facts.begin(); It != Dst.Facts.end();) {
     auto F = Src.Facts.find(It->first);
     if (F == Src.Facts.end() || F->second != It->second) {
@@ -166,11 +167,12 @@ inline bool joinInto(StateSet &Dst, StateSet &&Src, unsigned MaxPerResource,
     while (Last != Dst.end() && Last->Tracked == P.Tracked)
       ++Last;
     auto Same = std::find_if(First, Last, [&](const PathState &O) {
-      return sameTrackedState(O, P) && (!KeepFactsApart || O.Facts == P.Facts);
+      return sameTrackedState(O, P) &&
+             (!KeepFactsApart || (O.Facts == P.Facts && O.Values == P.Values));
     });
     if (Same != Last) {
       bool DstLost = intersectFacts(*Same, P);
-      bool SrcLost = P.Facts.size() != Same->Facts.size();
+      bool SrcLost = P.Facts.size() != Same->Facts.size() || P.Values != Same->Values;
       chooseTrail(*Same, P, DstLost, SrcLost);
       Changed |= DstLost;
       mergeInto(*Same, P); // element sets; the state is equal

@@ -5,8 +5,10 @@
 // Join.h). A disjunct is the projection of some paths onto ONE resource (or
 // onto none: the base disjunct): the resource's state bits (Live, Released,
 // Escaped, Absent), what its success depends on, the places that hold it,
-// the branch decisions taken while it was live (for notes), and the branch
-// facts common to the paths it stands for.
+// the branch decisions taken while it was live (for notes), the branch
+// facts common to the paths it stands for, and what those paths know of
+// program values (lib/Values: ranges, equalities; ValueFacts.cpp binds them
+// to places).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_LIFETIME_PATHSTATE_H
@@ -14,6 +16,7 @@
 
 #include "ApiModel/ApiModel.h"
 #include "Lifetime/FlatContainers.h"
+#include "Values/Constraints.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/SmallVector.h"
@@ -127,10 +130,11 @@ struct PathState {
   FlatMap<Key, IdSet> Bind;            ///< variable -> resources it may hold
   FlatMap<unsigned, ResState, 1> Res;
   FlatMap<uintptr_t, bool> Facts;      ///< condition key -> truth
+  values::Constraints Values;          ///< place key -> range, (dis)equalities
   unsigned Tracked = 0;
 
   bool operator==(const PathState &O) const {
-    return Bind == O.Bind && Res == O.Res && Facts == O.Facts;
+    return Bind == O.Bind && Res == O.Res && Facts == O.Facts && Values == O.Values;
   }
   bool boundElsewhere(unsigned R, Key Except) const {
     for (const auto &B : Bind)

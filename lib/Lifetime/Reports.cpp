@@ -122,6 +122,7 @@ void Analysis::onScopeEnd(const VarDecl *ScopeVar, const Stmt *Trigger, PathStat
   };
   // The next instance of a variable (a loop's next iteration) starts
   // unknown, and facts about a dead variable only cost space.
+  forgetValues([&](Key K) { return InScope(K->Decl); }, P);
   for (auto It = P.Facts.begin(); It != P.Facts.end();) {
     auto V = FactVars.find(It->first);
     bool Dies = V != FactVars.end() &&
