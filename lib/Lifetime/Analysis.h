@@ -309,6 +309,7 @@ private:
   bool valuesWrittenBy(const BlockMentions &M, const PathState &P) const;
 
   // --- calls ---
+  void scanReEvaluations();
   void onCall(const CallExpr *Call, PathState &P, bool &Dead);
   void applyCall(const CallExpr *Call, PathState &P, bool &Dead);
   void onModeledCall(const CallExpr *Call, const FunctionModel &M, PathState &P);
@@ -437,6 +438,7 @@ private:
   // --- places, locations, text ---
   Key storageOf(const Expr *E);
   bool isFixedPointerParam(const ValueDecl *D);
+  bool isEnclosingVariable(Key K) const;
   Key placeOf(const ValueDecl *D, const FieldDecl *Member = nullptr, bool Element = false,
               bool Capture = false, bool ExecRefs = false);
   static const VarDecl *plainVar(Key K) {
@@ -533,6 +535,9 @@ private:
     std::optional<bool> NeverReturns;   ///< its summary says so (asked after the effects)
   };
   llvm::DenseMap<const CallExpr *, CalleeFacts> CalleeFactsOf;
+  /// Second evaluations of a call a macro argument spells once
+  /// (scanReEvaluations).
+  llvm::DenseSet<const CallExpr *> ReEvaluations;
   /// isZero's answers, and the truth of an integer or boolean constant
   /// (nullopt: not a constant); both evaluate the expression.
   mutable llvm::DenseMap<const Expr *, bool> ZeroExprs;

@@ -481,7 +481,36 @@ void Analysis::onCall(const CallExpr *Call, PathState &P, bool &Dead) {
   forgetFactsWrittenThrough(Call, P);
 }
 
+/// `CHECK(e)` macros that expand `e` in the test and again in the message
+/// (`if ((e) != cudaSuccess) report(#e, cudaGetErrorString(e))`, MatX's and
+/// taskflow's checks): the second evaluation runs only where the first
+/// failed, and a real program would not mean it. The first evaluation in
+/// the CFG's order is the call; the others, spelled by the same tokens of
+/// the same macro invocation, have no effect on resources (a failed acquire
+/// overwrote nothing, a failed release released nothing).
+void Analysis::scanReEvaluations() {
+  std::map<std::pair<unsigned, unsigned>, std::pair<unsigned, const CallExpr *>> First;
+  std::vector<std::pair<std::pair<unsigned, unsigned>, std::pair<unsigned, const CallExpr *>>> All;
+  for (const CallElement &CE : CallElements) {
+    SourceLocation L = CE.Call->getBeginLoc();
+    if (!L.isMacroID() || !SM.isMacroArgExpansion(L) || !A.modelFor(CE.Call))
+      continue;
+    std::pair<unsigned, unsigned> Spelled{SM.getSpellingLoc(L).getRawEncoding(),
+                                          SM.getExpansionLoc(L).getRawEncoding()};
+    unsigned Position = Order[CE.Block->getBlockID()];
+    All.push_back({Spelled, {Position, CE.Call}});
+    auto [It, New] = First.try_emplace(Spelled, Position, CE.Call);
+    if (!New && Position < It->second.first)
+      It->second = {Position, CE.Call};
+  }
+  for (const auto &[Spelled, At] : All)
+    if (First[Spelled].second != At.second)
+      ReEvaluations.insert(At.second);
+}
+
 void Analysis::applyCall(const CallExpr *Call, PathState &P, bool &Dead) {
+  if (ReEvaluations.count(Call))
+    return;
   if (const LambdaExpr *L = invokedLocalLambda(Call)) {
     if (LambdaDepth < 2) {
       ++LambdaDepth;

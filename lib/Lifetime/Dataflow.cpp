@@ -347,6 +347,7 @@ bool Analysis::run() {
   Order = reversePostOrder(*Cfg);
   computeKeptStates();
   indexBody();
+  scanReEvaluations();
   scanScopes();
   scanMentions();
   computeLaterMentions();

@@ -54,6 +54,19 @@ std::string shortSourceText(const Expr *E, const ASTContext &Ctx) {
 
 std::string Analysis::text(const Expr *E) const { return shortSourceText(E, Ctx); }
 
+/// In a lambda's body, a variable of the function around it (captured by
+/// reference or by copy): like a member, it outlives the call, and the
+/// task that acquired into it is not the one that must release it
+/// (`tf.emplace([&] { cudaMalloc(&d_x, n); })`, a sibling task frees it).
+bool Analysis::isEnclosingVariable(Key K) const {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (!MD || !MD->getParent()->isLambda())
+    return false;
+  const auto *VD = dyn_cast<VarDecl>(K->Decl);
+  return VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+         VD->getParentFunctionOrMethod() != FD;
+}
+
 unsigned Analysis::resourceFor(const Expr *Site, int ParamIndex,
                                const std::string &Kind, const std::string &By,
                                Key Var, int Slot) {
@@ -66,7 +79,7 @@ unsigned Analysis::resourceFor(const Expr *Site, int ParamIndex,
   R.Kind = Kind;
   R.AcquiredBy = By;
   R.VarName = varName(Var);
-  R.IntoField = Var && isField(Var);
+  R.IntoField = Var && (isField(Var) || isEnclosingVariable(Var));
   R.IntoElement = Var && Var->Element;
   R.ParamIndex = ParamIndex;
   Resources.push_back(R);
