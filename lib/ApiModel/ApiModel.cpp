@@ -15,6 +15,7 @@
 //                      "legalDuringCapture": true, "captureNote": "...",
 //                      "legalInRelaxedCapture": false,
 //                      "capture": "begin" | "end" | "exchangeMode", "stream": 0,
+//                      "queriesCapture": true, "captureStatusOut": 1,
 //                      "captureMode": { "arg": 1, "relaxed": 2 },
 //                      "autoFreeOnLaunch": { "arg": 2, "bit": 1 } | false,
 //                      "statusOut": { "arg": 2, "field": "result_out" },
@@ -164,6 +165,7 @@ public:
                              "captureNote", "capture", "stream", "statusOut",
                              "returnsLastStatus", "legalInRelaxedCapture",
                              "captureMode", "autoFreeOnLaunch", "intoGraph", "queriesCapture",
+                             "captureStatusOut",
                              "unlistedArgsEscape", "doc"}))
       return E;
     if (auto E = readString(F, "name", Path, Out.Name, true))
@@ -207,6 +209,13 @@ public:
       if (!It->is_number_integer() || It->get<int>() < 0)
         return error(Where + ".stream", "expected a parameter index >= 0");
       Out.StreamArg = It->get<int>();
+    }
+    if (auto It = F.find("captureStatusOut"); It != F.end()) {
+      if (!It->is_number_integer() || It->get<int>() < 0 || Out.StreamArg < 0)
+        return error(Where + ".captureStatusOut",
+                     "expected a parameter index >= 0, with a \"stream\"");
+      Out.CaptureStatusOutArg = It->get<int>();
+      Out.QueriesCapture = true;
     }
     if (auto It = F.find("intoGraph"); It != F.end()) {
       if (!It->is_number_integer() || It->get<int>() < 0 || Out.Capture != CaptureRole::Begin)

@@ -117,6 +117,10 @@ struct FunctionModel {
   /// Asks whether a stream is capturing (cudaStreamIsCapturing): code that
   /// asks adapts to capture, so a helper that asks is not judged as a whole.
   bool QueriesCapture = false;
+  /// Where the query writes the stream's capture status (a pointer
+  /// argument; `cudaStreamCaptureStatusNone` is 0): while the stream of
+  /// StreamArg is capturing, the status it writes is not None. -1: none.
+  int CaptureStatusOutArg = -1;
   CaptureRole Capture = CaptureRole::None;
   int StreamArg = -1;
   /// Begin: the graph the capture adds to (cudaStreamBeginCaptureToGraph);

@@ -98,6 +98,8 @@ void captureJson(const FunctionModel &F, Json &J) {
     J["stream"] = F.StreamArg;
   if (F.IntoGraphArg >= 0)
     J["intoGraph"] = F.IntoGraphArg;
+  if (F.CaptureStatusOutArg >= 0)
+    J["captureStatusOut"] = F.CaptureStatusOutArg;
   if (F.CaptureModeArg >= 0)
     J["captureMode"] = {{"arg", argValue(F.CaptureModeArg)},
                         {"relaxed", F.RelaxedCaptureMode}};
@@ -193,12 +195,12 @@ bool sameEntry(const FunctionModel &A, const FunctionModel &B) {
          Same(A.Uses, B.Uses, Use) &&
          std::tie(A.Name, A.NumParams, A.StatusType, A.StatusOutArg, A.StatusOutField,
                   A.ReturnsLastStatus, A.LegalDuringCapture, A.CaptureNote,
-                  A.LegalInRelaxedCapture, A.QueriesCapture, A.Capture, A.StreamArg,
+                  A.LegalInRelaxedCapture, A.QueriesCapture, A.CaptureStatusOutArg, A.Capture, A.StreamArg,
                   A.IntoGraphArg, A.CaptureModeArg, A.RelaxedCaptureMode, A.AutoFreeArg,
                   A.AutoFreeBit, A.NoAutoFree, A.UnlistedArgsEscape, A.Doc) ==
              std::tie(B.Name, B.NumParams, B.StatusType, B.StatusOutArg, B.StatusOutField,
                       B.ReturnsLastStatus, B.LegalDuringCapture, B.CaptureNote,
-                      B.LegalInRelaxedCapture, B.QueriesCapture, B.Capture, B.StreamArg,
+                      B.LegalInRelaxedCapture, B.QueriesCapture, B.CaptureStatusOutArg, B.Capture, B.StreamArg,
                       B.IntoGraphArg, B.CaptureModeArg, B.RelaxedCaptureMode, B.AutoFreeArg,
                       B.AutoFreeBit, B.NoAutoFree, B.UnlistedArgsEscape, B.Doc);
 }

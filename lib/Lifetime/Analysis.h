@@ -183,6 +183,9 @@ struct LifetimeAnalyzer::Impl {
     return It->second;
   }
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, bool> UnmodeledBuiltins;
+  /// Helpers that return whether a stream parameter captures: (parameter,
+  /// true while it captures) (Capture.cpp captureQueryOf).
+  llvm::DenseMap<const FunctionDecl *, std::optional<std::pair<unsigned, bool>>> CaptureQueries;
 
   const FunctionModel *modelFor(const CallExpr *Call);
   const FunctionModel *attributeModel(const FunctionDecl *FD);
@@ -287,10 +290,14 @@ private:
   void recordConstantFact(Key Target, const Expr *Src, PathState &P);
 
   // --- value facts (ValueFacts.cpp) ---
-  /// A value the constraints can name: a constant, or a place (Sym).
+  /// A value the constraints can name: a constant, a place (Sym), or what
+  /// a helper that asks whether a stream captures returns (CaptureStream:
+  /// TrueWhenCapturing or not while its capture is open; else unknown).
   struct ValueTerm {
     Key Sym = nullptr;
     int64_t Const = 0;
+    const Expr *CaptureStream = nullptr;
+    bool TrueWhenCapturing = true;
   };
   /// A condition as `L Rel R`.
   struct ValueTest {
@@ -307,6 +314,7 @@ private:
   void bindValue(Key Target, const Expr *Src, PathState &P);
   void forgetValues(llvm::function_ref<bool(Key)> Pred, PathState &P);
   bool valuesWrittenBy(const BlockMentions &M, const PathState &P) const;
+  std::optional<ValueTerm> resolveOnPath(const ValueTerm &T, const PathState &P);
 
   // --- calls ---
   void scanReEvaluations();
@@ -407,6 +415,9 @@ private:
   void checkCaptureLegal(const CallExpr *Call, const FunctionModel &M, const PathState &P);
   bool isCapture(unsigned R) const { return Captures.count(R) != 0; }
   void reportCaptureOpen(unsigned R, const ResState &RS, SourceLocation Where);
+  bool captureOpenOn(const Expr *Stream, const PathState &P);
+  void noteCaptureStatus(const CallExpr *Call, PathState &P);
+  std::optional<std::pair<unsigned, bool>> captureQueryOf(const FunctionDecl *Helper);
   void forEachCallAfter(const CFGBlock *B, unsigned From,
                         llvm::function_ref<bool(const CallExpr *)> Visit);
   void scanThreadRelaxedCalls();

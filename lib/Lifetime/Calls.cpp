@@ -479,6 +479,7 @@ void Analysis::onCall(const CallExpr *Call, PathState &P, bool &Dead) {
   applyCall(Call, P, Dead);
   // After the call's own effects, which may test what was known before it.
   forgetFactsWrittenThrough(Call, P);
+  noteCaptureStatus(Call, P);
 }
 
 /// `CHECK(e)` macros that expand `e` in the test and again in the message

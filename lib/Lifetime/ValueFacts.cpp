@@ -111,7 +111,14 @@ std::optional<Analysis::ValueTerm> Analysis::valueTerm(const Expr *E) {
       break;
     Bare = Cast->getSubExpr()->IgnoreParenImpCasts();
   }
-  if (Bare->isValueDependent() || Bare->isTypeDependent() || Bare->HasSideEffects(Ctx))
+  if (Bare->isValueDependent() || Bare->isTypeDependent())
+    return std::nullopt;
+  // `is_capturing(s)`: a helper that reports whether its stream captures.
+  if (const auto *Call = dyn_cast<CallExpr>(Bare))
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      if (auto Query = captureQueryOf(Callee); Query && Query->first < Call->getNumArgs())
+        return ValueTerm{nullptr, 0, Call->getArg(Query->first), Query->second};
+  if (Bare->HasSideEffects(Ctx))
     return std::nullopt;
   if (Key K = storageOf(Bare); isValueSymbol(K))
     return ValueTerm{K, 0};
@@ -137,42 +144,63 @@ const std::optional<Analysis::ValueTest> &Analysis::valueTest(const Expr *Cond) 
         Assign && Assign->getOpcode() == BO_Assign)
       LHS = Assign->getLHS();
     std::optional<ValueTerm> L = valueTerm(LHS), R = valueTerm(BO->getRHS());
-    if (L && R && (L->Sym || R->Sym))
+    if (L && R && (L->Sym || R->Sym || L->CaptureStream || R->CaptureStream))
       T = ValueTest{*L, *relationOf(BO->getOpcode()), *R};
-  } else if (std::optional<ValueTerm> V = valueTerm(C); V && V->Sym) {
+  } else if (std::optional<ValueTerm> V = valueTerm(C); V && (V->Sym || V->CaptureStream)) {
     T = ValueTest{*V, values::Relation::NE, ValueTerm{nullptr, 0}};
   }
   return ValueTests[Cond] = T;
+}
+
+/// A capture query's result is a constant on a path that holds its
+/// stream's capture open, and unknown elsewhere.
+std::optional<Analysis::ValueTerm> Analysis::resolveOnPath(const ValueTerm &T,
+                                                           const PathState &P) {
+  if (!T.CaptureStream)
+    return T;
+  if (!captureOpenOn(T.CaptureStream, P))
+    return std::nullopt;
+  return ValueTerm{nullptr, T.TrueWhenCapturing ? 1 : 0};
 }
 
 bool Analysis::assumeValues(const Expr *Cond, bool Taken, PathState &P) {
   const std::optional<ValueTest> &T = valueTest(Cond);
   if (!T)
     return true;
+  std::optional<ValueTerm> L = resolveOnPath(T->L, P), R = resolveOnPath(T->R, P);
+  if (!L || !R)
+    return true;
   values::Relation Rel = Taken ? T->Rel : values::negate(T->Rel);
-  if (T->L.Sym && T->R.Sym)
-    return P.Values.assumeSymbols(symbolOf(T->L.Sym), Rel, symbolOf(T->R.Sym));
-  if (T->L.Sym)
-    return P.Values.assume(symbolOf(T->L.Sym), Rel, T->R.Const);
-  return P.Values.assume(symbolOf(T->R.Sym), values::swapSides(Rel), T->L.Const);
+  if (L->Sym && R->Sym)
+    return P.Values.assumeSymbols(symbolOf(L->Sym), Rel, symbolOf(R->Sym));
+  if (L->Sym)
+    return P.Values.assume(symbolOf(L->Sym), Rel, R->Const);
+  if (R->Sym)
+    return P.Values.assume(symbolOf(R->Sym), values::swapSides(Rel), L->Const);
+  return values::RangeSet::point(L->Const).isSubsetOf(values::RangeSet::satisfying(Rel, R->Const));
 }
 
 std::optional<bool> Analysis::knownValue(const Expr *Cond, const PathState &P) {
   const std::optional<ValueTest> &T = valueTest(Cond);
   if (!T)
     return std::nullopt;
-  if (T->L.Sym && T->R.Sym)
-    return P.Values.evaluateSymbols(symbolOf(T->L.Sym), T->Rel, symbolOf(T->R.Sym));
-  if (T->L.Sym)
-    return P.Values.evaluate(symbolOf(T->L.Sym), T->Rel, T->R.Const);
-  return P.Values.evaluate(symbolOf(T->R.Sym), values::swapSides(T->Rel), T->L.Const);
+  std::optional<ValueTerm> L = resolveOnPath(T->L, P), R = resolveOnPath(T->R, P);
+  if (!L || !R)
+    return std::nullopt;
+  if (L->Sym && R->Sym)
+    return P.Values.evaluateSymbols(symbolOf(L->Sym), T->Rel, symbolOf(R->Sym));
+  if (L->Sym)
+    return P.Values.evaluate(symbolOf(L->Sym), T->Rel, R->Const);
+  if (R->Sym)
+    return P.Values.evaluate(symbolOf(R->Sym), values::swapSides(T->Rel), L->Const);
+  return values::RangeSet::point(L->Const).isSubsetOf(values::RangeSet::satisfying(T->Rel, R->Const));
 }
 
 void Analysis::bindValue(Key Target, const Expr *Src, PathState &P) {
   if (!isValueSymbol(Target))
     return;
   std::optional<ValueTerm> V = valueTerm(Src);
-  if (!V)
+  if (!V || V->CaptureStream)
     return; // invalidateFacts already made it unknown
   if (V->Sym)
     P.Values.bindCopy(symbolOf(Target), symbolOf(V->Sym));

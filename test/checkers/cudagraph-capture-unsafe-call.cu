@@ -256,3 +256,84 @@ cudaError_t capture_with_adaptive_helper(cudaStream_t s, float **p, size_t n, cu
   scratch_for(s, p, n);
   return cudaStreamEndCapture(s, g);
 }
+
+// ---- capture guards: code that asks, or remembers, whether it captures ----
+
+#define GUARD_CK(e) do { cudaError_t st_ = (e); if (st_ != cudaSuccess) abort(); } while (0)
+__global__ void guard_kernel(float *d) {}
+
+static bool stream_is_capturing(cudaStream_t s) {
+  cudaStreamCaptureStatus st;
+  GUARD_CK(cudaStreamIsCapturing(s, &st));
+  return st != cudaStreamCaptureStatusNone;
+}
+
+void guarded_by_helper(float *d, cudaStream_t s, bool debug, cudaGraph_t *g) {
+  GUARD_CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  guard_kernel<<<1, 1, 0, s>>>(d);
+  if (debug && !stream_is_capturing(s))
+    GUARD_CK(cudaStreamSynchronize(s));
+  GUARD_CK(cudaStreamEndCapture(s, g));
+}
+
+void guarded_by_status(float *d, cudaStream_t s, cudaGraph_t *g) {
+  GUARD_CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  guard_kernel<<<1, 1, 0, s>>>(d);
+  cudaStreamCaptureStatus st;
+  GUARD_CK(cudaStreamIsCapturing(s, &st));
+  if (st == cudaStreamCaptureStatusNone)
+    GUARD_CK(cudaStreamSynchronize(s));
+  GUARD_CK(cudaStreamEndCapture(s, g));
+}
+
+void guarded_by_copied_flag(float *d, cudaStream_t s, bool debug, bool use_graph) {
+  cudaGraph_t g = nullptr;
+  bool capturing = use_graph;
+  if (use_graph)
+    GUARD_CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  guard_kernel<<<1, 1, 0, s>>>(d);
+  if (debug && !capturing)
+    GUARD_CK(cudaStreamSynchronize(s));
+  if (use_graph) {
+    GUARD_CK(cudaStreamEndCapture(s, &g));
+    GUARD_CK(cudaGraphDestroy(g));
+  }
+}
+
+void guarded_by_flag_set_at_begin(float *d, cudaStream_t s, int step) {
+  cudaGraph_t g = nullptr;
+  bool recording = false;
+  if (step == 0) {
+    GUARD_CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    recording = true;
+  }
+  guard_kernel<<<1, 1, 0, s>>>(d);
+  if (!recording)
+    GUARD_CK(cudaStreamSynchronize(s));
+  if (recording) {
+    GUARD_CK(cudaStreamEndCapture(s, &g));
+    GUARD_CK(cudaGraphDestroy(g));
+  }
+}
+
+// The guard protects one call, not the next one.
+void guard_then_unguarded(float *d, cudaStream_t s, bool debug, cudaGraph_t *g) {
+  GUARD_CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  if (debug && !stream_is_capturing(s))
+    GUARD_CK(cudaStreamSynchronize(s));
+  if (debug)
+    GUARD_CK(cudaStreamSynchronize(s));
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'cudaStreamSynchronize' is called while stream 's' is capturing: synchronizing a capturing stream invalidates the capture [cudagraph-capture-unsafe-call]
+  GUARD_CK(cudaStreamEndCapture(s, g));
+}
+
+// A status asked before the capture began says nothing about it.
+void status_asked_too_early(float *d, cudaStream_t s, cudaGraph_t *g) {
+  cudaStreamCaptureStatus st;
+  GUARD_CK(cudaStreamIsCapturing(s, &st));
+  GUARD_CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  if (st == cudaStreamCaptureStatusNone)
+    GUARD_CK(cudaStreamSynchronize(s));
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'cudaStreamSynchronize' is called while stream 's' is capturing: synchronizing a capturing stream invalidates the capture [cudagraph-capture-unsafe-call]
+  GUARD_CK(cudaStreamEndCapture(s, g));
+}

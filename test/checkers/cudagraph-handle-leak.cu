@@ -3,6 +3,7 @@
 #include <cuda.h>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 
 #define CUDA_CHECK_EXIT(call)                                                  \
@@ -567,4 +568,109 @@ int attributed_wrappers_ok(bool fast) {
     scratch_drop(tmp);
   pool_stream_put(s);
   return 0;
+}
+
+// ---- calls change only what they can reach as modifiable (CSA's rules) ----
+
+#define LK(e) do { cudaError_t st_ = (e); if (st_ != cudaSuccess) abort(); } while (0)
+struct RunOpts { bool use_scratch; int batch; };
+void log_options(const RunOpts &o, cudaStream_t s);   // defined elsewhere
+void tune_options(RunOpts &o);                        // defined elsewhere
+void print_batch(int batch);
+
+int options_by_const_ref(const RunOpts o, cudaStream_t s) {
+  float *scratch = nullptr;
+  if (o.use_scratch)
+    LK(cudaMalloc(&scratch, 16));
+  log_options(o, s);
+  print_batch(o.batch);
+  if (o.use_scratch)
+    LK(cudaFree(scratch));
+  return 0;
+}
+
+int options_by_value_compared(RunOpts o) {
+  float *scratch = nullptr;
+  if (o.batch > 32)
+    LK(cudaMalloc(&scratch, 16));
+  print_batch(o.batch);
+  if (o.batch > 32)
+    LK(cudaFree(scratch));
+  return 0;
+}
+
+int options_changed_by_reference(RunOpts o) {
+  float *scratch = nullptr;
+  if (o.use_scratch)
+    LK(cudaMalloc(&scratch, 16));
+  // CHECK-MESSAGES: :[[@LINE-1]]:8: warning: device memory 'scratch' created by 'cudaMalloc' is not released on every path; call cudaFree or hand it to an owner [cudagraph-handle-leak]
+  tune_options(o);
+  if (o.use_scratch)
+    LK(cudaFree(scratch));
+  return 0;
+}
+
+// ---- lambdas: a task acquires into the enclosing function's variable ----
+
+struct TaskList {
+  std::function<void()> tasks[4];
+  int n = 0;
+  void emplace(std::function<void()> f) { tasks[n++] = f; }
+  void run() { for (int i = 0; i < n; ++i) tasks[i](); }
+};
+
+void tasks_share_a_buffer(size_t n) {
+  float *d_x = nullptr;
+  TaskList flow;
+  flow.emplace([&] { LK(cudaMalloc(&d_x, n)); });
+  flow.emplace([&] { kernel<<<1, 1>>>(d_x); });
+  flow.emplace([&] { LK(cudaFree(d_x)); });
+  flow.run();
+}
+
+void local_lambdas_pair(size_t n) {
+  float *d_x = nullptr;
+  auto alloc = [&] { LK(cudaMalloc(&d_x, n)); };
+  auto release = [&] { LK(cudaFree(d_x)); };
+  alloc();
+  release();
+}
+
+void local_lambda_never_released(size_t n) {
+  float *d_x = nullptr;
+  auto alloc = [&] { LK(cudaMalloc(&d_x, n)); };
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: device memory 'd_x' created by 'cudaMalloc' is not released on every path; call cudaFree or hand it to an owner [cudagraph-handle-leak]
+  alloc();
+}
+
+void lambda_own_local_leaks(size_t n) {
+  auto task = [n] {
+    float *q = nullptr;
+    LK(cudaMalloc(&q, n));
+    // CHECK-MESSAGES: :[[@LINE-1]]:8: warning: device memory 'q' created by 'cudaMalloc' is not released on every path; call cudaFree or hand it to an owner [cudagraph-handle-leak]
+  };
+  task();
+}
+
+// ---- a check macro that evaluates its argument again in the message ----
+
+#define CHECK_TWICE(e) do { if ((e) != cudaSuccess) { fprintf(stderr, "%s: %s\n", #e, cudaGetErrorString(e)); abort(); } } while (0)
+#define CHECK_TWICE_RET(e) do { if ((e) != cudaSuccess) { fprintf(stderr, "%s\n", cudaGetErrorString(e)); return; } } while (0)
+
+void check_twice_pair(size_t n) {
+  float *p = nullptr;
+  CHECK_TWICE(cudaMalloc(&p, n));
+  CHECK_TWICE(cudaFree(p));
+}
+
+void check_twice_return_pair(size_t n) {
+  float *p = nullptr;
+  CHECK_TWICE_RET(cudaMalloc(&p, n));
+  CHECK_TWICE_RET(cudaFree(p));
+}
+
+void check_twice_leak(size_t n) {
+  float *p = nullptr;
+  CHECK_TWICE(cudaMalloc(&p, n));
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: device memory 'p' created by 'cudaMalloc' is not released on every path; call cudaFree or hand it to an owner [cudagraph-handle-leak]
 }

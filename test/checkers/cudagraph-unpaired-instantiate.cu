@@ -1099,3 +1099,64 @@ void clean_enum_from_int_default_releases(cudaGraph_t g, cudaStream_t s, int req
   }
   cudaGraphExecDestroy(e);
 }
+
+// ---- value facts: a graph cache keyed by batch size ----
+
+#define VK(e) do { cudaError_t st_ = (e); if (st_ != cudaSuccess) abort(); } while (0)
+
+void cache_keyed_by_size(const int *sizes, int n, cudaStream_t s, cudaGraph_t g) {
+  cudaGraphExec_t exec = nullptr;
+  int cached = -1;
+  for (int r = 0; r < n; ++r) {
+    const int bs = sizes[r];
+    if (bs <= 0)
+      continue;
+    if (bs != cached) {
+      if (cached != -1)
+        VK(cudaGraphExecDestroy(exec));
+      VK(cudaGraphInstantiate(&exec, g, 0));
+      cached = bs;
+    }
+    VK(cudaGraphLaunch(exec, s));
+    if (bs > 64) { // oversized batches do not stay cached
+      VK(cudaStreamSynchronize(s));
+      VK(cudaGraphExecDestroy(exec));
+      cached = -1;
+    }
+  }
+  if (cached != -1)
+    VK(cudaGraphExecDestroy(exec));
+}
+
+void cache_never_destroys_the_old_exec(const int *sizes, int n, cudaStream_t s, cudaGraph_t g) {
+  cudaGraphExec_t exec = nullptr;
+  int cached = -1;
+  for (int r = 0; r < n; ++r) {
+    const int bs = sizes[r];
+    if (bs <= 0)
+      continue;
+    if (bs != cached) {
+      VK(cudaGraphInstantiate(&exec, g, 0));
+      // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'cudaGraphInstantiate' overwrites 'exec', which still holds a live graph exec; destroy it with cudaGraphExecDestroy first [cudagraph-unpaired-instantiate]
+      cached = bs;
+    }
+    VK(cudaGraphLaunch(exec, s));
+  }
+  if (cached != -1)
+    VK(cudaGraphExecDestroy(exec));
+}
+
+// First iteration records, the others replay.
+void record_once(int steps, cudaStream_t s, cudaGraph_t g) {
+  cudaGraphExec_t exec = nullptr;
+  bool recorded = false;
+  for (int step = 0; step < steps; ++step) {
+    if (!recorded) {
+      VK(cudaGraphInstantiate(&exec, g, 0));
+      recorded = true;
+    }
+    VK(cudaGraphLaunch(exec, s));
+  }
+  if (recorded)
+    VK(cudaGraphExecDestroy(exec));
+}

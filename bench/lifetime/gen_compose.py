@@ -1,0 +1,816 @@
+#!/usr/bin/env python3
+"""Generates CUDA host code in which every lifetime feature is crossed with
+every other: a generator that composes, not one that samples (issue 19,
+item 7). gen_shapes.py scales one pattern at a time; here each feature is a
+function that wraps a *body* (the code inside it), so features nest, and the
+generator enumerates compositions of them.
+
+Features (a composition takes at most one of each group):
+
+  opts      how the options reach the function: `val` (Opts by value),
+            `cref` (const Opts &), `hdecl` (const Opts & handed between the
+            acquisition and the release to a helper that is declared but not
+            defined), `hdef` (flags read through helpers defined in the file
+            that only read, `timing_on(o)`). The wrapper creates timing events
+            under the timing flag and destroys them under the same flag after
+            the body, with `scale` unrelated branches around it.
+  res       `scale` independent resources (device buffers, events, pinned host
+            memory, streams), each acquired with a status check that releases
+            the earlier ones, with unrelated branches between them.
+  tasks     resources acquired and released by by-reference lambdas run as
+            tasks: `lambda` (`auto alloc = [&] { cudaMalloc(&d, n); };
+            alloc();`), `runner` (the lambdas handed to a small TaskList
+            struct that runs them).
+  source    where the graph exec comes from (default `once`: captured once
+            under the use_graph flag, launched or run eagerly under the same
+            flag): `cache` (a graph cache keyed by the request's size, `int
+            cached = -1; if (bs != cached) { if (cached != -1) { destroy;
+            cached = -1; } capture; instantiate; cached = bs; }`), `step0`
+            (captured on the first iteration of a training loop, `if (step ==
+            0)`), `recorded` (`if (!recorded) { capture; recorded = true; }`),
+            `member` (a class with begin/end/replay/reset methods that owns
+            the exec, used by the driver function).
+  loops     `scale` nested loops with `continue` and `break` around the body,
+            a per-step event created and destroyed in the innermost loop.
+  early     `scale` early returns around the body, each releasing everything
+            that is live at that point.
+  err       the error-check style of every status-checked call: `abort`
+            (a CK_ABORT macro that aborts: a sink), `ret` (CK_RET, or CK_RET_OR
+            with the cleanup when something is live), `throw` (CK_THROW). The
+            default style is an explicit `if (call != cudaSuccess) { cleanup;
+            return ...; }`.
+  guard     capture guards: `iscap` (a DEBUG_SYNC macro that asks
+            cudaStreamIsCapturing and only synchronises an eager stream, used
+            inside every capture region and in the eager body), `copied` (a
+            warm-up pass that captures under a bool copied from the use_graph
+            flag, runs eagerly otherwise and synchronises only when not
+            capturing).
+
+The body at the centre is the step itself: launch the exec (checked), log.
+
+A composition is an ordered list of features, outermost first. The generator
+enumerates all pairs of features of different groups (the wrappers in both
+nesting orders), a deterministic sample of triples and a few deep nestings (6
+to 8 features), each at several scales (scale = number of independent
+resources / loop depth / number of early returns and unrelated branches).
+
+For each composition it emits a correct function, which must be SILENT under
+all `cudagraph-*` checks, and a buggy one with exactly one planted defect.
+Every feature offers defects of its own (a leak of one exec on one path, an
+exec re-instantiated over a live one, a missing cudaGraphDestroy of a captured
+graph, a capture left open on an error path, a double destroy, a release of
+the wrong family, a cudaStreamSynchronize inside an open capture, an event
+released under the wrong flag, a `continue` that skips a release, ...); the
+buggy function plants the one picked by a stable hash of the composition's
+name. The line where a correct analysis reports the defect (the acquisition
+for a leak or an overwrite, the end-capture for a lost graph, the begin for an
+open capture, the second release, the wrong release, the unsafe call) carries
+`// BUG: <check-name>`; the analysis must report exactly the marked lines with
+those checks and nothing else.
+
+Only cuda_runtime.h, <cstdio>, <cstdlib>, <functional> and <vector> are used.
+
+Usage: gen_compose.py [--set lit|full] [--per-file N] --out DIR
+  writes DIR/compose_NNN.cu and DIR/expected.txt (`file:line: check` per
+  planted defect); or gen_compose.py --list to print the compositions.
+The module interface (used by test/driver/Inputs/check_compose.py):
+  compositions(set) -> [(features, scale)], generate_file(comps) ->
+  (text, [(line, check)], {function name: (first line, last line)},
+  [feature that emitted each line]).
+"""
+import argparse
+import itertools
+import os
+import random
+import zlib
+
+HEADER = r"""#include <cuda_runtime.h>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <vector>
+
+struct Opts {
+  bool use_graph, timing, verbose, trace;
+  int iters, warmup;
+};
+struct CudaError {
+  cudaError_t code;
+  int line;
+};
+
+#define CK_ABORT(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
+    fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); abort(); } } while (0)
+#define CK_THROW(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) throw CudaError{e_, __LINE__}; } while (0)
+#define CK_RET(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) return e_; } while (0)
+#define CK_RET_OR(x, cleanup) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { cleanup; return e_; } } while (0)
+// Synchronises only a stream that is not capturing (shared by eager and graph paths).
+#define DEBUG_SYNC(s) do { cudaStreamCaptureStatus st_ = cudaStreamCaptureStatusNone; \
+    if (cudaStreamIsCapturing((s), &st_) == cudaSuccess && st_ == cudaStreamCaptureStatusNone) \
+      cudaStreamSynchronize(s); } while (0)
+
+__global__ void fwd_kernel(float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = x[i] * 0.5f + 1.0f;
+}
+
+// Declared only: defined in another translation unit.
+void log_opts(const Opts &o);
+
+// Defined here, only read the options.
+static bool timing_on(const Opts &o) { return o.timing && o.iters > 0; }
+static bool graph_on(const Opts &o) { return o.use_graph; }
+static bool verbose_on(const Opts &o) { return o.verbose || o.trace; }
+
+struct TaskList {
+  std::vector<std::function<void()>> tasks;
+  void add(std::function<void()> t) { tasks.push_back(t); }
+  void run() {
+    for (auto &t : tasks) t();
+    tasks.clear();
+  }
+};
+"""
+
+# (group, variant); the order of GROUPS is the canonical nesting order.
+GROUPS = ["opts", "res", "tasks", "source", "loops", "early", "guard", "err"]
+VARIANTS = {
+    "opts": ["val", "cref", "hdecl", "hdef"],
+    "res": ["n"],
+    "tasks": ["lambda", "runner"],
+    "source": ["cache", "step0", "recorded", "member"],
+    "loops": ["n"],
+    "early": ["n"],
+    "guard": ["iscap", "copied"],
+    "err": ["abort", "ret", "throw"],
+}
+# Modifiers change how the other features write their code; they do not nest.
+MODIFIERS = {("guard", "iscap"), ("err", "abort"), ("err", "ret"), ("err", "throw")}
+FEATURES = [(g, v) for g in GROUPS for v in VARIANTS[g]]
+
+CK_MACRO = {"abort": "CK_ABORT", "throw": "CK_THROW"}
+
+
+def fname(f):
+    g, v = f
+    return g if v == "n" else v
+
+
+class Fn:
+    """The state of one function being generated."""
+
+    def __init__(self, uid, feats, scale, bug):
+        self.uid = uid
+        self.feats = feats
+        self.has = {g: v for g, v in feats}
+        self.scale = scale
+        self.bug = bug          # the chosen defect id, or None
+        self.offers = []        # defect ids offered while generating
+        self.lines = []         # [indent, text, rid or None, bug check or None]
+        self.stack = []         # cleanup entries (statement, rid), outermost first
+        self.rids = 0
+        self.res_bug = {}       # rid -> check, when the defect is reported at an acquisition
+        self.pre = []           # file-scope code emitted before the function
+        self.ind = 1
+        self.err = self.has.get("err", "if")
+        self.opts = self.has.get("opts", "cref")
+        self.source = self.has.get("source", "once")
+        self.launch = None      # list of statements that launch the step
+        self.origin = "frame"   # the feature that emits the next lines
+
+    # -- emission ---------------------------------------------------------
+    def emit(self, text, rid=None, bug=None):
+        self.lines.append([self.ind, text, rid, bug, self.origin])
+
+    def open(self, text):
+        self.emit(text)
+        self.ind += 1
+
+    def close(self, text="}"):
+        self.ind -= 1
+        self.emit(text)
+
+    def new_rid(self):
+        self.rids += 1
+        return self.rids
+
+    def offer(self, did, applicable=True):
+        """Offers defect `did`; True when it is the one to plant."""
+        if not applicable:
+            return False
+        k = sum(1 for o in self.offers if o.split("#")[0] == did)
+        did = "%s#%d" % (did, k)
+        self.offers.append(did)
+        return self.bug == did
+
+    def mark_res(self, rid, check):
+        self.res_bug[rid] = check
+
+    # -- options ----------------------------------------------------------
+    def flag(self, name):
+        if self.opts == "hdef":
+            return {"use_graph": "graph_on(o)", "timing": "timing_on(o)",
+                    "verbose": "verbose_on(o)"}.get(name, "o." + name)
+        return "o." + name
+
+    def interlude(self):
+        if self.opts == "hdecl":
+            self.emit("log_opts(o);")
+        elif self.opts == "hdef":
+            self.emit('if (verbose_on(o)) printf("opts: iters=%d\\n", o.iters);')
+
+    # -- exits ------------------------------------------------------------
+    def cleanup(self, omit=None, extra=()):
+        stmts = [st for st, rid in reversed(self.stack + list(extra)) if omit is None or rid != omit]
+        return " ".join(stmts)
+
+    def ret(self, code, omit=None, extra=()):
+        cl = self.cleanup(omit, extra)
+        return "{ %sreturn %s; }" % (cl + " " if cl else "", code)
+
+    def check(self, call, rid=None, extra=(), tag=None):
+        """A status-checked call; on failure everything live is released
+        (except under sink styles). `tag` names a defect site of the caller:
+        the `ret` style offers a CK_RET that forgets the one live resource."""
+        live = self.stack + list(extra)
+        if self.err in CK_MACRO:
+            self.emit("%s(%s);" % (CK_MACRO[self.err], call), rid)
+            return
+        omit = None
+        if (len(live) == 1 and live[0][1] is not None
+                and self.offer("err-ret", self.err == "ret")):
+            omit = live[0][1]
+            self.mark_res(omit, self.kind_check(omit))
+        if self.err == "ret":
+            cl = self.cleanup(omit, extra)
+            if cl:
+                self.emit("CK_RET_OR(%s, %s);" % (call, cl), rid)
+            else:
+                self.emit("CK_RET(%s);" % call, rid)
+        else:
+            self.emit("if (%s != cudaSuccess) %s" % (call, self.ret("cudaErrorUnknown", omit, extra)), rid)
+
+    rid_check = {}
+
+    def kind_check(self, rid):
+        return self.rid_check[rid]
+
+    def acquire_rid(self, check):
+        rid = self.new_rid()
+        self.rid_check[rid] = check
+        return rid
+
+    # -- the capture block shared by the sources ---------------------------
+    def capture(self, exec_var, graph_var="graph", kernel_n="n", post=()):
+        """Captures one step into a graph, instantiates `exec_var` from it and
+        destroys the graph. Offers: an unsafe sync inside the capture, a lost
+        graph, a capture left open on an error path."""
+        self.emit("cudaGraph_t %s = nullptr;" % graph_var)
+        self.check("cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal)")
+        begin_line = len(self.lines) - 1
+        self.emit("fwd_kernel<<<(%s + 255) / 256, 256, 0, s>>>(d_act, %s);" % (kernel_n, kernel_n))
+        if self.has.get("guard") == "iscap":
+            if self.offer("iscap-unguarded"):
+                self.emit("cudaStreamSynchronize(s);", bug="cudagraph-capture-unsafe-call")
+            else:
+                org, self.origin = self.origin, "guard=iscap"
+                self.emit("DEBUG_SYNC(s);")
+                self.origin = org
+        elif self.offer("cap-sync"):
+            self.emit("if (%s) cudaStreamSynchronize(s);" % self.flag("verbose"),
+                      bug="cudagraph-capture-unsafe-call")
+        # A checked enqueue inside the capture: on failure the capture is ended.
+        end_cap = ("{ cudaGraph_t broken = nullptr; cudaStreamEndCapture(s, &broken); "
+                   "if (broken) cudaGraphDestroy(broken); }", None)
+        sink = self.err in CK_MACRO
+        # Leaving with the capture open must be the only defect: no cleanup on
+        # that path may make a call that is illegal while capturing.
+        unsafe = any(t in self.cleanup() for t in ("cudaFree", "free_scratch", "teardown.run"))
+        if self.offer("cap-open", not sink and not unsafe):
+            self.lines[begin_line][3] = "cudagraph-capture-without-destroy"
+            self.check("cudaMemsetAsync(d_act, 0, sizeof(float), s)")
+        else:
+            self.check("cudaMemsetAsync(d_act, 0, sizeof(float), s)", extra=[end_cap])
+        self.check("cudaStreamEndCapture(s, &%s)" % graph_var)
+        lost = self.offer("cap-graph")
+        if lost:
+            self.lines[-1][3] = "cudagraph-capture-without-destroy"
+        self.check("cudaGraphInstantiate(&%s, %s, 0)" % (exec_var, graph_var), rid=self.exec_rid,
+                   extra=[] if lost else [("cudaGraphDestroy(%s);" % graph_var, None)])
+        if not lost:
+            self.emit("cudaGraphDestroy(%s);" % graph_var)
+        for p in post:
+            self.emit(p)
+
+    # -- the step at the centre ---------------------------------------------
+    def core(self):
+        for st in self.launch:
+            if st == "CHECKED_LAUNCH":
+                self.check("cudaGraphLaunch(exec, s)")
+            elif isinstance(st, tuple):
+                self.check(st[1])
+            elif st.startswith("}") and st.endswith("{"):
+                self.close(st)
+                self.ind += 1
+            elif st.endswith("{"):
+                self.open(st)
+            elif st == "}":
+                self.close()
+            else:
+                self.emit(st)
+        if self.has.get("guard") == "iscap":
+            self.origin = "guard=iscap"
+            self.emit("DEBUG_SYNC(s);")
+            self.origin = "core"
+        self.emit('if (%s) printf("step done\\n");' % self.flag("verbose"))
+
+
+# ---------------------------------------------------------------------------
+# Features: each takes the function state and the body (a callable) and
+# emits the body wrapped.
+
+def f_opts(c, body, v):
+    c.interlude()
+    for k in range(c.scale):
+        c.emit('if (%s && v[%d %% nv] > %d) printf("request %%d\\n", v[%d %% nv]);'
+               % (c.flag("verbose"), k, k, k))
+    t = c.flag("timing")
+    c.emit("cudaEvent_t t_start = nullptr, t_stop = nullptr;")
+    r0 = c.acquire_rid("cudagraph-handle-leak")
+    r1 = c.acquire_rid("cudagraph-handle-leak")
+    c.emit("if (%s) cudaEventCreate(&t_start);" % t, r0)
+    c.emit("if (%s) cudaEventCreate(&t_stop);" % t, r1)
+    c.stack.append(("if (%s) cudaEventDestroy(t_start);" % t, r0))
+    c.stack.append(("if (%s) cudaEventDestroy(t_stop);" % t, r1))
+    c.emit("if (%s) cudaEventRecord(t_start, s);" % t)
+    c.interlude()
+    body()
+    c.interlude()
+    c.open("if (%s) {" % t)
+    c.emit("cudaEventRecord(t_stop, s);")
+    c.emit("cudaEventSynchronize(t_stop);")
+    c.emit("float ms = 0.f;")
+    c.emit("cudaEventElapsedTime(&ms, t_start, t_stop);")
+    c.emit('printf("%.3f ms\\n", ms);')
+    c.close()
+    for k in range(c.scale):
+        c.emit('if (%s) printf("trace %d\\n");' % (c.flag("trace") if k % 2 else c.flag("verbose"), k))
+    c.stack.pop()
+    c.stack.pop()
+    c.emit("if (%s) cudaEventDestroy(t_start);" % t)
+    if c.offer("opts-wrong-flag"):
+        c.mark_res(r1, "cudagraph-handle-leak")
+        c.emit("if (%s) cudaEventDestroy(t_stop);" % c.flag("verbose"))
+    else:
+        c.emit("if (%s) cudaEventDestroy(t_stop);" % t)
+
+
+RES_KINDS = [
+    ("float *", "d_buf", "cudaMalloc(&{0}, bytes)", "cudaFree({0});", "cudaFreeHost({0});"),
+    ("cudaEvent_t ", "ev", "cudaEventCreateWithFlags(&{0}, cudaEventDisableTiming)", "cudaEventDestroy({0});", None),
+    ("float *", "h_pin", "cudaMallocHost(&{0}, bytes)", "cudaFreeHost({0});", "cudaFree({0});"),
+    ("cudaStream_t ", "side", "cudaStreamCreateWithFlags(&{0}, cudaStreamNonBlocking)", "cudaStreamDestroy({0});", None),
+]
+
+
+def f_res(c, body, v):
+    n = max(1, c.scale)
+    made = []
+    sink = c.err in CK_MACRO
+    for i in range(n):
+        ty, base, acq, rel, wrong = RES_KINDS[i % 4]
+        name = "%s%d" % (base, i)
+        rid = c.acquire_rid("cudagraph-handle-leak")
+        c.emit("%s%s = nullptr;" % (ty, name))
+        omit = None
+        if i > 0 and c.offer("res-path-leak", not sink and i == n - 1):
+            omit = made[-1][2]
+            c.mark_res(omit, "cudagraph-handle-leak")
+        if omit is None:
+            c.check(acq.format(name), rid)
+        else:
+            c.emit("if (%s != cudaSuccess) %s" % (acq.format(name), c.ret("cudaErrorMemoryAllocation", omit)), rid)
+        c.stack.append((rel.format(name), rid))
+        made.append((name, i % 4, rid))
+        if i % 4 == 3:
+            c.emit("cudaStreamWaitEvent(%s, ev%d, 0);" % (name, i - 2) if i >= 2 else "")
+        if i % 2 == 0:
+            c.emit('if (v[%d %% nv] > 3) printf("resource %d ready\\n");' % (i, i))
+    body()
+    double_at = made[0][0]
+    for name, kind, rid in reversed(made):
+        c.stack.pop()
+        rel, wrong = RES_KINDS[kind][3], RES_KINDS[kind][4]
+        if wrong and c.offer("res-mismatch"):
+            c.emit(wrong.format(name), bug="cudagraph-mismatched-dealloc")
+        else:
+            c.emit(rel.format(name))
+        if name == double_at and c.offer("res-double"):
+            c.emit('if (%s) printf("released\\n");' % c.flag("trace"))
+            c.emit(rel.format(name), bug="cudagraph-use-after-dealloc")
+
+
+def f_tasks(c, body, v):
+    rid = c.acquire_rid("cudagraph-handle-leak")
+    c.emit("float *d_scratch = nullptr;")
+    if v == "lambda":
+        c.emit("auto alloc_scratch = [&] { cudaMalloc(&d_scratch, bytes); };", rid)
+        c.emit("auto free_scratch = [&] { cudaFree(d_scratch); };")
+        c.emit("alloc_scratch();")
+        c.emit("cudaMemsetAsync(d_scratch, 0, bytes, s);")
+        c.stack.append(("free_scratch();", rid))
+        body()
+        c.stack.pop()
+        if c.offer("task-leak"):
+            c.mark_res(rid, "cudagraph-handle-leak")
+            c.emit('if (%s) printf("scratch kept\\n");' % c.flag("trace"))
+        else:
+            c.emit("free_scratch();")
+    else:
+        c.emit("TaskList setup, teardown;")
+        c.emit("setup.add([&] { cudaMalloc(&d_scratch, bytes); });", rid)
+        c.emit("setup.add([&] { cudaMemsetAsync(d_scratch, 0, bytes, s); });")
+        leak = c.offer("runner-leak")
+        if leak:
+            c.mark_res(rid, "cudagraph-handle-leak")
+            c.emit('teardown.add([&] { if (%s) printf("scratch\\n"); });' % c.flag("trace"))
+        else:
+            c.emit("teardown.add([&] { cudaFree(d_scratch); });")
+        c.emit("setup.run();")
+        c.stack.append(("teardown.run();", rid))
+        body()
+        c.stack.pop()
+        c.emit("teardown.run();")
+
+
+def f_source(c, body, v):
+    """The graph exec's owner. Sets c.launch for the core."""
+    c.exec_rid = c.acquire_rid("cudagraph-unpaired-instantiate")
+    rid = c.exec_rid
+    if v == "once":
+        g = c.flag("use_graph")
+        c.emit("cudaGraphExec_t exec = nullptr;")
+        c.open("if (%s) {" % g)
+        c.capture("exec")
+        c.close()
+        c.launch = ["if (%s) {" % g, "CHECKED_LAUNCH", "} else {",
+                    "fwd_kernel<<<(n + 255) / 256, 256, 0, s>>>(d_act, n);", "}"]
+        c.stack.append(("if (%s) cudaGraphExecDestroy(exec);" % g, rid))
+        body()
+        c.stack.pop()
+        if c.offer("once-wrong-flag"):
+            c.mark_res(rid, "cudagraph-unpaired-instantiate")
+            c.emit("if (%s) cudaGraphExecDestroy(exec);" % c.flag("timing"))
+        else:
+            c.emit("if (%s) cudaGraphExecDestroy(exec);" % g)
+    elif v == "cache":
+        c.emit("cudaGraphExec_t exec = nullptr;")
+        c.emit("int cached = -1;")
+        c.open("for (int r = 0; r < nv; ++r) {")
+        c.emit("const int bs = v[r] > 0 ? v[r] : 1;")
+        c.open("if (bs != cached) {")
+        if c.offer("cache-no-destroy"):
+            c.mark_res(rid, "cudagraph-unpaired-instantiate")
+            c.emit("if (cached != -1) cached = -1;")
+        else:
+            c.emit("if (cached != -1) { cudaGraphExecDestroy(exec); cached = -1; }")
+        c.stack.append(("if (cached != -1) cudaGraphExecDestroy(exec);", None))
+        c.capture("exec", kernel_n="bs", post=["cached = bs;"])
+        c.stack.pop()
+        c.close()
+        c.launch = ["CHECKED_LAUNCH"]
+        c.stack.append(("if (cached != -1) cudaGraphExecDestroy(exec);", rid))
+        body()
+        c.stack.pop()
+        c.close()
+        if c.offer("cache-double"):
+            c.emit("if (cached != -1) cudaGraphExecDestroy(exec);")
+            c.emit("if (exec != nullptr) cudaGraphExecDestroy(exec);", bug="cudagraph-use-after-dealloc")
+        else:
+            c.emit("if (cached != -1) { cudaGraphExecDestroy(exec); cached = -1; }")
+    elif v in ("step0", "recorded"):
+        c.emit("cudaGraphExec_t exec = nullptr;")
+        if v == "recorded":
+            c.emit("bool recorded = false;")
+        c.open("for (int step = 0; step < o.iters; ++step) {")
+        if v == "step0":
+            cond = "step % 64 == 0" if c.offer("step0-recapture") else "step == 0"
+            if cond != "step == 0":
+                c.mark_res(rid, "cudagraph-unpaired-instantiate")
+            c.open("if (%s) {" % cond)
+            c.capture("exec")
+        else:
+            c.open("if (!recorded) {")
+            forget = c.offer("recorded-forget")
+            if forget:
+                c.mark_res(rid, "cudagraph-unpaired-instantiate")
+            c.capture("exec", post=[] if forget else ["recorded = true;"])
+        c.close()
+        c.launch = ["CHECKED_LAUNCH"]
+        live = "if (exec) cudaGraphExecDestroy(exec);" if v == "step0" else \
+            "if (recorded) cudaGraphExecDestroy(exec);"
+        c.stack.append((live, rid))
+        body()
+        c.stack.pop()
+        c.close()
+        if v == "step0":
+            c.emit("if (exec) cudaGraphExecDestroy(exec);")
+        else:
+            c.emit("if (recorded) { cudaGraphExecDestroy(exec); recorded = false; }")
+    elif v == "member":
+        cls = "StepGraph%d" % c.uid
+        c.pre.extend(member_class(c, cls))
+        c.emit("%s runner;" % cls)
+        c.check("runner.begin(s)")
+        c.emit("fwd_kernel<<<(n + 255) / 256, 256, 0, s>>>(d_act, n);")
+        if c.has.get("guard") == "iscap":
+            if c.offer("iscap-unguarded"):
+                c.emit("cudaStreamSynchronize(s);", bug="cudagraph-capture-unsafe-call")
+            else:
+                c.origin = "guard=iscap"
+                c.emit("DEBUG_SYNC(s);")
+                c.origin = "source=member"
+        elif c.offer("member-sync"):
+            c.emit("if (%s) cudaStreamSynchronize(s);" % c.flag("verbose"), bug="cudagraph-capture-unsafe-call")
+        c.check("runner.end()")
+        c.launch = [("check", "runner.replay()")]
+        body()
+        c.emit("runner.reset();")
+
+
+def member_class(c, cls):
+    lost = c.offer("member-graph-lost")
+    no_null = c.offer("member-reset-twice")
+    out = ["class %s {" % cls, " public:",
+           "  %s() = default;" % cls,
+           "  ~%s() { reset(); }" % cls,
+           "  %s(const %s &) = delete;" % (cls, cls),
+           "  %s &operator=(const %s &) = delete;" % (cls, cls),
+           "  cudaError_t begin(cudaStream_t s) {",
+           "    reset();",
+           "    s_ = s;",
+           "    return cudaStreamBeginCapture(s_, cudaStreamCaptureModeGlobal);",
+           "  }",
+           "  cudaError_t end() {",
+           "    cudaGraph_t g = nullptr;",
+           "    cudaError_t e = cudaStreamEndCapture(s_, &g);" + (
+               " // BUG: cudagraph-capture-without-destroy" if lost else ""),
+           "    if (e != cudaSuccess) return e;",
+           "    e = cudaGraphInstantiate(&exec_, g, 0);"]
+    if not lost:
+        out.append("    cudaGraphDestroy(g);")
+    out += ["    return e;",
+            "  }",
+            "  cudaError_t replay() { return exec_ ? cudaGraphLaunch(exec_, s_) : cudaErrorInvalidValue; }",
+            "  void reset() {",
+            "    if (exec_) {",
+            "      cudaGraphExecDestroy(exec_);" + (" // BUG: cudagraph-use-after-dealloc" if no_null else "")]
+    if not no_null:
+        out.append("      exec_ = nullptr;")
+    out += ["    }",
+            "  }",
+            "",
+            " private:",
+            "  cudaStream_t s_ = nullptr;",
+            "  cudaGraphExec_t exec_ = nullptr;",
+            "};"]
+    return out
+
+
+def f_loops(c, body, v):
+    depth = max(1, c.scale)
+    for k in range(depth):
+        bound = "o.iters" if k == 0 else "nv"
+        c.open("for (int i%d = 0; i%d < %s; ++i%d) {" % (k, k, bound, k))
+        c.emit("if (v[i%d %% nv] < 0) continue;" % k)
+        if k == depth - 1:
+            c.emit("if (v[i%d %% nv] > 4096) break;" % k)
+    rid = c.acquire_rid("cudagraph-handle-leak")
+    c.emit("cudaEvent_t step_done = nullptr;")
+    c.check("cudaEventCreateWithFlags(&step_done, cudaEventDisableTiming)", rid)
+    if c.offer("loop-continue-leak"):
+        c.mark_res(rid, "cudagraph-handle-leak")
+        c.emit("if (v[i%d %% nv] == 0) continue;" % (depth - 1))
+    else:
+        c.emit("if (v[i%d %% nv] == 0) { cudaEventDestroy(step_done); continue; }" % (depth - 1))
+    c.stack.append(("cudaEventDestroy(step_done);", rid))
+    body()
+    c.stack.pop()
+    c.emit("cudaEventRecord(step_done, s);")
+    c.emit("cudaEventSynchronize(step_done);")
+    c.emit("cudaEventDestroy(step_done);")
+    c.emit("if (%s && i%d == 3) break;" % (c.flag("trace"), depth - 1))
+    for k in reversed(range(depth)):
+        c.close()
+
+
+def f_early(c, body, v):
+    k = max(1, c.scale)
+    for j in range(k):
+        omit = None
+        owned = [rid for _, rid in c.stack if rid is not None]
+        if j == 0 and owned and c.offer("early-omit"):
+            omit = owned[-1]
+            c.mark_res(omit, c.kind_check(omit))
+        c.emit("if (v[%d %% nv] < -%d) %s" % (j, j, c.ret("cudaErrorInvalidValue", omit)))
+        if j % 2:
+            c.emit('if (%s) printf("check %d passed\\n");' % (c.flag("trace"), j))
+    body()
+    c.emit("if (%s && v[0] == 0) %s" % (c.flag("trace"), c.ret("cudaSuccess")))
+
+
+def f_copied(c, body, v):
+    """A warm-up pass captured under a bool copied from the use_graph flag."""
+    c.open("{")
+    c.emit("const bool capturing = %s;" % c.flag("use_graph"))
+    c.emit("cudaGraph_t warm_graph = nullptr;")
+    c.emit("if (capturing) cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);")
+    c.emit("fwd_kernel<<<(n + 255) / 256, 256, 0, s>>>(d_act, n);")
+    if c.offer("copied-wrong-flag"):
+        c.emit("if (%s) cudaStreamSynchronize(s);" % c.flag("verbose"), bug="cudagraph-capture-unsafe-call")
+    else:
+        c.emit("if (!capturing) cudaStreamSynchronize(s);")
+    c.open("if (capturing) {")
+    c.check("cudaStreamEndCapture(s, &warm_graph)")
+    c.emit("cudaGraphExec_t warm_exec = nullptr;")
+    rid = c.acquire_rid("cudagraph-unpaired-instantiate")
+    c.check("cudaGraphInstantiate(&warm_exec, warm_graph, 0)", rid,
+            extra=[("cudaGraphDestroy(warm_graph);", None)])
+    c.emit("cudaGraphLaunch(warm_exec, s);")
+    if c.offer("copied-exec-leak"):
+        c.mark_res(rid, "cudagraph-unpaired-instantiate")
+    else:
+        c.emit("cudaGraphExecDestroy(warm_exec);")
+    c.emit("cudaGraphDestroy(warm_graph);")
+    c.close()
+    c.close()
+    body()
+
+
+WRAPPERS = {"opts": f_opts, "res": f_res, "tasks": f_tasks, "source": f_source,
+            "loops": f_loops, "early": f_early, "guard": f_copied}
+
+FRAMES = {"cache": "serve", "member": "bench", "step0": "train", "recorded": "train", "once": "run"}
+
+
+def build(uid, feats, scale, bug):
+    c = Fn(uid, feats, scale, bug)
+    c.rid_check = {}
+    c.exec_rid = None
+    order = [f for f in feats if f not in MODIFIERS]
+    if "source" not in c.has:
+        # The default source goes innermost, so every wrapper sees the exec.
+        order = order + [("source", "once")]
+
+    def nest(i):
+        if i == len(order):
+            c.origin = "core"
+            return c.core()
+        g, v = order[i]
+
+        def inner():
+            nest(i + 1)
+            c.origin = "%s=%s" % (g, v)
+        c.origin = "%s=%s" % (g, v)
+        return WRAPPERS[g](c, inner, v)
+
+    param = "Opts o" if c.opts == "val" else "const Opts &o"
+    name = "%s_%s_s%d_%d" % (FRAMES[c.source], "_".join(fname(f) for f in feats), scale, uid)
+    c.emit("if (nv <= 0 || n <= 0) return cudaErrorInvalidValue;")
+    c.emit("const size_t bytes = (size_t)n * sizeof(float);")
+    nest(0)
+    c.emit("return cudaSuccess;")
+    return c, name, param
+
+
+def render(c, name, param):
+    """-> (lines, the feature that emitted each line)."""
+    out = list(c.pre)
+    origin = ["source=member (class)"] * len(c.pre)
+    if c.pre:
+        out.append("")
+        origin.append("")
+    out.append("cudaError_t %s(%s, cudaStream_t s, float *d_act, int n, const int *v, int nv) {" % (name, param))
+    origin.append("frame")
+    for ind, text, rid, bug, org in c.lines:
+        if text == "":
+            continue
+        check = bug or (c.res_bug.get(rid) if rid is not None else None)
+        out.append("  " * ind + text + (" // BUG: " + check if check else ""))
+        origin.append(org)
+    out.append("}")
+    origin.append("frame")
+    return out, origin
+
+
+def function(uid, feats, scale, buggy):
+    """-> (lines, origin of each line, name). The buggy version plants the defect picked by a stable
+    hash among those the composition offers."""
+    c, name, param = build(uid, feats, scale, None)
+    if not buggy:
+        return render(c, name, param) + (name,)
+    offers = c.offers
+    if not offers:
+        raise ValueError("composition offers no defect: %s" % (feats,))
+    pick = offers[zlib.crc32(name.encode()) % len(offers)]
+    c2, name2, param2 = build(uid, feats, scale, pick)
+    # Generation only differs after the planted site.
+    at = offers.index(pick)
+    assert c2.offers[:at + 1] == offers[:at + 1], (offers, c2.offers)
+    return render(c2, name2 + "_bug", param2) + (name2 + "_bug",)
+
+
+def valid(feats):
+    groups = [g for g, _ in feats]
+    return len(set(groups)) == len(groups)
+
+
+def canonical(feats):
+    return sorted(feats, key=lambda f: FEATURES.index(f))
+
+
+def compositions(which="lit"):
+    """[(features outermost first, scale)]."""
+    out = []
+    pairs = [canonical(list(p)) for p in itertools.combinations(FEATURES, 2) if valid(p)]
+    for p in pairs:
+        orders = [p]
+        if p[0] not in MODIFIERS and p[1] not in MODIFIERS:
+            orders.append([p[1], p[0]])
+        for o in orders:
+            for scale in ((1, 3) if which == "lit" else (1, 2, 3, 5)):
+                out.append((o, scale))
+    rnd = random.Random(19)
+    triples = [canonical(list(t)) for t in itertools.combinations(FEATURES, 3) if valid(t)]
+    ntrip = 80 if which == "lit" else len(triples)
+    for t in rnd.sample(triples, min(ntrip, len(triples))):
+        out.append((t, 2))
+    deep = [
+        [("opts", "hdef"), ("res", "n"), ("tasks", "lambda"), ("source", "cache"), ("loops", "n"), ("early", "n"), ("err", "ret")],
+        [("opts", "val"), ("res", "n"), ("tasks", "runner"), ("source", "step0"), ("loops", "n"), ("early", "n"), ("guard", "iscap"), ("err", "throw")],
+        [("opts", "hdecl"), ("source", "recorded"), ("loops", "n"), ("early", "n"), ("guard", "copied"), ("err", "abort")],
+        [("opts", "cref"), ("res", "n"), ("source", "member"), ("loops", "n"), ("early", "n"), ("guard", "iscap")],
+        [("early", "n"), ("loops", "n"), ("source", "cache"), ("res", "n"), ("opts", "cref"), ("guard", "iscap")],
+        [("loops", "n"), ("tasks", "lambda"), ("early", "n"), ("source", "recorded"), ("res", "n"), ("opts", "hdef")],
+        [("opts", "hdef"), ("res", "n"), ("tasks", "lambda"), ("loops", "n"), ("early", "n"), ("guard", "copied"), ("err", "ret")],
+        [("res", "n"), ("loops", "n"), ("early", "n"), ("source", "step0"), ("tasks", "runner"), ("opts", "val"), ("guard", "iscap"), ("err", "ret")],
+    ]
+    for d in deep:
+        for scale in ((2, 4) if which == "lit" else (2, 4, 6)):
+            out.append((d, scale))
+    return out
+
+
+def generate_file(comps, start_uid=0):
+    """-> (text, [(line, check)], {function: (first, last)}, [origin of each
+    line: the feature that emitted it]).  The planted line of a buggy
+    function is the one marked `// BUG: <check>`."""
+    lines = HEADER.rstrip("\n").split("\n")
+    origins = ["header"] * len(lines)
+    spans = {}
+    uid = start_uid
+    for feats, scale in comps:
+        for buggy in (False, True):
+            uid += 1
+            body, origin, name = function(uid, feats, scale, buggy)
+            lines.append("")
+            origins.append("")
+            first = len(lines) + 1
+            lines.extend(body)
+            origins.extend(origin)
+            spans[name] = (first, len(lines))
+    lines.append("")
+    expected = []
+    for no, line in enumerate(lines, 1):
+        if "// BUG: " in line:
+            expected.append((no, line.split("// BUG: ")[1].strip()))
+    return "\n".join(lines), expected, spans, origins
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--set", choices=["lit", "full"], default="lit")
+    ap.add_argument("--per-file", type=int, default=60, help="compositions per file")
+    ap.add_argument("--out")
+    ap.add_argument("--list", action="store_true")
+    a = ap.parse_args()
+    comps = compositions(a.set)
+    if a.list:
+        for feats, scale in comps:
+            print(scale, " ".join("%s=%s" % f for f in feats))
+        return
+    if not a.out:
+        ap.error("--out is required")
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "expected.txt"), "w") as exp:
+        for i in range(0, len(comps), a.per_file):
+            path = "compose_%03d.cu" % (i // a.per_file)
+            text, expected, _, _ = generate_file(comps[i:i + a.per_file], start_uid=i * 2)
+            with open(os.path.join(a.out, path), "w") as f:
+                f.write(text)
+            for no, check in expected:
+                exp.write("%s:%d: %s\n" % (path, no, check))
+
+
+if __name__ == "__main__":
+    main()
