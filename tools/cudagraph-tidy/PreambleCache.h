@@ -48,6 +48,9 @@ namespace cgt {
 
 struct PreambleCacheStats {
   std::atomic<unsigned> Hits{0}, Builds{0}, Skipped{0};
+  /// Parses whose preamble path failed (a crash, a hang, errors a plain
+  /// parse does not have) and that were redone without a preamble.
+  std::atomic<unsigned> Failed{0};
 };
 
 struct PreambleCacheConfig {
@@ -60,7 +63,18 @@ struct PreambleCacheConfig {
   std::string Directory;            ///< empty: the default location
   uint64_t MaxBytes = 2048ull << 20;
   PreambleCacheStats *Stats = nullptr;
+  /// When set, the cache entry a parse is about to read is written to this
+  /// file first: if the parse then dies, the parent process knows which
+  /// entry to mark failed (Isolation.cpp).
+  std::string InUseMarker;
+  /// Tests only (--inject-fault=preamble-crash:FILE): crash as clang's
+  /// ASTReader does on some C++20 preambles, only when reading an entry.
+  bool FaultCrashOnRead = false;
 };
+
+/// Marks the entry at `PchPath` as one that failed once: it is removed and
+/// never built or read again for the same key (a "<key>.failed" file).
+void markPreambleFailed(const std::string &PchPath);
 
 /// $XDG_CACHE_HOME/cudagraph-tidy, else $HOME/.cache/cudagraph-tidy; ""
 /// when neither variable is set.
