@@ -111,7 +111,8 @@ std::string failureText(const WorkerEnd &End, const std::string &ResultText,
 /// produced a result; else false with `Problem`, and `PreambleEntry` set
 /// when it died while reading a cached preamble.
 bool attempt(const UnitTask &Job, const UnitLimits &Limits, UnitResult &Out,
-             std::string &Problem, std::string &PreambleEntry) {
+             std::string &Problem, std::string &PreambleEntry,
+             std::string &PreambleLink) {
   llvm::SmallString<128> JobPath, ResultPath, MarkerPath;
   if (llvm::sys::fs::createTemporaryFile("cudagraph-tidy-job", "json", JobPath) ||
       llvm::sys::fs::createTemporaryFile("cudagraph-tidy-result", "json", ResultPath) ||
@@ -137,7 +138,9 @@ bool attempt(const UnitTask &Job, const UnitLimits &Limits, UnitResult &Out,
     return false;
   }
   Problem = failureText(End, Text, Limits);
-  PreambleEntry = llvm::StringRef(readFile(std::string(MarkerPath))).trim().str();
+  auto [Entry, Link] = llvm::StringRef(readFile(std::string(MarkerPath))).split('\n');
+  PreambleEntry = Entry.trim().str();
+  PreambleLink = Link.trim().str();
   return false;
 }
 
@@ -151,20 +154,23 @@ void raiseTo(std::atomic<unsigned> &Max, unsigned V) {
 
 UnitResult analyzeIsolated(const UnitTask &Job, const UnitLimits &Limits) {
   UnitResult Out;
-  std::string Problem, Entry;
-  if (attempt(Job, Limits, Out, Problem, Entry))
+  std::string Problem, Entry, Link;
+  if (attempt(Job, Limits, Out, Problem, Entry, Link))
     return Out;
   if (!Entry.empty()) {
     // Died inside the preamble path: never trust that entry again, and
     // give the unit the plain parse it would have had without a cache.
-    markPreambleFailed(Entry);
+    markPreambleFailed(Entry, Link);
+    llvm::errs() << "cudagraph-tidy: note: " << Job.File << ": " << Problem
+                 << " while using its cached preamble; analysing it again "
+                    "without one\n";
     if (Job.Preamble.Stats)
       ++Job.Preamble.Stats->Failed;
     UnitTask Plain = Job;
     Plain.Preamble.Enabled = false;
     Out = UnitResult();
-    std::string Ignored;
-    if (attempt(Plain, Limits, Out, Problem, Ignored))
+    std::string Ignored, IgnoredLink;
+    if (attempt(Plain, Limits, Out, Problem, Ignored, IgnoredLink))
       return Out;
   }
   Out = UnitResult();

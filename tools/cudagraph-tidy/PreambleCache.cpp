@@ -294,15 +294,17 @@ std::string failedMarkerOf(llvm::StringRef PchPath) {
   return (PchPath.drop_back(strlen(".pch")) + ".failed").str();
 }
 
-/// Names the entry a parse is about to build or read, for the parent
-/// process to mark failed if this one dies (Isolation.cpp); "" clears it.
-void markInUse(const PreambleCacheConfig &Cache, const std::string &Pch) {
+/// Names the entry a parse is about to build or read, and the private link
+/// it reads it through, for the parent process to mark failed and clean up
+/// if this one dies (Isolation.cpp); "" clears it.
+void markInUse(const PreambleCacheConfig &Cache, const std::string &Pch,
+               const std::string &Link = "") {
   if (Cache.InUseMarker.empty())
     return;
   std::error_code EC;
   llvm::raw_fd_ostream OS(Cache.InUseMarker, EC);
-  if (!EC)
-    OS << Pch;
+  if (!EC && !Pch.empty())
+    OS << Pch << "\n" << Link << "\n";
 }
 
 /// Whether a run with these checks may use a preamble: compiler warnings
@@ -376,6 +378,7 @@ std::string usePreamble(CompilerInvocation &CI, FileManager &Files,
   PP.DisablePCHOrModuleValidation = DisableValidationForModuleKind::PCH;
   PP.UsePredefines = false;
   UsedEntry = Pch;
+  markInUse(Cache, Pch, std::string(Link));
   return std::string(Link);
 }
 
@@ -494,6 +497,9 @@ runOnce(ClangTidyContext &Context, const tooling::CompilationDatabase &Compilati
   // clang-tidy's resource directory, not one next to this binary's build
   // tree (ResourceDir.h); before ClangTool adds its own guess.
   Tool.appendArgumentsAdjuster(resourceDirAdjuster());
+  // The driver names a unit that does not parse itself, once, even when
+  // the unit is parsed twice (runClangTidyWithPreamble).
+  Tool.setPrintErrorMessage(false);
 
   ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, false);
   auto DiagOpts = std::make_unique<DiagnosticOptions>();
@@ -518,7 +524,9 @@ bool hasCompilerError(const std::vector<ClangTidyError> &Errors) {
 
 } // namespace
 
-void markPreambleFailed(const std::string &PchPath) {
+void markPreambleFailed(const std::string &PchPath, const std::string &Link) {
+  if (!Link.empty())
+    llvm::sys::fs::remove(Link);
   if (!llvm::StringRef(PchPath).ends_with(".pch"))
     return;
   std::string Empty;

@@ -73,8 +73,9 @@ struct PreambleCacheConfig {
 };
 
 /// Marks the entry at `PchPath` as one that failed once: it is removed and
-/// never built or read again for the same key (a "<key>.failed" file).
-void markPreambleFailed(const std::string &PchPath);
+/// never built or read again for the same key (a "<key>.failed" file);
+/// `Link`, the private name a dead reader left behind, is removed.
+void markPreambleFailed(const std::string &PchPath, const std::string &Link = "");
 
 /// $XDG_CACHE_HOME/cudagraph-tidy, else $HOME/.cache/cudagraph-tidy; ""
 /// when neither variable is set.
