@@ -138,7 +138,8 @@ bool attempt(const UnitTask &Job, const UnitLimits &Limits, UnitResult &Out,
     return false;
   }
   Problem = failureText(End, Text, Limits);
-  auto [Entry, Link] = llvm::StringRef(readFile(std::string(MarkerPath))).split('\n');
+  std::string Marker = readFile(std::string(MarkerPath));
+  auto [Entry, Link] = llvm::StringRef(Marker).split('\n');
   PreambleEntry = Entry.trim().str();
   PreambleLink = Link.trim().str();
   return false;
