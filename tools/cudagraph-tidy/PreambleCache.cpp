@@ -156,17 +156,25 @@ public:
   bool Complete = true;
 };
 
-std::string keyOf(const CompilerInvocation &CI, llvm::StringRef WorkingDir,
-                  llvm::StringRef Preamble, bool EndsAtStartOfLine) {
+std::string keyOf(const CompilerInvocation &CI,
+                  const std::vector<std::string> &DriverArgs,
+                  llvm::StringRef WorkingDir, llvm::StringRef Preamble,
+                  bool EndsAtStartOfLine) {
   llvm::SHA256 H;
   auto Add = [&](llvm::StringRef S) {
     H.update(S);
     H.update(llvm::StringRef("\0", 1));
   };
-  Add("cudagraph-tidy preamble v1");
+  Add("cudagraph-tidy preamble v2");
   Add(CUDAGRAPH_TIDY_VERSION);
   Add(getClangFullVersion());
   Add(WorkingDir);
+  // The unit's own command line, every flag in order, duplicates and all,
+  // and the cc1 line clang derived from it, which is what builds and reads
+  // the entry: two commands share an entry only when both agree.
+  for (const std::string &A : DriverArgs)
+    Add(A);
+  Add("cc1");
   for (const std::string &A : CI.getCC1CommandLine())
     Add(A);
   Add(CI.getPreprocessorOpts().SetUpStaticAnalyzer ? "analyzer" : "");
@@ -319,7 +327,9 @@ bool checksAllowCache(ClangTidyContext &Context, llvm::StringRef File) {
 /// or "" when the file is parsed without a preamble.
 std::string usePreamble(CompilerInvocation &CI, FileManager &Files,
                         std::shared_ptr<PCHContainerOperations> PCHOps,
-                        const PreambleCacheConfig &Cache, std::string &UsedEntry) {
+                        const PreambleCacheConfig &Cache,
+                        const std::vector<std::string> &DriverArgs,
+                        std::string &UsedEntry) {
   if (CI.getFrontendOpts().Inputs.size() != 1 ||
       !CI.getFrontendOpts().Inputs[0].isFile())
     return "";
@@ -336,7 +346,7 @@ std::string usePreamble(CompilerInvocation &CI, FileManager &Files,
     return "";
   auto Cwd = FS.getCurrentWorkingDirectory();
   std::string Key =
-      keyOf(CI, Cwd ? *Cwd : "", (*Main)->getBuffer().take_front(Bounds.Size),
+      keyOf(CI, DriverArgs, Cwd ? *Cwd : "", (*Main)->getBuffer().take_front(Bounds.Size),
             Bounds.PreambleEndsAtStartOfLine);
   const std::string &Dir = Cache.Directory;
   if (llvm::sys::fs::create_directories(Dir))
@@ -413,7 +423,8 @@ public:
     Invocation->getDiagnosticOpts().ShowCarets = false;
     std::string Link;
     if (UseCache)
-      Link = usePreamble(*Invocation, *Files, PCHContainerOps, Cache, UsedEntry);
+      Link = usePreamble(*Invocation, *Files, PCHContainerOps, Cache,
+                         *DriverArgs, UsedEntry);
     if (!Link.empty() && Cache.FaultCrashOnRead)
       ::raise(SIGSEGV); // tests only: see PreambleCacheConfig
     bool OK = FrontendActionFactory::runInvocation(Invocation, Files,
@@ -425,6 +436,9 @@ public:
   }
   /// The cache entry the parse read, "" when it parsed without one.
   std::string UsedEntry;
+  /// The unit's command line as ClangTool runs it, captured by the last
+  /// arguments adjuster (runOnce).
+  const std::vector<std::string> *DriverArgs = nullptr;
 
 private:
   ClangTidyASTConsumerFactory ConsumerFactory;
@@ -500,6 +514,12 @@ runOnce(ClangTidyContext &Context, const tooling::CompilationDatabase &Compilati
   // The driver names a unit that does not parse itself, once, even when
   // the unit is parsed twice (runClangTidyWithPreamble).
   Tool.setPrintErrorMessage(false);
+  std::vector<std::string> Effective;
+  Tool.appendArgumentsAdjuster(
+      [&Effective](const tooling::CommandLineArguments &Args, llvm::StringRef) {
+        Effective = Args;
+        return Args;
+      });
 
   ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, false);
   auto DiagOpts = std::make_unique<DiagnosticOptions>();
@@ -509,6 +529,7 @@ runOnce(ClangTidyContext &Context, const tooling::CompilationDatabase &Compilati
   Tool.setDiagnosticConsumer(&DiagConsumer);
 
   ActionFactory Factory(Context, std::move(BaseFS), Cache, UseCache);
+  Factory.DriverArgs = &Effective;
   Tool.run(&Factory);
   UsedEntry = Factory.UsedEntry;
   return DiagConsumer.take();
