@@ -23,6 +23,7 @@
 #include "DiffFilter.h"
 #include "DriverSupport.h"
 #include "ExportModel.h"
+#include "Isolation.h"
 #include "Launcher.h"
 #include "MergeSarif.h"
 #include "Sharding.h"
@@ -145,6 +146,27 @@ static cl::opt<bool> ProgressOpt(
     cl::desc("Print \"[12/175] file\" on stderr as each translation unit "
              "starts (default: when stderr is a terminal and not --quiet)"),
     cl::cat(ToolCategory));
+static cl::opt<unsigned> TuTimeoutOpt(
+    "tu-timeout",
+    cl::desc("Seconds one translation unit may take before its analysis is "
+             "stopped and reported (0: no limit)"),
+    cl::value_desc("SECONDS"), cl::init(300), cl::cat(ToolCategory));
+static cl::opt<unsigned> TuMemoryOpt(
+    "tu-memory",
+    cl::desc("MiB of memory one translation unit's analysis may allocate "
+             "before it is stopped and reported (0: no limit)"),
+    cl::value_desc("MIB"), cl::init(cgt::DefaultTuMemoryMB), cl::cat(ToolCategory));
+static cl::opt<bool> InProcessOpt(
+    "in-process",
+    cl::desc("Analyse every translation unit in the driver's own process, "
+             "without worker processes: a crash or hang then takes the whole "
+             "run (for debugging the driver)"),
+    cl::cat(ToolCategory));
+static cl::opt<std::string> InjectFaultOpt(
+    "inject-fault",
+    cl::desc("For the driver's own tests only: make the analysis of FILE "
+             "crash, hang, alloc(ate without bound) or preamble-crash"),
+    cl::value_desc("KIND:FILE"), cl::init(""), cl::Hidden, cl::cat(ToolCategory));
 static cl::opt<bool> NoProgressOpt("no-progress",
                                    cl::desc("Print no progress lines"),
                                    cl::cat(ToolCategory));
@@ -241,7 +263,8 @@ void printSharedMemStats(const cgt::RunResult &Result) {
 void printStats() {
   errs() << "preamble cache: " << PreambleStats.Hits << " hits, "
          << PreambleStats.Builds << " built, " << PreambleStats.Skipped
-         << " files without a usable preamble\n";
+         << " files without a usable preamble, " << PreambleStats.Failed
+         << " failed and parsed without\n";
   const cgt::LifetimeStats &S = cgt::lifetimeStats();
   errs() << "lifetime engine: " << S.Functions << " functions analysed, "
          << S.WidenedFunctions << " widened past the per-resource state bound, "
@@ -329,6 +352,8 @@ int main(int argc, const char **argv) {
   sys::PrintStackTraceOnErrorSignal(argv[0]);
   if (argc > 1 && StringRef(argv[1]) == "merge-sarif")
     return cgt::mergeSarifMain(argc, argv);
+  if (argc > 1 && StringRef(argv[1]) == "__analyze-unit")
+    return cgt::analyzeUnitWorkerMain(argc, argv);
   if (argc > 1 && StringRef(argv[1]) == "launch")
     return cgt::launchMain(argc, argv);
   // `FILE -- nvcc ...`: clang would reject nvcc's flags.
@@ -435,6 +460,10 @@ int main(int argc, const char **argv) {
     Run.DeviceSide = DeviceSide;
     Run.Jobs = JobsOpt;
     Run.Preamble = std::move(Preamble);
+    Run.Limits.InProcess = InProcessOpt;
+    Run.Limits.TimeoutSeconds = TuTimeoutOpt;
+    Run.Limits.MemoryMB = TuMemoryOpt;
+    Run.Limits.Fault = InjectFaultOpt;
     Run.Progress = !NoProgressOpt &&
                    (ProgressOpt || (!Quiet && sys::Process::StandardErrIsDisplayed()));
     Result = cgt::runChecks(Run, Files);

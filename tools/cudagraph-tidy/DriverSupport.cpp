@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DriverSupport.h"
+#include "Isolation.h"
 #include "ApiModel/ApiModel.h"
 #include "CompileDb/NvccArgs.h"
 #include "Sarif/SarifWriter.h"
@@ -252,14 +253,11 @@ private:
   std::vector<tooling::CompileCommand> Cmds;
 };
 
-struct UnitResult {
-  UnitStatus Status;
-  std::vector<FindingRecord> Findings;
-  std::vector<std::string> ConfigErrors;
-};
+} // namespace
 
-UnitResult analyzeUnit(const DriverRun &Run, const std::string &File,
-                       std::vector<tooling::CompileCommand> Cmds) {
+UnitResult analyzeUnit(const UnitTask &Job) {
+  const std::string &File = Job.File;
+  std::vector<tooling::CompileCommand> Cmds = Job.Commands;
   UnitResult Out;
   Out.Status.File = File;
   LineTable Lines;
@@ -276,10 +274,8 @@ UnitResult analyzeUnit(const DriverRun &Run, const std::string &File,
   // files again would put their Checks after --checks and turn back on what
   // `--checks=-*,...` turned off.
   ClangTidyContext Context(
-      std::make_unique<DefaultOptionsProvider>(
-          Run.OptionsProvider->getGlobalOptions(),
-          ClangTidyOptions::getDefaults().merge(
-              Run.OptionsProvider->getOptions(File), 0)),
+      std::make_unique<DefaultOptionsProvider>(ClangTidyGlobalOptions(),
+                                               Job.Options),
       false, false, false);
   auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::vfs::createPhysicalFileSystem());
@@ -289,7 +285,7 @@ UnitResult analyzeUnit(const DriverRun &Run, const std::string &File,
   // time on each).
   smem::unitCoverage() = smem::UnitCoverage();
   std::vector<ClangTidyError> Errors =
-      runClangTidyWithPreamble(Context, Db, File, BaseFS, Run.Preamble);
+      runClangTidyWithPreamble(Context, Db, File, BaseFS, Job.Preamble);
   if (!RelativeTo.empty())
     spellRelativeTo(Errors, RelativeTo);
   if (Context.isCheckEnabled("cudagraph-shared-index-overflow") ||
@@ -329,6 +325,8 @@ UnitResult analyzeUnit(const DriverRun &Run, const std::string &File,
   return Out;
 }
 
+namespace {
+
 void sortAndDedupe(std::vector<FindingRecord> &Findings) {
   std::stable_sort(Findings.begin(), Findings.end(),
                    [](const FindingRecord &A, const FindingRecord &B) {
@@ -362,6 +360,18 @@ void keepUserPath(std::vector<tooling::CompileCommand> &Cmds,
     if (C.Filename == AbsPath)
       C.Filename = UserPath;
   }
+}
+
+/// Tests only: `Spec` is KIND:FILE (Worker.cpp); the unit whose file name
+/// is FILE gets the fault.
+void injectFaultInto(UnitTask &Task, llvm::StringRef Spec) {
+  auto [Kind, Name] = Spec.split(':');
+  if (Name.empty() || llvm::sys::path::filename(Task.File) != Name)
+    return;
+  if (Kind == "preamble-crash")
+    Task.Preamble.FaultCrashOnRead = true;
+  else
+    Task.Fault = Kind.str();
 }
 
 /// The "[12/175] path/file.cu" lines: numbered in the order units start, so
@@ -420,21 +430,32 @@ RunResult runChecks(DriverRun &Run, const std::vector<std::string> &Files) {
     }
     ToAnalyze.push_back(I);
   }
-  unsigned Jobs = Run.Jobs ? Run.Jobs : llvm::hardware_concurrency().compute_thread_count();
-  Jobs = std::max(1u, std::min<unsigned>(Jobs, ToAnalyze.size()));
+  // Options resolved here too: the provider reads .clang-tidy files and
+  // caches them, which is not documented as thread-safe either.
+  std::vector<UnitTask> Tasks(Files.size());
+  for (size_t I : ToAnalyze) {
+    Tasks[I].File = Files[I];
+    Tasks[I].Commands = std::move(Commands[I]);
+    Tasks[I].Options = ClangTidyOptions::getDefaults().merge(
+        Run.OptionsProvider->getOptions(Files[I]), 0);
+    Tasks[I].Preamble = Run.Preamble;
+    injectFaultInto(Tasks[I], Run.Limits.Fault);
+  }
+  unsigned Threads = Run.Jobs ? Run.Jobs : llvm::hardware_concurrency().compute_thread_count();
+  Threads = std::max(1u, std::min<unsigned>(Threads, ToAnalyze.size()));
   StartCounter Progress{Run.Progress, ToAnalyze.size()};
-  if (Jobs <= 1) {
-    for (size_t I : ToAnalyze) {
-      Progress.started(Files[I]);
-      Units[I] = analyzeUnit(Run, Files[I], std::move(Commands[I]));
-    }
-  } else {
-    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
+  auto AnalyzeOne = [&](size_t I) {
+    Progress.started(Files[I]);
+    Units[I] = Run.Limits.InProcess ? analyzeUnit(Tasks[I])
+                                    : analyzeIsolated(Tasks[I], Run.Limits);
+  };
+  if (Threads <= 1) {
     for (size_t I : ToAnalyze)
-      Pool.async([&, I] {
-        Progress.started(Files[I]);
-        Units[I] = analyzeUnit(Run, Files[I], std::move(Commands[I]));
-      });
+      AnalyzeOne(I);
+  } else {
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Threads));
+    for (size_t I : ToAnalyze)
+      Pool.async([&, I] { AnalyzeOne(I); });
     Pool.wait();
   }
   // Merged in input order and then sorted, so the report does not depend on
@@ -449,6 +470,7 @@ RunResult runChecks(DriverRun &Run, const std::vector<std::string> &Files) {
     for (const std::string &C : U.ConfigErrors)
       if (SeenConfig.insert(C).second)
         Result.ConfigErrors.push_back(C);
+    addCounters(U.Counters, Run.Preamble.Stats);
   }
   sortAndDedupe(Result.Findings);
   return Result;

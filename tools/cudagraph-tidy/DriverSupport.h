@@ -19,6 +19,17 @@
 
 namespace cgt {
 
+/// How each translation unit is kept from taking the run down
+/// (Isolation.h): a worker process per unit with these budgets, or, for
+/// debugging, the driver's own process.
+struct UnitLimits {
+  bool InProcess = false;
+  unsigned TimeoutSeconds = 300; ///< wall time per unit; 0: none
+  unsigned MemoryMB = 8192;      ///< address space per worker; 0: none
+  /// Tests only (--inject-fault=KIND:FILE): see Worker.cpp.
+  std::string Fault;
+};
+
 struct DriverRun {
   std::unique_ptr<clang::tidy::ClangTidyOptionsProvider> OptionsProvider;
   const clang::tooling::CompilationDatabase *Compilations = nullptr;
@@ -28,7 +39,38 @@ struct DriverRun {
   /// Prints "[12/175] path/file.cu" on stderr as each translation unit
   /// starts (the driver turns it on when stderr is a terminal).
   bool Progress = false;
+  UnitLimits Limits;
 };
+
+/// Everything one translation unit's analysis needs, resolved on the main
+/// thread so that it can run on a worker thread or in a worker process.
+struct UnitTask {
+  std::string File; ///< as the user named it
+  std::vector<clang::tooling::CompileCommand> Commands;
+  /// The file's options: its .clang-tidy files, then --config and --checks.
+  clang::tidy::ClangTidyOptions Options;
+  PreambleCacheConfig Preamble{/*Enabled=*/false};
+  std::string Fault; ///< tests only: the fault to inject into this unit
+};
+
+/// What the engines counted while analysing one unit, for --stats and the
+/// budget warnings when the unit ran in another process.
+struct UnitCounters {
+  unsigned Functions = 0, WidenedFunctions = 0, BudgetFunctions = 0,
+           MostDisjuncts = 0;
+  unsigned PreambleHits = 0, PreambleBuilds = 0, PreambleSkipped = 0,
+           PreambleFailed = 0;
+};
+
+struct UnitResult {
+  UnitStatus Status;
+  std::vector<FindingRecord> Findings;
+  std::vector<std::string> ConfigErrors;
+  UnitCounters Counters; ///< filled by workers only
+};
+
+/// Analyses one translation unit in this process.
+UnitResult analyzeUnit(const UnitTask &Job);
 
 struct RunResult {
   std::vector<FindingRecord> Findings; ///< sorted by file, offset, check

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExportUnit.h"
+#include "ResourceDir.h"
 #include "Lifetime/LifetimeAnalysis.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -198,6 +199,7 @@ UnitExport exportUnit(const UnitJob &Job, const ApiModel &Model, const ApiModel 
     Adjusted.insert(Adjusted.end(), Job.ExtraArgs.begin(), Job.ExtraArgs.end());
     return Adjusted;
   });
+  Tool.appendArgumentsAdjuster(resourceDirAdjuster());
   Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
   ErrorCounter Errors;
   Tool.setDiagnosticConsumer(&Errors);

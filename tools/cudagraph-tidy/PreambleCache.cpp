@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PreambleCache.h"
+#include "ResourceDir.h"
 
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang/Basic/Version.h"
@@ -28,6 +29,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
+#include <cstring>
 #include <utime.h>
 
 using namespace clang;
@@ -153,17 +156,25 @@ public:
   bool Complete = true;
 };
 
-std::string keyOf(const CompilerInvocation &CI, llvm::StringRef WorkingDir,
-                  llvm::StringRef Preamble, bool EndsAtStartOfLine) {
+std::string keyOf(const CompilerInvocation &CI,
+                  const std::vector<std::string> &DriverArgs,
+                  llvm::StringRef WorkingDir, llvm::StringRef Preamble,
+                  bool EndsAtStartOfLine) {
   llvm::SHA256 H;
   auto Add = [&](llvm::StringRef S) {
     H.update(S);
     H.update(llvm::StringRef("\0", 1));
   };
-  Add("cudagraph-tidy preamble v1");
+  Add("cudagraph-tidy preamble v2");
   Add(CUDAGRAPH_TIDY_VERSION);
   Add(getClangFullVersion());
   Add(WorkingDir);
+  // The unit's own command line, every flag in order, duplicates and all,
+  // and the cc1 line clang derived from it, which is what builds and reads
+  // the entry: two commands share an entry only when both agree.
+  for (const std::string &A : DriverArgs)
+    Add(A);
+  Add("cc1");
   for (const std::string &A : CI.getCC1CommandLine())
     Add(A);
   Add(CI.getPreprocessorOpts().SetUpStaticAnalyzer ? "analyzer" : "");
@@ -287,6 +298,23 @@ bool buildEntry(const CompilerInvocation &CI, FileManager &Files,
   return OK;
 }
 
+std::string failedMarkerOf(llvm::StringRef PchPath) {
+  return (PchPath.drop_back(strlen(".pch")) + ".failed").str();
+}
+
+/// Names the entry a parse is about to build or read, and the private link
+/// it reads it through, for the parent process to mark failed and clean up
+/// if this one dies (Isolation.cpp); "" clears it.
+void markInUse(const PreambleCacheConfig &Cache, const std::string &Pch,
+               const std::string &Link = "") {
+  if (Cache.InUseMarker.empty())
+    return;
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Cache.InUseMarker, EC);
+  if (!EC && !Pch.empty())
+    OS << Pch << "\n" << Link << "\n";
+}
+
 /// Whether a run with these checks may use a preamble: compiler warnings
 /// inside it would not be replayed.
 bool checksAllowCache(ClangTidyContext &Context, llvm::StringRef File) {
@@ -299,7 +327,9 @@ bool checksAllowCache(ClangTidyContext &Context, llvm::StringRef File) {
 /// or "" when the file is parsed without a preamble.
 std::string usePreamble(CompilerInvocation &CI, FileManager &Files,
                         std::shared_ptr<PCHContainerOperations> PCHOps,
-                        const PreambleCacheConfig &Cache) {
+                        const PreambleCacheConfig &Cache,
+                        const std::vector<std::string> &DriverArgs,
+                        std::string &UsedEntry) {
   if (CI.getFrontendOpts().Inputs.size() != 1 ||
       !CI.getFrontendOpts().Inputs[0].isFile())
     return "";
@@ -316,12 +346,18 @@ std::string usePreamble(CompilerInvocation &CI, FileManager &Files,
     return "";
   auto Cwd = FS.getCurrentWorkingDirectory();
   std::string Key =
-      keyOf(CI, Cwd ? *Cwd : "", (*Main)->getBuffer().take_front(Bounds.Size),
+      keyOf(CI, DriverArgs, Cwd ? *Cwd : "", (*Main)->getBuffer().take_front(Bounds.Size),
             Bounds.PreambleEndsAtStartOfLine);
   const std::string &Dir = Cache.Directory;
   if (llvm::sys::fs::create_directories(Dir))
     return "";
   std::string Pch = join(Dir, Key + ".pch");
+  if (llvm::sys::fs::exists(failedMarkerOf(Pch))) {
+    if (Cache.Stats)
+      ++Cache.Stats->Skipped;
+    return "";
+  }
+  markInUse(Cache, Pch);
   bool Fresh = llvm::sys::fs::exists(Pch) && depsStillValid(join(Dir, Key + ".deps"));
   if (!Fresh) {
     if (!Cache.Build ||
@@ -351,6 +387,8 @@ std::string usePreamble(CompilerInvocation &CI, FileManager &Files,
   PP.PrecompiledPreambleBytes = {Bounds.Size, Bounds.PreambleEndsAtStartOfLine};
   PP.DisablePCHOrModuleValidation = DisableValidationForModuleKind::PCH;
   PP.UsePredefines = false;
+  UsedEntry = Pch;
+  markInUse(Cache, Pch, std::string(Link));
   return std::string(Link);
 }
 
@@ -385,13 +423,22 @@ public:
     Invocation->getDiagnosticOpts().ShowCarets = false;
     std::string Link;
     if (UseCache)
-      Link = usePreamble(*Invocation, *Files, PCHContainerOps, Cache);
+      Link = usePreamble(*Invocation, *Files, PCHContainerOps, Cache,
+                         *DriverArgs, UsedEntry);
+    if (!Link.empty() && Cache.FaultCrashOnRead)
+      ::raise(SIGSEGV); // tests only: see PreambleCacheConfig
     bool OK = FrontendActionFactory::runInvocation(Invocation, Files,
                                                    PCHContainerOps, DiagConsumer);
     if (!Link.empty())
       llvm::sys::fs::remove(Link);
+    markInUse(Cache, "");
     return OK;
   }
+  /// The cache entry the parse read, "" when it parsed without one.
+  std::string UsedEntry;
+  /// The unit's command line as ClangTool runs it, captured by the last
+  /// arguments adjuster (runOnce).
+  const std::vector<std::string> *DriverArgs = nullptr;
 
 private:
   ClangTidyASTConsumerFactory ConsumerFactory;
@@ -431,11 +478,15 @@ void spellRelativeTo(std::vector<ClangTidyError> &Errors,
   }
 }
 
-std::vector<ClangTidyError> runClangTidyWithPreamble(
-    ClangTidyContext &Context, const tooling::CompilationDatabase &Compilations,
-    const std::string &File,
-    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-    const PreambleCacheConfig &Cache) {
+namespace {
+
+/// One clang-tidy run over `File`; `UsedEntry` is set to the preamble cache
+/// entry it read, if any.
+std::vector<ClangTidyError>
+runOnce(ClangTidyContext &Context, const tooling::CompilationDatabase &Compilations,
+        const std::string &File,
+        llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+        const PreambleCacheConfig &Cache, bool UseCache, std::string &UsedEntry) {
   tooling::ClangTool Tool(Compilations, {File},
                           std::make_shared<PCHContainerOperations>(), BaseFS);
   // clang-tidy's ExtraArgs/ExtraArgsBefore from the configuration.
@@ -457,6 +508,18 @@ std::vector<ClangTidyError> runClangTidyWithPreamble(
       };
   Tool.appendArgumentsAdjuster(ExtraArgs);
   Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
+  // clang-tidy's resource directory, not one next to this binary's build
+  // tree (ResourceDir.h); before ClangTool adds its own guess.
+  Tool.appendArgumentsAdjuster(resourceDirAdjuster());
+  // The driver names a unit that does not parse itself, once, even when
+  // the unit is parsed twice (runClangTidyWithPreamble).
+  Tool.setPrintErrorMessage(false);
+  std::vector<std::string> Effective;
+  Tool.appendArgumentsAdjuster(
+      [&Effective](const tooling::CommandLineArguments &Args, llvm::StringRef) {
+        Effective = Args;
+        return Args;
+      });
 
   ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, false);
   auto DiagOpts = std::make_unique<DiagnosticOptions>();
@@ -465,10 +528,57 @@ std::vector<ClangTidyError> runClangTidyWithPreamble(
   Context.setDiagnosticsEngine(std::move(DiagOpts), &DE);
   Tool.setDiagnosticConsumer(&DiagConsumer);
 
-  bool UseCache = Cache.Enabled && checksAllowCache(Context, File);
   ActionFactory Factory(Context, std::move(BaseFS), Cache, UseCache);
+  Factory.DriverArgs = &Effective;
   Tool.run(&Factory);
+  UsedEntry = Factory.UsedEntry;
   return DiagConsumer.take();
+}
+
+bool hasCompilerError(const std::vector<ClangTidyError> &Errors) {
+  for (const ClangTidyError &E : Errors)
+    if (E.DiagLevel == tooling::Diagnostic::Error &&
+        llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic-"))
+      return true;
+  return false;
+}
+
+} // namespace
+
+void markPreambleFailed(const std::string &PchPath, const std::string &Link) {
+  if (!Link.empty())
+    llvm::sys::fs::remove(Link);
+  if (!llvm::StringRef(PchPath).ends_with(".pch"))
+    return;
+  std::string Empty;
+  publish(failedMarkerOf(PchPath), &Empty, nullptr);
+  llvm::sys::fs::remove(PchPath);
+  llvm::sys::fs::remove(llvm::StringRef(PchPath).drop_back(4).str() + ".deps");
+}
+
+std::vector<ClangTidyError> runClangTidyWithPreamble(
+    ClangTidyContext &Context, const tooling::CompilationDatabase &Compilations,
+    const std::string &File,
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+    const PreambleCacheConfig &Cache) {
+  bool UseCache = Cache.Enabled && checksAllowCache(Context, File);
+  std::string Used;
+  std::vector<ClangTidyError> Errors =
+      runOnce(Context, Compilations, File, BaseFS, Cache, UseCache, Used);
+  if (Used.empty() || !hasCompilerError(Errors))
+    return Errors;
+  // Errors on top of a preamble may be the preamble's doing (clang reading
+  // back what it wrote differently): the plain parse decides, and an entry
+  // it contradicts is not used again.
+  std::string None;
+  std::vector<ClangTidyError> Plain =
+      runOnce(Context, Compilations, File, BaseFS, Cache, false, None);
+  if (!hasCompilerError(Plain)) {
+    markPreambleFailed(Used);
+    if (Cache.Stats)
+      ++Cache.Stats->Failed;
+  }
+  return Plain;
 }
 
 } // namespace cgt

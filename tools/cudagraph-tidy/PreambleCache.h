@@ -10,9 +10,11 @@
 //     <key>.pch   the preamble, as PrecompiledPreamble wrote it
 //     <key>.deps  every file the preamble read, with size and mtime
 //
-// The key is a hash of the preamble's text, the full cc1 command line (the
-// flags, the file name, and with them the CUDA installation's include
-// paths), the clang version and the driver's version. A key says what the
+// The key is a hash of the preamble's text, the unit's command line as
+// given (every flag, in order, duplicates and all), the cc1 command line
+// clang derives from it (which builds and reads the entry; the resource
+// directory and the CUDA installation's include paths are on it), the clang
+// version and the driver's version. A key says what the
 // preamble was built from; the .deps file says whether the headers it read
 // are still the ones on disk, and a changed header means a rebuild. Not
 // noticed (as in clangd): a new header that would now shadow one the
@@ -25,6 +27,12 @@
 // eviction by another process cannot pull it away mid-parse. The cache is
 // capped (CUDAGRAPH_TIDY_CACHE_MB, default 2048); least recently used
 // entries go first.
+//
+// A preamble that failed once is not used again: a parse against it that
+// reports compiler errors a plain parse does not have is redone here
+// without it, and a worker that dies while building or reading it has it
+// marked by its parent (Isolation.h); either way "<key>.failed" keeps the
+// entry from being read or rebuilt.
 //
 // Findings do not depend on the cache: the AST is the same, and the checks
 // traverse declarations read from the PCH as they do parsed ones. The one
@@ -48,6 +56,9 @@ namespace cgt {
 
 struct PreambleCacheStats {
   std::atomic<unsigned> Hits{0}, Builds{0}, Skipped{0};
+  /// Parses whose preamble path failed (a crash, a hang, errors a plain
+  /// parse does not have) and that were redone without a preamble.
+  std::atomic<unsigned> Failed{0};
 };
 
 struct PreambleCacheConfig {
@@ -60,7 +71,19 @@ struct PreambleCacheConfig {
   std::string Directory;            ///< empty: the default location
   uint64_t MaxBytes = 2048ull << 20;
   PreambleCacheStats *Stats = nullptr;
+  /// When set, the cache entry a parse is about to read is written to this
+  /// file first: if the parse then dies, the parent process knows which
+  /// entry to mark failed (Isolation.cpp).
+  std::string InUseMarker;
+  /// Tests only (--inject-fault=preamble-crash:FILE): crash as clang's
+  /// ASTReader does on some C++20 preambles, only when reading an entry.
+  bool FaultCrashOnRead = false;
 };
+
+/// Marks the entry at `PchPath` as one that failed once: it is removed and
+/// never built or read again for the same key (a "<key>.failed" file);
+/// `Link`, the private name a dead reader left behind, is removed.
+void markPreambleFailed(const std::string &PchPath, const std::string &Link = "");
 
 /// $XDG_CACHE_HOME/cudagraph-tidy, else $HOME/.cache/cudagraph-tidy; ""
 /// when neither variable is set.

@@ -1,0 +1,58 @@
+//===- Isolation.h - one translation unit cannot take the run down -*- C++ -*-===//
+//
+// Each translation unit is analysed in a worker process: this same binary,
+// run as `cudagraph-tidy __analyze-unit JOB RESULT` (Worker.cpp), with its
+// job and result passed as JSON files (UnitWire.h). The parent waits with
+// a wall-time budget (--tu-timeout; past it the worker is killed) and
+// starts the worker under a memory budget (--tu-memory, an rlimit on its
+// data segment, so an allocation past it fails inside the worker). A worker
+// that crashes, hangs or runs out of memory costs only its own unit: the
+// unit is reported as not analysed, naming the signal or the limit, and
+// every other unit's findings are still written.
+//
+// A worker that dies while parsing against a cached preamble (the cache
+// entry it was reading is named in a marker file first) has that entry
+// marked failed, and the unit is analysed again without a preamble: the
+// cache may cost time, never an outcome.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_TOOLS_ISOLATION_H
+#define CUDAGRAPH_TIDY_TOOLS_ISOLATION_H
+
+#include "DriverSupport.h"
+
+namespace cgt {
+
+/// Analyses `Job` in a worker process within `Limits`.
+UnitResult analyzeIsolated(const UnitTask &Job, const UnitLimits &Limits);
+
+/// Adds a worker's counters to this process's (lib/Lifetime's statistics
+/// and the preamble cache's).
+void addCounters(const UnitCounters &C, PreambleCacheStats *Preamble);
+
+/// `cudagraph-tidy __analyze-unit JOB RESULT`: the worker (Worker.cpp).
+int analyzeUnitWorkerMain(int Argc, const char **Argv);
+
+/// --tu-memory's default. Sanitizer runtimes reserve terabytes of address
+/// space at start-up, which any data limit refuses: no default limit there.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr unsigned DefaultTuMemoryMB = 0;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr unsigned DefaultTuMemoryMB = 0;
+#else
+constexpr unsigned DefaultTuMemoryMB = 8192;
+#endif
+#else
+constexpr unsigned DefaultTuMemoryMB = 8192;
+#endif
+
+/// The worker's exit code when an allocation failed (its memory budget).
+constexpr int WorkerOutOfMemoryExit = 3;
+/// The worker's exit code when CrashRecoveryContext caught a crash; the
+/// result file then holds the signal.
+constexpr int WorkerCrashedExit = 4;
+
+} // namespace cgt
+
+#endif

@@ -1,0 +1,129 @@
+//===- Worker.cpp - the worker process that analyses one unit -------------===//
+//
+// `cudagraph-tidy __analyze-unit JOB RESULT` (Isolation.h): reads the job,
+// analyses the unit in this process and writes the result. A crash inside
+// the analysis is caught by llvm::CrashRecoveryContext, which writes clang's
+// stack trace and lets the worker say which signal it was (exit code
+// WorkerCrashedExit); a failed allocation exits with WorkerOutOfMemoryExit.
+// The worker never tries to go on after either: it has one unit, and its
+// state after a signal is not to be trusted.
+//
+// Fault injection, for tests only (--inject-fault=KIND:FILE, not in
+// --help): makes the analysis of the unit whose file name is FILE crash
+// (SIGSEGV), hang (sleep forever), allocate without bound, or crash only
+// while a parse reads a cached preamble (preamble-crash), so that the
+// tests can show what a real failure of each kind leaves of a run.
+//
+//===----------------------------------------------------------------------===//
+#include "Isolation.h"
+#include "UnitWire.h"
+#include "Lifetime/LifetimeAnalysis.h"
+
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <new>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace cgt {
+namespace {
+
+[[noreturn]] void outOfMemory() {
+  const char Msg[] = "cudagraph-tidy: the analysis worker ran out of memory\n";
+  (void)!::write(2, Msg, sizeof(Msg) - 1);
+  ::_exit(WorkerOutOfMemoryExit);
+}
+
+void injectFault(llvm::StringRef Kind) {
+  if (Kind == "crash")
+    ::raise(SIGSEGV);
+  if (Kind == "hang")
+    for (;;)
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+  if (Kind == "alloc") {
+    // Touched, so that the memory is really used, as a runaway analysis
+    // would use it; ends at the budget (outOfMemory) or when the
+    // system refuses.
+    std::vector<char *> Blocks;
+    for (;;) {
+      char *B = new char[64 << 20];
+      for (size_t I = 0; I < (64u << 20); I += 4096)
+        B[I] = 1;
+      Blocks.push_back(B);
+    }
+  }
+}
+
+bool writeResult(const std::string &Path, const std::string &Text) {
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC);
+  if (EC)
+    return false;
+  OS << Text;
+  OS.close();
+  bool OK = !OS.has_error();
+  OS.clear_error();
+  return OK;
+}
+
+UnitCounters countersOfThisProcess() {
+  UnitCounters C;
+  const LifetimeStats &S = lifetimeStats();
+  C.Functions = S.Functions;
+  C.WidenedFunctions = S.WidenedFunctions;
+  C.BudgetFunctions = S.BudgetFunctions;
+  C.MostDisjuncts = S.MostDisjuncts;
+  return C;
+}
+
+} // namespace
+
+int analyzeUnitWorkerMain(int Argc, const char **Argv) {
+  if (Argc != 4) {
+    llvm::errs() << "cudagraph-tidy: error: __analyze-unit JOB RESULT is internal\n";
+    return 2;
+  }
+  std::set_new_handler(outOfMemory);
+  llvm::install_bad_alloc_error_handler(
+      [](void *, const char *, bool) { outOfMemory(); });
+  auto Buf = llvm::MemoryBuffer::getFile(Argv[2]);
+  UnitTask Task;
+  std::string Error;
+  if (!Buf || !taskFromJson((*Buf)->getBuffer().str(), Task, Error)) {
+    llvm::errs() << "cudagraph-tidy: error: bad worker job '" << Argv[2]
+                 << "': " << Error << "\n";
+    return 2;
+  }
+  PreambleCacheStats Stats;
+  Task.Preamble.Stats = &Stats;
+  UnitResult Result;
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext CRC;
+  CRC.DumpStackAndCleanupOnFailure = true;
+  bool OK = CRC.RunSafely([&] {
+    injectFault(Task.Fault);
+    Result = analyzeUnit(Task);
+  });
+  if (!OK) {
+    // RetCode is 128 + the signal for a caught signal.
+    int Signal = CRC.RetCode > 128 ? CRC.RetCode - 128 : 0;
+    writeResult(Argv[3], std::to_string(Signal) + "\n");
+    ::_exit(WorkerCrashedExit);
+  }
+  Result.Counters = countersOfThisProcess();
+  Result.Counters.PreambleHits = Stats.Hits;
+  Result.Counters.PreambleBuilds = Stats.Builds;
+  Result.Counters.PreambleSkipped = Stats.Skipped;
+  Result.Counters.PreambleFailed = Stats.Failed;
+  return writeResult(Argv[3], resultToJson(Result)) ? 0 : 2;
+}
+
+} // namespace cgt
