@@ -22,7 +22,7 @@ struct SharedAnalysis {
   llvm::DenseMap<const FunctionDecl *, std::vector<cgt::LifetimeFinding>> Findings;
 };
 
-using SharedKey = std::tuple<const ASTContext *, std::string, bool>;
+using SharedKey = std::tuple<const ASTContext *, std::string, bool, bool>;
 
 /// clang-tidy runs one translation unit on one thread; the driver may run
 /// several on several threads, each with its own cache. Entries are dropped
@@ -38,11 +38,14 @@ std::map<SharedKey, SharedAnalysis> &sharedAnalyses() {
 LifetimeCheckBase::LifetimeCheckBase(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       ApiModelFiles(Options.getLocalOrGlobal("ApiModelFiles", "")),
-      UseHelperSummaries(parseBool(Options.get("UseHelperSummaries", "true"))) {}
+      UseHelperSummaries(parseBool(Options.get("UseHelperSummaries", "true"))),
+      SpeculativeMemberReports(
+          parseBool(Options.getLocalOrGlobal("SpeculativeMemberReports", "false"))) {}
 
 void LifetimeCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "ApiModelFiles", ApiModelFiles);
   Options.store(Opts, "UseHelperSummaries", UseHelperSummaries ? "true" : "false");
+  Options.store(Opts, "SpeculativeMemberReports", SpeculativeMemberReports ? "true" : "false");
 }
 
 /// Models are shared between checks and translation units: parsing the same
@@ -97,10 +100,12 @@ void LifetimeCheckBase::check(const MatchFinder::MatchResult &Result) {
     }
   }
   SharedAnalysis &S =
-      sharedAnalyses()[SharedKey(Result.Context, ApiModelFiles, UseHelperSummaries)];
+      sharedAnalyses()[SharedKey(Result.Context, ApiModelFiles, UseHelperSummaries,
+                                SpeculativeMemberReports)];
   if (!S.Analyzer) {
     cgt::LifetimeOptions Opts;
     Opts.UseHelperSummaries = UseHelperSummaries;
+    Opts.SpeculativeMemberReports = SpeculativeMemberReports;
     S.Model = Model;
     S.Analyzer = std::make_unique<cgt::LifetimeAnalyzer>(*Model, *Result.Context, Opts);
   }

@@ -63,6 +63,7 @@ private:
 
   std::string ApiModelFiles;
   bool UseHelperSummaries;
+  bool SpeculativeMemberReports;
   std::shared_ptr<const cgt::ApiModel> Model;
   bool ModelFailed = false;
   ASTContext *CurrentCtx = nullptr;

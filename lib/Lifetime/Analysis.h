@@ -108,6 +108,18 @@ inline bool isNeverConstant(const Expr *E) {
          !VD->getType()->isReferenceType();
 }
 
+/// A variable nothing can write through: `const Opts o`, `const Opts &o`
+/// (a class with mutable members aside), as CSA reads const.
+inline bool isReadOnlyObject(const ValueDecl *D) {
+  QualType T = D->getType();
+  if (T->isReferenceType())
+    T = T->getPointeeType();
+  if (!T.isConstQualified())
+    return false;
+  const auto *RD = T->getAsCXXRecordDecl();
+  return !RD || !RD->hasDefinition() || !RD->hasMutableFields();
+}
+
 /// The call a CFG element evaluates, if it is one.
 const CallExpr *callOfElement(const CFGElement &E);
 
@@ -192,6 +204,8 @@ struct LifetimeAnalyzer::Impl {
   const FunctionDecl *calleeOf(const CallExpr *Call);
   const FunctionSummary *summaryOf(const FunctionDecl *FD);
   bool isInteresting(const FunctionDecl *FD);
+  bool isPureHelper(const FunctionDecl *FD, unsigned Depth = 0);
+  llvm::DenseMap<const FunctionDecl *, bool> PureHelpers;
 };
 
 namespace lifetime {
@@ -240,6 +254,9 @@ private:
   const CFGBlock *handlerDispatchFor(const Stmt *S);
   void indexBody();
   std::vector<Key> loopCounters();
+  /// Which way each header's counter is stepped (loopCounters): +1 up,
+  /// -1 down, 0 otherwise.
+  std::vector<int> CounterDirection;
   Key steppedByArithmetic(const BinaryOperator *Assign);
 
   // --- ESP disjuncts: split, relevance, retirement (Disjuncts.cpp) ---
@@ -256,6 +273,8 @@ private:
     /// Variables read as the whole value assigned to another (`c = bs`):
     /// the copy is a value fact about them (ValueFacts.cpp).
     llvm::SmallVector<const Decl *, 4> Copied;
+    /// Writes a variable that some block copies (scanMentions).
+    bool BindsCopiedValue = false;
   };
   void computeKeptStates();
   void scanMentions();
@@ -282,9 +301,12 @@ private:
   std::optional<CondTest> condTest(const Expr *C) const;
   std::optional<CondTest> comparisonWithNonZero(const BinaryOperator *BO) const;
   std::optional<uintptr_t> factKey(const Expr *Subject);
+  bool onlyPureCalls(const Expr *E);
   std::optional<bool> knownCondition(const Expr *Cond, const PathState &P);
   void invalidateFacts(Key K, PathState &P);
   void invalidateFactsIf(llvm::function_ref<bool(Key)> Touched, PathState &P);
+  void forgetFactsKeepingValue(Key K, PathState &P);
+  void stepOrForget(Key K, const Expr *Step, PathState &P);
   void invalidateFieldFacts(PathState &P);
   void forgetFactsWrittenThrough(const CallExpr *Call, PathState &P);
   void recordConstantFact(Key Target, const Expr *Src, PathState &P);
@@ -315,6 +337,10 @@ private:
   void forgetValues(llvm::function_ref<bool(Key)> Pred, PathState &P);
   bool valuesWrittenBy(const BlockMentions &M, const PathState &P) const;
   std::optional<ValueTerm> resolveOnPath(const ValueTerm &T, const PathState &P);
+  values::RangeSet rangeOfExpr(const Expr *E, const PathState &P, unsigned Depth = 0);
+  std::optional<int64_t> stepOf(Key K, const Expr *Step);
+  std::optional<values::RangeSet> rangeAfterStep(Key K, const Expr *Step, const PathState &P);
+  void widenCounter(Key K, int Direction, PathState &P);
 
   // --- calls ---
   void scanReEvaluations();

@@ -110,7 +110,8 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
       if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
         if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar())) {
           AddressEscaped.insert(placeOf(VD));
-          invalidateFacts(placeOf(VD), P);
+          if (!isReadOnlyObject(VD))
+            invalidateFacts(placeOf(VD), P);
         }
     for (const Expr *Init : Lambda->capture_inits())
       escapeValueRefs(Init, P);
@@ -250,6 +251,9 @@ void Analysis::forgetReleasedElement(Key Target, const Expr *LHS, PathState &P) 
 
 /// `Target = RHS`; `At` is null for a declaration, which cannot overwrite.
 void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P) {
+  // `i = i + 1` reads the value it replaces.
+  std::optional<values::RangeSet> Stepped =
+      At ? rangeAfterStep(Target, cast<Expr>(At), P) : std::nullopt;
   invalidateFacts(Target, P);
   forgetExecReferences(Target, P);
   const Expr *Src = strip(RHS);
@@ -277,6 +281,8 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
   }
   recordConstantFact(Target, Src, P);
   bindValue(Target, RHS, P);
+  if (Stepped && !Stepped->isFull())
+    P.Values.bindRange(reinterpret_cast<values::Symbol>(Target), *Stepped);
   auto Old = P.Bind.find(Target);
   bool Same = Old != P.Bind.end() && Old->second == NewRes;
   const auto *Factory = dyn_cast<CallExpr>(Src);

@@ -120,7 +120,8 @@ std::optional<CondTest> Analysis::comparisonWithNonZero(const BinaryOperator *BO
 /// Conditions over variables and fields, without side effects, are facts
 /// that later branches on the same condition can be checked against.
 std::optional<uintptr_t> Analysis::factKey(const Expr *Subject) {
-  if (!Subject || Subject->HasSideEffects(Ctx) || Subject->isValueDependent())
+  if (!Subject || Subject->isValueDependent() ||
+      (Subject->HasSideEffects(Ctx) && !onlyPureCalls(Subject)))
     return std::nullopt;
   if (Key K = storageOf(Subject); K && !K->Element) {
     FactVars[reinterpret_cast<uintptr_t>(K)].insert(K);
@@ -131,7 +132,7 @@ std::optional<uintptr_t> Analysis::factKey(const Expr *Subject) {
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S)
       return;
-    if (isa<CallExpr>(S))
+    if (const auto *Call = dyn_cast<CallExpr>(S); Call && !A.isPureHelper(Call->getDirectCallee()))
       HasCall = true;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
       if (isa<VarDecl>(DRE->getDecl()))
@@ -153,8 +154,41 @@ std::optional<uintptr_t> Analysis::factKey(const Expr *Subject) {
   return K;
 }
 
+/// The only side effects of `E` are calls of pure helpers (`timing_on(o)`):
+/// it reads the same whenever its variables did not change.
+bool Analysis::onlyPureCalls(const Expr *E) {
+  llvm::SmallVector<const Stmt *, 8> Stack{E};
+  while (!Stack.empty()) {
+    const Stmt *S = Stack.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      if (!A.isPureHelper(Call->getDirectCallee()))
+        return false;
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp()) {
+      return false;
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp()) {
+      return false;
+    } else if (isa<CXXConstructExpr>(S) || isa<CXXNewExpr>(S) || isa<CXXThrowExpr>(S) ||
+               isa<LambdaExpr>(S)) {
+      return false;
+    }
+    for (const Stmt *Child : S->children())
+      Stack.push_back(Child);
+  }
+  return true;
+}
+
 void Analysis::invalidateFacts(Key K, PathState &P) {
   invalidateFactsIf([&](Key F) { return F == K || (K->whole() && F->Decl == K->Decl); }, P);
+}
+
+void Analysis::forgetFactsKeepingValue(Key K, PathState &P) {
+  for (auto It = P.Facts.begin(); It != P.Facts.end();) {
+    auto V = FactVars.find(It->first);
+    bool Touches = V != FactVars.end() && llvm::is_contained(V->second, K);
+    It = Touches ? P.Facts.erase(It) : It + 1;
+  }
 }
 
 void Analysis::invalidateFactsIf(llvm::function_ref<bool(Key)> Touched, PathState &P) {

@@ -31,11 +31,11 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
       onAssign(BO->getLHS(), BO->getRHS(), BO, P);
     else if (BO->isCompoundAssignmentOp())
       if (Key K = storageOf(BO->getLHS()))
-        invalidateFacts(K, P);
+        stepOrForget(K, BO, P);
   } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
     if (UO->isIncrementDecrementOp())
       if (Key K = storageOf(UO->getSubExpr()))
-        invalidateFacts(K, P);
+        stepOrForget(K, UO, P);
   } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(D)) {
@@ -71,6 +71,14 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
     if (New->getInitializer())
       escapeValueRefs(New->getInitializer(), P);
   }
+}
+
+/// `++i`, `n -= 2`: the facts about the variable are gone, its range moves.
+void Analysis::stepOrForget(Key K, const Expr *Step, PathState &P) {
+  std::optional<values::RangeSet> After = rangeAfterStep(K, Step, P);
+  invalidateFacts(K, P);
+  if (After && !After->isFull())
+    P.Values.bindRange(reinterpret_cast<values::Symbol>(K), *After);
 }
 
 void Analysis::checkExit(const CFGBlock *From, const StateSet &S) {
@@ -246,10 +254,13 @@ Key Analysis::steppedByArithmetic(const BinaryOperator *Assign) {
 std::vector<Key> Analysis::loopCounters() {
   unsigned N = Cfg->getNumBlockIDs();
   std::vector<Key> Counter(N, nullptr);
+  CounterDirection.assign(N, 0);
+  const Stmt *LastStep = nullptr;
   auto SteppedLast = [&](const CFGBlock *B) -> Key {
     if (B->succ_size() != 1 || B->empty())
       return nullptr;
     auto CS = B->back().getAs<CFGStmt>();
+    LastStep = CS ? CS->getStmt() : nullptr;
     const auto *UO = CS ? dyn_cast<UnaryOperator>(CS->getStmt()) : nullptr;
     if (UO && UO->isIncrementDecrementOp())
       return storageOf(UO->getSubExpr());
@@ -268,6 +279,7 @@ std::vector<Key> Analysis::loopCounters() {
       continue;
     Key K = nullptr;
     bool Fits = true;
+    std::optional<int> Direction;
     for (const CFGBlock::AdjacentBlock &Pred : H->preds()) {
       const CFGBlock *B = Pred.getReachableBlock();
       if (!B || Order[B->getBlockID()] < Order[Id])
@@ -275,9 +287,15 @@ std::vector<Key> Analysis::loopCounters() {
       Key Stepped = SteppedLast(B);
       Fits &= Stepped && (!K || K == Stepped);
       K = Stepped;
+      std::optional<int64_t> Delta =
+          Stepped ? stepOf(Stepped, cast<Expr>(LastStep)) : std::nullopt;
+      int Dir = !Delta ? 0 : *Delta > 0 ? 1 : *Delta < 0 ? -1 : 0;
+      Direction = Direction && *Direction != Dir ? 0 : Dir;
     }
-    if (Fits)
+    if (Fits) {
       Counter[Id] = K;
+      CounterDirection[Id] = Direction.value_or(0);
+    }
   }
   return Counter;
 }
@@ -444,9 +462,16 @@ bool Analysis::run() {
         continue;
       }
       unsigned ToId = To->getBlockID();
-      if (Counter[ToId] && Order[B->getBlockID()] < Order[ToId])
-        for (PathState &P : Refined) // what every way back forgets (loopCounters)
-          invalidateFacts(Counter[ToId], P);
+      if (Counter[ToId] && Order[B->getBlockID()] < Order[ToId]) {
+        // What every way back forgets (loopCounters); its value is kept,
+        // and widened on the way back, so that the body knows the first
+        // iteration from the others (`if (step == 0)`).
+        for (PathState &P : Refined)
+          forgetFactsKeepingValue(Counter[ToId], P);
+      } else if (Counter[ToId]) {
+        for (PathState &P : Refined)
+          widenCounter(Counter[ToId], CounterDirection[ToId], P);
+      }
       if (!joinInto(In[ToId], std::move(Refined), A.Opts.MaxStatesPerPoint, WidenedRes,
                     Mentions[ToId].KeepFactsApart))
         continue;

@@ -183,6 +183,15 @@ void Analysis::scanMentions() {
   for (unsigned Id = 0; Id < N; ++Id)
     for (unsigned I : Indices[Id])
       NamedFrom[Id].set(I);
+  // A value copied into another variable somewhere (`cached = bs`) matters
+  // to every disjunct that knows values: one that skipped the block binding
+  // it would copy an unknown.
+  llvm::DenseSet<const Decl *> CopiedAnywhere;
+  for (const BlockMentions &M : Mentions)
+    CopiedAnywhere.insert(M.Copied.begin(), M.Copied.end());
+  for (BlockMentions &M : Mentions)
+    M.BindsCopiedValue = llvm::any_of(
+        M.Written, [&](const Decl *D) { return CopiedAnywhere.count(D) != 0; });
 }
 
 /// Whether a variable of `P` dies in `B`: the scopes a block leaves are
@@ -226,7 +235,7 @@ bool Analysis::isRelevant(const CFGBlock *Blk, const PathState &P) const {
       for (Key K : V->second)
         if (K->Decl && std::binary_search(M.Written.begin(), M.Written.end(), K->Decl))
           return true;
-  if (valuesWrittenBy(M, P))
+  if (valuesWrittenBy(M, P) || (M.BindsCopiedValue && !P.Values.empty()))
     return true;
   return M.HasDeaths && holdsDyingVariable(Blk, P);
 }

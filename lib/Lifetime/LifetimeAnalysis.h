@@ -79,6 +79,9 @@ struct LifetimeOptions {
   bool SinkPathsAreSilent = true;
   /// Apply summaries of helpers defined in the same translation unit.
   bool UseHelperSummaries = true;
+  /// Report an acquisition over a member another method may leave live
+  /// even when no code in the file shows that sequence of calls.
+  bool SpeculativeMemberReports = false;
   /// Upper bound on the distinct states one resource may be in at one
   /// program point; past it the resource is widened and reports nothing.
   unsigned MaxStatesPerPoint = 32;

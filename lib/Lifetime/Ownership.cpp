@@ -84,11 +84,35 @@ const Stmt *parentOf(const Stmt *S, const ParentIndex &PM) {
   return P;
 }
 
-bool isInLoop(const Stmt *S, const ParentIndex &PM) {
-  for (const Stmt *P = PM.getParent(S); P; P = PM.getParent(P))
+/// `do { ... } while (0)`: a macro's statement braces, not a loop.
+bool runsOnce(const DoStmt *Do) {
+  const auto *Lit = dyn_cast<IntegerLiteral>(Do->getCond()->IgnoreParenImpCasts());
+  const auto *Bool = dyn_cast<CXXBoolLiteralExpr>(Do->getCond()->IgnoreParenImpCasts());
+  return (Lit && Lit->getValue().isZero()) || (Bool && !Bool->getValue());
+}
+
+/// The innermost loop `S` sits in, if any.
+const Stmt *enclosingLoop(const Stmt *S, const ParentIndex &PM) {
+  for (const Stmt *P = PM.getParent(S); P; P = PM.getParent(P)) {
+    if (const auto *Do = dyn_cast<DoStmt>(P); Do && runsOnce(Do))
+      continue;
     if (isa<ForStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P) || isa<CXXForRangeStmt>(P))
-      return true;
-  return false;
+      return P;
+  }
+  return nullptr;
+}
+
+/// The object a loop body declares afresh in each iteration (`for (...) {
+/// Runner r; r.capture(); }`): calling a method on it again is on a new one.
+bool declaredInside(const Expr *Object, const Stmt *Loop) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || VD->getType()->isReferenceType())
+    return false;
+  const SourceManager &SM = VD->getASTContext().getSourceManager();
+  SourceRange R = Loop->getSourceRange();
+  return !SM.isBeforeInTranslationUnit(VD->getLocation(), R.getBegin()) &&
+         SM.isBeforeInTranslationUnit(VD->getLocation(), R.getEnd());
 }
 
 
@@ -409,8 +433,12 @@ void OwnershipIndex::addAcquisition(const CallExpr *Call, const FunctionModel &M
 void OwnershipIndex::noteRepeatedCall(const CallExpr *Call, const FunctionDecl *Callee,
                                       const FunctionDecl *In, LazyParents &PM) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
-  if (!MC || isThisCall(Call))
+  if (!MC)
     return;
+  if (isThisCall(Call)) {
+    ObjectCalls.push_back({Callee, In, "this", enclosingLoop(Call, PM.get()), Call->getBeginLoc()});
+    return;
+  }
   const Expr *Object = MC->getImplicitObjectArgument();
   bool Indexed = false;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
@@ -424,11 +452,16 @@ void OwnershipIndex::noteRepeatedCall(const CallExpr *Call, const FunctionDecl *
   Walk(Object);
   if (Indexed)
     return;
-  if (isInLoop(Call, PM.get())) {
+  std::string Key = text(Object->IgnoreParenImpCasts());
+  const Stmt *Loop = enclosingLoop(Call, PM.get());
+  if (Loop && declaredInside(Object, Loop))
+    Loop = nullptr;
+  if (!Key.empty())
+    ObjectCalls.push_back({Callee, In, Key, Loop, Call->getBeginLoc()});
+  if (Loop) {
     CalledAgain.insert(Callee);
     return;
   }
-  std::string Key = text(Object->IgnoreParenImpCasts());
   if (!Key.empty() && ++CallsOnObject[{Callee, In, Key}] > 1)
     CalledAgain.insert(Callee);
 }

@@ -112,6 +112,12 @@ public:
   /// Members of `this` that a call of `Method` may release, reassign or
   /// hand out (false only when the index is sure it does not).
   bool mayChange(const clang::FunctionDecl *Method, const clang::FieldDecl *F) const;
+  /// Whether the file shows `M` can run on an object whose `F` the method
+  /// `Leaver` left live: `Leaver` then `M` on one object with no call
+  /// between that may release it, `M` in a loop that releases nothing, or
+  /// a method of the class that calls `M` without releasing `F` first.
+  bool reachedWithMemberLive(const clang::FieldDecl *F, const clang::FunctionDecl *Leaver,
+                             const clang::CXXMethodDecl *M) const;
   /// Methods may be called again on a live object: false for constructors
   /// and for methods only constructors call.
   bool runsOnFreshObject(const clang::CXXMethodDecl *M) const;
@@ -173,6 +179,17 @@ private:
   /// Methods some function calls again on one object, and the count of
   /// calls per (method, caller, object as written).
   std::set<const clang::FunctionDecl *> CalledAgain;
+  /// Calls of methods on one object as written (`g.capture_end()`; `this`
+  /// inside the class), in the order of the file: the evidence that a
+  /// sequence of calls can find a member live (reachedWithMemberLive).
+  struct ObjectCall {
+    const clang::FunctionDecl *Callee; ///< canonical
+    const clang::FunctionDecl *In;
+    std::string Object;
+    const clang::Stmt *Loop;           ///< innermost loop around the call
+    clang::SourceLocation At;
+  };
+  std::vector<ObjectCall> ObjectCalls;
   std::map<std::tuple<const clang::FunctionDecl *, const clang::FunctionDecl *, std::string>,
            unsigned>
       CallsOnObject;

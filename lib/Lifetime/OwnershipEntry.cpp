@@ -74,6 +74,54 @@ bool OwnershipIndex::calledRepeatedly(const CXXMethodDecl *M) const {
   return false;
 }
 
+bool OwnershipIndex::reachedWithMemberLive(const FieldDecl *F, const FunctionDecl *Leaver,
+                                           const CXXMethodDecl *M) const {
+  const FunctionDecl *L = Leaver->getCanonicalDecl();
+  const FunctionDecl *Me = M->getCanonicalDecl();
+  const SourceManager &SM = A.Ctx.getSourceManager();
+  // A call that may release or reassign the member in between (the
+  // acquiring methods themselves do not count: they are what leaves it live).
+  auto Releases = [&](const ObjectCall &C) {
+    return C.Callee != L && C.Callee != Me && mayChange(C.Callee, F);
+  };
+  auto SameObject = [](const ObjectCall &X, const ObjectCall &Y) {
+    return X.In == Y.In && X.Object == Y.Object;
+  };
+  auto ReleasedBetween = [&](const ObjectCall &First, const ObjectCall &Then) {
+    return llvm::any_of(ObjectCalls, [&](const ObjectCall &C) {
+      return SameObject(C, Then) && Releases(C) && SM.isBeforeInTranslationUnit(First.At, C.At) &&
+             SM.isBeforeInTranslationUnit(C.At, Then.At);
+    });
+  };
+  auto ReleasedInLoop = [&](const ObjectCall &Then) {
+    SourceRange Body = Then.Loop->getSourceRange();
+    return llvm::any_of(ObjectCalls, [&](const ObjectCall &C) {
+      return SameObject(C, Then) && Releases(C) && !SM.isBeforeInTranslationUnit(C.At, Body.getBegin()) &&
+             !SM.isBeforeInTranslationUnit(Body.getEnd(), C.At);
+    });
+  };
+  for (const ObjectCall &Then : ObjectCalls) {
+    if (Then.Callee != Me)
+      continue;
+    if (L == Me && Then.Loop && !ReleasedInLoop(Then))
+      return true;
+    // `step() { if (n != n_) capture(); }`: the class enters M again itself.
+    if (Then.Object == "this" && Then.In != M && !isa<CXXConstructorDecl>(Then.In) &&
+        !isa<CXXDestructorDecl>(Then.In)) {
+      bool ReleasedBefore = llvm::any_of(ObjectCalls, [&](const ObjectCall &C) {
+        return SameObject(C, Then) && Releases(C) && SM.isBeforeInTranslationUnit(C.At, Then.At);
+      });
+      if (!ReleasedBefore)
+        return true;
+    }
+    for (const ObjectCall &First : ObjectCalls)
+      if (First.Callee == L && SameObject(First, Then) &&
+          SM.isBeforeInTranslationUnit(First.At, Then.At) && !ReleasedBetween(First, Then))
+        return true;
+  }
+  return false;
+}
+
 /// Runs the dataflow on each method of `RD` that acquires into a member of
 /// `this`, and records the members each may return holding a live resource.
 void OwnershipIndex::computeLeavers(const CXXRecordDecl *RD) {
@@ -229,6 +277,11 @@ OwnershipIndex::liveOnEntry(const CXXMethodDecl *M) {
       if (!Ls.empty() && (ResetStyle || calledRepeatedly(M)))
         Other = &Ls.front();
     }
+    // Reports need evidence: a class protocol no caller in the file can
+    // misuse gets none, unless the team asks for the speculative ones.
+    if (Other && !IsDtor && !A.Opts.SpeculativeMemberReports &&
+        !reachedWithMemberLive(F, Other->Method, M))
+      continue;
     if (Other)
       Out[F] = *Other;
   }

@@ -179,4 +179,68 @@ void Analysis::noteCaptureUnsafeCalls(FunctionModel &M) const {
 }
 
 } // namespace lifetime
+
+namespace {
+
+/// A parameter a pure helper may have: a value, or a reference or pointer
+/// to const (it reads the caller's object, never writes it).
+bool readsOnly(const ParmVarDecl *P) {
+  QualType T = P->getType();
+  if (T->isReferenceType() || T->isPointerType())
+    return T->getPointeeType().isConstQualified();
+  return true;
+}
+
+} // namespace
+
+/// `static bool timing_on(const Opts &o) { return o.timing && o.iters > 0; }`:
+/// a helper of the file whose result depends only on the values of its
+/// arguments and that changes nothing, so two calls with arguments that did
+/// not change between them agree (Branches.cpp keeps `if (timing_on(o))` as
+/// a fact about `o`). Its parameters only read; it calls nothing but such
+/// helpers, writes only its own locals, reads no global that may change.
+bool LifetimeAnalyzer::Impl::isPureHelper(const FunctionDecl *FD, unsigned Depth) {
+  const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody() || Depth > 3)
+    return false;
+  auto [It, New] = PureHelpers.try_emplace(Def, false);
+  if (!New)
+    return It->second;
+  if (isa<CXXMethodDecl>(Def) || Def->isVariadic() || Def->getReturnType()->isVoidType() ||
+      !llvm::all_of(Def->parameters(), readsOnly))
+    return false;
+  auto OwnLocal = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return VD && VD->hasLocalStorage() && !VD->getType()->isReferenceType() &&
+           VD->getDeclContext() == Def;
+  };
+  bool Pure = true;
+  llvm::SmallVector<const Stmt *, 16> Stack{Def->getBody()};
+  while (!Stack.empty() && Pure) {
+    const Stmt *S = Stack.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      Pure = !isa<CXXMemberCallExpr>(Call) && !isa<CUDAKernelCallExpr>(Call) &&
+             (Call->getBuiltinCallee() == Builtin::BI__builtin_expect ||
+              isPureHelper(Call->getDirectCallee(), Depth + 1));
+    else if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+      Pure = OwnLocal(BO->getLHS());
+    else if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp())
+      Pure = OwnLocal(UO->getSubExpr());
+    else if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      Pure = !VD || VD->hasLocalStorage() || VD->getType().isConstQualified();
+    } else if (isa<CXXThisExpr>(S) || isa<CXXNewExpr>(S) || isa<CXXDeleteExpr>(S) ||
+               isa<CXXThrowExpr>(S) || isa<AsmStmt>(S) || isa<LambdaExpr>(S) ||
+               isa<CXXConstructExpr>(S)) {
+      Pure = false;
+    }
+    for (const Stmt *Child : S->children())
+      Stack.push_back(Child);
+  }
+  return PureHelpers[Def] = Pure;
+}
+
 } // namespace cgt

@@ -22,6 +22,9 @@
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Analysis.h"
 
+#include "llvm/ADT/FoldingSet.h"
+#include <limits>
+
 namespace cgt {
 namespace lifetime {
 
@@ -71,7 +74,10 @@ bool Analysis::isValueSymbol(Key K) {
   QualType T = K->Member ? K->Member->getType() : K->Decl->getType();
   if (!isScalarValueType(T))
     return false;
-  return !addressEscaped(K);
+  // An alias may write it, unless nothing can (`const Opts &o` captured by
+  // a task: its members keep their values).
+  return !addressEscaped(K) ||
+         (isReadOnlyObject(K->Decl) && (!K->Member || !K->Member->isMutable()));
 }
 
 std::optional<int64_t> Analysis::constantValue(const Expr *E) {
@@ -196,12 +202,115 @@ std::optional<bool> Analysis::knownValue(const Expr *Cond, const PathState &P) {
   return values::RangeSet::point(L->Const).isSubsetOf(values::RangeSet::satisfying(T->Rel, R->Const));
 }
 
+namespace {
+
+/// `a` and `b` are the same expression (`v[r] > 0 ? v[r] : 1`).
+bool sameExpr(const Expr *A, const Expr *B, const ASTContext &Ctx) {
+  llvm::FoldingSetNodeID IA, IB;
+  A->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
+  B->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
+  return IA == IB;
+}
+
+} // namespace
+
+/// The values `E` may have on this path: a term's, or for `c ? a : b` the
+/// union of its arms', each under what `c` says of it when `c` compares the
+/// arm itself with a constant (`n > 0 ? n : 1` is positive). Full when
+/// nothing is known.
+values::RangeSet Analysis::rangeOfExpr(const Expr *E, const PathState &P, unsigned Depth) {
+  if (std::optional<ValueTerm> V = valueTerm(E); V && !V->CaptureStream)
+    return V->Sym ? P.Values.rangeOf(symbolOf(V->Sym)) : values::RangeSet::point(V->Const);
+  const auto *CO = dyn_cast<ConditionalOperator>(E->IgnoreParenImpCasts());
+  if (!CO || Depth > 3)
+    return values::RangeSet::full();
+  const auto *Cmp = dyn_cast<BinaryOperator>(CO->getCond()->IgnoreParenImpCasts());
+  std::optional<values::Relation> Rel = Cmp ? relationOf(Cmp->getOpcode()) : std::nullopt;
+  const Expr *Tested = nullptr;
+  std::optional<int64_t> C;
+  if (Rel && (C = constantValue(Cmp->getRHS()))) {
+    Tested = Cmp->getLHS();
+  } else if (Rel && (C = constantValue(Cmp->getLHS()))) {
+    Tested = Cmp->getRHS();
+    Rel = values::swapSides(*Rel);
+  }
+  auto Arm = [&](const Expr *A, bool CondHolds) {
+    values::RangeSet R = rangeOfExpr(A, P, Depth + 1);
+    if (Tested && sameExpr(A, Tested, Ctx))
+      R = R.intersect(values::RangeSet::satisfying(CondHolds ? *Rel : values::negate(*Rel), *C));
+    return R;
+  };
+  return Arm(CO->getTrueExpr(), true).unite(Arm(CO->getFalseExpr(), false));
+}
+
+/// What a step of `K` (`++i`, `i -= 2`, `i = i + 1`) moves it by; nullopt
+/// when `Step` is no such step.
+std::optional<int64_t> Analysis::stepOf(Key K, const Expr *Step) {
+  Step = Step->IgnoreParens();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Step); UO && UO->isIncrementDecrementOp())
+    return storageOf(UO->getSubExpr()) == K ? std::optional<int64_t>(UO->isIncrementOp() ? 1 : -1)
+                                            : std::nullopt;
+  const auto *BO = dyn_cast<BinaryOperator>(Step);
+  if (!BO || storageOf(BO->getLHS()) != K)
+    return std::nullopt;
+  auto Signed = [](BinaryOperatorKind Op, std::optional<int64_t> C) -> std::optional<int64_t> {
+    if (!C || *C == std::numeric_limits<int64_t>::min())
+      return std::nullopt;
+    return Op == BO_Sub || Op == BO_SubAssign ? -*C : *C;
+  };
+  if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign)
+    return Signed(BO->getOpcode(), constantValue(BO->getRHS()));
+  if (BO->getOpcode() != BO_Assign)
+    return std::nullopt;
+  const auto *Arith = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+  if (!Arith || !Arith->isAdditiveOp())
+    return std::nullopt;
+  if (storageOf(Arith->getLHS()) == K)
+    return Signed(Arith->getOpcode(), constantValue(Arith->getRHS()));
+  if (Arith->getOpcode() == BO_Add && storageOf(Arith->getRHS()) == K)
+    return constantValue(Arith->getLHS());
+  return std::nullopt;
+}
+
+/// The range `K` has after `Step`, computed before the step forgets it.
+std::optional<values::RangeSet> Analysis::rangeAfterStep(Key K, const Expr *Step,
+                                                         const PathState &P) {
+  if (!isValueSymbol(K) || !P.Values.mentions(symbolOf(K)))
+    return std::nullopt;
+  std::optional<int64_t> Delta = stepOf(K, Step);
+  if (!Delta)
+    return std::nullopt;
+  return P.Values.rangeOf(symbolOf(K)).shifted(*Delta);
+}
+
+/// On a loop's way back: a counter stepped up keeps its lower bound and
+/// may grow without end, so the header's fixpoint is reached at once (the
+/// iteration after the first knows `step >= 1`); one stepped otherwise is
+/// forgotten.
+void Analysis::widenCounter(Key K, int Direction, PathState &P) {
+  values::RangeSet R = P.Values.rangeOf(symbolOf(K));
+  if (R.isFull())
+    return;
+  constexpr int64_t Min = std::numeric_limits<int64_t>::min();
+  constexpr int64_t Max = std::numeric_limits<int64_t>::max();
+  if (Direction > 0)
+    P.Values.bindRange(symbolOf(K), values::RangeSet::between(R.min(), Max));
+  else if (Direction < 0)
+    P.Values.bindRange(symbolOf(K), values::RangeSet::between(Min, R.max()));
+  else
+    P.Values.forget(symbolOf(K));
+}
+
 void Analysis::bindValue(Key Target, const Expr *Src, PathState &P) {
   if (!isValueSymbol(Target))
     return;
   std::optional<ValueTerm> V = valueTerm(Src);
-  if (!V || V->CaptureStream)
-    return; // invalidateFacts already made it unknown
+  if (!V || V->CaptureStream) {
+    // invalidateFacts already made it unknown; a `?:` may say more.
+    if (values::RangeSet R = rangeOfExpr(Src, P); !R.isFull())
+      P.Values.bindRange(symbolOf(Target), R);
+    return;
+  }
   if (V->Sym)
     P.Values.bindCopy(symbolOf(Target), symbolOf(V->Sym));
   else

@@ -112,6 +112,26 @@ RangeSet RangeSet::complement() const {
   return S;
 }
 
+RangeSet RangeSet::shifted(int64_t Delta) const {
+  RangeSet S;
+  // An end of int64_t stands for "no bound" (a counter widened upwards):
+  // it stays where it is; a finite bound that would pass it gives up.
+  auto Move = [&](int64_t V, bool &Overflow) {
+    if (V == Min || V == Max)
+      return V;
+    int64_t Out;
+    Overflow |= __builtin_add_overflow(V, Delta, &Out);
+    return Out;
+  };
+  bool Overflow = false;
+  for (const Interval &I : Iv)
+    S.Iv.push_back({Move(I.Lo, Overflow), Move(I.Hi, Overflow)});
+  if (Overflow)
+    return full();
+  S.normalize();
+  return S;
+}
+
 void RangeSet::normalize() {
   std::sort(Iv.begin(), Iv.end(),
             [](const Interval &L, const Interval &R) { return L.Lo < R.Lo; });

@@ -63,6 +63,9 @@ public:
   RangeSet unite(const RangeSet &O) const;
   RangeSet complement() const;
   RangeSet without(int64_t V) const { return intersect(point(V).complement()); }
+  /// Every value moved by `Delta` (`++i`); the ends of int64_t stay (they
+  /// stand for "unbounded"); full when a finite bound would pass them.
+  RangeSet shifted(int64_t Delta) const;
 
   bool operator==(const RangeSet &O) const { return Iv == O.Iv; }
   bool operator!=(const RangeSet &O) const { return !(*this == O); }

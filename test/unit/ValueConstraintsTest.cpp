@@ -41,6 +41,13 @@ TEST(RangeSet, IntersectAndSubsets) {
   EXPECT_EQ(RangeSet::between(1, 5).without(3).str(), "{[1, 2], [4, 5]}");
 }
 
+TEST(RangeSet, ShiftedMovesEveryIntervalOrGivesUp) {
+  EXPECT_EQ(RangeSet::between(0, 3).unite(RangeSet::point(9)).shifted(1).str(), "{[1, 4], [10, 10]}");
+  EXPECT_EQ(RangeSet::point(0).shifted(-1), RangeSet::point(-1));
+  EXPECT_EQ(RangeSet::satisfying(Relation::GE, 1).shifted(1).str(), "{[2, max]}");
+  EXPECT_TRUE(RangeSet::between(0, std::numeric_limits<int64_t>::max() - 1).shifted(2).isFull());
+}
+
 TEST(Constraints, BranchOnConstantPrunesAndDecides) {
   Constraints C;
   ASSERT_TRUE(C.assume(Bs, Relation::GT, 0)); // `if (bs <= 0) continue;`
