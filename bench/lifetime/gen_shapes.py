@@ -14,7 +14,8 @@ A shape is a pattern scaled by one number:
               N verbose/logging branches, N flag pairs, a loop, N/4 groups
   owners N    a class owning N flag-guarded streams and events and an exec
               that capture() re-instantiates (bug: without releasing it
-              first, while reset() is what releases it), N unrelated branches
+              first, while reset() is what releases it), N unrelated branches,
+              and a user that calls capture() in a loop on one object
   cstruct N   a C context with N buffers, an init/free pair (bug: the free
               function forgets one buffer)
 
@@ -169,6 +170,10 @@ def owners(o, name, n, bug):
     for i in range(n):
         o.add(f"  cudaStream_t s{i} = nullptr;" if i % 2 == 0 else f"  cudaEvent_t e{i} = nullptr;")
     o.add("  cudaGraphExec_t exec_ = nullptr;\n};")
+    # The user that makes the protocol matter: capture() again on one object
+    # (an overwrite is reported only where the file shows the sequence).
+    o.add(f"void use_{name}(const Opts &o, cudaGraph_t g, const int *v, cudaStream_t s) {{")
+    o.add(f"  {name} r(o);\n  for (int i = 0; i < o.iters; ++i) {{\n    r.capture(g, v);\n    r.run(s);\n  }}\n}}")
 
 
 def cstruct(o, name, n, bug):

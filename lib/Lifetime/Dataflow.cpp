@@ -463,11 +463,15 @@ bool Analysis::run() {
       }
       unsigned ToId = To->getBlockID();
       if (Counter[ToId] && Order[B->getBlockID()] < Order[ToId]) {
-        // What every way back forgets (loopCounters); its value is kept,
-        // and widened on the way back, so that the body knows the first
-        // iteration from the others (`if (step == 0)`).
-        for (PathState &P : Refined)
+        // What every way back forgets (loopCounters). Its value enters
+        // widened as the way back will widen it (`step` in [0, max]), so the
+        // header settles at once, however deep the nest; a disjunct born
+        // under `if (step == 0)` still knows it is the first iteration, and
+        // the way back tells it the others are not.
+        for (PathState &P : Refined) {
           forgetFactsKeepingValue(Counter[ToId], P);
+          widenCounter(Counter[ToId], CounterDirection[ToId], P);
+        }
       } else if (Counter[ToId]) {
         for (PathState &P : Refined)
           widenCounter(Counter[ToId], CounterDirection[ToId], P);

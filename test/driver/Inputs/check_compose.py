@@ -27,6 +27,22 @@ import re
 import subprocess
 import sys
 
+# Planted defects the engine is known not to find, by (check, feature that
+# wrote the line): each is a documented limit (docs/checks/*.md, "Known
+# limits"). A miss here is expected; finding one fails the run, so that the
+# entry is removed once the engine learns it.
+KNOWN_GAPS = {
+    ("cudagraph-capture-unsafe-call", "source=member"):
+        "a capture begun by a method on a stream it keeps in a member "
+        "(`s_ = s; cudaStreamBeginCapture(s_)`) is not followed into the caller",
+    ("cudagraph-use-after-dealloc", "source=member (class)"):
+        "a reset() that does not null the member, called by the user and again "
+        "by the destructor, is a double release across two calls on one object",
+    ("cudagraph-handle-leak", "tasks=runner"):
+        "tasks handed to a container of std::function escape: what they do is "
+        "not applied where the container runs them",
+}
+
 WARN = re.compile(r"^(.*?):(\d+):\d+: warning: .*\[(cudagraph-[a-z-]+)\]$")
 ERROR = re.compile(r"^(.*?):(\d+):\d+: (?:fatal )?error: ")
 
@@ -94,6 +110,14 @@ def main():
                 return name, owner[name]
         return None, None
 
+    def origin(base, no):
+        return files[base][3][no - 1]
+
+    gaps = {f for f in expected if (f[2], origin(f[0], f[1])) in KNOWN_GAPS}
+    known_missed = gaps - got
+    found_gaps = {(f[2], origin(f[0], f[1])) for f in gaps & got}
+    expected -= known_missed
+
     failing = collections.defaultdict(set)   # class -> function names
     causes = collections.defaultdict(set)    # (kind, check, feature of the line) -> functions
     for kind, diff in (("unexpected", sorted(got - expected)), ("missing", sorted(expected - got))):
@@ -114,9 +138,14 @@ def main():
         print("parse error: " + e)
 
     nfun = 2 * len(comps)
-    if not failing and not errors:
+    for key in sorted(found_gaps):
+        print("known gap now found: %s in lines of %s: remove it from KNOWN_GAPS" % key)
+    if not failing and not errors and not found_gaps:
         print("%d compositions in %d files: %d functions, %d planted defects found, no other finding"
               % (len(comps), len(paths), nfun, len(expected)))
+        for (check, feature), why in sorted(KNOWN_GAPS.items()):
+            n = sum(1 for f in known_missed if f[2] == check and origin(f[0], f[1]) == feature)
+            print("known gap, %d planted defects missed: %s in lines of %s: %s" % (n, check, feature, why))
         return 0
     print("\nfailing composition classes: %d (of %d functions, %d unexpected, %d missing)" % (
         len(failing), nfun, len(got - expected), len(expected - got)))
