@@ -1,6 +1,6 @@
 //===- CaptureUnsafeCallCheck.cpp -----------------------------------------===//
 //
-// Words the engine's CaptureUnsafeCall findings (lib/Lifetime/Capture.cpp):
+// Words the engine's CaptureUnsafeCall findings (lib/Lifetime/Capture/Capture.cpp):
 // the call, the stream that is capturing, and the model's captureNote.
 //
 //===----------------------------------------------------------------------===//

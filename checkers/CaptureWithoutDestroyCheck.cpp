@@ -2,7 +2,7 @@
 //
 // Words the engine's findings about captured graphs (Leak, Overwrite of the
 // kinds whose model leakCheck names this check) and about captures left open
-// (CaptureLeftOpen, lib/Lifetime/Capture.cpp).
+// (CaptureLeftOpen, lib/Lifetime/Capture/Capture.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "CaptureWithoutDestroyCheck.h"

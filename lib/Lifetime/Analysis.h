@@ -10,18 +10,22 @@
 //   Disjuncts.cpp    ESP disjuncts: split, relevance, retirement, statistics
 //   (PathState.h the lattice, Join.h its join, FlatContainers.h its maps)
 //   Branches.cpp     branches: facts, status and null refinement
+//   ValueFacts.cpp   program values of a disjunct (lib/Values) bound to places
 //   Status.cpp       where a status lives
-//   Calls.cpp        calls and the model's effects
+//   Calls.cpp        calls and the model's effects; what a call may change
 //   Assignments.cpp  assignments and escapes
 //   Lambdas.cpp      local lambdas
-//   Summaries.cpp    helper summaries (SummaryMode)
+//   Summaries.cpp    helper summaries (SummaryMode), pure helpers
 //   Reports.cpp      leaks and reports
 //   Places.cpp       places, locations, text
-//   Capture.cpp      stream capture: open captures, calls illegal during one
-//   CapturedMemory.cpp  memory a captured graph's execs reference after it is freed
 //   HandleAttributes.cpp  acquire_handle/release_handle/use_handle("cuda")
-//   Members.cpp      members of `this` that other methods may leave live
-//   (Ownership.h and Ownership*.cpp: the index of members across the TU)
+//   Capture/         stream capture: Capture.cpp (open captures, calls
+//                    illegal during one, capture guards), CapturedMemory.cpp
+//                    (memory a captured graph's execs reference after it is
+//                    freed)
+//   Ownership/       members across functions: Ownership.h and Ownership*.cpp
+//                    (the index of members across the TU), Members.cpp
+//                    (members of `this` that other methods may leave live)
 //   LifetimeAnalysis.cpp  the public face (LifetimeAnalyzer, Impl)
 //
 //===----------------------------------------------------------------------===//

@@ -62,7 +62,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Analysis.h"
-#include "Lifetime/Ownership.h"
+#include "Lifetime/Ownership/Ownership.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 

@@ -3,6 +3,7 @@
 // RUN: %check_cudagraph_tidy %s cudagraph-capture-without-destroy %t -check-suffixes=GRAPH
 // RUN: %check_cudagraph_tidy %s cudagraph-use-after-dealloc %t -check-suffixes=UAF
 // RUN: %check_cudagraph_tidy %s cudagraph-mismatched-dealloc %t -check-suffixes=MISMATCH
+// RUN: %check_cudagraph_tidy %s cudagraph-unpaired-instantiate %t -check-suffixes=SPEC -config="{CheckOptions: {SpeculativeMemberReports: 'true'}}"
 //
 // Ownership beyond one function (lib/Lifetime/Ownership.h): members of
 // classes across their methods, C structs with init/free pairs, members of
@@ -72,6 +73,7 @@ public:
     // CHECK-MESSAGES-GRAPH: :[[@LINE-1]]:5: warning: 'cudaStreamEndCapture' overwrites 'graph_', which still holds a live captured graph; destroy it with cudaGraphDestroy first [cudagraph-capture-without-destroy]
     cudaGraphInstantiate(&exec_, graph_, 0);
     // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:5: warning: 'cudaGraphInstantiate' overwrites 'exec_', which still holds a live graph exec; destroy it with cudaGraphExecDestroy first [cudagraph-unpaired-instantiate]
+    // CHECK-MESSAGES-SPEC: :[[@LINE-2]]:5: warning: 'cudaGraphInstantiate' overwrites 'exec_', which still holds a live graph exec; destroy it with cudaGraphExecDestroy first [cudagraph-unpaired-instantiate]
   }
   void replay(cudaStream_t s) { cudaGraphLaunch(exec_, s); }
   void reset() {
@@ -85,6 +87,69 @@ private:
   cudaGraph_t graph_ = nullptr;
   cudaGraphExec_t exec_ = nullptr;
 };
+
+// What makes capture() overwrite: called again on one object, no reset() between.
+void capture_twice(Runner &r, cudaStream_t s, float *p) {
+  r.capture(s, p);
+  r.replay(s);
+  r.capture(s, p);
+}
+
+void capture_reset_capture(Runner &r, cudaStream_t s, float *p) {
+  for (int i = 0; i < 4; ++i) {
+    r.capture(s, p);
+    r.replay(s);
+    r.reset();
+  }
+}
+
+// PyTorch's CUDAGraph shape: capture_begin / capture_end / replay / reset,
+// each object captured once. No code here ends a capture twice on one object,
+// so nothing is reported; SpeculativeMemberReports reports the possibility.
+class OnceGraph {
+public:
+  ~OnceGraph() { reset(); }
+  OnceGraph(const OnceGraph &) = delete;
+  OnceGraph() = default;
+  void capture_begin(cudaStream_t s) { s_ = s; cudaStreamBeginCapture(s_, cudaStreamCaptureModeGlobal); }
+  void capture_end() {
+    cudaStreamEndCapture(s_, &g_);
+    cudaGraphInstantiate(&e_, g_, 0);
+    // CHECK-MESSAGES-SPEC: :[[@LINE-1]]:5: warning: 'cudaGraphInstantiate' overwrites 'e_', which still holds a live graph exec; destroy it with cudaGraphExecDestroy first [cudagraph-unpaired-instantiate]
+    has_ = true;
+  }
+  void replay() { cudaGraphLaunch(e_, s_); }
+  void reset() {
+    if (has_) { cudaGraphExecDestroy(e_); has_ = false; }
+    if (g_) { cudaGraphDestroy(g_); g_ = nullptr; }
+  }
+
+private:
+  cudaStream_t s_ = nullptr;
+  cudaGraph_t g_ = nullptr;
+  cudaGraphExec_t e_ = nullptr;
+  bool has_ = false;
+};
+
+void use_once_graph(cudaStream_t s, float *p, int steps) {
+  OnceGraph graph;
+  graph.capture_begin(s);
+  k<<<1, 32, 0, s>>>(p);
+  graph.capture_end();
+  for (int i = 0; i < steps; ++i)
+    graph.replay();
+}
+
+// A fresh object in each iteration is not a second capture on one object.
+void fresh_graph_per_step(cudaStream_t s, float *p, int steps) {
+  for (int i = 0; i < steps; ++i) {
+    OnceGraph graph;
+    graph.capture_begin(s);
+    k<<<1, 32, 0, s>>>(p);
+    graph.capture_end();
+    graph.replay();
+  }
+}
 
 class GuardedRunner { // correct: releases or resets before re-capturing
 public:
@@ -251,6 +316,7 @@ void localClass(cudaGraph_t g, cudaStream_t s) {
   struct Local {
     void capture(cudaGraph_t g) { cudaGraphInstantiate(&exec, g, 0); }
     // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:35: warning: graph exec 'exec' created by 'cudaGraphInstantiate' and kept in a member of 'Local' is not destroyed on every path; call cudaGraphExecDestroy in every path of the destructor (or a reset method) of 'Local' [cudagraph-unpaired-instantiate]
+    // CHECK-MESSAGES-SPEC: :[[@LINE-2]]:35: warning: graph exec 'exec' created by 'cudaGraphInstantiate' and kept in a member of 'Local' is not destroyed on every path; call cudaGraphExecDestroy in every path of the destructor (or a reset method) of 'Local' [cudagraph-unpaired-instantiate]
     void run(cudaStream_t s) { cudaGraphLaunch(exec, s); }
     cudaGraphExec_t exec = nullptr;
   } L;

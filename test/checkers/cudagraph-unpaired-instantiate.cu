@@ -183,8 +183,9 @@ cudaError_t clean_out_param(cudaGraphExec_t *out, cudaGraph_t g) {
 struct Runner {
   cudaGraphExec_t exec_ = nullptr;
   cudaGraph_t graph_ = nullptr;
-  // store_local() may leave exec_ live: build() after it overwrites (the
-  // member's owner, across methods, is cudagraph-*-ownership.cu's subject).
+  // rebuild_with_update() may leave exec_ live: build() after it overwrites
+  // (update_then_build below makes that sequence; the member's owner,
+  // across methods, is cudagraph-*-ownership.cu's subject).
   void build() { cudaGraphInstantiate(&exec_, graph_, 0); }
   // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'cudaGraphInstantiate' overwrites 'exec_', which still holds a live graph exec; destroy it with cudaGraphExecDestroy first
   void rebuild_with_update() {
@@ -204,6 +205,12 @@ struct Runner {
       cudaGraphExecDestroy(exec_);
   }
 };
+
+// The sequence that makes build() overwrite: the file shows it.
+void update_then_build(Runner &r) {
+  r.rebuild_with_update();
+  r.build();
+}
 
 cudaGraphExec_t global_exec;
 void clean_global(cudaGraph_t g) {

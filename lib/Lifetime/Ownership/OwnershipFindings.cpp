@@ -5,7 +5,7 @@
 // twice, and members released by the wrong family in another function.
 //
 //===----------------------------------------------------------------------===//
-#include "Lifetime/Ownership.h"
+#include "Lifetime/Ownership/Ownership.h"
 
 #include "clang/AST/DeclFriend.h"
 

@@ -26,7 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Analysis.h"
-#include "Lifetime/Ownership.h"
+#include "Lifetime/Ownership/Ownership.h"
 
 namespace cgt {
 namespace lifetime {

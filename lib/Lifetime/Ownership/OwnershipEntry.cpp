@@ -8,7 +8,7 @@
 // `this`-call may change.
 //
 //===----------------------------------------------------------------------===//
-#include "Lifetime/Ownership.h"
+#include "Lifetime/Ownership/Ownership.h"
 
 #include "Lifetime/ParentIndex.h"
 

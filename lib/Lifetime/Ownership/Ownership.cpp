@@ -7,7 +7,7 @@
 // between methods.
 //
 //===----------------------------------------------------------------------===//
-#include "Lifetime/Ownership.h"
+#include "Lifetime/Ownership/Ownership.h"
 #include "Lifetime/Analysis.h"
 
 #include "Lifetime/ParentIndex.h"
