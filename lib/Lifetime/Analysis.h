@@ -523,6 +523,8 @@ private:
   llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;
   llvm::DenseMap<const Expr *, std::optional<ValueTest>> ValueTests;
   llvm::DenseMap<const Expr *, std::optional<int64_t>> ConstantValues;
+  /// Places whose type can be a value symbol (isValueSymbol).
+  llvm::DenseMap<Key, bool> ValueTyped;
   /// The variables each fact reads (asked for every fact of every disjunct
   /// at every block: a hash map of small vectors).
   llvm::DenseMap<uintptr_t, llvm::SmallSetVector<Key, 2>> FactVars;

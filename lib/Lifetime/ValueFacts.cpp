@@ -49,10 +49,14 @@ std::optional<int64_t> asInt64(const llvm::APSInt &V) {
   return V.getExtValue();
 }
 
+/// Integers, enums and bools. Pointers and handles are left to the resource
+/// lattice (its null facts and refinement), and statuses to Status.cpp: in
+/// handle-heavy code they are most of the variables, and a range of them
+/// would say nothing the disjunct does not already know.
 bool isScalarValueType(QualType T) {
   if (T.isNull() || T.isVolatileQualified() || T->isReferenceType())
     return false;
-  return T->isIntegralOrEnumerationType() || T->isPointerType() || T->isNullPtrType();
+  return T->isIntegralOrEnumerationType();
 }
 
 /// isNeverConstant, and members of objects (`o.n`), which no constant
@@ -71,8 +75,12 @@ Key placeOfSymbol(values::Symbol S) { return reinterpret_cast<Key>(S); }
 bool Analysis::isValueSymbol(Key K) {
   if (!K || K->Element || K->shadow())
     return false;
-  QualType T = K->Member ? K->Member->getType() : K->Decl->getType();
-  if (!isScalarValueType(T))
+  auto [Typed, New] = ValueTyped.try_emplace(K, false);
+  if (New) {
+    QualType T = K->Member ? K->Member->getType() : K->Decl->getType();
+    Typed->second = isScalarValueType(T) && !isStatusTypeName(T);
+  }
+  if (!Typed->second)
     return false;
   // An alias may write it, unless nothing can (`const Opts &o` captured by
   // a task: its members keep their values).

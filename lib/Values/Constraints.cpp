@@ -14,10 +14,15 @@
 namespace cgt {
 namespace values {
 
-RangeSet Constraints::rangeOf(Symbol S) const {
+const RangeSet *Constraints::find(Symbol S) const {
   auto It = std::lower_bound(Ranges.begin(), Ranges.end(), S,
                              [](const auto &E, Symbol V) { return E.first < V; });
-  return It != Ranges.end() && It->first == S ? It->second : RangeSet::full();
+  return It != Ranges.end() && It->first == S ? &It->second : nullptr;
+}
+
+RangeSet Constraints::rangeOf(Symbol S) const {
+  const RangeSet *R = find(S);
+  return R ? *R : RangeSet::full();
 }
 
 void Constraints::setRange(Symbol S, const RangeSet &R) {
@@ -129,10 +134,16 @@ bool Constraints::narrow(Symbol S, const RangeSet &To) {
 }
 
 bool Constraints::applyDisequalities(Symbol S) {
-  std::optional<int64_t> V = rangeOf(S).singleValue();
+  if (Unequal.empty())
+    return true;
+  const RangeSet *Known = find(S);
+  std::optional<int64_t> V = Known ? Known->singleValue() : std::nullopt;
   if (!V)
     return true;
-  for (const Pair &P : llvm::SmallVector<Pair, 1>(Unequal)) {
+  // By index: narrowing the other side may add to nothing here, but may
+  // reallocate nothing either; the pairs it reads stay where they are.
+  for (size_t I = 0; I < Unequal.size(); ++I) {
+    Pair P = Unequal[I];
     if (P.first != S && P.second != S)
       continue;
     Symbol Other = P.first == S ? P.second : P.first;
@@ -194,12 +205,12 @@ bool Constraints::assumeSymbols(Symbol L, Relation R, Symbol Rt) {
   case Relation::LT:
   case Relation::LE: {
     // L < Rt: L is below Rt's largest value, Rt above L's smallest.
+    // The order itself is not kept (only == and != are relations here):
+    // loop bounds (`i < n`) would pile up pairs no later test reads.
     RangeSet A = rangeOf(L), B = rangeOf(Rt);
     bool Strict = R == Relation::LT;
-    if (!narrow(L, RangeSet::satisfying(R, B.max())) ||
-        !narrow(Rt, RangeSet::satisfying(Strict ? Relation::GT : Relation::GE, A.min())))
-      return false;
-    return !Strict || assumeUnequal(L, Rt);
+    return narrow(L, RangeSet::satisfying(R, B.max())) &&
+           narrow(Rt, RangeSet::satisfying(Strict ? Relation::GT : Relation::GE, A.min()));
   }
   }
   return true;
@@ -234,15 +245,32 @@ void Constraints::forgetIf(llvm::function_ref<bool(Symbol)> Pred) {
 }
 
 bool Constraints::joinWith(const Constraints &O) {
+  if (*this == O)
+    return false;
   bool Lost = false;
-  llvm::SmallVector<std::pair<Symbol, RangeSet>, 2> Joined;
-  for (const auto &[S, R] : Ranges) {
-    RangeSet U = R.unite(O.rangeOf(S));
-    Lost |= U != R;
-    if (!U.isFull())
-      Joined.push_back({S, U});
+  // Both sorted: one walk. A symbol only this side knows becomes unknown.
+  size_t Out = 0, J = 0;
+  for (size_t I = 0; I < Ranges.size(); ++I) {
+    while (J < O.Ranges.size() && O.Ranges[J].first < Ranges[I].first)
+      ++J;
+    if (J == O.Ranges.size() || O.Ranges[J].first != Ranges[I].first) {
+      Lost = true;
+      continue;
+    }
+    if (O.Ranges[J].second != Ranges[I].second) {
+      RangeSet U = Ranges[I].second.unite(O.Ranges[J].second);
+      Lost |= U != Ranges[I].second;
+      if (U.isFull()) {
+        Lost = true;
+        continue;
+      }
+      Ranges[I].second = std::move(U);
+    }
+    if (Out != I)
+      Ranges[Out] = std::move(Ranges[I]);
+    ++Out;
   }
-  Ranges = std::move(Joined);
+  Ranges.truncate(Out);
   auto KeepShared = [&](llvm::SmallVectorImpl<Pair> &Mine, const llvm::SmallVectorImpl<Pair> &Theirs) {
     size_t Before = Mine.size();
     llvm::erase_if(Mine, [&](const Pair &P) {

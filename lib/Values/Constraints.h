@@ -50,6 +50,8 @@ class Constraints {
 public:
   /// Full when nothing is known.
   RangeSet rangeOf(Symbol S) const;
+  /// The range known for S; null when nothing is (no copy made).
+  const RangeSet *find(Symbol S) const;
   std::optional<bool> evaluate(Symbol S, Relation R, int64_t C) const;
   std::optional<bool> evaluateSymbols(Symbol L, Relation R, Symbol Rt) const;
 
