@@ -477,7 +477,7 @@ bool Analysis::run() {
           widenCounter(Counter[ToId], CounterDirection[ToId], P);
       }
       if (!joinInto(In[ToId], std::move(Refined), A.Opts.MaxStatesPerPoint, WidenedRes,
-                    Mentions[ToId].KeepFactsApart))
+                    Mentions[ToId].KeepFactsApart, /*WidenValues=*/KeepIn[ToId]))
         continue;
       // The join only grows and facts only shrink, so loops settle; the cap
       // is a budget for pathological code, and hitting it is reported.

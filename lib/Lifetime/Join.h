@@ -92,8 +92,8 @@ inline bool mergeInto(PathState &Dst, const PathState &Src) {
 
 /// Keeps the facts both disjuncts agree on, and joins what they know of
 /// values; returns whether `Dst` lost any.
-inline bool intersectFacts(PathState &Dst, const PathState &Src) {
-  bool Changed = Dst.Values.joinWith(Src.Values);
+inline bool intersectFacts(PathState &Dst, const PathState &Src, bool WidenValues = false) {
+  bool Changed = Dst.Values.joinWith(Src.Values, WidenValues);
   for (auto It = Dst.Facts.begin(); It != Dst.Facts.end();) {
     auto F = Src.Facts.find(It->first);
     if (F == Src.Facts.end() || F->second != It->second) {
@@ -155,9 +155,11 @@ inline bool sameTrackedState(const PathState &L, const PathState &R) {
 /// different facts apart, where the block decides on them right away (the
 /// join of `ok ? e : nullptr` returns `e` only on the paths where `ok`). A resource left with more than `MaxPerResource`
 /// states is widened: merged by union into one, and reported through
-/// `Widened`. Returns whether `Dst` changed, which decides revisits.
+/// `Widened`. `WidenValues` (loop headers) widens the value ranges that grow.
+/// Returns whether `Dst` changed, which decides revisits.
 inline bool joinInto(StateSet &Dst, StateSet &&Src, unsigned MaxPerResource,
-                     std::vector<unsigned> &Widened, bool KeepFactsApart = false) {
+                     std::vector<unsigned> &Widened, bool KeepFactsApart = false,
+                     bool WidenValues = false) {
   bool Changed = false;
   auto ByTracked = [](const PathState &P, unsigned T) { return P.Tracked < T; };
   Dst.reserve(Dst.size() + Src.size()); // disjuncts are large: grow once
@@ -171,7 +173,7 @@ inline bool joinInto(StateSet &Dst, StateSet &&Src, unsigned MaxPerResource,
              (!KeepFactsApart || (O.Facts == P.Facts && O.Values == P.Values));
     });
     if (Same != Last) {
-      bool DstLost = intersectFacts(*Same, P);
+      bool DstLost = intersectFacts(*Same, P, WidenValues);
       bool SrcLost = P.Facts.size() != Same->Facts.size() || P.Values != Same->Values;
       chooseTrail(*Same, P, DstLost, SrcLost);
       Changed |= DstLost;

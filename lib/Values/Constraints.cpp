@@ -244,7 +244,11 @@ void Constraints::forgetIf(llvm::function_ref<bool(Symbol)> Pred) {
   llvm::erase_if(Unequal, Touches);
 }
 
-bool Constraints::joinWith(const Constraints &O) {
+bool Constraints::widenWith(const Constraints &O) {
+  return joinWith(O, /*Widen=*/true);
+}
+
+bool Constraints::joinWith(const Constraints &O, bool Widen) {
   if (*this == O)
     return false;
   bool Lost = false;
@@ -259,6 +263,8 @@ bool Constraints::joinWith(const Constraints &O) {
     }
     if (O.Ranges[J].second != Ranges[I].second) {
       RangeSet U = Ranges[I].second.unite(O.Ranges[J].second);
+      if (Widen)
+        U = U.widenedFrom(Ranges[I].second);
       Lost |= U != Ranges[I].second;
       if (U.isFull()) {
         Lost = true;

@@ -23,8 +23,10 @@
 //     join: ranges unite per symbol, a symbol unknown on one side is
 //     unknown, equalities and disequalities are kept only where both sides
 //     have them. Ranges are capped (RangeSet::MaxIntervals) so the join has
-//     finite height and loops settle; a symbol the loop keeps changing ends
-//     unknown on its own, the rest of the disjunct is untouched.
+//     finite height, and at loop headers a range that grows past an end is
+//     widened to that end (widenWith), so loops settle in a visit or two; a
+//     symbol the loop keeps changing is widened on its own, the rest of the
+//     disjunct is untouched.
 //   * no symbolic expressions (`x + 1`, `a * b`): a value computed from
 //     others is unknown. Relations other than ==/!= between two symbols
 //     only refine their ranges.
@@ -68,7 +70,11 @@ public:
   void forgetIf(llvm::function_ref<bool(Symbol)> Pred);
 
   /// This := this joined with O; returns whether this lost information.
-  bool joinWith(const Constraints &O);
+  bool joinWith(const Constraints &O, bool Widen = false);
+  /// The join at a loop header: a range that grows past an end goes to
+  /// that end of int64_t (interval widening), so a variable the loop keeps
+  /// stepping (`++n_empty`) settles in one more visit.
+  bool widenWith(const Constraints &O);
 
   bool empty() const { return Ranges.empty() && Equal.empty() && Unequal.empty(); }
   bool mentions(Symbol S) const;

@@ -132,6 +132,17 @@ RangeSet RangeSet::shifted(int64_t Delta) const {
   return S;
 }
 
+RangeSet RangeSet::widenedFrom(const RangeSet &Old) const {
+  RangeSet S = *this;
+  if (S.isEmpty() || Old.isEmpty())
+    return S;
+  if (S.min() < Old.min())
+    S.Iv.front().Lo = Min;
+  if (S.max() > Old.max())
+    S.Iv.back().Hi = Max;
+  return S;
+}
+
 void RangeSet::normalize() {
   std::sort(Iv.begin(), Iv.end(),
             [](const Interval &L, const Interval &R) { return L.Lo < R.Lo; });

@@ -62,6 +62,10 @@ public:
   RangeSet intersect(const RangeSet &O) const;
   RangeSet unite(const RangeSet &O) const;
   RangeSet complement() const;
+  /// This set (a union that includes `Old`), its low end moved to the
+  /// minimum of int64_t if it is below Old's, its high end to the maximum if
+  /// above: the widening of interval analysis.
+  RangeSet widenedFrom(const RangeSet &Old) const;
   RangeSet without(int64_t V) const { return intersect(point(V).complement()); }
   /// Every value moved by `Delta` (`++i`); the ends of int64_t stay (they
   /// stand for "unbounded"); full when a finite bound would pass them.

@@ -115,6 +115,23 @@ TEST(Constraints, JoinUnitesRangesAndDropsOneSidedFacts) {
   EXPECT_FALSE(L.joinWith(Same));
 }
 
+TEST(Constraints, WidenAtALoopHeaderSettles) {
+  Constraints Header, Back;
+  Header.bindConstant(Flag, 0);   // `n = 0` before the loop
+  Back.bindConstant(Flag, 1);     // `++n` on the way back
+  EXPECT_TRUE(Header.widenWith(Back));
+  EXPECT_EQ(Header.rangeOf(Flag).str(), "{[0, max]}");
+  Back.bindRange(Flag, RangeSet::satisfying(Relation::GE, 1));
+  EXPECT_FALSE(Header.widenWith(Back)); // nothing new: the loop is done
+  // A range that keeps its ends is not widened.
+  Constraints Keys, Other;
+  Keys.bindConstant(Cached, -1);
+  ASSERT_TRUE(Keys.assume(Bs, Relation::GT, 0));
+  Other.bindConstant(Cached, -1);
+  EXPECT_TRUE(Keys.widenWith(Other));   // Bs unknown on one side
+  EXPECT_EQ(Keys.rangeOf(Cached).str(), "{[-1, -1]}");
+}
+
 TEST(Constraints, JoinKeepsSharedEqualities) {
   Constraints L, R;
   L.bindCopy(Cached, Bs);
