@@ -2,7 +2,9 @@
 //
 // Assignments move resources between places and overwrite what a place
 // held; values that are stored, returned or passed to code the analysis
-// does not follow escape.
+// does not follow escape. An escape hands a resource on but does not change
+// the value it is read from: only an argument the callee may write
+// (invalidateReachableFrom) loses its facts.
 //
 // Part of the Analysis class declared in Analysis.h.
 //

@@ -5,6 +5,14 @@
 // and member-wise for plain local structs; calls nobody models make their
 // arguments escape.
 //
+// What a call can change follows the Clang Static Analyzer's invalidation
+// (CallEvent::invalidateRegions and its const handling): the facts about a
+// variable die only where the callee gets a modifiable path to it (see
+// Assignments.cpp, invalidateReachableFrom, and invalidateObjectOf here);
+// a value copied into a parameter, or bound to `const T&`, keeps them.
+// A call a macro argument spells a second time (`CHECK(e)` that prints
+// `cudaGetErrorString(e)`) has no effect of its own (scanReEvaluations).
+//
 // Part of the Analysis class declared in Analysis.h.
 //
 //===----------------------------------------------------------------------===//
