@@ -66,23 +66,6 @@ WorkerEnd runWorker(const std::string &JobPath, const std::string &ResultPath,
   }
 }
 
-std::string readFile(const std::string &Path) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path);
-  return Buf ? (*Buf)->getBuffer().str() : "";
-}
-
-bool writeFile(const std::string &Path, const std::string &Text) {
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC);
-  if (EC)
-    return false;
-  OS << Text;
-  OS.close();
-  bool OK = !OS.has_error();
-  OS.clear_error();
-  return OK;
-}
-
 /// Why a worker that produced no usable result failed, for the report.
 std::string failureText(const WorkerEnd &End, const std::string &ResultText,
                         const UnitLimits &Limits) {
@@ -124,12 +107,12 @@ bool attempt(const UnitTask &Job, const UnitLimits &Limits, UnitResult &Out,
       RemoveMarker(MarkerPath);
   UnitTask Sent = Job;
   Sent.Preamble.InUseMarker = std::string(MarkerPath);
-  if (!writeFile(std::string(JobPath), taskToJson(Sent))) {
+  if (!writeWireFile(std::string(JobPath), taskToJson(Sent))) {
     Problem = "cannot write the analysis worker's job file";
     return false;
   }
   WorkerEnd End = runWorker(std::string(JobPath), std::string(ResultPath), Limits);
-  std::string Text = readFile(std::string(ResultPath));
+  std::string Text = readWireFile(std::string(ResultPath));
   if (!End.TimedOut && End.ReturnCode == 0) {
     std::string Error;
     if (resultFromJson(Text, Out, Error))
@@ -138,7 +121,7 @@ bool attempt(const UnitTask &Job, const UnitLimits &Limits, UnitResult &Out,
     return false;
   }
   Problem = failureText(End, Text, Limits);
-  std::string Marker = readFile(std::string(MarkerPath));
+  std::string Marker = readWireFile(std::string(MarkerPath));
   auto [Entry, Link] = llvm::StringRef(Marker).split('\n');
   PreambleEntry = Entry.trim().str();
   PreambleLink = Link.trim().str();

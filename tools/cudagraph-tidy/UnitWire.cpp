@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "UnitWire.h"
 
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 #include <nlohmann/json.hpp>
 
 using json = nlohmann::json;
@@ -186,6 +188,23 @@ bool resultFromJson(const std::string &Text, UnitResult &R, std::string &Error) 
         R.Counters.PreambleFailed = C.at("preambleFailed");
       },
       Error);
+}
+
+std::string readWireFile(const std::string &Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  return Buf ? (*Buf)->getBuffer().str() : "";
+}
+
+bool writeWireFile(const std::string &Path, const std::string &Text) {
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC);
+  if (EC)
+    return false;
+  OS << Text;
+  OS.close();
+  bool OK = !OS.has_error();
+  OS.clear_error();
+  return OK;
 }
 
 } // namespace cgt

@@ -26,6 +26,11 @@ std::string resultToJson(const UnitResult &Result);
 bool resultFromJson(const std::string &Text, UnitResult &Result,
                     std::string &Error);
 
+/// The files both sides exchange: the whole text ("" when it cannot be
+/// read), and a write that says whether every byte reached the file.
+std::string readWireFile(const std::string &Path);
+bool writeWireFile(const std::string &Path, const std::string &Text);
+
 } // namespace cgt
 
 #endif

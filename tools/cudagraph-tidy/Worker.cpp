@@ -62,18 +62,6 @@ void injectFault(llvm::StringRef Kind) {
   }
 }
 
-bool writeResult(const std::string &Path, const std::string &Text) {
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC);
-  if (EC)
-    return false;
-  OS << Text;
-  OS.close();
-  bool OK = !OS.has_error();
-  OS.clear_error();
-  return OK;
-}
-
 UnitCounters countersOfThisProcess() {
   UnitCounters C;
   const LifetimeStats &S = lifetimeStats();
@@ -115,7 +103,7 @@ int analyzeUnitWorkerMain(int Argc, const char **Argv) {
   if (!OK) {
     // RetCode is 128 + the signal for a caught signal.
     int Signal = CRC.RetCode > 128 ? CRC.RetCode - 128 : 0;
-    writeResult(Argv[3], std::to_string(Signal) + "\n");
+    writeWireFile(Argv[3], std::to_string(Signal) + "\n");
     ::_exit(WorkerCrashedExit);
   }
   Result.Counters = countersOfThisProcess();
@@ -123,7 +111,7 @@ int analyzeUnitWorkerMain(int Argc, const char **Argv) {
   Result.Counters.PreambleBuilds = Stats.Builds;
   Result.Counters.PreambleSkipped = Stats.Skipped;
   Result.Counters.PreambleFailed = Stats.Failed;
-  return writeResult(Argv[3], resultToJson(Result)) ? 0 : 2;
+  return writeWireFile(Argv[3], resultToJson(Result)) ? 0 : 2;
 }
 
 } // namespace cgt
