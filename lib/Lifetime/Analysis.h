@@ -20,7 +20,8 @@
 //   Places.cpp       places, locations, text
 //   HandleAttributes.cpp  acquire_handle/release_handle/use_handle("cuda")
 //   Capture/         stream capture: Capture.cpp (open captures, calls
-//                    illegal during one, capture guards), CapturedMemory.cpp
+//                    illegal during one), CaptureGuards.cpp (code that asks
+//                    whether its stream captures), CapturedMemory.cpp
 //                    (memory a captured graph's execs reference after it is
 //                    freed)
 //   Ownership/       members across functions: Ownership.h and Ownership*.cpp
@@ -200,7 +201,7 @@ struct LifetimeAnalyzer::Impl {
   }
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, bool> UnmodeledBuiltins;
   /// Helpers that return whether a stream parameter captures: (parameter,
-  /// true while it captures) (Capture.cpp captureQueryOf).
+  /// true while it captures) (CaptureGuards.cpp captureQueryOf).
   llvm::DenseMap<const FunctionDecl *, std::optional<std::pair<unsigned, bool>>> CaptureQueries;
 
   const FunctionModel *modelFor(const CallExpr *Call);
