@@ -304,9 +304,11 @@ public:
       return E;
     if (auto E = forEachEffect(F, "releases", Where,
                                [&](const json &A, const std::string &P) -> llvm::Error {
-      if (auto E = expectKeys(A, P, {"arg", "kinds", "deref"}))
+      if (auto E = expectKeys(A, P, {"arg", "kinds", "deref", "field"}))
         return E;
       ReleaseEffect Eff;
+      if (auto E = readString(A, "field", P, Eff.Field, false))
+        return E;
       if (auto E = readArg(A, P, Out.NumParams, Eff.Arg))
         return E;
       if (auto E = readBool(A, "deref", P, Eff.ThroughPointer))

@@ -59,6 +59,10 @@ struct AcquireEffect {
   /// A stream-ordered allocation (cudaMallocAsync): made inside a stream
   /// capture it becomes a memory node the graph allocates at each launch.
   bool StreamOrdered = false;
+  /// A helper summary whose paths acquire different kinds into one argument
+  /// (`switch (space)` over cudaMalloc and cudaMallocHost): the others.
+  /// Released by the family of any of them, it is no mismatch.
+  std::vector<std::string> OrKinds;
 };
 
 struct ReleaseEffect {
@@ -67,6 +71,9 @@ struct ReleaseEffect {
   /// The argument points to the handle (`destroyExec(&exec)`), as wrappers
   /// that also null the caller's variable do.
   bool ThroughPointer = false;
+  /// Non-empty: the call releases this member of the struct the argument
+  /// points to or refers to (a helper's `cudaStreamDestroy(ctx->stream)`).
+  std::string Field;
 };
 
 struct UseEffect {

@@ -80,8 +80,9 @@ inline const Expr *strip(const Expr *E) {
 /// (`ctx->stream`): owned by an object that outlives the call, so it never
 /// leaks when the function returns.
 inline bool isField(Key K) {
-  return K && (isa<FieldDecl>(K->Decl) || (K->Member && isa<ParmVarDecl>(K->Decl) &&
-                                             K->Decl->getType()->isPointerType()));
+  return K && (isa<FieldDecl>(K->Decl) ||
+               (K->Member && isa<ParmVarDecl>(K->Decl) &&
+                (K->Decl->getType()->isPointerType() || K->Decl->getType()->isReferenceType())));
 }
 
 /// A local whose members can be followed one by one: a plain struct that no
@@ -162,6 +163,13 @@ struct LifetimeAnalyzer::Impl {
   ASTContext &Ctx;
   LifetimeOptions Opts;
   std::map<const FunctionDecl *, std::unique_ptr<FunctionSummary>> Summaries;
+  /// Summaries of a helper for constant arguments it branches on
+  /// (`allocate(&p, n, HOST)`), keyed by the helper and (parameter, value).
+  using ConstantArgs = std::vector<std::pair<unsigned, int64_t>>;
+  std::map<std::pair<const FunctionDecl *, ConstantArgs>, std::unique_ptr<FunctionSummary>>
+      SpecialisedSummaries;
+  /// Per helper: the integer, enum or bool parameters its conditions read.
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<unsigned, 2>> BranchedOnParams;
   std::set<const FunctionDecl *> InProgress;
   std::map<const FunctionDecl *, bool> Interesting;
   /// Model entries built from clang's handle attributes (HandleAttributes.cpp).
@@ -208,7 +216,12 @@ struct LifetimeAnalyzer::Impl {
   const FunctionModel *attributeModel(const FunctionDecl *FD);
   const FunctionDecl *calleeOf(const CallExpr *Call);
   const FunctionSummary *summaryOf(const FunctionDecl *FD);
+  const FunctionSummary *summaryFor(const CallExpr *Call, const FunctionDecl *Callee);
+  std::unique_ptr<FunctionSummary> runSummary(const FunctionDecl *Def, ConstantArgs Constants);
+  ConstantArgs constantArgsOf(const CallExpr *Call, const FunctionDecl *Def);
+  const llvm::SmallVector<unsigned, 2> &branchedOnParams(const FunctionDecl *Def);
   bool isInteresting(const FunctionDecl *FD);
+  bool mayReceiveResource(const FunctionDecl *Def) const;
   bool isPureHelper(const FunctionDecl *FD, unsigned Depth = 0);
   llvm::DenseMap<const FunctionDecl *, bool> PureHelpers;
 };
@@ -218,9 +231,10 @@ namespace lifetime {
 /// Runs the dataflow on one function.
 class Analysis {
 public:
-  Analysis(LifetimeAnalyzer::Impl &A, const FunctionDecl *FD, bool SummaryMode)
+  Analysis(LifetimeAnalyzer::Impl &A, const FunctionDecl *FD, bool SummaryMode,
+           LifetimeAnalyzer::Impl::ConstantArgs Constants = {})
       : A(A), Ctx(A.Ctx), SM(A.Ctx.getSourceManager()), FD(FD),
-        SummaryMode(SummaryMode) {}
+        SummaryMode(SummaryMode), Constants(std::move(Constants)) {}
 
   bool run();
   std::vector<LifetimeFinding> takeFindings();
@@ -301,6 +315,7 @@ private:
   void refineOnCaseValues(const SwitchStmt *Switch, const EdgeTest &E, const CFGBlock *To,
                           PathState &P, bool &Infeasible);
   std::optional<int64_t> caseValue(const SwitchCase *C) const;
+  bool assumeCaseValue(const SwitchStmt *Switch, const CFGBlock *To, PathState &P);
   uintptr_t caseFactKey(uintptr_t Subject, int64_t Value);
   const EdgeTest &edgeTest(const Expr *Cond);
   std::optional<CondTest> condTest(const Expr *C) const;
@@ -353,6 +368,7 @@ private:
   void applyCall(const CallExpr *Call, PathState &P, bool &Dead);
   void onModeledCall(const CallExpr *Call, const FunctionModel &M, PathState &P);
   void forgetWrittenOutArgs(const CallExpr *Call, const FunctionModel *M, PathState &P);
+  bool readsThroughConstPointer(const CallExpr *Call, unsigned I);
   void onUnknownCall(const CallExpr *Call, PathState &P);
   void acquire(const CallExpr *Call, const FunctionModel &M, const AcquireEffect &Eff,
                PathState &P);
@@ -364,6 +380,7 @@ private:
   bool releasesEveryElement(Key K, const Expr *Arg, ResState &RS);
   bool releasesOneConstantElement(const Expr *Arg) const;
   void forgetUntrackedGraphMemory(PathState &P);
+  static bool releasesKindOf(const ReleaseEffect &Eff, const Resource &Res);
   void releaseUntracked(const CallExpr *Call, const FunctionModel &M, const ReleaseEffect &Eff,
                         Key K, PathState &P);
   bool elementUseHitsRelease(const ResState &RS, const Expr *UseArg,
@@ -372,6 +389,8 @@ private:
   bool callMayChangeMembers(const CallExpr *Call) const;
   bool bindsReference(const CallExpr *Call, int I) const;
   Key memberPlace(Key Whole, StringRef Field);
+  Key namedMember(const ValueDecl *Base, const RecordDecl *RD, StringRef Field);
+  Key fieldTarget(const CallExpr *Call, int ArgIndex, StringRef Field);
 
   // --- where a status lives ---
   void bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS);
@@ -423,6 +442,11 @@ private:
 
   // --- helper summaries (SummaryMode) ---
   void noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff);
+  void noteFieldReleaseThroughParam(const ParmVarDecl *PVD, StringRef Field,
+                                    const ReleaseEffect &Eff, const CallExpr *At);
+  void noteFieldAcquisition(Key Target, const CallExpr *At);
+  bool releasesOnlyOwnAcquisition(const ReleaseEffect &R) const;
+  void addFieldEffects(FunctionModel &M) const;
   void noteReturnedResource(const Expr *Ret, const PathState &P);
   void notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const PathState &P);
   const ParmVarDecl *outParameter(const Expr *E, bool AddressTaken) const;
@@ -480,6 +504,7 @@ private:
   // --- places, locations, text ---
   Key storageOf(const Expr *E);
   bool isFixedPointerParam(const ValueDecl *D);
+  bool isStructReferenceParam(const ValueDecl *D) const;
   bool isEnclosingVariable(Key K) const;
   Key placeOf(const ValueDecl *D, const FieldDecl *Member = nullptr, bool Element = false,
               bool Capture = false, bool ExecRefs = false);
@@ -500,6 +525,9 @@ private:
   const SourceManager &SM;
   const FunctionDecl *FD;
   bool SummaryMode;
+  /// SummaryMode: parameters the caller passes as constants (their values
+  /// hold on entry).
+  LifetimeAnalyzer::Impl::ConstantArgs Constants;
   ParentIndex PM;
   std::unique_ptr<CFG> Cfg;
   const CFGBlock *CurrentBlock = nullptr;
@@ -514,6 +542,9 @@ private:
   /// Added to the slot of a resourceFor id: the second instance of a call's
   /// resource, made while another variable still holds the first.
   static constexpr int SecondInstance = 1 << 16;
+  /// Times (member index + 1), added to the slot of a helper's acquisition
+  /// into a member of its argument.
+  static constexpr int FieldSlot = 1 << 8;
   /// The slot of what a release of an untracked handle stands for.
   static constexpr int UntrackedSlot = -1000;
   /// The slot of a member another method may leave live (Members.cpp).
@@ -620,6 +651,12 @@ private:
   std::vector<int> SummaryCaptureEnds;
   /// SummaryMode: releases of what a pointer parameter points to.
   std::vector<ReleaseEffect> SummaryDerefReleases;
+  /// SummaryMode: members of pointer or reference parameters released here
+  /// that this function did not acquire (`cudaStreamDestroy(ctx->stream)`).
+  std::vector<ReleaseEffect> SummaryFieldReleases;
+  /// SummaryMode: where this function first releases and first acquires
+  /// each (parameter, member), in source order.
+  std::map<std::pair<int, std::string>, SourceLocation> FirstFieldRelease, FirstFieldAcquire;
   /// Memory captured into a graph, by the place that holds it: the execs
   /// instantiated from that graph and the captured use (CapturedMemory.cpp).
   struct ExecReference {

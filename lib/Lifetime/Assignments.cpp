@@ -228,9 +228,11 @@ void Analysis::escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel 
 void Analysis::onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At,
                         PathState &P) {
   Key Target = storageOf(LHS);
+  // `out->exec = e` names a place (a member of the caller's object) that
+  // the summary reports as an acquisition into the argument.
+  if (SummaryMode && (!Target || isField(Target)))
+    notePublishedThroughParam(LHS, RHS, P);
   if (!Target) {
-    if (SummaryMode)
-      notePublishedThroughParam(LHS, RHS, P);
     escapeValueRefs(RHS, P); // stored into memory we do not follow
     return;
   }

@@ -326,6 +326,10 @@ void Analysis::refineOnBranch(const Expr *Cond, bool Taken, PathState &P,
 /// fails when a success case exists.
 void Analysis::refineOnSwitch(const SwitchStmt *Switch, const CFGBlock *To, PathState &P,
                               bool &Infeasible) {
+  if (!assumeCaseValue(Switch, To, P)) {
+    Infeasible = true;
+    return;
+  }
   const EdgeTest &E = edgeTest(Switch->getCond());
   if (!E.Valid)
     return;
@@ -439,6 +443,31 @@ void Analysis::refineOnCaseValues(const SwitchStmt *Switch, const EdgeTest &E,
     }
     P.Facts[K] = Holds;
   }
+}
+
+/// `switch (space)` where the path knows the value of `space` (a helper
+/// summarised for a constant argument, a variable assigned a constant): a
+/// case edge assumes the subject equals its value, `default` (or the edge
+/// past the switch) that it equals none. False when the values contradict.
+bool Analysis::assumeCaseValue(const SwitchStmt *Switch, const CFGBlock *To, PathState &P) {
+  std::optional<ValueTerm> T = valueTerm(Switch->getCond());
+  if (T)
+    T = resolveOnPath(*T, P);
+  if (!T || !T->Sym)
+    return true;
+  values::Symbol S = reinterpret_cast<values::Symbol>(T->Sym);
+  const auto *Label = dyn_cast_or_null<SwitchCase>(To->getLabel());
+  if (const auto *Case = dyn_cast_or_null<CaseStmt>(Label)) {
+    std::optional<int64_t> V = caseValue(Case);
+    return !V || P.Values.assume(S, values::Relation::EQ, *V);
+  }
+  if (Label && !isa<DefaultStmt>(Label))
+    return true;
+  for (const SwitchCase *C = Switch->getSwitchCaseList(); C; C = C->getNextSwitchCase())
+    if (std::optional<int64_t> V = caseValue(C))
+      if (!P.Values.assume(S, values::Relation::NE, *V))
+        return false;
+  return true;
 }
 
 bool Analysis::hasZeroCase(const SwitchStmt *Switch) const {

@@ -39,28 +39,36 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
   const auto *AddrOf = dyn_cast<UnaryOperator>(Arg);
   bool ByAddress = AddrOf && AddrOf->getOpcode() == UO_AddrOf;
   Key Target = nullptr;
-  if (ByAddress)
+  if (!Eff.Field.empty()) // a helper's `out->exec = e`, `cudaStreamCreate(&ctx.s)`
+    Target = fieldTarget(Call, Eff.Arg, Eff.Field);
+  else if (ByAddress)
     Target = storageOf(AddrOf->getSubExpr());
   else if (bindsReference(Call, Eff.Arg)) // a helper's `cudaGraphExec_t &out`
     Target = storageOf(Arg);
-  if (Target && !Eff.Field.empty()) // a helper's `out->exec = e`
-    Target = memberPlace(Target, Eff.Field);
   if (!Target) {
     // Into an out-parameter, a container element or another object: it
     // escapes. A helper's pointer or reference parameter is what its summary
     // records.
     if (SummaryMode)
       if (const ParmVarDecl *PVD = outParameter(ByAddress ? AddrOf->getSubExpr() : Arg, ByAddress))
-        SummaryAcquires.push_back({static_cast<int>(PVD->getFunctionScopeIndex()), Eff.Kind, ""});
+        SummaryAcquires.push_back({static_cast<int>(PVD->getFunctionScopeIndex()), Eff.Kind, Eff.Field});
     return;
   }
-  unsigned R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), Target, Eff.Arg + 1);
+  // `ctx_init(&c)` acquiring into `c.stream` and `c.buf`: one resource per
+  // member.
+  int Slot = Eff.Arg + 1;
+  if (!Eff.Field.empty() && Target->Member)
+    Slot += FieldSlot * (1 + std::min(Target->Member->getFieldIndex(), 254u));
+  unsigned R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), Target, Slot);
   // The same call in an earlier iteration made a resource that another
   // variable still holds (`pos = bigger` at the end of a loop body): this
   // one is a second instance, or the two would share one state.
   if (!Target->Element && P.Res.count(R) && P.boundElsewhere(R, Target))
     R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), Target,
-                    Eff.Arg + 1 + SecondInstance);
+                    Slot + SecondInstance);
+  Resources[R].OrKinds = Eff.OrKinds;
+  if (SummaryMode)
+    noteFieldAcquisition(Target, Call);
   if (Target->Element) {
     acquireElement(Call, M, R, Target, AddrOf ? AddrOf->getSubExpr() : Arg, P);
     return;
@@ -156,7 +164,7 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
       return;
     Arg = AddrOf->getSubExpr();
   }
-  Key K = storageOf(Arg);
+  Key K = Eff.Field.empty() ? storageOf(Arg) : fieldTarget(Call, Eff.Arg, Eff.Field);
   if (!K)
     return;
   invalidateFacts(K, P); // a destroyed handle is no longer "known live"
@@ -185,8 +193,7 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
         F->second.VarName = varName(K);
       continue;
     }
-    if (!Res.Kind.empty() && !llvm::is_contained(Eff.Kinds, Res.Kind) &&
-        (RS.Bits & Live))
+    if (!Res.Kind.empty() && !releasesKindOf(Eff, Res) && (RS.Bits & Live))
       report(FindingKind::MismatchedRelease, R, Call,
              {{loc(Res.Site), "'" + varName(K) + "' was allocated here by '" +
                                   Res.AcquiredBy + "'"}},
@@ -207,12 +214,21 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
   }
 }
 
+/// Whether the release's family includes the resource's kind, or one of
+/// the kinds a helper's other paths acquire it as.
+bool Analysis::releasesKindOf(const ReleaseEffect &Eff, const Resource &Res) {
+  return llvm::is_contained(Eff.Kinds, Res.Kind) ||
+         llvm::any_of(Res.OrKinds, [&](const std::string &K) { return llvm::is_contained(Eff.Kinds, K); });
+}
+
 /// A handle this function did not acquire (a parameter, a member, what an
 /// unknown call returned) is released: whatever it was, it is released now,
 /// and using or releasing it again before it is written is a use after
 /// release. It has no kind, so it never leaks or mismatches.
 void Analysis::releaseUntracked(const CallExpr *Call, const FunctionModel &M,
                                 const ReleaseEffect &Eff, Key K, PathState &P) {
+  if (SummaryMode && K->Member && !K->Element && isa<ParmVarDecl>(K->Decl))
+    noteFieldReleaseThroughParam(cast<ParmVarDecl>(K->Decl), K->Member->getName(), Eff, Call);
   if (SummaryMode || K->Element || K->shadow())
     return;
   // The declared handle type says the kind (`cudaArray_t lut = f->lut;
@@ -332,10 +348,32 @@ Key Analysis::memberPlace(Key Whole, StringRef Field) {
   const auto *RD = VD && isPlainLocalAggregate(VD) ? VD->getType()->getAsRecordDecl() : nullptr;
   if (!RD)
     return nullptr;
+  return namedMember(VD, RD, Field);
+}
+
+Key Analysis::namedMember(const ValueDecl *Base, const RecordDecl *RD, StringRef Field) {
   for (const FieldDecl *F : RD->fields())
     if (F->getName() == Field)
-      return placeOf(VD, F);
+      return placeOf(Base, F);
   return nullptr;
+}
+
+/// The member a helper's field effect (`ctx_init(&ctx)` acquiring into
+/// `ctx.stream`) names at this call: of a local struct passed by address or
+/// by reference, or, when the caller passes on its own parameter, of the
+/// object that parameter always names (a pointer it never reseats, a
+/// reference).
+Key Analysis::fieldTarget(const CallExpr *Call, int ArgIndex, StringRef Field) {
+  const Expr *Arg = strip(Call->getArg(ArgIndex));
+  if (const auto *AddrOf = dyn_cast<UnaryOperator>(Arg); AddrOf && AddrOf->getOpcode() == UO_AddrOf)
+    return memberPlace(storageOf(AddrOf->getSubExpr()), Field);
+  const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
+  const auto *PVD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  if (PVD && (isFixedPointerParam(PVD) || isStructReferenceParam(PVD))) {
+    const RecordDecl *RD = PVD->getType()->getPointeeType()->getAsRecordDecl();
+    return RD ? namedMember(PVD, RD, Field) : nullptr;
+  }
+  return bindsReference(Call, ArgIndex) ? memberPlace(storageOf(Arg), Field) : nullptr;
 }
 
 /// Whether argument `I` of the call binds a reference parameter.
@@ -407,6 +445,11 @@ void Analysis::forgetWrittenOutArgs(const CallExpr *Call, const FunctionModel *M
     const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Call->getArg(I)));
     if (!AddrOf || AddrOf->getOpcode() != UO_AddrOf)
       continue;
+    // `cudaMemcpy(d_table, &ptr, sizeof ptr, ...)`: a modelled call given
+    // `&x` for a pointer to const copies the bytes of `x`; it writes nothing
+    // there and takes no ownership.
+    if (M && readsThroughConstPointer(Call, I))
+      continue;
     Key K = storageOf(AddrOf->getSubExpr());
     auto Bound = K ? P.Bind.find(K) : P.Bind.end();
     if (Bound == P.Bind.end())
@@ -416,6 +459,13 @@ void Analysis::forgetWrittenOutArgs(const CallExpr *Call, const FunctionModel *M
         RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
     unbind(K, P, /*At=*/nullptr, "is overwritten");
   }
+}
+
+bool Analysis::readsThroughConstPointer(const CallExpr *Call, unsigned I) {
+  bool Variadic = false;
+  QualType Param = paramTypeOf(A.calleeOf(Call), I, &Variadic);
+  return !Param.isNull() && Param->isPointerType() &&
+         Param->getPointeeType().isConstQualified();
 }
 
 /// Member functions of this object, and anything given `this`, may change

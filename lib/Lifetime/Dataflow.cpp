@@ -389,6 +389,9 @@ bool Analysis::run() {
       Entry.Bind[placeOf(PVD)] = {R};
       Entry.Res[R].Bits = Live;
     }
+  for (const auto &[Index, Value] : Constants)
+    if (Key K = placeOf(FD->getParamDecl(Index)); isValueSymbol(K))
+      Entry.Values.bindConstant(reinterpret_cast<values::Symbol>(K), Value);
   seedMembersLiveOnEntry(Entry);
   const CFGBlock *EntryBlock = &Cfg->getEntry();
   In[EntryBlock->getBlockID()].push_back(std::move(Entry));

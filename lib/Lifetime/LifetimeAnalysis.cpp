@@ -65,6 +65,7 @@
 #include "Lifetime/Ownership/Ownership.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -158,19 +159,121 @@ const FunctionSummary *LifetimeAnalyzer::Impl::summaryOf(const FunctionDecl *Cal
     const FunctionDecl *F = Call->getDirectCallee();
     return F && F->isNoReturn();
   });
-  if (!MayNotReturn && !isInteresting(Def)) {
+  // A helper that calls nothing the model knows may still be handed a
+  // resource: its summary says whether it only uses it (launches kernels on
+  // it, reads it) or lets it escape. Without one the call is unknown and
+  // the caller's resource escapes there.
+  if (!MayNotReturn && !isInteresting(Def) && !mayReceiveResource(Def)) {
     Summaries[Def] = nullptr;
     return nullptr;
   }
+  std::unique_ptr<FunctionSummary> S = runSummary(Def, {});
+  return (Summaries[Def] = std::move(S)).get();
+}
+
+std::unique_ptr<FunctionSummary>
+LifetimeAnalyzer::Impl::runSummary(const FunctionDecl *Def, ConstantArgs Constants) {
   InProgress.insert(Def);
   ++Depth;
-  Analysis An(*this, Def, /*SummaryMode=*/true);
+  Analysis An(*this, Def, /*SummaryMode=*/true, std::move(Constants));
   std::unique_ptr<FunctionSummary> S;
   if (An.run())
     S = An.summary();
   --Depth;
   InProgress.erase(Def);
-  return (Summaries[Def] = std::move(S)).get();
+  return S;
+}
+
+/// The summary of the helper a call reaches, specialised to the constants
+/// the call passes for parameters the helper branches on: `allocate(&p, n,
+/// HOST)` takes only the HOST arm of `switch (space)`, so its caller learns
+/// that `p` is pinned host memory, not the union of every arm.
+const FunctionSummary *LifetimeAnalyzer::Impl::summaryFor(const CallExpr *Call,
+                                                          const FunctionDecl *Callee) {
+  const FunctionSummary *Generic = summaryOf(Callee);
+  if (!Generic)
+    return nullptr;
+  const FunctionDecl *Def = Callee->getDefinition();
+  ConstantArgs Constants = constantArgsOf(Call, Def);
+  if (Constants.empty() || InProgress.count(Def) || Depth >= 4)
+    return Generic;
+  auto Key = std::make_pair(Def, Constants);
+  auto It = SpecialisedSummaries.find(Key);
+  if (It == SpecialisedSummaries.end())
+    It = SpecialisedSummaries.emplace(Key, runSummary(Def, Constants)).first;
+  return It->second ? It->second.get() : Generic;
+}
+
+/// The (parameter, value) pairs of a call's constant arguments for the
+/// parameters its callee's conditions read.
+LifetimeAnalyzer::Impl::ConstantArgs
+LifetimeAnalyzer::Impl::constantArgsOf(const CallExpr *Call, const FunctionDecl *Def) {
+  ConstantArgs Out;
+  for (unsigned I : branchedOnParams(Def)) {
+    if (I >= Call->getNumArgs())
+      continue;
+    const Expr *Arg = Call->getArg(I);
+    Expr::EvalResult V;
+    if (!Arg->isValueDependent() && Arg->EvaluateAsInt(V, Ctx))
+      Out.push_back({I, V.Val.getInt().getExtValue()});
+  }
+  return Out;
+}
+
+namespace {
+
+/// Collects the parameters named in the conditions of a body's branches.
+struct ConditionParams : RecursiveASTVisitor<ConditionParams> {
+  llvm::SmallPtrSet<const ParmVarDecl *, 4> Read;
+  void readsIn(const Expr *Cond) {
+    if (!Cond)
+      return;
+    llvm::SmallVector<const Stmt *, 8> Stack{Cond};
+    while (!Stack.empty()) {
+      const Stmt *S = Stack.pop_back_val();
+      if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(S))
+        if (const auto *PVD = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+          Read.insert(PVD);
+      if (S)
+        for (const Stmt *Child : S->children())
+          Stack.push_back(Child);
+    }
+  }
+  bool VisitIfStmt(IfStmt *S) { readsIn(S->getCond()); return true; }
+  bool VisitSwitchStmt(SwitchStmt *S) { readsIn(S->getCond()); return true; }
+  bool VisitConditionalOperator(ConditionalOperator *C) { readsIn(C->getCond()); return true; }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+};
+
+} // namespace
+
+const llvm::SmallVector<unsigned, 2> &
+LifetimeAnalyzer::Impl::branchedOnParams(const FunctionDecl *Def) {
+  auto [It, New] = BranchedOnParams.try_emplace(Def);
+  if (!New)
+    return It->second;
+  ConditionParams V;
+  V.TraverseStmt(Def->getBody());
+  llvm::SmallVector<unsigned, 2> Params;
+  for (const ParmVarDecl *PVD : Def->parameters()) {
+    QualType T = PVD->getType();
+    if (V.Read.count(PVD) && (T->isIntegerType() || T->isEnumeralType() || T->isBooleanType()))
+      Params.push_back(PVD->getFunctionScopeIndex());
+  }
+  return BranchedOnParams[Def] = std::move(Params);
+}
+
+/// A parameter through which a caller's resource can reach the helper: a
+/// pointer (device memory, `cudaStream_t`, `cudaGraphExec_t*`) or an integer
+/// handle the model names (`CUdeviceptr`).
+bool LifetimeAnalyzer::Impl::mayReceiveResource(const FunctionDecl *Def) const {
+  return llvm::any_of(Def->parameters(), [&](const ParmVarDecl *PVD) {
+    QualType T = PVD->getType().getNonReferenceType();
+    if (T->isPointerType())
+      return !T->getPointeeType()->isFunctionType();
+    const auto *TT = T->getAs<TypedefType>();
+    return TT && T->isIntegerType() && Model.kindOfType(TT->getDecl()->getName().str());
+  });
 }
 
 /// The function a call reaches: its direct callee, or the function a local
@@ -207,7 +310,7 @@ const FunctionModel *LifetimeAnalyzer::Impl::modelFor(const CallExpr *Call) {
   if (Callee && !M)
     M = attributeModel(Callee);
   if (Callee && !M && Opts.UseHelperSummaries) {
-    const FunctionSummary *S = summaryOf(Callee);
+    const FunctionSummary *S = summaryFor(Call, Callee);
     M = S ? &S->Model : nullptr;
     // No summary yet because the callee is being summarised (recursion) or
     // is past the depth bound: another caller may get one later.

@@ -39,6 +39,7 @@ enum StateBit : uint8_t {
 struct Resource {
   const clang::Expr *Site = nullptr;     ///< acquiring call; null for parameters
   std::string Kind;               ///< model kind; empty for parameters
+  std::vector<std::string> OrKinds; ///< kinds it may be instead (AcquireEffect)
   std::string AcquiredBy;
   std::string VarName;
   bool IntoField = false;         ///< lives in a field: never leaks at exit

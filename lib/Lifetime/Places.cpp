@@ -102,6 +102,15 @@ Key Analysis::placeOf(const ValueDecl *D, const FieldDecl *Member, bool Element,
   return Slot.get();
 }
 
+/// `Ctx &ctx` (not const: a const struct's members are not released
+/// through it) of this function.
+bool Analysis::isStructReferenceParam(const ValueDecl *D) const {
+  const auto *PVD = dyn_cast<ParmVarDecl>(D);
+  return PVD && PVD->getDeclContext() == FD && PVD->getType()->isLValueReferenceType() &&
+         PVD->getType()->getPointeeType()->isRecordType() &&
+         !PVD->getType()->getPointeeType().isConstQualified();
+}
+
 /// A pointer parameter that the body never reassigns, increments or takes
 /// the address of: `p->f` names one member of one object throughout.
 bool Analysis::isFixedPointerParam(const ValueDecl *D) {
@@ -150,13 +159,18 @@ Key Analysis::storageOf(const Expr *E) {
       return nullptr;
     if (isa<CXXThisExpr>(Base))
       return placeOf(Field);
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(Base); DRE && !ME->isArrow())
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Base); DRE && !ME->isArrow()) {
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isPlainLocalAggregate(VD))
         return placeOf(VD, Field);
+      // `ctx.stream` of a helper's `Ctx &ctx`: a member of the caller's
+      // object, followed so that the summary says which members the helper
+      // leaves acquired or releases (summary(), releaseUntracked).
+      if (SummaryMode && isStructReferenceParam(DRE->getDecl()))
+        return placeOf(DRE->getDecl(), Field);
+    }
     // `ctx->stream` through a pointer parameter that always points to the
-    // same object. Summaries keep describing such members as effects on
-    // the parameter (SummaryAcquires), so they are not places there.
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(Base); DRE && ME->isArrow() && !SummaryMode)
+    // same object.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Base); DRE && ME->isArrow())
       if (isFixedPointerParam(DRE->getDecl()))
         return placeOf(DRE->getDecl(), Field);
     return nullptr;

@@ -40,6 +40,94 @@ void Analysis::noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff
     SummaryDerefReleases.push_back({Index, Eff.Kinds, /*ThroughPointer=*/true});
 }
 
+/// `cudaStreamDestroy(ctx->stream)` in `ctx_free(Ctx *ctx)`: its callers'
+/// `ctx.stream` is released (the init/free pairs of C-style context structs,
+/// matched field by field across the functions of the file).
+void Analysis::noteFieldReleaseThroughParam(const ParmVarDecl *PVD, StringRef Field,
+                                            const ReleaseEffect &Eff, const CallExpr *At) {
+  if (PVD->getDeclContext() != FD)
+    return;
+  int Index = PVD->getFunctionScopeIndex();
+  SourceLocation &First = FirstFieldRelease[{Index, Field.str()}];
+  if (First.isInvalid() || SM.isBeforeInTranslationUnit(loc(At), First))
+    First = loc(At);
+  auto Same = llvm::find_if(SummaryFieldReleases, [&](const ReleaseEffect &R) {
+    return R.Arg == Index && R.Field == Field;
+  });
+  if (Same == SummaryFieldReleases.end()) {
+    ReleaseEffect R;
+    R.Arg = Index;
+    R.Kinds = Eff.Kinds;
+    R.Field = Field.str();
+    SummaryFieldReleases.push_back(std::move(R));
+    return;
+  }
+  for (const std::string &K : Eff.Kinds)
+    if (!llvm::is_contained(Same->Kinds, K))
+      Same->Kinds.push_back(K);
+}
+
+void Analysis::noteFieldAcquisition(Key Target, const CallExpr *At) {
+  if (!Target->Member || Target->Element || !isa<ParmVarDecl>(Target->Decl))
+    return;
+  int Index = cast<ParmVarDecl>(Target->Decl)->getFunctionScopeIndex();
+  SourceLocation &First = FirstFieldAcquire[{Index, Target->Member->getNameAsString()}];
+  if (First.isInvalid() || SM.isBeforeInTranslationUnit(loc(At), First))
+    First = loc(At);
+}
+
+/// `if (cudaMalloc(&c->buf, n)) { cudaStreamDestroy(c->stream); return -1; }`
+/// after `cudaStreamCreate(&c->stream)`: the release undoes this function's
+/// own acquisition (the disjunct that holds it knows; the base that stands
+/// for the other paths does not), so it is no effect on the caller's member.
+/// A release before the first acquisition (`cudaFree(c->buf);
+/// cudaMalloc(&c->buf, n)`, a reset) is one.
+bool Analysis::releasesOnlyOwnAcquisition(const ReleaseEffect &R) const {
+  auto Acq = FirstFieldAcquire.find({R.Arg, R.Field});
+  auto Rel = FirstFieldRelease.find({R.Arg, R.Field});
+  return Acq != FirstFieldAcquire.end() && Rel != FirstFieldRelease.end() &&
+         SM.isBeforeInTranslationUnit(Acq->second, Rel->second);
+}
+
+/// Members of the caller's struct the helper leaves holding a resource it
+/// acquired (`cudaStreamCreate(&ctx->stream)` in `ctx_init`), read from the
+/// states at its exits: one acquired and released again inside is no effect.
+/// With the releases above, a caller's local `Ctx c; ctx_init(&c);` is
+/// followed member by member to its `ctx_free(&c)`, or to the return that
+/// loses it.
+void Analysis::addFieldEffects(FunctionModel &M) const {
+  std::vector<AcquireEffect> Acquired;
+  for (const PathState &P : ExitStates)
+    for (const auto &[K, Ids] : P.Bind) {
+      if (!K->Member || K->Element || !isa<ParmVarDecl>(K->Decl) ||
+          K->Decl->getDeclContext() != FD)
+        continue;
+      for (unsigned R : Ids) {
+        auto RS = P.Res.find(R);
+        const Resource &Res = Resources[R];
+        if (RS == P.Res.end() || !(RS->second.Bits & Live) || Res.Kind.empty() || !Res.Site)
+          continue;
+        int Index = cast<ParmVarDecl>(K->Decl)->getFunctionScopeIndex();
+        std::string Field = K->Member->getNameAsString();
+        auto Same = llvm::find_if(Acquired, [&](const AcquireEffect &E) {
+          return E.Arg == Index && E.Field == Field;
+        });
+        if (Same == Acquired.end())
+          Acquired.push_back({Index, Res.Kind, true, Field});
+        else if (Same->Kind != Res.Kind && !llvm::is_contained(Same->OrKinds, Res.Kind))
+          Same->OrKinds.push_back(Res.Kind);
+      }
+    }
+  for (AcquireEffect &E : Acquired)
+    if (llvm::none_of(M.Acquires, [&](const AcquireEffect &A) {
+          return A.Arg == E.Arg && A.Field == E.Field;
+        }))
+      M.Acquires.push_back(std::move(E));
+  for (const ReleaseEffect &R : SummaryFieldReleases)
+    if (!releasesOnlyOwnAcquisition(R))
+      M.Releases.push_back(R);
+}
+
 /// A helper that returns a live resource it acquired is a factory.
 void Analysis::noteReturnedResource(const Expr *Ret, const PathState &P) {
   Key K = Ret ? storageOf(Ret) : nullptr;
@@ -108,8 +196,11 @@ std::unique_ptr<FunctionSummary> Analysis::summary() const {
     for (const PathState &P : ExitStates)
       if (auto It = P.Res.find(Id->second); It != P.Res.end()) {
         Bits |= It->second.Bits;
+        // `if (host) cudaFreeHost(p); else cudaFree(p);` releases either.
         if (It->second.ReleasedAs)
-          Kinds = It->second.ReleasedAs->Kinds;
+          for (const std::string &K : It->second.ReleasedAs->Kinds)
+            if (!llvm::is_contained(Kinds, K))
+              Kinds.push_back(K);
       }
     Bits &= ~Absent;
     if (Bits == Released && !Kinds.empty())
@@ -120,11 +211,21 @@ std::unique_ptr<FunctionSummary> Analysis::summary() const {
   for (const ReleaseEffect &R : SummaryDerefReleases)
     if (llvm::none_of(M.Releases, [&](const ReleaseEffect &E) { return E.Arg == R.Arg; }))
       M.Releases.push_back(R);
-  for (const SummaryAcquire &Acq : SummaryAcquires)
-    if (llvm::none_of(M.Acquires, [&](const AcquireEffect &E) {
-          return E.Arg == Acq.Param && E.Field == Acq.Field;
-        }))
+  // A helper that acquires different kinds into one parameter on different
+  // paths (`switch (space)` over cudaMalloc, cudaMallocHost): the caller
+  // cannot know which family releases it, so any of them may (the resource
+  // still leaks); a call passing a constant `space` gets a summary
+  // specialised to it (summaryFor) that knows.
+  for (const SummaryAcquire &Acq : SummaryAcquires) {
+    auto Same = llvm::find_if(M.Acquires, [&](const AcquireEffect &E) {
+      return E.Arg == Acq.Param && E.Field == Acq.Field;
+    });
+    if (Same == M.Acquires.end())
       M.Acquires.push_back({Acq.Param, Acq.Kind, true, Acq.Field});
+    else if (Same->Kind != Acq.Kind && !llvm::is_contained(Same->OrKinds, Acq.Kind))
+      Same->OrKinds.push_back(Acq.Kind);
+  }
+  addFieldEffects(M);
   // A C-style helper that acquires and returns an int or enum error code:
   // zero is success (FX_OK, 0), as for cudaError_t.
   if (M.StatusType.empty() && !M.Acquires.empty() &&

@@ -1,0 +1,279 @@
+// RUN: %check_cudagraph_tidy %s cudagraph-handle-leak %t -check-suffixes=LEAK
+// RUN: %check_cudagraph_tidy %s cudagraph-mismatched-dealloc %t -check-suffixes=MISMATCH
+// RUN: %check_cudagraph_tidy %s cudagraph-use-after-dealloc %t -check-suffixes=UAF
+// RUN: %check_cudagraph_tidy %s cudagraph-unpaired-instantiate %t -check-suffixes=EXEC
+//
+// Summaries of helpers defined in the file, per parameter (issue 20 items 2
+// and 3): a helper that only launches kernels on a buffer or reads it is no
+// hand-off; a call that copies the bytes of `&ptr` takes nothing; a helper
+// that switches on a constant argument is summarised for that constant; a
+// C-style context struct is followed member by member from the helper that
+// acquires into it to the helper that releases it. Every bug has a correct
+// twin beside it that must stay silent.
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+__global__ void scale(float *p, int n);
+__global__ void axpy(const float *x, float *y, int n);
+
+// ---- helpers that only use what they are given ---------------------------
+
+static void launch_axpy(const float *x, float *y, int n, cudaStream_t s) {
+  axpy<<<(n + 255) / 256, 256, 0, s>>>(x, y, n);
+}
+static void backward(float *dinp, float *ones, int n, cudaStream_t s) {
+  launch_axpy(ones, dinp, n, s);
+  scale<<<1, 32, 0, s>>>(dinp, n);
+}
+
+int ones_leaked(float *dinp, int n, cudaStream_t s) {
+  float *d_ones;
+  if (cudaMalloc(&d_ones, n * sizeof(float)) != cudaSuccess)
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:7: warning: device memory 'd_ones' created by 'cudaMalloc' is not released on every path
+    return 1;
+  backward(dinp, d_ones, n, s);
+  return 0;
+}
+
+int ones_freed(float *dinp, int n, cudaStream_t s) {
+  float *d_ones;
+  if (cudaMalloc(&d_ones, n * sizeof(float)) != cudaSuccess)
+    return 1;
+  backward(dinp, d_ones, n, s);
+  cudaStreamSynchronize(s);
+  cudaFree(d_ones);
+  return 0;
+}
+
+static float *g_scratch;
+static void keep_scratch(float *p) { g_scratch = p; }
+
+void scratch_kept(int n) {
+  float *p;
+  if (cudaMalloc(&p, n) == cudaSuccess)
+    keep_scratch(p); // the helper stores it: handed on
+}
+
+static void publish(float **slot, float *p) { *slot = p; }
+
+void published(float **slot, int n) {
+  float *p;
+  if (cudaMalloc(&p, n) == cudaSuccess)
+    publish(slot, p);
+}
+
+// ---- a call that copies the bytes of a handle ----------------------------
+
+void table_entry_leaked(float **d_table, size_t n) {
+  float *ptr;
+  if (cudaMalloc(&ptr, n) != cudaSuccess)
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:7: warning: device memory 'ptr' created by 'cudaMalloc' is not released on every path
+    return;
+  cudaMemcpy(d_table, &ptr, sizeof ptr, cudaMemcpyHostToDevice);
+}
+
+void table_entry_freed(float **d_table, size_t n) {
+  float *ptr;
+  if (cudaMalloc(&ptr, n) != cudaSuccess)
+    return;
+  cudaMemcpy(d_table, &ptr, sizeof ptr, cudaMemcpyHostToDevice);
+  cudaDeviceSynchronize();
+  cudaFree(ptr);
+}
+
+// ---- helpers specialised to a constant argument --------------------------
+
+enum Space { DEVICE_MEMORY, PINNED_MEMORY, MANAGED_MEMORY };
+
+static void allocate(void **p, size_t bytes, Space space) {
+  switch (space) {
+  case DEVICE_MEMORY: cudaMalloc(p, bytes); break;
+  case PINNED_MEMORY: cudaMallocHost(p, bytes); break;
+  case MANAGED_MEMORY: cudaMallocManaged(p, bytes); break;
+  }
+}
+static void deallocate(void *p, Space space) {
+  if (space == PINNED_MEMORY)
+    cudaFreeHost(p);
+  else
+    cudaFree(p);
+}
+
+void pinned_freed_as_device(size_t n) {
+  void *h;
+  allocate(&h, n, PINNED_MEMORY);
+  cudaFree(h);
+  // CHECK-MESSAGES-MISMATCH: :[[@LINE-1]]:3: warning: pinned host memory 'h' allocated by 'allocate' is released by 'cudaFree'; release it with cudaFreeHost
+}
+
+void pinned_freed_as_pinned(size_t n) {
+  void *h;
+  allocate(&h, n, PINNED_MEMORY);
+  cudaFreeHost(h);
+}
+
+void pinned_released_by_helper_as_device(size_t n) {
+  void *h;
+  allocate(&h, n, PINNED_MEMORY);
+  deallocate(h, DEVICE_MEMORY);
+  // CHECK-MESSAGES-MISMATCH: :[[@LINE-1]]:3: warning: pinned host memory 'h' allocated by 'allocate' is released by 'deallocate'; release it with cudaFreeHost
+}
+
+void pinned_released_by_helper(size_t n) {
+  void *h;
+  allocate(&h, n, PINNED_MEMORY);
+  deallocate(h, PINNED_MEMORY);
+}
+
+// The space is not known here: either family may release it, and it still
+// leaks when nothing does.
+void any_space_released(size_t n, Space space) {
+  void *h;
+  allocate(&h, n, space);
+  deallocate(h, space);
+}
+
+void any_space_released_inline(size_t n, Space space) {
+  void *h;
+  allocate(&h, n, space);
+  if (space == PINNED_MEMORY)
+    cudaFreeHost(h);
+  else
+    cudaFree(h);
+}
+
+void any_space_leaked(size_t n, Space space) {
+  void *h;
+  allocate(&h, n, space);
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:3: warning: device memory 'h' created by 'allocate' is not released on every path
+}
+
+static void release_if(float *p, bool owned) {
+  if (owned)
+    cudaFree(p);
+}
+
+void kept_by_flag(size_t n) {
+  float *p;
+  cudaMalloc(&p, n);
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:3: warning: device memory 'p' created by 'cudaMalloc' is not released on every path
+  release_if(p, false);
+}
+
+void released_by_flag(size_t n) {
+  float *p;
+  cudaMalloc(&p, n);
+  release_if(p, true);
+}
+
+// ---- context structs across free functions -------------------------------
+
+struct Ctx {
+  cudaStream_t stream;
+  float *buf;
+  int n;
+};
+
+static int ctx_init(Ctx *c, int n) {
+  c->n = n;
+  if (cudaStreamCreate(&c->stream) != cudaSuccess)
+    return -1;
+  if (cudaMalloc(&c->buf, n) != cudaSuccess) {
+    cudaStreamDestroy(c->stream);
+    return -1;
+  }
+  return 0;
+}
+static void ctx_free(Ctx *c) {
+  cudaStreamDestroy(c->stream);
+  cudaFree(c->buf);
+}
+
+int ctx_leaked_on_error(int n, bool fail) {
+  Ctx c;
+  if (ctx_init(&c, n) != 0)
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:7: warning: stream 'c.stream' created by 'ctx_init' is not released on every path
+    return 1;
+  if (fail)
+    return 2;
+  ctx_free(&c);
+  return 0;
+}
+
+int ctx_freed(int n, bool fail) {
+  Ctx c;
+  if (ctx_init(&c, n) != 0)
+    return 1;
+  if (fail) {
+    ctx_free(&c);
+    return 2;
+  }
+  ctx_free(&c);
+  return 0;
+}
+
+void ctx_used_after_free(int n) {
+  Ctx c;
+  if (ctx_init(&c, n) != 0)
+    return;
+  ctx_free(&c);
+  cudaMemsetAsync(c.buf, 0, n, c.stream);
+  // CHECK-MESSAGES-UAF: :[[@LINE-1]]:3: warning: {{.*}} is used by 'cudaMemsetAsync' after it was released
+}
+
+void ctx_used_before_free(int n) {
+  Ctx c;
+  if (ctx_init(&c, n) != 0)
+    return;
+  cudaMemsetAsync(c.buf, 0, n, c.stream);
+  ctx_free(&c);
+}
+
+// The same pair through references, and a release of the wrong family.
+struct HostData {
+  float *h_data;
+  float *d_data;
+  int num;
+};
+
+static void host_data_alloc(HostData &data) {
+  cudaMallocHost((void **)&data.h_data, sizeof(float) * data.num);
+  cudaMalloc((void **)&data.d_data, sizeof(float) * data.num);
+}
+static void host_data_free_wrong(HostData &data) {
+  free(data.h_data);
+  // CHECK-MESSAGES-MISMATCH: :[[@LINE-1]]:3: warning: pinned host memory 'data.h_data' allocated by 'cudaMallocHost' is released by 'free'; release it with cudaFreeHost
+  cudaFree(data.d_data);
+}
+static void host_data_free(HostData &data) {
+  cudaFreeHost(data.h_data);
+  cudaFree(data.d_data);
+}
+
+void host_data_mismatched(int n) {
+  HostData d;
+  d.num = n;
+  host_data_alloc(d);
+  host_data_free_wrong(d);
+  // CHECK-MESSAGES-MISMATCH: :[[@LINE-1]]:3: warning: pinned host memory 'd.h_data' allocated by 'host_data_alloc' is released by 'host_data_free_wrong'; release it with cudaFreeHost
+}
+
+void host_data_matched(int n) {
+  HostData d;
+  d.num = n;
+  host_data_alloc(d);
+  host_data_free(d);
+}
+
+// A helper that uses a member temporarily and releases it is no effect.
+static void ctx_scratch(Ctx *c) {
+  cudaMalloc(&c->buf, 16);
+  scale<<<1, 32, 0, c->stream>>>(c->buf, 4);
+  cudaFree(c->buf);
+}
+
+void ctx_scratch_only(Ctx *shared) {
+  Ctx c;
+  c.stream = shared->stream;
+  ctx_scratch(&c);
+}
