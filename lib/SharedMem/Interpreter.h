@@ -35,7 +35,7 @@ struct Instance {
   std::vector<SymVal> Dims; ///< per-dimension indices (direct subscripts only)
   std::vector<Bound> DimBounds; ///< ranges of the non-constant Dims
   Bound OffBound;
-  /// Reached through a pointer carved out of the array (see Interpreter.cpp):
+  /// Reached through a pointer carved out of the array (see InterpreterMemory.cpp):
   /// the carve, its start, and the offset from it.
   const clang::VarDecl *Carve = nullptr;
   SymVal CarveStart, CarveRel;
