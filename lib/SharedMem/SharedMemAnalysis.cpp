@@ -151,6 +151,7 @@ std::optional<OverflowFinding> overflowOf(ASTContext &Ctx, const AccessRecord &R
   F.Extent = Use->Extent;
   F.Carve = Use->Carve;
   F.WorstIndex = Use->Worst;
+  F.AccessBytes = R.Bytes;
   F.FirstTid = *Use->Tids.begin();
   F.LastTid = *Use->Tids.rbegin();
   F.NumThreads = static_cast<unsigned>(Use->Tids.size());

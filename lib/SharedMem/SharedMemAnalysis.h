@@ -89,6 +89,9 @@ struct OverflowFinding {
   unsigned Rank = 1;     ///< dimensions of the array
   int64_t Extent = 0;    ///< elements of that dimension, bytes when Dim < 0
   int64_t WorstIndex = 0;
+  /// Bytes of the accessed element: a byte-range finding (Dim == -1) also
+  /// says the index in elements of that size (`(float *)raw` of a char buffer).
+  unsigned AccessBytes = 0;
   unsigned FirstTid = 0, LastTid = 0, NumThreads = 0; ///< linear ids
   LaunchConfig Config;
   /// Other launch shapes under which this access also overflows.
