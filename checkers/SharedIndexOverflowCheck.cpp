@@ -68,6 +68,11 @@ SharedIndexOverflowCheck::checkKernel(const FunctionDecl *K,
     if (F.Config.known() && !F.Definite)
       Note += " unless a guard on the path prevents it";
     Out.Notes.push_back(blockShapeNote(K, F.Config, Note));
+    if (F.Via)
+      Out.Notes.push_back(
+          {F.Via->getExprLoc(),
+           "the access is in '" + F.Via->getDirectCallee()->getNameAsString() +
+               "', called here from '" + K->getNameAsString() + "'"});
     Out.Variant = Instance ? "in " + kernelName(K) +
                                  (F.Dim == -1 ? " (byte offset " : " (index ") +
                                  std::to_string(F.WorstIndex) + ")"

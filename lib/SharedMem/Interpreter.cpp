@@ -10,7 +10,9 @@
 //     path marked Guarded, and joins variables (different values -> Top);
 //   * a return/break under such a condition leaves the rest Guarded;
 //   * loops: see InterpreterLoops.cpp;
-//   * calls are opaque (Top), except min/max on constants.
+//   * calls of __device__ functions of the file run in place (up to three
+//     deep, InterpreterCalls.cpp); other calls are opaque (Top), except
+//     min/max and atomic*().
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/Interpreter.h"
@@ -121,7 +123,9 @@ Flow Interp::exec(const Stmt *S) {
     return execLoop(D, nullptr, D->getCond(), nullptr, D->getBody(), true,
                     nullptr);
   if (const auto *R = dyn_cast<ReturnStmt>(S)) {
-    if (R->getRetValue())
+    if (!Frames.empty())
+      noteReturn(R->getRetValue());
+    else if (R->getRetValue())
       evalAny(R->getRetValue());
     return Flow::Return;
   }

@@ -46,6 +46,8 @@ struct Instance {
 struct AccessRecord {
   const clang::Expr *E = nullptr;
   const clang::VarDecl *Array = nullptr;
+  /// The access is in a __device__ callee: the kernel's call that led to it.
+  const clang::CallExpr *Via = nullptr;
   unsigned Bytes = 0;     ///< size of the accessed object
   bool Direct = true;     ///< always `a[i][j]` on the array itself
   bool Load = false, Store = false, InLoop = false;

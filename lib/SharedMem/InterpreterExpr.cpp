@@ -484,6 +484,8 @@ SymVal Interp::evalCall(const CallExpr *C) {
       evalAny(C->getArg(I));
     return SymVal::top();
   }
+  if (const FunctionDecl *F = C->getDirectCallee(); F && inlinable(C, F))
+    return inlineCall(C, F);
   std::vector<SymVal> Args;
   for (const Expr *A : C->arguments())
     Args.push_back(evalAny(A));

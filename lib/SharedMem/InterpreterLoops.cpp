@@ -60,7 +60,62 @@ LoopInfo &Interp::loopInfo(const Stmt *Loop, const Stmt *Body, const Expr *Cond,
     if (Stable)
       LI.Step[V] = St;
   }
+  auto steppedBy = [](const Expr *E) -> const VarDecl * {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E))
+      return U->isIncrementDecrementOp() ? LoopScanner::varOf(U->getSubExpr()) : nullptr;
+    if (const auto *B = dyn_cast<BinaryOperator>(E))
+      return B->isCompoundAssignmentOp() ? LoopScanner::varOf(B->getLHS()) : nullptr;
+    return nullptr;
+  };
+  std::vector<const Expr *> Updates;
+  for (const Expr *I = Inc; I;) { // `++t, w += 32`
+    const auto *Comma = dyn_cast<BinaryOperator>(I->IgnoreParens());
+    if (!Comma || Comma->getOpcode() != BO_Comma) {
+      Updates.push_back(I);
+      break;
+    }
+    Updates.push_back(Comma->getRHS());
+    I = Comma->getLHS();
+  }
+  if (const auto *CS = dyn_cast<CompoundStmt>(Body); CS && !S.Continues)
+    for (const Stmt *Child : CS->body())
+      if (const auto *E = dyn_cast<Expr>(Child))
+        Updates.push_back(E);
+  for (const Expr *E : Updates)
+    if (const VarDecl *V = steppedBy(E); V && LI.Step.count(V))
+      LI.EveryIteration.insert(V);
   return Loops.emplace(Loop, std::move(LI)).first->second;
+}
+
+SymVal Interp::stepOf(const std::pair<const Expr *, int> &Step) {
+  SymVal StepV;
+  if (isa<UnaryOperator>(Step.first)) {
+    StepV = SymVal::constant(1);
+  } else {
+    bool SavedNR = NoRecord;
+    NoRecord = true;
+    StepV = eval(Step.first);
+    NoRecord = SavedNR;
+  }
+  return scale(StepV, Step.second);
+}
+
+SymVal Interp::iterationCount(const Stmt *Loop, const VarDecl *V,
+                              const LoopInfo &LI) {
+  uint64_t KId = LI.EveryIteration.count(V) ? key(Loop, 7) | 1
+                                            : (key(Loop, 7) ^ key(V, 9)) | 1;
+  // The number of further iterations: at least 0; its upper bound comes
+  // from the loop condition (narrow). The bound is reached when nothing
+  // but the condition leaves the loop.
+  IterSyms.insert(KId);
+  if (!SymRanges.count(KId)) {
+    Bound KB;
+    KB.Lo = 0;
+    KB.Attainable = !LI.Exits;
+    SymRanges[KId] = KB;
+  }
+  return SymVal::symbol(KId);
 }
 
 void Interp::havoc(const Stmt *Loop, const Stmt *Body, const Expr *Cond,
@@ -69,35 +124,25 @@ void Interp::havoc(const Stmt *Loop, const Stmt *Body, const Expr *Cond,
   for (const VarDecl *V : LI.Written) {
     if (V->hasGlobalStorage() || V->hasAttr<CUDASharedAttr>())
       continue;
+    auto St = LI.Step.find(V);
+    bool Counter = Induction && St != LI.Step.end();
     if (V->getType()->isPointerType()) {
-      Ptrs[V] = PtrVal();
+      // A pointer stepped every iteration (`w += 32`) keeps its array and
+      // advances by the iteration count, in bytes.
+      PtrVal P = Counter ? lookupPtr(V) : PtrVal();
+      if (P.VD) {
+        SymVal StepBytes = scale(stepOf(St->second), pointeeBytes(V->getType()));
+        P.Off = add(P.Off, mul(StepBytes, iterationCount(Loop, V, LI), key(Loop, 13)));
+      }
+      Ptrs[V] = P;
       continue;
     }
-    auto St = LI.Step.find(V);
-    if (!Induction || St == LI.Step.end()) {
+    if (!Counter) {
       Env[V] = SymVal::top();
       continue;
     }
-    SymVal StepV;
-    if (isa<UnaryOperator>(St->second.first)) {
-      StepV = SymVal::constant(1);
-    } else {
-      bool SavedNR = NoRecord;
-      NoRecord = true;
-      StepV = eval(St->second.first);
-      NoRecord = SavedNR;
-    }
-    StepV = scale(StepV, St->second.second);
-    uint64_t KId = (key(Loop, 7) ^ key(V, 9)) | 1;
-    SymVal K = SymVal::symbol(KId);
-    // The number of further iterations: at least 0; its upper bound comes
-    // from the loop condition (narrow). The bound is reached when nothing
-    // but the condition leaves the loop.
-    IterSyms.insert(KId);
-    Bound KB;
-    KB.Lo = 0;
-    KB.Attainable = !LI.Exits;
-    SymRanges[KId] = KB;
+    SymVal StepV = stepOf(St->second);
+    SymVal K = iterationCount(Loop, V, LI);
     Env[V] = add(loadVar(V), mul(StepV, K, key(Loop, 11)));
   }
 }

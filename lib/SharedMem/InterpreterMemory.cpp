@@ -116,6 +116,8 @@ Loc Interp::resolve(const Expr *E) {
   if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
     Loc L;
     const auto *V = dyn_cast<VarDecl>(D->getDecl());
+    if (auto It = V ? RefLocs.find(V) : RefLocs.end(); It != RefLocs.end())
+      return It->second; // a callee's reference parameter bound to shared storage
     if (V && V->hasAttr<CUDASharedAttr>()) {
       L.VD = V;
       L.Direct = true;
@@ -252,6 +254,10 @@ PtrVal Interp::evalPtr(const Expr *E) {
   if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
     return evalPtr(M->getSubExpr());
   if (const auto *C = dyn_cast<CallExpr>(E)) {
+    if (const FunctionDecl *F = C->getDirectCallee(); F && inlinable(C, F)) {
+      inlineCall(C, F);
+      return LastReturnPtr;
+    }
     for (const Expr *A : C->arguments())
       evalAny(A);
     if (const VarDecl *V = returnedSharedArray(C->getDirectCallee()))
@@ -319,6 +325,8 @@ void Interp::record(const Loc &L, const Expr *E, bool Load, bool Store) {
   R.Atomic |= AtomicSite;
   R.InLoop |= LoopDepth > 0;
   R.Direct &= L.Direct;
+  if (!Frames.empty() && !R.Via)
+    R.Via = Frames.front().Site;
   if (R.Inst.size() >= MaxInstances) {
     Exhausted = true;
     return;

@@ -102,7 +102,8 @@ std::optional<SymVal> Interp::rangedOp(BinaryOperatorKind Op, const SymVal &A,
     return std::nullopt;
   const SymVal &X = AC ? B : A;
   int64_t K = AC ? A.C : B.C;
-  if (AC && Op != BO_And) // only `x op K` has the constant on the right
+  bool Commutes = Op == BO_And || Op == BO_Or || Op == BO_Xor;
+  if (AC && !Commutes) // only `x op K` has the constant on the right
     return std::nullopt;
   Bound XB = boundOf(X);
   bool XAtt = X.Top || XB.Attainable;
@@ -124,6 +125,11 @@ std::optional<SymVal> Interp::rangedOp(BinaryOperatorKind Op, const SymVal &A,
     R.Hi = (XB.finiteLo() && XB.Lo >= 0 && XB.finiteHi()) ? std::min(K - 1, XB.Hi)
                                                          : K - 1;
     break;
+  case BO_Or:
+  case BO_Xor:
+    if (!rangeOfBits(Op, XB, XAtt, K, R))
+      return std::nullopt;
+    break;
   case BO_Shr:
   case BO_Div:
     if (K < 0 || (Op == BO_Div && K == 0) || (Op == BO_Shr && K >= 63))
@@ -137,6 +143,25 @@ std::optional<SymVal> Interp::rangedOp(BinaryOperatorKind Op, const SymVal &A,
     return std::nullopt;
   }
   return rangedSym(key(Site, Op), X, R);
+}
+
+/// `x | K` and `x ^ K` for x in [Lo, Hi] with Lo >= 0: the result keeps x's
+/// bits below the top bit of Hi and takes K's above, so it lies within
+/// [K & ~M, K | M] with M = Hi with every lower bit set (`(v & 7) | 32` is in
+/// [32, 39]). The bound is reached when x takes every value of [0, M] (a mask
+/// of data); otherwise it only proves accesses in bounds.
+bool Interp::rangeOfBits(BinaryOperatorKind Op, const Bound &XB, bool XAtt,
+                         int64_t K, Bound &R) {
+  if (K < 0 || !XB.finiteLo() || XB.Lo < 0 || !XB.finiteHi() ||
+      XB.Hi >= (int64_t(1) << 62))
+    return false;
+  int64_t M = XB.Hi;
+  for (int Shift = 1; Shift < 64; Shift <<= 1)
+    M |= M >> Shift;
+  R.Lo = Op == BO_Or ? std::max(XB.Lo, K) : K & ~M;
+  R.Hi = K | M;
+  R.Attainable = XAtt && XB.Lo == 0 && XB.Hi == M;
+  return true;
 }
 
 /// A value of a narrow integer type that is otherwise unknown lies in the

@@ -69,6 +69,7 @@ public:
     return true;
   }
   bool VisitBreakStmt(BreakStmt *) { return Exits = true; }
+  bool VisitContinueStmt(ContinueStmt *) { return Continues = true; }
   bool VisitReturnStmt(ReturnStmt *) { return Exits = true; }
   bool VisitGotoStmt(GotoStmt *) { return Exits = true; }
   bool VisitCallExpr(CallExpr *C) {
@@ -79,6 +80,7 @@ public:
   }
   llvm::DenseSet<const VarDecl *> Refs;
   bool Exits = false;
+  bool Continues = false; ///< a continue may skip updates in the body
 };
 
 /// Locals whose value can change behind the interpreter's back: their

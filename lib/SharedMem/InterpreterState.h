@@ -7,6 +7,7 @@
 //   InterpreterExpr.cpp      values of expressions, assignments, calls
 //   InterpreterRanges.cpp    ranges of unknown values, condition narrowing
 //   InterpreterMemory.cpp    __shared__ locations, pointers, carves, recording
+//   InterpreterCalls.cpp     __device__ callees run in place of their calls
 //   InterpreterGeometry.cpp  threadIdx/blockDim/blockIdx/gridDim, step budget
 // State is per run (one LaunchConfig): Env/Ptrs/SymRanges/Guarded are reset
 // for every thread; Out, Index, Carves and the symbol classes accumulate.
@@ -58,6 +59,11 @@ struct LoopInfo {
   std::vector<const VarDecl *> Written;
   bool Exits = false; ///< a break, return or goto may leave it early
   llvm::DenseMap<const VarDecl *, std::pair<const Expr *, int>> Step;
+  /// Counters stepped once in every iteration (in the increment, or a
+  /// statement of the body's top level with no `continue` in the loop):
+  /// they share the loop's iteration count, so the condition on one bounds
+  /// the others (`for (t = 0; t < n; ++t, w += 32)`).
+  llvm::DenseSet<const VarDecl *> EveryIteration;
 };
 
 class Interp {
@@ -114,6 +120,8 @@ private:
   /// type's range (`unsigned char c = data[i]`). The bound proves accesses
   /// in bounds; it is not taken as reached (a byte often holds a small code
   /// the program knows the range of), so past it is only "possible".
+  bool rangeOfBits(BinaryOperatorKind Op, const Bound &XB, bool XAtt, int64_t K,
+                   Bound &R);
   SymVal typeBounded(SymVal V, QualType T, const void *Site);
 
   /// Interior blocks of a large enough problem: a comparison of a global
@@ -178,6 +186,26 @@ private:
   /// helpers): the call yields a pointer to that array.
   const VarDecl *returnedSharedArray(const FunctionDecl *F);
 
+  // ---- __device__ callees (InterpreterCalls.cpp) ---------------------------
+  /// A callee whose body runs in place of the call: see InterpreterCalls.cpp.
+  bool inlinable(const CallExpr *C, const FunctionDecl *F);
+  /// Runs the callee for this thread; its return value (Top when the
+  /// returns disagree), the pointer it returns in LastReturnPtr.
+  SymVal inlineCall(const CallExpr *C, const FunctionDecl *F);
+  /// What a parameter is bound to: a value, a pointer, or (references to
+  /// shared storage) a location.
+  struct ArgBinding {
+    const ParmVarDecl *Param = nullptr;
+    SymVal Val;
+    PtrVal Ptr;
+    Loc Ref;
+  };
+  ArgBinding evalArgument(const ParmVarDecl *P, const Expr *Arg);
+  void bind(const ArgBinding &B);
+  /// A `return` inside an inlined callee: joins its value into the frame.
+  void noteReturn(const Expr *Value);
+  void scanEscapes(const FunctionDecl *F);
+
   // ---- recording ---------------------------------------------------------
   unsigned iterKey();
 
@@ -207,6 +235,10 @@ private:
   LoopInfo &loopInfo(const Stmt *Loop, const Stmt *Body, const Expr *Cond,
                      const Expr *Inc);
 
+  /// The counter's step per iteration (signed, in its own units).
+  SymVal stepOf(const std::pair<const Expr *, int> &Step);
+  /// The iteration-count symbol a counter advances with, >= 0.
+  SymVal iterationCount(const Stmt *Loop, const VarDecl *V, const LoopInfo &LI);
   void havoc(const Stmt *Loop, const Stmt *Body, const Expr *Cond,
              const Expr *Inc, bool Induction);
 
@@ -227,6 +259,23 @@ private:
   bool Exhausted = false;
   bool NoRecord = false;
   bool AtomicSite = false; ///< recording the pointee of an atomic*() call
+
+  /// One inlined call: what its returns gave so far.
+  struct CallFrame {
+    const FunctionDecl *Callee = nullptr;
+    const CallExpr *Site = nullptr;
+    bool Returned = false;
+    SymVal Ret;
+    PtrVal RetPtr;
+  };
+  /// Callees deeper than this run as opaque calls: the depth budget (the
+  /// step budget bounds the work below it).
+  static constexpr unsigned MaxCallDepth = 3;
+  std::vector<CallFrame> Frames;
+  PtrVal LastReturnPtr;
+  /// Reference parameters of inlined callees bound to a __shared__ location.
+  llvm::DenseMap<const VarDecl *, Loc> RefLocs;
+  llvm::DenseSet<const FunctionDecl *> EscapesScanned;
   bool LastCondDep = true;
   bool LastCondShape = true;
   int LastInterior = -1; ///< interior value of the last undecided condition

@@ -145,6 +145,7 @@ std::optional<OverflowFinding> overflowOf(ASTContext &Ctx, const AccessRecord &R
   OverflowFinding F;
   F.Access = R.E;
   F.Array = R.Array;
+  F.Via = R.Via;
   F.Definite = Definite;
   F.Dim = Use->Dim;
   F.Rank = static_cast<unsigned>(std::max<size_t>(1, L.Extents.size()));

@@ -79,6 +79,8 @@ struct LaunchConfig {
 struct OverflowFinding {
   const clang::Expr *Access = nullptr; ///< the subscript / dereference
   const clang::VarDecl *Array = nullptr;
+  /// The access is in a __device__ callee reached from the kernel's call.
+  const clang::CallExpr *Via = nullptr;
   bool Definite = false; ///< launch shape known and path not guarded
   int Dim = -1;          ///< dimension (0 = leftmost), -1 = byte range via a
                          ///< pointer, -3 = elements of a carved region
