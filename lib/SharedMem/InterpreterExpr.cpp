@@ -7,7 +7,8 @@
 // operands are) and masks / modulo / min / max of unknowns become ranged
 // symbols (InterpreterRanges.cpp). Assignments update the environment; loads
 // and stores through __shared__ locations are recorded (InterpreterMemory.cpp).
-// Calls are opaque (Top) except min/max and atomic*() on a shared pointee.
+// Calls of __device__ functions of the file run in place (InterpreterCalls.cpp);
+// other calls are opaque (Top) except min/max and atomic*() on a shared pointee.
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/InterpreterState.h"
