@@ -13,6 +13,17 @@ void SharedIndexOverflowCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "ReportPossibleOverflows", ReportPossible ? "true" : "false");
 }
 
+/// The same overflow counted in the accessed type's elements, when both the
+/// offset and the size divide evenly: " (index 32 of 32 elements of 4 bytes)".
+static std::string elementView(const cgt::smem::OverflowFinding &F) {
+  int64_t B = F.AccessBytes;
+  if (B <= 1 || F.WorstIndex % B != 0 || F.Extent % B != 0)
+    return "";
+  return " (index " + std::to_string(F.WorstIndex / B) + " of " +
+         std::to_string(F.Extent / B) + " elements of " + std::to_string(B) +
+         " bytes)";
+}
+
 static std::string overflowMessage(const cgt::smem::OverflowFinding &F) {
   std::string Arr = "__shared__ array '" + F.Array->getNameAsString() + "'";
   std::string Head = F.Definite ? Arr + " is indexed out of bounds"
@@ -25,7 +36,7 @@ static std::string overflowMessage(const cgt::smem::OverflowFinding &F) {
   if (F.Dim < 0)
     return Head + ": the access reaches byte offset " +
            std::to_string(F.WorstIndex) + " of a " + std::to_string(F.Extent) +
-           "-byte array";
+           "-byte array" + elementView(F);
   std::string Where = F.Rank > 1 ? " in dimension " + std::to_string(F.Dim + 1) +
                                        " of " + std::to_string(F.Rank)
                                  : "";
@@ -57,7 +68,13 @@ SharedIndexOverflowCheck::checkKernel(const FunctionDecl *K,
     if (F.Config.known() && !F.Definite)
       Note += " unless a guard on the path prevents it";
     Out.Notes.push_back(blockShapeNote(K, F.Config, Note));
-    Out.Variant = Instance ? "in " + kernelName(K) + " (index " +
+    if (F.Via)
+      Out.Notes.push_back(
+          {F.Via->getExprLoc(),
+           "the access is in '" + F.Via->getDirectCallee()->getNameAsString() +
+               "', called here from '" + K->getNameAsString() + "'"});
+    Out.Variant = Instance ? "in " + kernelName(K) +
+                                 (F.Dim == -1 ? " (byte offset " : " (index ") +
                                  std::to_string(F.WorstIndex) + ")"
                            : "";
     Out.OtherShapes = F.Others;

@@ -35,7 +35,7 @@ struct Instance {
   std::vector<SymVal> Dims; ///< per-dimension indices (direct subscripts only)
   std::vector<Bound> DimBounds; ///< ranges of the non-constant Dims
   Bound OffBound;
-  /// Reached through a pointer carved out of the array (see Interpreter.cpp):
+  /// Reached through a pointer carved out of the array (see InterpreterMemory.cpp):
   /// the carve, its start, and the offset from it.
   const clang::VarDecl *Carve = nullptr;
   SymVal CarveStart, CarveRel;
@@ -46,6 +46,8 @@ struct Instance {
 struct AccessRecord {
   const clang::Expr *E = nullptr;
   const clang::VarDecl *Array = nullptr;
+  /// The access is in a __device__ callee: the kernel's call that led to it.
+  const clang::CallExpr *Via = nullptr;
   unsigned Bytes = 0;     ///< size of the accessed object
   bool Direct = true;     ///< always `a[i][j]` on the array itself
   bool Load = false, Store = false, InLoop = false;

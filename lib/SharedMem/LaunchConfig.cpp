@@ -421,6 +421,7 @@ void SharedMemAnalyzer::indexLaunches() {
     SourceLocation Loc = S.E->getBeginLoc();
     bool AnyShape = false;
     std::set<const FunctionDecl *> AllKernels;
+    R.pinCaseArmsAround(S.E);
     for (const CallPath &P : R.pathsFor(S.Fn)) {
       if (!feasible(Ctx, S.E, P, R))
         continue;
@@ -515,6 +516,7 @@ void SharedMemAnalyzer::indexLaunches() {
             AnyShape = true;
           }
     }
+    R.pinCaseArmsAround(nullptr);
     if (!AnyShape)
       for (const FunctionDecl *K : AllKernels)
         ++UnknownLaunches[K->getCanonicalDecl()];

@@ -6,6 +6,7 @@
 #include "SharedMem/LaunchResolver.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
@@ -131,6 +132,86 @@ const Expr *strip(const Expr *E) {
   }
 }
 
+/// The arm of a `switch (v)` a statement runs in: v and the labels that
+/// lead to it. An arm that a previous one can fall into, a `default:` arm,
+/// or a switch on anything but a plain variable gives no fact.
+struct CaseArm {
+  const VarDecl *Var = nullptr;
+  std::vector<int64_t> Values;
+};
+
+const VarDecl *switchVariable(const SwitchStmt *Sw) {
+  const Expr *C = Sw->getCond();
+  const auto *D = C ? dyn_cast<DeclRefExpr>(C->IgnoreParenImpCasts()) : nullptr;
+  return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+}
+
+/// Labels of a chain `case 1: case 2: stmt` (nested CaseStmts); false on a
+/// `default:` or a label that does not fold.
+bool chainLabels(ASTContext &Ctx, const SwitchCase *SC, std::vector<int64_t> &Out) {
+  for (const Stmt *S = SC; const auto *C = dyn_cast_or_null<SwitchCase>(S);
+       S = C->getSubStmt()) {
+    const auto *Case = dyn_cast<CaseStmt>(C);
+    if (!Case || Case->getRHS()) // default, or a GNU range
+      return false;
+    Expr::EvalResult R;
+    if (!Case->getLHS()->EvaluateAsInt(R, Ctx))
+      return false;
+    Out.push_back(R.Val.getInt().getExtValue());
+  }
+  return true;
+}
+
+bool endsControl(const Stmt *S) {
+  return isa<BreakStmt>(S) || isa<ReturnStmt>(S) || isa<ContinueStmt>(S);
+}
+
+/// In the switch's body, the arm `Child` belongs to: the nearest label at or
+/// before it, provided the arm cannot be entered by falling through.
+std::optional<std::vector<int64_t>> armOf(ASTContext &Ctx, const CompoundStmt *Body,
+                                          const Stmt *Child) {
+  std::vector<const Stmt *> Stmts(Body->body_begin(), Body->body_end());
+  auto It = std::find(Stmts.begin(), Stmts.end(), Child);
+  if (It == Stmts.end())
+    return std::nullopt;
+  for (auto L = It;; --L) {
+    if (const auto *SC = dyn_cast<SwitchCase>(*L)) {
+      if (L != Stmts.begin() && !endsControl(*(L - 1)))
+        return std::nullopt; // the previous arm may fall through into this one
+      std::vector<int64_t> V;
+      if (!chainLabels(Ctx, SC, V))
+        return std::nullopt;
+      return V;
+    }
+    if (L == Stmts.begin())
+      return std::nullopt;
+  }
+}
+
+/// The innermost switch arm on a variable that `S` sits in, if any.
+std::optional<CaseArm> caseArmOf(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNode N = DynTypedNode::create(*S);
+  for (int Up = 0; Up < 32; ++Up) {
+    auto Ps = Ctx.getParents(N);
+    if (Ps.size() != 1 || Ps[0].get<FunctionDecl>() || Ps[0].get<LambdaExpr>())
+      return std::nullopt;
+    const Stmt *Child = N.get<Stmt>();
+    if (const auto *Body = Ps[0].get<CompoundStmt>()) {
+      auto Up2 = Ctx.getParents(Ps[0]);
+      const auto *Sw = Up2.size() == 1 ? Up2[0].get<SwitchStmt>() : nullptr;
+      if (Sw && Child) {
+        const VarDecl *V = switchVariable(Sw);
+        auto Vals = armOf(Ctx, Body, Child);
+        if (!V || !Vals)
+          return std::nullopt;
+        return CaseArm{V, *Vals};
+      }
+    }
+    N = Ps[0];
+  }
+  return std::nullopt;
+}
+
 template <typename T> void addUnique(std::vector<T> &V, const T &X) {
   if (V.size() < MaxValues && std::find(V.begin(), V.end(), X) == V.end())
     V.push_back(X);
@@ -229,6 +310,29 @@ const Expr *LaunchResolver::argumentFor(const ParmVarDecl *P, const CallPath &Pa
   return nullptr;
 }
 
+void LaunchResolver::pinCaseArmsAround(const Stmt *Site) {
+  Pinned.clear();
+  if (!Site)
+    return;
+  if (auto Arm = caseArmOf(Ctx, Site))
+    Pinned[Arm->Var] = Arm->Values;
+}
+
+bool LaunchResolver::reachesPinnedArm(const Expr *Assigned) {
+  if (Pinned.empty())
+    return true;
+  auto Arm = caseArmOf(Ctx, Assigned);
+  if (!Arm)
+    return true;
+  auto P = Pinned.find(Arm->Var);
+  if (P == Pinned.end())
+    return true;
+  for (int64_t V : Arm->Values)
+    if (std::find(P->second.begin(), P->second.end(), V) != P->second.end())
+      return true;
+  return false;
+}
+
 bool LaunchResolver::valuesOf(const VarDecl *V, std::vector<const Expr *> &Out) {
   if (isa<ParmVarDecl>(V))
     return false;
@@ -283,6 +387,8 @@ std::vector<int64_t> LaunchResolver::ints(const Expr *E, const CallPath &P,
     return Out;
   }
   if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl()); V && Pinned.count(V))
+      return Pinned[V];
     if (const auto *PV = dyn_cast<ParmVarDecl>(D->getDecl())) {
       CallPath CP;
       if (const Expr *A = argumentFor(PV, P, CP))
@@ -299,6 +405,8 @@ std::vector<int64_t> LaunchResolver::ints(const Expr *E, const CallPath &P,
       // Every value the variable may hold must fold: `b = 64; if (n) b = n;`
       // is unknown, not 64.
       for (const Expr *X : Vals) {
+        if (!reachesPinnedArm(X))
+          continue;
         std::vector<int64_t> One = ints(X, P, Depth + 1);
         if (One.empty()) {
           Incomplete = true;

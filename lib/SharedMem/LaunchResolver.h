@@ -14,7 +14,13 @@
 //   * parameters: through the call sites of the function in this TU, up to
 //     four callers deep, one call path at a time, so a wrapper called as
 //     `launch(k1, dim3(32,8)); launch(k2, 256);` gives k1 only (32,8) and k2
-//     only 256 (context-sensitive: kernel and shape come from one path).
+//     only 256 (context-sensitive: kernel and shape come from one path);
+//   * `switch` arms: at a launch inside `case 64:` of `switch (v)`, v is 64
+//     (llama.cpp's mmv launcher picks a block size at run time and launches
+//     `kernel<64><<<g, dim3(best), smem>>>` under `case 64:`), and an
+//     assignment that sits under other `case` labels of a switch on the same
+//     variable does not reach it (`nwarps = 2` under `case 5:` of a first
+//     `switch (ncols)` is not a value at `case 1:` of a second one).
 // "May" semantics: an unresolvable alternative is dropped, the others stay.
 //
 //===----------------------------------------------------------------------===//
@@ -81,6 +87,9 @@ public:
   void addKernelName(const clang::FunctionDecl *K);
 
   FunctionFacts &factsOf(const clang::FunctionDecl *F);
+  /// Pins the switch variables of the `case` arms around a launch site for
+  /// the folds that follow, until the next call (nullptr: no pins).
+  void pinCaseArmsAround(const clang::Stmt *Site);
   /// Every value a variable may hold: its initialiser and assignments; false
   /// when it may change in ways not followed.
   bool valuesOf(const clang::VarDecl *V, std::vector<const clang::Expr *> &Out);
@@ -111,6 +120,11 @@ private:
       Callers;
   std::map<const clang::FunctionDecl *, FunctionFacts> Facts;
   std::map<std::string, std::set<const clang::FunctionDecl *>> KernelsByName;
+  /// Switch variable -> the case values of the arm the launch site is in.
+  std::map<const clang::VarDecl *, std::vector<int64_t>> Pinned;
+  /// False when an assignment sits in a `case` arm of a switch on a pinned
+  /// variable whose labels are not among the pinned values.
+  bool reachesPinnedArm(const clang::Expr *Assigned);
 };
 
 } // namespace cgt::smem

@@ -145,12 +145,14 @@ std::optional<OverflowFinding> overflowOf(ASTContext &Ctx, const AccessRecord &R
   OverflowFinding F;
   F.Access = R.E;
   F.Array = R.Array;
+  F.Via = R.Via;
   F.Definite = Definite;
   F.Dim = Use->Dim;
   F.Rank = static_cast<unsigned>(std::max<size_t>(1, L.Extents.size()));
   F.Extent = Use->Extent;
   F.Carve = Use->Carve;
   F.WorstIndex = Use->Worst;
+  F.AccessBytes = R.Bytes;
   F.FirstTid = *Use->Tids.begin();
   F.LastTid = *Use->Tids.rbegin();
   F.NumThreads = static_cast<unsigned>(Use->Tids.size());

@@ -23,6 +23,11 @@
 //    warp-level access, evaluated with BankModel.h.
 //  * Only accesses through expressions that provably point into __shared__
 //    storage are analysed (`use_smem ? smem : dst` is not one).
+//  * __device__ functions of the file run in place of their calls, three
+//    deep (InterpreterCalls.cpp): indices they return and accesses they make
+//    to a shared array passed in are the caller's.
+//  * A launch inside `case K:` of `switch (v)` folds v to K
+//    (LaunchResolver.h): per-arm block sizes of template launchers.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_SHAREDMEM_SHAREDMEMANALYSIS_H
@@ -79,6 +84,8 @@ struct LaunchConfig {
 struct OverflowFinding {
   const clang::Expr *Access = nullptr; ///< the subscript / dereference
   const clang::VarDecl *Array = nullptr;
+  /// The access is in a __device__ callee reached from the kernel's call.
+  const clang::CallExpr *Via = nullptr;
   bool Definite = false; ///< launch shape known and path not guarded
   int Dim = -1;          ///< dimension (0 = leftmost), -1 = byte range via a
                          ///< pointer, -3 = elements of a carved region
@@ -89,6 +96,9 @@ struct OverflowFinding {
   unsigned Rank = 1;     ///< dimensions of the array
   int64_t Extent = 0;    ///< elements of that dimension, bytes when Dim < 0
   int64_t WorstIndex = 0;
+  /// Bytes of the accessed element: a byte-range finding (Dim == -1) also
+  /// says the index in elements of that size (`(float *)raw` of a char buffer).
+  unsigned AccessBytes = 0;
   unsigned FirstTid = 0, LastTid = 0, NumThreads = 0; ///< linear ids
   LaunchConfig Config;
   /// Other launch shapes under which this access also overflows.

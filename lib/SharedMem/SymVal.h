@@ -37,7 +37,7 @@ struct SymVal {
   /// cannot, so it does not make the path "guarded".
   bool ThreadDep = false;
   /// For an undecided condition: its value in the interior blocks of a
-  /// large enough problem (-1 unknown, 0 false, 1 true). See Interpreter.cpp.
+  /// large enough problem (-1 unknown, 0 false, 1 true). See InterpreterRanges.cpp.
   int8_t Interior = -1;
 
   static SymVal top() { SymVal V; V.Top = true; return V; }

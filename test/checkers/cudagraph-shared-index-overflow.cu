@@ -164,7 +164,7 @@ __global__ void bytesAsFloats(float *g) {
   extern __shared__ char raw[];
   float *f = reinterpret_cast<float *>(raw);
   f[threadIdx.x] = g[threadIdx.x];
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: __shared__ array 'raw' is indexed out of bounds: the access reaches byte offset 1020 of a 512-byte array [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: __shared__ array 'raw' is indexed out of bounds: the access reaches byte offset 1020 of a 512-byte array (index 255 of 128 elements of 4 bytes) [cudagraph-shared-index-overflow]
   // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) with 512 bytes of dynamic shared memory from this launch, threads 128-255 (128 threads) go out of bounds
   // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:3: warning: __shared__ array 'raw' is indexed out of bounds: the access reaches byte offset 1020
 }

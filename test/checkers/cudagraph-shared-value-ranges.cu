@@ -1,7 +1,8 @@
 // RUN: %check_cudagraph_tidy %s cudagraph-shared-index-overflow %t
 // RUN: %check_cudagraph_tidy %s cudagraph-shared-index-overflow %t -check-suffixes=POSSIBLE -config="{CheckOptions: {cudagraph-shared-index-overflow.ReportPossibleOverflows: 'true'}}"
 //
-// Indices known only by their range: masks and modulo of data, min/max,
+// Indices known only by their range: masks and modulo of data, bits set or
+// flipped above a mask, min/max,
 // loop counters with constant bounds, values bounded by their type. An
 // index whose range leaves the array for some data is definite; one that
 // leaves it only for some value of a kernel parameter is "possible".
@@ -88,6 +89,52 @@ __global__ void paramMask(float *g, int n) {
   // CHECK-MESSAGES-POSSIBLE: :[[@LINE-1]]:3: warning: possible out-of-bounds index into __shared__ array 's': the index can reach 63 but the array has 32 elements [cudagraph-shared-index-overflow]
 }
 
+// 6. Bits set or flipped above a mask: `(v & 7) | 32` is in [32, 39] and
+//    `(v & 31) ^ 32` in [32, 63], whatever v is.
+__global__ void orAboveMask(const unsigned *data, float *out) {
+  __shared__ float s[32];
+  unsigned v = data[threadIdx.x];
+  s[threadIdx.x % 32] = 0.f;
+  __syncthreads();
+  out[threadIdx.x] = s[(v & 7) | 32];
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: __shared__ array 's' is indexed out of bounds: the index reaches 39 but the array has 32 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 0-255 (256 threads) go out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:22: warning: __shared__ array 's' is indexed out of bounds: the index reaches 39
+  out[threadIdx.x] += s[(v & 31) ^ 32];
+  // CHECK-NOTES: :[[@LINE-1]]:23: warning: __shared__ array 's' is indexed out of bounds: the index reaches 63 but the array has 32 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 0-255 (256 threads) go out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:23: warning: __shared__ array 's' is indexed out of bounds: the index reaches 63
+}
+// Twin: the set bit and the flip stay inside the 64 entries.
+__global__ void orAboveMaskOk(const unsigned *data, float *out) {
+  __shared__ float s[64];
+  unsigned v = data[threadIdx.x];
+  s[threadIdx.x % 64] = 0.f;
+  __syncthreads();
+  out[threadIdx.x] = s[(v & 7) | 32];
+  out[threadIdx.x] += s[(v & 31) ^ 32];
+  out[threadIdx.x] += s[(v & 31) ^ 7];
+}
+
+// 7. A bin computed by a __device__ helper from loaded data.
+__device__ unsigned binOf(unsigned v, int shift) { return (v >> shift) & 63; }
+__global__ void binHelper(const unsigned *data) {
+  __shared__ unsigned bins[32];
+  bins[threadIdx.x % 32] = 0;
+  __syncthreads();
+  atomicAdd(&bins[binOf(data[threadIdx.x], 3)], 1u);
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: __shared__ array 'bins' is indexed out of bounds: the index reaches 63 but the array has 32 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 0-255 (256 threads) go out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:14: warning: __shared__ array 'bins' is indexed out of bounds: the index reaches 63
+}
+__device__ unsigned binOf32(unsigned v, int shift) { return (v >> shift) % 32; }
+__global__ void binHelperOk(const unsigned *data) {
+  __shared__ unsigned bins[32];
+  bins[threadIdx.x % 32] = 0;
+  __syncthreads();
+  atomicAdd(&bins[binOf32(data[threadIdx.x], 3)], 1u);
+}
+
 void run(const unsigned *d, const int *di, const unsigned char *img, unsigned *o,
          float *g, int n) {
   histMask<<<4, 256>>>(d, o);
@@ -99,4 +146,8 @@ void run(const unsigned *d, const int *di, const unsigned char *img, unsigned *o
   byteIndex<<<1, 256>>>(img, g);
   byteIndexOk<<<1, 256>>>(img, g);
   paramMask<<<1, 256>>>(g, n);
+  orAboveMask<<<1, 256>>>(d, g);
+  orAboveMaskOk<<<1, 256>>>(d, g);
+  binHelper<<<1, 256>>>(d);
+  binHelperOk<<<1, 256>>>(d);
 }

@@ -1,0 +1,563 @@
+//===- InterpreterExpr.cpp - values of expressions --------------------------===//
+//
+// Evaluation of integer expressions for one thread: constants fold, the
+// builtins come from InterpreterGeometry.cpp, variables from the thread's
+// environment; linear arithmetic stays a SymVal linear form, non-linear
+// arithmetic of unknowns becomes an opaque symbol (lane-dependent when its
+// operands are) and masks / modulo / min / max of unknowns become ranged
+// symbols (InterpreterRanges.cpp). Assignments update the environment; loads
+// and stores through __shared__ locations are recorded (InterpreterMemory.cpp).
+// Calls of __device__ functions of the file run in place (InterpreterCalls.cpp);
+// other calls are opaque (Top) except min/max and atomic*() on a shared pointee.
+//
+//===----------------------------------------------------------------------===//
+#include "SharedMem/InterpreterState.h"
+
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace cgt::smem::detail {
+
+std::optional<int64_t> Interp::constantOf(const Expr *E) {
+  auto It = Consts.find(E);
+  if (It != Consts.end())
+    return It->second;
+  std::optional<int64_t> R;
+  QualType T = E->getType();
+  if (!E->isValueDependent() && !E->isTypeDependent() &&
+      (T->isIntegralOrEnumerationType()) && !E->HasSideEffects(Ctx)) {
+    Expr::EvalResult ER;
+    if (E->EvaluateAsInt(ER, Ctx) && ER.Val.getInt().getSignificantBits() <= 64)
+      R = ER.Val.getInt().getExtValue();
+  }
+  Consts[E] = R;
+  return R;
+}
+
+SymVal Interp::normalize(SymVal V, QualType T) {
+  if (!V.isConst() || !T->isIntegralOrEnumerationType())
+    return V;
+  if (T->isBooleanType()) {
+    V.C = V.C != 0;
+    return V;
+  }
+  unsigned W = Ctx.getIntWidth(T);
+  if (W >= 64)
+    return V;
+  uint64_t Mask = (uint64_t(1) << W) - 1;
+  uint64_t U = static_cast<uint64_t>(V.C) & Mask;
+  if (T->isUnsignedIntegerOrEnumerationType())
+    V.C = static_cast<int64_t>(U);
+  else
+    V.C = (U >> (W - 1)) ? static_cast<int64_t>(U | ~Mask) : static_cast<int64_t>(U);
+  return V;
+}
+
+Tri Interp::truth(const SymVal &V) {
+  LastCondDep = V.Top || V.ThreadDep;
+  LastCondShape = V.Top || V.ShapeDep;
+  LastInterior = V.Interior;
+  if (V.isConst())
+    return V.C ? Tri::True : Tri::False;
+  return Tri::Unknown;
+}
+
+SymVal Interp::evalAny(const Expr *E) {
+  // Error recovery leaves expressions without a type (the ParenListExpr
+  // under a RecoveryExpr of `UnknownType v(a, b);`): nothing to learn.
+  if (!E || E->getType().isNull())
+    return SymVal::top();
+  QualType T = E->getType();
+  if (T->isPointerType() || T->isArrayType()) {
+    PtrVal P = evalPtr(E);
+    (void)P;
+    return SymVal::top();
+  }
+  return eval(E);
+}
+
+SymVal Interp::loadVar(const VarDecl *V) {
+  if (Escaped.count(V))
+    return SymVal::top();
+  auto It = Env.find(V);
+  if (It != Env.end())
+    return It->second;
+  if (isa<ParmVarDecl>(V) || V->hasGlobalStorage() || V->hasAttr<CUDASharedAttr>()) {
+    uint64_t Id = key(V, 1) | 1; // uniform over the block
+    if (!V->hasAttr<CUDASharedAttr>())
+      ParamSyms.insert(Id);
+    return SymVal::symbol(Id);
+  }
+  return SymVal::top();
+}
+
+SymVal Interp::eval(const Expr *E) {
+  if (!step())
+    return SymVal::top();
+  E = E->IgnoreParens();
+  if (auto C = constantOf(E))
+    return SymVal::constant(*C);
+  if (auto B = builtin(E))
+    return *B;
+  if (const auto *CE = dyn_cast<CastExpr>(E))
+    return evalCast(CE);
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return evalUnary(U);
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    return evalBinary(B);
+  if (const auto *C = dyn_cast<ConditionalOperator>(E))
+    return evalConditional(C->getCond(), C->getTrueExpr(), C->getFalseExpr());
+  if (const auto *C = dyn_cast<CallExpr>(E))
+    return evalCall(C);
+  if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+      return loadVar(V);
+    return SymVal::top();
+  }
+  if (const auto *P = dyn_cast<PseudoObjectExpr>(E))
+    return eval(P->getResultExpr() ? P->getResultExpr() : P->getSyntacticForm());
+  if (const auto *EW = dyn_cast<ExprWithCleanups>(E))
+    return eval(EW->getSubExpr());
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    return eval(M->getSubExpr());
+  if (const auto *CC = dyn_cast<CXXConstructExpr>(E)) {
+    if (CC->getNumArgs() == 1 && CC->getConstructor() &&
+        CC->getConstructor()->isCopyOrMoveConstructor())
+      recordRead(CC->getArg(0));
+    else
+      for (const Expr *A : CC->arguments())
+        evalAny(A);
+    return SymVal::top();
+  }
+  if (isa<ArraySubscriptExpr>(E) || isa<MemberExpr>(E)) {
+    // an lvalue used as such (reference binding, class copy)
+    Loc L = resolve(E);
+    (void)L;
+    return SymVal::top();
+  }
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      evalAny(CE);
+  return SymVal::top();
+}
+
+SymVal Interp::evalCast(const CastExpr *CE) {
+  const Expr *Sub = CE->getSubExpr();
+  switch (CE->getCastKind()) {
+  case CK_LValueToRValue: {
+    SymVal V = load(Sub);
+    // Data read from memory: unknown, but within its type.
+    if (!isa<DeclRefExpr>(Sub->IgnoreParens()))
+      return typeBounded(V, CE->getType(), CE);
+    return V;
+  }
+  case CK_IntegralCast:
+  case CK_NoOp:
+  case CK_IntegralToBoolean:
+  case CK_BooleanToSignedIntegral: {
+    SymVal V = eval(Sub);
+    if (CE->getCastKind() == CK_BooleanToSignedIntegral && V.isConst())
+      V.C = V.C ? -1 : 0;
+    if (CE->getCastKind() == CK_IntegralToBoolean && !V.isConst() && !V.Top)
+      return opq(key(CE), V, SymVal());
+    if (CE->getCastKind() == CK_IntegralCast && !V.isConst() &&
+        Ctx.getIntWidth(CE->getType()) < Ctx.getIntWidth(Sub->getType()))
+      return typeBounded(V, CE->getType(), CE);
+    return normalize(V, CE->getType());
+  }
+  default:
+    evalAny(Sub);
+    return SymVal::top();
+  }
+}
+
+SymVal Interp::load(const Expr *Sub) {
+  Sub = Sub->IgnoreParens();
+  if (const auto *D = dyn_cast<DeclRefExpr>(Sub)) {
+    const auto *V = dyn_cast<VarDecl>(D->getDecl());
+    if (!V)
+      return SymVal::top();
+    if (V->getType()->isIntegralOrEnumerationType())
+      return loadVar(V);
+    return SymVal::top();
+  }
+  // A field of a by-value struct parameter (`p.width`) is a kernel
+  // parameter too: uniform, a problem size for the interior-block rule.
+  if (const auto *M = dyn_cast<MemberExpr>(Sub);
+      M && !M->isArrow() && M->getType()->isIntegralOrEnumerationType())
+    if (const auto *D = dyn_cast<DeclRefExpr>(M->getBase()->IgnoreParenImpCasts()))
+      if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl());
+          P && !P->getType()->isReferenceType() && !Escaped.count(P)) {
+        auto It = Env.find(P);
+        if (It == Env.end() || !It->second.Top) {
+          uint64_t Id = key(M->getMemberDecl(), 13) ^ key(P, 17) | 1;
+          ParamSyms.insert(Id);
+          return SymVal::symbol(Id);
+        }
+      }
+  Loc L = resolve(Sub);
+  if (!L.VD)
+    return SymVal::top();
+  record(L, Sub, /*Load=*/true, /*Store=*/false);
+  // The loaded value is uniform when the address is (same symbol for every
+  // lane), lane-dependent otherwise.
+  return opaque(key(Sub, 2), L.Off, SymVal());
+}
+
+SymVal Interp::evalUnary(const UnaryOperator *U) {
+  const Expr *Sub = U->getSubExpr();
+  switch (U->getOpcode()) {
+  case UO_PreInc:
+  case UO_PreDec:
+  case UO_PostInc:
+  case UO_PostDec: {
+    int D = U->isIncrementOp() ? 1 : -1;
+    if (const VarDecl *V = localVar(Sub)) {
+      if (V->getType()->isPointerType()) {
+        PtrVal P = lookupPtr(V);
+        if (P.VD)
+          P.Off = add(P.Off, SymVal::constant(D * pointeeBytes(V->getType())));
+        Ptrs[V] = P;
+        return SymVal::top();
+      }
+      SymVal Old = loadVar(V);
+      SymVal New = normalize(add(Old, SymVal::constant(D)), V->getType());
+      Env[V] = New;
+      return U->isPrefix() ? New : Old;
+    }
+    Loc L = resolve(Sub);
+    if (L.VD)
+      record(L, Sub, true, true);
+    return SymVal::top();
+  }
+  case UO_Minus:
+    return normalize(scale(eval(Sub), -1), U->getType());
+  case UO_Plus:
+    return eval(Sub);
+  case UO_Not: {
+    SymVal V = eval(Sub);
+    if (V.isConst())
+      return normalize(SymVal::constant(~V.C), U->getType());
+    return opq(key(U), V, SymVal());
+  }
+  case UO_LNot: {
+    SymVal V = evalAny(Sub);
+    if (V.isConst()) {
+      SymVal R = V;
+      R.C = !V.C;
+      return R;
+    }
+    SymVal R = V.Top ? SymVal::top() : opq(key(U), V, SymVal());
+    R.ThreadDep = V.Top || V.ThreadDep;
+    R.Interior = V.Interior < 0 ? -1 : !V.Interior;
+    return R;
+  }
+  case UO_AddrOf:
+  case UO_Deref:
+    evalPtr(U);
+    return SymVal::top();
+  default:
+    return evalAny(Sub);
+  }
+}
+
+SymVal Interp::arith(BinaryOperatorKind Op, const SymVal &A, const SymVal &B,
+             const void *Site) {
+  if (auto R = rangedOp(Op, A, B, Site))
+    return *R;
+  if (A.Top || B.Top)
+    return SymVal::top();
+  uint64_t K = key(Site, Op);
+  auto CA = A.asConst(), CB = B.asConst();
+  SymVal R;
+  switch (Op) {
+  case BO_Add:
+    return add(A, B);
+  case BO_Sub:
+    return sub(A, B);
+  case BO_Mul: {
+    SymVal M = mul(A, B, K);
+    if (!CA && !CB)
+      classify(M, A, B);
+    return M;
+  }
+  case BO_Shl:
+    if (CB && *CB >= 0 && *CB < 62)
+      return scale(A, int64_t(1) << *CB);
+    return opq(K, A, B);
+  default:
+    break;
+  }
+  if (!CA || !CB)
+    return opq(K, A, B);
+  int64_t X = *CA, Y = *CB;
+  switch (Op) {
+  case BO_Div:
+    if (Y == 0)
+      return SymVal::top();
+    R = SymVal::constant(X / Y);
+    break;
+  case BO_Rem:
+    if (Y == 0)
+      return SymVal::top();
+    R = SymVal::constant(X % Y);
+    break;
+  case BO_Shr:
+    if (Y < 0 || Y >= 63)
+      return SymVal::top();
+    R = SymVal::constant(X >> Y);
+    break;
+  case BO_And:
+    R = SymVal::constant(X & Y);
+    break;
+  case BO_Or:
+    R = SymVal::constant(X | Y);
+    break;
+  case BO_Xor:
+    R = SymVal::constant(X ^ Y);
+    break;
+  case BO_LT: R = SymVal::constant(X < Y); break;
+  case BO_GT: R = SymVal::constant(X > Y); break;
+  case BO_LE: R = SymVal::constant(X <= Y); break;
+  case BO_GE: R = SymVal::constant(X >= Y); break;
+  case BO_EQ: R = SymVal::constant(X == Y); break;
+  case BO_NE: R = SymVal::constant(X != Y); break;
+  default:
+    return SymVal::top();
+  }
+  R.ShapeDep = A.ShapeDep || B.ShapeDep;
+  R.ThreadDep = A.ThreadDep || B.ThreadDep;
+  return R;
+}
+
+SymVal Interp::compare(BinaryOperatorKind Op, const SymVal &A, const SymVal &B,
+               const void *Site) {
+  if (A.isConst() && B.isConst())
+    return arith(Op, A, B, Site);
+  if (A.sameTerms(B)) { // difference is a constant: decide on it
+    SymVal R = arith(Op, SymVal::constant(A.C), SymVal::constant(B.C), Site);
+    R.ThreadDep = A.ThreadDep || B.ThreadDep;
+    return R;
+  }
+  if (!A.Top && !B.Top) {
+    // The ranges of the difference's symbols may decide it.
+    Bound D = boundOf(sub(A, B));
+    std::optional<bool> T;
+    if (D.finiteHi() && D.Hi < 0)
+      T = Op == BO_LT || Op == BO_LE || Op == BO_NE;
+    else if (D.finiteLo() && D.Lo > 0)
+      T = Op == BO_GT || Op == BO_GE || Op == BO_NE;
+    else if (D.finiteHi() && D.Hi == 0 && (Op == BO_LE || Op == BO_GT))
+      T = Op == BO_LE;
+    else if (D.finiteLo() && D.Lo == 0 && (Op == BO_GE || Op == BO_LT))
+      T = Op == BO_GE;
+    if (T) {
+      SymVal R = SymVal::constant(*T);
+      R.ThreadDep = A.ThreadDep || B.ThreadDep;
+      return R;
+    }
+  }
+  SymVal R = opq(key(Site, Op), A, B);
+  if (!A.Top && !B.Top)
+    R.Interior = interiorTruth(Op, sub(A, B));
+  return R;
+}
+
+SymVal Interp::evalBinary(const BinaryOperator *B) {
+  if (B->isAssignmentOp())
+    return assign(B);
+  BinaryOperatorKind Op = B->getOpcode();
+  if (Op == BO_Comma) {
+    evalAny(B->getLHS());
+    return evalAny(B->getRHS());
+  }
+  if (Op == BO_LAnd || Op == BO_LOr) {
+    Tri L = cond(B->getLHS());
+    bool Short = (Op == BO_LAnd) ? L == Tri::False : L == Tri::True;
+    if (Short)
+      return SymVal::constant(Op == BO_LOr);
+    int IL = L == Tri::Unknown ? LastInterior : L == Tri::True;
+    bool DL = LastCondDep;
+    bool Saved = Guarded;
+    if (L == Tri::Unknown)
+      Guarded = Saved || LastCondDep;
+    Tri R = cond(B->getRHS());
+    int IR = R == Tri::Unknown ? LastInterior : R == Tri::True;
+    bool DR = LastCondDep;
+    Guarded = Saved;
+    SymVal U = SymVal::top();
+    U.ThreadDep = DL || DR;
+    // In the interior blocks: both sides' interior values combined.
+    if (Op == BO_LAnd)
+      U.Interior = (IL == 0 || IR == 0) ? 0 : (IL == 1 && IR == 1) ? 1 : -1;
+    else
+      U.Interior = (IL == 1 || IR == 1) ? 1 : (IL == 0 && IR == 0) ? 0 : -1;
+    if (L != Tri::Unknown)
+      return R == Tri::Unknown ? U : SymVal::constant(R == Tri::True);
+    // L unknown: decided only when R forces the result.
+    if (Op == BO_LAnd && R == Tri::False)
+      return SymVal::constant(0);
+    if (Op == BO_LOr && R == Tri::True)
+      return SymVal::constant(1);
+    return U;
+  }
+  if (B->getLHS()->getType()->isPointerType() ||
+      B->getRHS()->getType()->isPointerType()) {
+    // Pointer comparisons and differences: only their operands matter.
+    evalAny(B->getLHS());
+    evalAny(B->getRHS());
+    return SymVal::top();
+  }
+  SymVal L = eval(B->getLHS()), R = eval(B->getRHS());
+  if (B->isComparisonOp())
+    return compare(Op, L, R, B);
+  return normalize(arith(Op, L, R, B), B->getType());
+}
+
+SymVal Interp::evalConditional(const Expr *C, const Expr *T, const Expr *F) {
+  Tri Cd = cond(C);
+  if (Cd == Tri::True)
+    return evalAny(T);
+  if (Cd == Tri::False)
+    return evalAny(F);
+  bool Saved = Guarded;
+  Guarded = Saved || LastCondDep;
+  SymVal A = evalAny(T), B = evalAny(F);
+  Guarded = Saved;
+  return A == B ? A : SymVal::top();
+}
+
+/// A class-type glvalue read as a whole (copy constructor / assignment
+/// source): `float4 v = tile[i];`.
+void Interp::recordRead(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    E = M->getSubExpr()->IgnoreParenImpCasts();
+  if (E->isGLValue() && (isa<ArraySubscriptExpr>(E) || isa<MemberExpr>(E) ||
+                         isa<UnaryOperator>(E))) {
+    Loc L = resolve(E);
+    if (L.VD)
+      record(L, E, /*Load=*/true, /*Store=*/false);
+    return;
+  }
+  evalAny(E);
+}
+
+SymVal Interp::evalCall(const CallExpr *C) {
+  // Trivial struct assignment (float2/float4/...) is an operator= call.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C)) {
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+      recordRead(Op->getArg(1));
+      const Expr *LHS = Op->getArg(0)->IgnoreParens();
+      if (!localVar(LHS)) {
+        Loc L = resolve(LHS);
+        if (L.VD)
+          record(L, LHS, /*Load=*/false, /*Store=*/true);
+      }
+      return SymVal::top();
+    }
+  }
+  // atomicAdd(&hist[bin], 1) and friends read and write the pointee.
+  if (const FunctionDecl *F = C->getDirectCallee();
+      F && F->getIdentifier() && F->getName().starts_with("atomic") &&
+      C->getNumArgs() >= 1 && C->getArg(0)->getType()->isPointerType()) {
+    const Expr *A0 = C->getArg(0)->IgnoreParenImpCasts();
+    Loc L;
+    const Expr *Site = A0;
+    if (const auto *U = dyn_cast<UnaryOperator>(A0);
+        U && U->getOpcode() == UO_AddrOf) {
+      Site = U->getSubExpr()->IgnoreParens();
+      L = resolve(Site);
+    } else {
+      PtrVal P = evalPtr(A0);
+      L.VD = P.VD;
+      L.Off = P.Off;
+      L.Carve = P.Carve;
+      L.CarveStart = P.CarveStart;
+    }
+    if (L.VD) {
+      AtomicSite = true;
+      record(L, Site, /*Load=*/true, /*Store=*/true);
+      AtomicSite = false;
+    }
+    for (unsigned I = 1; I < C->getNumArgs(); ++I)
+      evalAny(C->getArg(I));
+    return SymVal::top();
+  }
+  if (const FunctionDecl *F = C->getDirectCallee(); F && inlinable(C, F))
+    return inlineCall(C, F);
+  std::vector<SymVal> Args;
+  for (const Expr *A : C->arguments())
+    Args.push_back(evalAny(A));
+  if (const FunctionDecl *F = C->getDirectCallee()) {
+    StringRef N = F->getName();
+    if ((N == "min" || N == "max" || N == "umin" || N == "umax") &&
+        Args.size() == 2 && Args[0].isConst() && Args[1].isConst() &&
+        C->getType()->isIntegerType()) {
+      int64_t X = Args[0].C, Y = Args[1].C;
+      return SymVal::constant(N.ends_with("min") ? std::min(X, Y) : std::max(X, Y));
+    }
+    // min(x, K) <= K, max(x, K) >= K whatever x is.
+    if ((N == "min" || N == "max" || N == "umin" || N == "umax") &&
+        Args.size() == 2 && Args[0].isConst() != Args[1].isConst() &&
+        C->getType()->isIntegerType()) {
+      const SymVal &X = Args[0].isConst() ? Args[1] : Args[0];
+      int64_t K = Args[0].isConst() ? Args[0].C : Args[1].C;
+      Bound XB = boundOf(X), R = XB;
+      R.Attainable = X.Top || XB.Attainable;
+      if (N.ends_with("min")) {
+        R.Hi = XB.finiteHi() ? std::min(K, XB.Hi) : K;
+        R.Lo = XB.finiteLo() ? std::min(K, XB.Lo) : INT64_MIN;
+      } else {
+        R.Lo = XB.finiteLo() ? std::max(K, XB.Lo) : K;
+        R.Hi = XB.finiteHi() ? std::max(K, XB.Hi) : INT64_MAX;
+      }
+      return rangedSym(key(C, 0x313), X, R);
+    }
+  }
+  return SymVal::top();
+}
+
+SymVal Interp::assign(const BinaryOperator *B) {
+  BinaryOperatorKind Op = B->getOpcode();
+  bool Plain = Op == BO_Assign;
+  const Expr *LHS = B->getLHS()->IgnoreParens();
+  if (const VarDecl *V = localVar(LHS)) {
+    QualType T = V->getType();
+    if (T->isPointerType()) {
+      if (Plain) {
+        Ptrs[V] = evalPtr(B->getRHS());
+      } else {
+        SymVal I = eval(B->getRHS());
+        PtrVal P = lookupPtr(V);
+        if (P.VD) {
+          SymVal D = scale(I, pointeeBytes(T));
+          P.Off = Op == BO_AddAssign ? add(P.Off, D)
+                  : Op == BO_SubAssign ? sub(P.Off, D) : SymVal::top();
+        }
+        Ptrs[V] = P;
+      }
+      return SymVal::top();
+    }
+    if (T->isIntegralOrEnumerationType()) {
+      SymVal R = eval(B->getRHS());
+      SymVal New = Plain ? R
+                         : arith(BinaryOperator::getOpForCompoundAssignment(Op),
+                                 loadVar(V), R, B);
+      New = normalize(New, T);
+      Env[V] = New;
+      return New;
+    }
+    evalAny(B->getRHS());
+    Env[V] = SymVal::top();
+    return SymVal::top();
+  }
+  evalAny(B->getRHS());
+  Loc L = resolve(LHS);
+  if (L.VD)
+    record(L, LHS, /*Load=*/!Plain, /*Store=*/true);
+  return SymVal::top();
+}
+
+} // namespace cgt::smem::detail

@@ -1,0 +1,306 @@
+//===- InterpreterState.h - state of one kernel run -*- C++ -*- -------------===//
+//
+// Internal to lib/SharedMem. The per-thread interpreter of Interpreter.h as
+// one class, Interp, whose members are defined by concern:
+//   Interpreter.cpp          the statement walk (branches, joins, declarations)
+//   InterpreterLoops.cpp     loop unrolling and symbolic iterations
+//   InterpreterExpr.cpp      values of expressions, assignments, calls
+//   InterpreterRanges.cpp    ranges of unknown values, condition narrowing
+//   InterpreterMemory.cpp    __shared__ locations, pointers, carves, recording
+//   InterpreterCalls.cpp     __device__ callees run in place of their calls
+//   InterpreterGeometry.cpp  threadIdx/blockDim/blockIdx/gridDim, step budget
+// State is per run (one LaunchConfig): Env/Ptrs/SymRanges/Guarded are reset
+// for every thread; Out, Index, Carves and the symbol classes accumulate.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_SHAREDMEM_INTERPRETERSTATE_H
+#define CUDAGRAPH_TIDY_SHAREDMEM_INTERPRETERSTATE_H
+
+#include "SharedMem/Interpreter.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/Hashing.h"
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace cgt::smem::detail {
+
+using namespace clang;
+
+enum class Tri { False, True, Unknown };
+enum class Flow { Normal, Return, Break, Continue };
+
+struct PtrVal {
+  const VarDecl *VD = nullptr; ///< null: not provably __shared__
+  SymVal Off;
+  /// The pointer was derived from this carve: a local pointer declared at
+  /// the top of the kernel at a thread-independent offset of the array
+  /// (`float *b = smem + 256;`), starting at CarveStart.
+  const VarDecl *Carve = nullptr;
+  SymVal CarveStart;
+};
+
+struct Loc {
+  const VarDecl *VD = nullptr;
+  SymVal Off;
+  const VarDecl *Carve = nullptr;
+  SymVal CarveStart;
+  std::vector<SymVal> Dims;
+  bool Direct = false; ///< reached only through subscripts of the array
+  bool Member = false;
+};
+
+/// What a loop writes; counters with a constant-free step become
+/// `current + step*K` when the loop cannot be unrolled further.
+struct LoopInfo {
+  std::vector<const VarDecl *> Written;
+  bool Exits = false; ///< a break, return or goto may leave it early
+  llvm::DenseMap<const VarDecl *, std::pair<const Expr *, int>> Step;
+  /// Counters stepped once in every iteration (in the increment, or a
+  /// statement of the body's top level with no `continue` in the loop):
+  /// they share the loop's iteration count, so the condition on one bounds
+  /// the others (`for (t = 0; t < n; ++t, w += 32)`).
+  llvm::DenseSet<const VarDecl *> EveryIteration;
+};
+
+class Interp {
+public:
+  Interp(ASTContext &Ctx, const FunctionDecl *K, const LaunchConfig &Cfg,
+         unsigned MaxUnroll, const std::map<const VarDecl *, uint64_t> &Pad,
+         std::vector<AccessRecord> &Out, uint64_t Budget)
+      : Ctx(Ctx), Kernel(K), Cfg(Cfg), MaxUnroll(MaxUnroll), Pad(Pad), Out(Out),
+        Budget(Budget) {}
+  uint64_t stepsTaken() const { return Steps; }
+
+  bool run();
+
+private:
+  // ---- values ------------------------------------------------------------
+  static uint64_t key(const void *P, unsigned Salt = 0) {
+    return static_cast<uint64_t>(llvm::hash_combine(P, Salt, 0x5eedu));
+  }
+
+  bool step();
+
+  std::optional<int64_t> constantOf(const Expr *E);
+
+  SymVal normalize(SymVal V, QualType T);
+
+  /// threadIdx/blockDim/blockIdx/gridDim .x/.y/.z, parsed from the property
+  /// access clang builds for them (MSPropertyRefExpr on the builtin variable).
+  std::optional<SymVal> builtin(const Expr *E);
+
+  Tri truth(const SymVal &V);
+
+  /// Decides a condition; LastCondDep then says whether an undecided one can
+  /// differ between threads (only those make a path "guarded").
+  Tri cond(const Expr *E) { return truth(evalAny(E)); }
+
+  // ---- symbol classes, ranges and interior blocks -------------------------
+  /// An opaque result; one computed from kernel parameters only is a
+  /// parameter value itself (a bound it reaches depends on the parameter).
+  SymVal opq(uint64_t Key, const SymVal &A, const SymVal &B);
+  void classify(const SymVal &R, const SymVal &A, const SymVal &B);
+
+  static int64_t satAdd(int64_t A, int64_t B);
+  /// Range of a linear form from the ranges of its symbols.
+  Bound boundOf(const SymVal &V);
+  /// A fresh symbol in [Lo, Hi]. Derived from a known operand it is keyed
+  /// by that operand (uniform stays uniform); from an unknown one it differs
+  /// per evaluation (lane-dependent unknown).
+  SymVal rangedSym(uint64_t Key, const SymVal &From, Bound R);
+  /// Masks, modulo, shifts and divisions by constants of a value that is not
+  /// a constant: `data & 63` lies in [0, 63] whatever the data.
+  std::optional<SymVal> rangedOp(BinaryOperatorKind Op, const SymVal &A,
+                                 const SymVal &B, const void *Site);
+  /// A value of a narrow integer type that is otherwise unknown lies in the
+  /// type's range (`unsigned char c = data[i]`). The bound proves accesses
+  /// in bounds; it is not taken as reached (a byte often holds a small code
+  /// the program knows the range of), so past it is only "possible".
+  bool rangeOfBits(BinaryOperatorKind Op, const Bound &XB, bool XAtt, int64_t K,
+                   Bound &R);
+  SymVal typeBounded(SymVal V, QualType T, const void *Site);
+
+  /// Interior blocks of a large enough problem: a comparison of a global
+  /// coordinate (a blockIdx term) with a kernel parameter (a problem size)
+  /// holds as `coordinate < size`; one with a constant as `coordinate >
+  /// constant`. -1 when the difference has other unknowns.
+  int8_t interiorTruth(BinaryOperatorKind Op, const SymVal &D);
+
+  /// Narrows the range of the one symbol of `L - R` when `L op R` is known
+  /// to be `Holds` (inside a branch or a loop body).
+  void narrow(const Expr *Cond, bool Holds);
+
+  SymVal evalAny(const Expr *E);
+
+  SymVal loadVar(const VarDecl *V);
+
+  SymVal eval(const Expr *E);
+
+  SymVal evalCast(const CastExpr *CE);
+
+  SymVal load(const Expr *Sub);
+
+  SymVal evalUnary(const UnaryOperator *U);
+
+  SymVal arith(BinaryOperatorKind Op, const SymVal &A, const SymVal &B,
+               const void *Site);
+
+  SymVal compare(BinaryOperatorKind Op, const SymVal &A, const SymVal &B,
+                 const void *Site);
+
+  SymVal evalBinary(const BinaryOperator *B);
+
+  SymVal evalConditional(const Expr *C, const Expr *T, const Expr *F);
+
+  /// A class-type glvalue read as a whole (copy constructor / assignment
+  /// source): `float4 v = tile[i];`.
+  void recordRead(const Expr *E);
+
+  SymVal evalCall(const CallExpr *C);
+
+  PtrVal lookupPtr(const VarDecl *V) {
+    return Escaped.count(V) ? PtrVal() : Ptrs.lookup(V);
+  }
+
+  const VarDecl *localVar(const Expr *E);
+
+  int64_t pointeeBytes(QualType PtrT);
+
+  SymVal assign(const BinaryOperator *B);
+
+  // ---- locations and pointers -------------------------------------------
+  ArrayLayout &layout(const VarDecl *VD);
+
+  int64_t bytesOf(QualType T);
+
+  Loc resolve(const Expr *E);
+
+  PtrVal evalPtr(const Expr *E);
+
+  /// The one-line accessor idiom `extern __shared__ int s[]; return (T *)s;`
+  /// (cuda-samples' SharedMemory<T>::operator T*, many hand-written
+  /// helpers): the call yields a pointer to that array.
+  const VarDecl *returnedSharedArray(const FunctionDecl *F);
+
+  // ---- __device__ callees (InterpreterCalls.cpp) ---------------------------
+  /// A callee whose body runs in place of the call: see InterpreterCalls.cpp.
+  bool inlinable(const CallExpr *C, const FunctionDecl *F);
+  /// Runs the callee for this thread; its return value (Top when the
+  /// returns disagree), the pointer it returns in LastReturnPtr.
+  SymVal inlineCall(const CallExpr *C, const FunctionDecl *F);
+  /// What a parameter is bound to: a value, a pointer, or (references to
+  /// shared storage) a location.
+  struct ArgBinding {
+    const ParmVarDecl *Param = nullptr;
+    SymVal Val;
+    PtrVal Ptr;
+    Loc Ref;
+  };
+  ArgBinding evalArgument(const ParmVarDecl *P, const Expr *Arg);
+  void bind(const ArgBinding &B);
+  /// A `return` inside an inlined callee: joins its value into the frame.
+  void noteReturn(const Expr *Value);
+  void scanEscapes(const FunctionDecl *F);
+
+  // ---- recording ---------------------------------------------------------
+  unsigned iterKey();
+
+  void record(const Loc &L, const Expr *E, bool Load, bool Store);
+
+  // ---- statements --------------------------------------------------------
+  using EnvT = llvm::DenseMap<const VarDecl *, SymVal>;
+  using PtrEnvT = llvm::DenseMap<const VarDecl *, PtrVal>;
+
+  void join(const EnvT &A, const PtrEnvT &PA, const EnvT &B, const PtrEnvT &PB);
+
+  Flow exec(const Stmt *S);
+
+  void declare(const VarDecl *V);
+
+  Flow execIf(const IfStmt *I);
+
+  /// A call that does not return to the thread (noreturn, or CUDA's __trap).
+  static bool isNoReturnCall(const Expr *E);
+
+  Flow execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bool Consteval);
+
+  /// Runs a region whose control flow is not modelled (switch, range-for):
+  /// once, guarded, with everything it writes havocked.
+  Flow opaqueRegion(const Stmt *Body, const Stmt *Key);
+
+  LoopInfo &loopInfo(const Stmt *Loop, const Stmt *Body, const Expr *Cond,
+                     const Expr *Inc);
+
+  /// The counter's step per iteration (signed, in its own units).
+  SymVal stepOf(const std::pair<const Expr *, int> &Step);
+  /// The iteration-count symbol a counter advances with, >= 0.
+  SymVal iterationCount(const Stmt *Loop, const VarDecl *V, const LoopInfo &LI);
+  void havoc(const Stmt *Loop, const Stmt *Body, const Expr *Cond,
+             const Expr *Inc, bool Induction);
+
+  Flow execLoop(const Stmt *Loop, const Stmt *Init, const Expr *Cond,
+                const Expr *Inc, const Stmt *Body, bool IsDo,
+                const DeclStmt *CondVar);
+
+  ASTContext &Ctx;
+  const FunctionDecl *Kernel;
+  const LaunchConfig &Cfg;
+  unsigned MaxUnroll;
+  const std::map<const VarDecl *, uint64_t> &Pad;
+  std::vector<AccessRecord> &Out;
+
+  uint64_t Budget;
+  static constexpr size_t MaxInstances = 400000;
+  uint64_t Steps = 0;
+  bool Exhausted = false;
+  bool NoRecord = false;
+  bool AtomicSite = false; ///< recording the pointee of an atomic*() call
+
+  /// One inlined call: what its returns gave so far.
+  struct CallFrame {
+    const FunctionDecl *Callee = nullptr;
+    const CallExpr *Site = nullptr;
+    bool Returned = false;
+    SymVal Ret;
+    PtrVal RetPtr;
+  };
+  /// Callees deeper than this run as opaque calls: the depth budget (the
+  /// step budget bounds the work below it).
+  static constexpr unsigned MaxCallDepth = 3;
+  std::vector<CallFrame> Frames;
+  PtrVal LastReturnPtr;
+  /// Reference parameters of inlined callees bound to a __shared__ location.
+  llvm::DenseMap<const VarDecl *, Loc> RefLocs;
+  llvm::DenseSet<const FunctionDecl *> EscapesScanned;
+  bool LastCondDep = true;
+  bool LastCondShape = true;
+  int LastInterior = -1; ///< interior value of the last undecided condition
+  bool PathShapeDep = false; ///< a condition on the path depends on blockDim/threadIdx.y/z
+
+  unsigned Tx = 0, Ty = 0, Tz = 0, Tid = 0;
+  using RangeMap = llvm::DenseMap<uint64_t, Bound>;
+  RangeMap SymRanges; ///< per thread: ranges of symbols (masks, counters)
+  llvm::DenseSet<uint64_t> BlockSyms, ParamSyms, IterSyms;
+  uint64_t Fresh = 0;
+  EnvT Env;
+  PtrEnvT Ptrs;
+  llvm::DenseSet<const VarDecl *> Escaped; // see EscapeScanner
+  bool Guarded = false;
+  std::vector<int> Iters;
+  unsigned LoopDepth = 0;
+
+  llvm::DenseMap<const Expr *, std::optional<int64_t>> Consts;
+  llvm::DenseMap<const Expr *, unsigned> Index;
+  std::map<std::vector<int>, unsigned> IterKeys;
+  std::map<const VarDecl *, ArrayLayout> Layouts;
+  std::map<const Stmt *, LoopInfo> Loops;
+  std::map<const VarDecl *, std::vector<SymVal>> Carves; ///< starts, per array
+};
+
+} // namespace cgt::smem::detail
+
+#endif
