@@ -51,6 +51,8 @@ struct Env {
   CUdeviceptr va{};
   size_t gran{};
   cudaMemPool_t pool{};
+  cudaUserObject_t uobj{};
+  cudaTextureObject_t tex{};
   // What calls inside the capture make; released after it ends.
   void *tmp{}, *htmp{}, *tmp_async{};
   CUdeviceptr cutmp{};
@@ -64,12 +66,38 @@ struct Env {
   cudaGraphExec_t texec{};
   CUmemGenericAllocationHandle tphys{};
   CUdeviceptr tva{};
+  CUdeviceptr cutmp_async{};
+  CUstream tcustream{};
+  CUevent tcuevent{};
+  CUmemoryPool tcupool{};
+  cudaUserObject_t tuobj{};
+  cudaTextureObject_t ttex{};
+  bool mapped = false;
   bool reset = false;
 };
 
 static CUmemAllocationProp physProp() {
   CUmemAllocationProp p{};
   p.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  p.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  p.location.id = 0;
+  return p;
+}
+
+static cudaTextureObject_t makeTexture(cudaArray_t arr) {
+  cudaResourceDesc rd{};
+  rd.resType = cudaResourceTypeArray;
+  rd.res.array.array = arr;
+  cudaTextureDesc td{};
+  td.readMode = cudaReadModeElementType;
+  cudaTextureObject_t t = 0;
+  cudaCreateTextureObject(&t, &rd, &td, nullptr);
+  return t;
+}
+
+static CUmemPoolProps cuPoolProps() {
+  CUmemPoolProps p{};
+  p.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
   p.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
   p.location.id = 0;
   return p;
@@ -107,6 +135,8 @@ static void setup(Env &e, unsigned streamFlags) {
   pp.location.type = cudaMemLocationTypeDevice;
   pp.location.id = 0;
   cudaMemPoolCreate(&e.pool, &pp);
+  cudaUserObjectCreate(&e.uobj, e.pageable, [](void *) {}, 1, cudaUserObjectNoDestructorSync);
+  e.tex = makeTexture(e.arr);
   cudaEventCreate(&e.ev);
   cudaEventCreate(&e.ev2);
   cudaEventRecord(e.ev, e.other_blocking);
@@ -117,6 +147,15 @@ static void setup(Env &e, unsigned streamFlags) {
 static void teardown(Env &e) {
   if (e.reset)
     return;  // cudaDeviceReset destroyed everything
+  if (e.mapped) cuMemUnmap(e.va, e.gran);
+  if (e.tex) cudaDestroyTextureObject(e.tex);
+  if (e.ttex) cudaDestroyTextureObject(e.ttex);
+  if (e.uobj) cudaUserObjectRelease(e.uobj);
+  if (e.tuobj) cudaUserObjectRelease(e.tuobj);
+  if (e.cutmp_async) cuMemFree(e.cutmp_async);
+  if (e.tcustream) cuStreamDestroy(e.tcustream);
+  if (e.tcuevent) cuEventDestroy(e.tcuevent);
+  if (e.tcupool) cuMemPoolDestroy(e.tcupool);
   cudaFree(e.dev);
   cudaFree(e.kernel_target);
   cudaFree(e.managed);
@@ -305,6 +344,75 @@ static std::vector<Call> calls() {
       {"cudaGraphInstantiate", [](Env &e) { return rt(cudaGraphInstantiate(&e.texec, e.g0, 0)); }},
       {"cudaGraphExecDestroy", [](Env &e) { return cleared(rt(cudaGraphExecDestroy(e.exec)), e.exec); }},
       {"cudaGraphDestroy", [](Env &e) { return cleared(rt(cudaGraphDestroy(e.g1)), e.g1); }},
+      // The rest of the model's functions.
+      {"cudaGraphLaunch(other stream)", [](Env &e) { return rt(cudaGraphLaunch(e.exec, e.other_nonblocking)); }},
+      {"cuGraphLaunch", [](Env &e) { return dr(cuGraphLaunch(CUgraphExec(e.exec), CUstream(e.s))); }},
+      {"cudaGraphInstantiateWithFlags", [](Env &e) { return rt(cudaGraphInstantiateWithFlags(&e.texec, e.g0, 0)); }},
+      {"cudaGraphInstantiateWithParams", [](Env &e) {
+         cudaGraphInstantiateParams ip{};
+         return rt(cudaGraphInstantiateWithParams(&e.texec, e.g0, &ip)); }},
+      {"cuGraphInstantiate", [](Env &e) { return dr(cuGraphInstantiate(reinterpret_cast<CUgraphExec *>(&e.texec), CUgraph(e.g0), 0)); }},
+      {"cuGraphExecDestroy", [](Env &e) { return cleared(dr(cuGraphExecDestroy(CUgraphExec(e.exec))), e.exec); }},
+      {"cudaGraphExecUpdate", [](Env &e) { cudaGraphExecUpdateResultInfo info{}; return rt(cudaGraphExecUpdate(e.exec, e.g0, &info)); }},
+      {"cudaGraphExecGetFlags", [](Env &e) { unsigned long long f; return rt(cudaGraphExecGetFlags(e.exec, &f)); }},
+      {"cuGraphCreate", [](Env &e) { return dr(cuGraphCreate(reinterpret_cast<CUgraph *>(&e.tgraph), 0)); }},
+      {"cuGraphDestroy", [](Env &e) { return cleared(dr(cuGraphDestroy(CUgraph(e.g1))), e.g1); }},
+      {"cudaGraphClone", [](Env &e) { return rt(cudaGraphClone(&e.tgraph, e.g0)); }},
+      {"cudaGraphAddEmptyNode", [](Env &e) { cudaGraphNode_t n; return rt(cudaGraphAddEmptyNode(&n, e.g1, nullptr, 0)); }},
+      {"cudaGraphGetNodes", [](Env &e) { size_t n = 0; return rt(cudaGraphGetNodes(e.g0, nullptr, &n)); }},
+      {"cudaGraphDebugDotPrint", [](Env &e) { return rt(cudaGraphDebugDotPrint(e.g0, "/tmp/capture_modes.dot", 0)); }},
+      {"cuMemPoolCreate", [](Env &e) { CUmemPoolProps p = cuPoolProps(); return dr(cuMemPoolCreate(&e.tcupool, &p)); }},
+      {"cuMemPoolDestroy", [](Env &e) { return cleared(dr(cuMemPoolDestroy(CUmemoryPool(e.pool))), e.pool); }},
+      {"cudaMemPoolSetAttribute", [](Env &e) { cuuint64_t v = 0; return rt(cudaMemPoolSetAttribute(e.pool, cudaMemPoolAttrReleaseThreshold, &v)); }},
+      {"cudaDeviceGetDefaultMemPool", [](Env &) { cudaMemPool_t p; return rt(cudaDeviceGetDefaultMemPool(&p, 0)); }},
+      {"cudaMallocFromPoolAsync inside (not freed)", [](Env &e) { return rt(cudaMallocFromPoolAsync(&e.tmp_async, N, e.pool, e.s)); }},
+      {"cuMemAllocAsync+cuMemFreeAsync inside", [](Env &e) {
+         CUdeviceptr p = 0;
+         Rc r = dr(cuMemAllocAsync(&p, N, CUstream(e.s)));
+         return r.code ? r : dr(cuMemFreeAsync(p, CUstream(e.s))); }},
+      {"cuStreamWaitEvent(recorded before)", [](Env &e) { return dr(cuStreamWaitEvent(CUstream(e.s), CUevent(e.ev), 0)); }},
+      {"cudaEventRecordWithFlags(capturing)", [](Env &e) { return rt(cudaEventRecordWithFlags(e.ev, e.s, 0)); }},
+      {"cuEventRecord(capturing)", [](Env &e) { return dr(cuEventRecord(CUevent(e.ev), CUstream(e.s))); }},
+      {"cuEventCreate", [](Env &e) { return dr(cuEventCreate(&e.tcuevent, 0)); }},
+      {"cuEventDestroy", [](Env &e) { return cleared(dr(cuEventDestroy(CUevent(e.ev))), e.ev); }},
+      {"cudaStreamCreateWithFlags", [](Env &e) { return rt(cudaStreamCreateWithFlags(&e.tstream, cudaStreamNonBlocking)); }},
+      {"cudaStreamCreateWithPriority", [](Env &e) { return rt(cudaStreamCreateWithPriority(&e.tstream, cudaStreamNonBlocking, 0)); }},
+      {"cuStreamCreate", [](Env &e) { return dr(cuStreamCreate(&e.tcustream, CU_STREAM_NON_BLOCKING)); }},
+      {"cuStreamDestroy(other)", [](Env &e) { return cleared(dr(cuStreamDestroy(CUstream(e.other_nonblocking))), e.other_nonblocking); }},
+      {"cudaMemcpyAsync(D2H pageable)", [](Env &e) { return rt(cudaMemcpyAsync(e.pageable, e.dev, N, cudaMemcpyDeviceToHost, e.s)); }},
+      {"cudaMemcpy2DAsync", [](Env &e) { return rt(cudaMemcpy2DAsync(e.dev, 64, e.kernel_target, 64, 64, 4, cudaMemcpyDeviceToDevice, e.s)); }},
+      {"cudaMemcpy3DAsync", [](Env &e) {
+         cudaMemcpy3DParms p{};
+         p.srcPtr = make_cudaPitchedPtr(e.kernel_target, 64, 64, 4);
+         p.dstPtr = make_cudaPitchedPtr(e.dev, 64, 64, 4);
+         p.extent = make_cudaExtent(64, 4, 1);
+         p.kind = cudaMemcpyDeviceToDevice;
+         return rt(cudaMemcpy3DAsync(&p, e.s)); }},
+      {"cudaMemcpyPeerAsync(same device)", [](Env &e) { return rt(cudaMemcpyPeerAsync(e.dev, 0, e.kernel_target, 0, N, e.s)); }},
+      {"cudaMemcpyFromSymbolAsync(pinned)", [](Env &e) { return rt(cudaMemcpyFromSymbolAsync(e.pinned, sym, sizeof(sym), 0, cudaMemcpyDeviceToHost, e.s)); }},
+      {"cudaMemcpy2DToArrayAsync", [](Env &e) { return rt(cudaMemcpy2DToArrayAsync(e.arr, 0, 0, e.dev, 64, 64, 4, cudaMemcpyDeviceToDevice, e.s)); }},
+      {"cudaMemset2DAsync", [](Env &e) { return rt(cudaMemset2DAsync(e.dev, 64, 0, 64, 4, e.s)); }},
+      {"cuMemcpyHtoDAsync(pageable)", [](Env &e) { return dr(cuMemcpyHtoDAsync(e.cudev, e.pageable, N, CUstream(e.s))); }},
+      {"cuMemcpyDtoHAsync(pageable)", [](Env &e) { return dr(cuMemcpyDtoHAsync(e.pageable, e.cudev, N, CUstream(e.s))); }},
+      {"cuMemcpyDtoDAsync", [](Env &e) { return dr(cuMemcpyDtoDAsync(e.cudev, CUdeviceptr(e.dev), N, CUstream(e.s))); }},
+      {"cuMemcpyAsync", [](Env &e) { return dr(cuMemcpyAsync(e.cudev, CUdeviceptr(e.dev), N, CUstream(e.s))); }},
+      {"cuMemsetD8Async", [](Env &e) { return dr(cuMemsetD8Async(e.cudev, 0, N, CUstream(e.s))); }},
+      {"cuMemsetD32Async", [](Env &e) { return dr(cuMemsetD32Async(e.cudev, 0, N / 4, CUstream(e.s))); }},
+      {"cuMemMap", [](Env &e) {
+         Rc r = dr(cuMemMap(e.va, e.gran, 0, e.phys, 0));
+         e.mapped = r.code == 0;
+         return r; }},
+      {"cudaHostGetDevicePointer", [](Env &e) { void *d; return rt(cudaHostGetDevicePointer(&d, e.pinned, 0)); }},
+      {"cudaUserObjectCreate", [](Env &e) { return rt(cudaUserObjectCreate(&e.tuobj, e.pageable, [](void *) {}, 1, cudaUserObjectNoDestructorSync)); }},
+      {"cudaUserObjectRelease", [](Env &e) { return cleared(rt(cudaUserObjectRelease(e.uobj)), e.uobj); }},
+      {"cudaCreateTextureObject", [](Env &e) {
+         cudaResourceDesc rd{};
+         rd.resType = cudaResourceTypeArray;
+         rd.res.array.array = e.arr;
+         cudaTextureDesc td{};
+         td.readMode = cudaReadModeElementType;
+         return rt(cudaCreateTextureObject(&e.ttex, &rd, &td, nullptr)); }},
+      {"cudaDestroyTextureObject", [](Env &e) { return cleared(rt(cudaDestroyTextureObject(e.tex)), e.tex); }},
       {"cudaDeviceReset", [](Env &e) { e.reset = true; return rt(cudaDeviceReset()); }},
   };
 }
