@@ -67,6 +67,9 @@ struct ReleaseEffect {
   /// The argument points to the handle (`destroyExec(&exec)`), as wrappers
   /// that also null the caller's variable do.
   bool ThroughPointer = false;
+  /// A stream-ordered free (cudaFreeAsync): inside a capture it becomes a
+  /// free node, which frees only graph allocations.
+  bool StreamOrdered = false;
 };
 
 struct UseEffect {

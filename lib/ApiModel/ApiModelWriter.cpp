@@ -58,6 +58,8 @@ Json releasesJson(const std::vector<ReleaseEffect> &Effects) {
     Json J = {{"arg", argValue(R.Arg)}, {"kinds", R.Kinds}};
     if (R.ThroughPointer)
       J["deref"] = true;
+    if (R.StreamOrdered)
+      J["streamOrdered"] = true;
     Out.push_back(std::move(J));
   }
   return Out;
@@ -182,7 +184,7 @@ bool sameEntry(const FunctionModel &A, const FunctionModel &B) {
   auto Acq = [](const AcquireEffect &E) {
     return std::tie(E.Arg, E.Kind, E.Owned, E.Field, E.StreamOrdered);
   };
-  auto Rel = [](const ReleaseEffect &E) { return std::tie(E.Arg, E.Kinds, E.ThroughPointer); };
+  auto Rel = [](const ReleaseEffect &E) { return std::tie(E.Arg, E.Kinds, E.ThroughPointer, E.StreamOrdered); };
   auto Use = [](const UseEffect &E) {
     return std::tie(E.Arg, E.Kind, E.Launch, E.Instantiates, E.Rebinds);
   };

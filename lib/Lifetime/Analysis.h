@@ -446,6 +446,8 @@ private:
   void checkCaptureLegal(const CallExpr *Call, const FunctionModel &M, const PathState &P);
   bool isCapture(unsigned R) const { return Captures.count(R) != 0; }
   void reportCaptureOpen(unsigned R, const ResState &RS, SourceLocation Where);
+  unsigned captureOnStreamArg(const CallExpr *Call, const FunctionModel &M, const PathState &P);
+  void checkCapturedFree(const CallExpr *Call, const FunctionModel &M, const PathState &P);
   bool captureOpenOn(const Expr *Stream, const PathState &P);
   void noteCaptureStatus(const CallExpr *Call, PathState &P);
   std::optional<std::pair<unsigned, bool>> captureQueryOf(const FunctionDecl *Helper);
@@ -640,6 +642,8 @@ private:
   };
   std::map<const CallExpr *, GraphAllocation> GraphAllocations;
   std::set<const CallExpr *> FreesInCaptures;
+  /// Stream-ordered allocations inside some capture: graph allocations.
+  std::set<const CallExpr *> AllocationsInCaptures;
   std::set<Key> FreedOutsideCaptures;
 };
 
