@@ -642,7 +642,7 @@ private:
   };
   std::map<const CallExpr *, GraphAllocation> GraphAllocations;
   std::set<const CallExpr *> FreesInCaptures;
-  /// Stream-ordered allocations inside some capture: graph allocations.
+  /// Allocating calls inside some capture: what they make may be the graph's.
   std::set<const CallExpr *> AllocationsInCaptures;
   std::set<Key> FreedOutsideCaptures;
 };

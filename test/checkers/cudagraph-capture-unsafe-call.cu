@@ -400,6 +400,16 @@ void driver_free_async_of_graph_allocation(CUstream s, CUgraph *g) {
   cuStreamEndCapture(s, g);
 }
 
+// Allocated inside the capture by a helper (which picks cudaMallocAsync when
+// its stream captures): it may be a graph allocation, silent.
+void free_async_of_helper_allocation(cudaStream_t s, cudaGraph_t *g) {
+  float *d;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  scratch_for(s, &d, 128);
+  cudaFreeAsync(d, s);
+  cudaStreamEndCapture(s, g);
+}
+
 // A pointer whose allocation this function does not see: silent.
 void free_async_of_parameter(cudaStream_t s, float *d, cudaGraph_t *g) {
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
