@@ -10,7 +10,7 @@
 //                      "returns": "cudaError_t",
 //                      "acquires": [ { "arg": 0, "kind": "graphExec" } ],
 //                      "releases": [ { "arg": 0, "kinds": ["graphExec"],
-//                                      "deref": false } ],
+//                                      "deref": false, "streamOrdered": false } ],
 //                      "uses": [ { "arg": 1, "kind": "graph", "launch": false } ],
 //                      "legalDuringCapture": true, "captureNote": "...",
 //                      "legalInRelaxedCapture": false,
@@ -304,7 +304,7 @@ public:
       return E;
     if (auto E = forEachEffect(F, "releases", Where,
                                [&](const json &A, const std::string &P) -> llvm::Error {
-      if (auto E = expectKeys(A, P, {"arg", "kinds", "deref", "field"}))
+      if (auto E = expectKeys(A, P, {"arg", "kinds", "deref", "field", "streamOrdered"}))
         return E;
       ReleaseEffect Eff;
       if (auto E = readString(A, "field", P, Eff.Field, false))
@@ -312,6 +312,8 @@ public:
       if (auto E = readArg(A, P, Out.NumParams, Eff.Arg))
         return E;
       if (auto E = readBool(A, "deref", P, Eff.ThroughPointer))
+        return E;
+      if (auto E = readBool(A, "streamOrdered", P, Eff.StreamOrdered))
         return E;
       if (auto E = readStringList(A, "kinds", P, Eff.Kinds))
         return E;

@@ -74,6 +74,9 @@ struct ReleaseEffect {
   /// Non-empty: the call releases this member of the struct the argument
   /// points to or refers to (a helper's `cudaStreamDestroy(ctx->stream)`).
   std::string Field;
+  /// A stream-ordered free (cudaFreeAsync): inside a capture it becomes a
+  /// free node, which frees only graph allocations.
+  bool StreamOrdered = false;
 };
 
 struct UseEffect {

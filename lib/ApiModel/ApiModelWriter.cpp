@@ -60,6 +60,8 @@ Json releasesJson(const std::vector<ReleaseEffect> &Effects) {
       J["deref"] = true;
     if (!R.Field.empty())
       J["field"] = R.Field;
+    if (R.StreamOrdered)
+      J["streamOrdered"] = true;
     Out.push_back(std::move(J));
   }
   return Out;
@@ -185,7 +187,7 @@ bool sameEntry(const FunctionModel &A, const FunctionModel &B) {
     return std::tie(E.Arg, E.Kind, E.Owned, E.Field, E.StreamOrdered);
   };
   auto Rel = [](const ReleaseEffect &E) {
-    return std::tie(E.Arg, E.Kinds, E.ThroughPointer, E.Field);
+    return std::tie(E.Arg, E.Kinds, E.ThroughPointer, E.Field, E.StreamOrdered);
   };
   auto Use = [](const UseEffect &E) {
     return std::tie(E.Arg, E.Kind, E.Launch, E.Instantiates, E.Rebinds);

@@ -470,6 +470,8 @@ private:
   void checkCaptureLegal(const CallExpr *Call, const FunctionModel &M, const PathState &P);
   bool isCapture(unsigned R) const { return Captures.count(R) != 0; }
   void reportCaptureOpen(unsigned R, const ResState &RS, SourceLocation Where);
+  unsigned captureOnStreamArg(const CallExpr *Call, const FunctionModel &M, const PathState &P);
+  void checkCapturedFree(const CallExpr *Call, const FunctionModel &M, const PathState &P);
   bool captureOpenOn(const Expr *Stream, const PathState &P);
   void noteCaptureStatus(const CallExpr *Call, PathState &P);
   std::optional<std::pair<unsigned, bool>> captureQueryOf(const FunctionDecl *Helper);
@@ -677,6 +679,8 @@ private:
   };
   std::map<const CallExpr *, GraphAllocation> GraphAllocations;
   std::set<const CallExpr *> FreesInCaptures;
+  /// Allocating calls inside some capture: what they make may be the graph's.
+  std::set<const CallExpr *> AllocationsInCaptures;
   std::set<Key> FreedOutsideCaptures;
 };
 

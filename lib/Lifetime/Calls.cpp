@@ -422,6 +422,7 @@ void Analysis::onModeledCall(const CallExpr *Call, const FunctionModel &M,
       use(Call, Call->getArg(U.Arg), &U, P);
   if (llvm::any_of(M.Uses, [](const UseEffect &U) { return U.Launch; }))
     forgetUntrackedGraphMemory(P);
+  checkCapturedFree(Call, M, P); // before the release: what was allocated where
   for (const ReleaseEffect &R : M.Releases)
     release(Call, M, R, P);
   if (!onEndIntoExistingGraph(Call, M, P))

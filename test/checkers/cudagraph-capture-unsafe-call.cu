@@ -41,7 +41,7 @@ void sync_after(cudaStream_t s, float *d, cudaGraph_t *g) {
 void malloc_inside(cudaStream_t s, float **d, cudaGraph_t *g) {
   CUDA_CHECK_EXIT(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
   CUDA_CHECK_EXIT(cudaMalloc(d, 128));
-  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'cudaMalloc' is called while stream 's' is capturing: cudaMalloc is not captured and is prohibited during global-mode capture; use cudaMallocAsync
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'cudaMalloc' is called while stream 's' is capturing: cudaMalloc is not captured and is prohibited in global and thread-local capture mode; use cudaMallocAsync
   CUDA_CHECK_EXIT(cudaStreamEndCapture(s, g));
 }
 
@@ -112,7 +112,7 @@ void flag_guarded_buggy(cudaStream_t s, float *d, cudaGraph_t *g, bool use_graph
     cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
   kern<<<1, 32, 0, s>>>(d);
   cudaEventSynchronize(nullptr);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaEventSynchronize' is called while stream 's' is capturing: synchronizing an event during capture is prohibited
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaEventSynchronize' is called while stream 's' is capturing: synchronizing an event is prohibited in global and thread-local capture mode
   if (use_graph)
     cudaStreamEndCapture(s, g);
 }
@@ -120,7 +120,7 @@ void flag_guarded_buggy(cudaStream_t s, float *d, cudaGraph_t *g, bool use_graph
 void driver_inside(CUstream s, CUdeviceptr *d, CUgraph *g) {
   cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
   cuMemAlloc(d, 128);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cuMemAlloc' is called while stream 's' is capturing: cuMemAlloc is not captured and is prohibited during global-mode capture
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cuMemAlloc' is called while stream 's' is capturing: cuMemAlloc is not captured and is prohibited in global and thread-local capture mode
   cuStreamEndCapture(s, g);
 }
 
@@ -209,7 +209,7 @@ cudaError_t capture_with_relaxed_thread(cudaStream_t s, float **pool, cudaGraph_
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' is called while stream 's' is capturing: synchronizing a capturing stream invalidates the capture [cudagraph-capture-unsafe-call]
   cudaThreadExchangeStreamCaptureMode(&prev);
   cudaMalloc(pool + 1, 4096);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMalloc' is called while stream 's' is capturing: cudaMalloc is not captured and is prohibited during global-mode capture; use cudaMallocAsync [cudagraph-capture-unsafe-call]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMalloc' is called while stream 's' is capturing: cudaMalloc is not captured and is prohibited in global and thread-local capture mode; use cudaMallocAsync [cudagraph-capture-unsafe-call]
   cudaError_t end = cudaStreamEndCapture(s, g);
   return st != cudaSuccess ? st : end;
 }
@@ -336,4 +336,176 @@ void status_asked_too_early(float *d, cudaStream_t s, cudaGraph_t *g) {
     GUARD_CK(cudaStreamSynchronize(s));
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'cudaStreamSynchronize' is called while stream 's' is capturing: synchronizing a capturing stream invalidates the capture [cudagraph-capture-unsafe-call]
   GUARD_CK(cudaStreamEndCapture(s, g));
+}
+
+// --- Measured on an H200, CUDA 13.0 (docs/capture-modes.md) -----------------
+
+// A captured free frees only graph allocations: cudaMalloc'd memory is refused
+// with cudaErrorInvalidValue and stays allocated.
+void free_async_of_malloc(cudaStream_t s, cudaGraph_t *g) {
+  float *d_bad;
+  cudaMalloc(&d_bad, 128);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  kern<<<1, 32, 0, s>>>(d_bad);
+  cudaFreeAsync(d_bad, s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaFreeAsync' is called while stream 's' is capturing: 'd_bad' was not allocated by the capture: a captured free frees only graph allocations, so the call fails with cudaErrorInvalidValue and the memory stays allocated [cudagraph-capture-unsafe-call]
+  cudaStreamEndCapture(s, g);
+}
+
+// The same before the capture began: still not a graph allocation.
+void free_async_of_async_before(cudaStream_t s, cudaGraph_t *g) {
+  float *d_early;
+  cudaMallocAsync(&d_early, 128, s);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+  kern<<<1, 32, 0, s>>>(d_early);
+  cudaFreeAsync(d_early, s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaFreeAsync' is called while stream 's' is capturing: 'd_early' was not allocated by the capture
+  cudaStreamEndCapture(s, g);
+}
+
+void driver_free_async_of_alloc(CUstream s, CUgraph *g) {
+  CUdeviceptr d_drv;
+  cuMemAlloc(&d_drv, 128);
+  cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+  cuMemFreeAsync(d_drv, s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cuMemFreeAsync' is called while stream 's' is capturing: 'd_drv' was not allocated by the capture
+  cuStreamEndCapture(s, g);
+}
+
+// Clean twins: allocated and freed inside the capture (memory nodes); freed
+// after the capture ends; freed on the capture's stream before it begins.
+void free_async_of_graph_allocation(cudaStream_t s, cudaGraph_t *g) {
+  float *d;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaMallocAsync(&d, 128, s);
+  kern<<<1, 32, 0, s>>>(d);
+  cudaFreeAsync(d, s);
+  cudaStreamEndCapture(s, g);
+}
+
+void free_async_after_capture(cudaStream_t s, cudaGraph_t *g) {
+  float *d;
+  cudaMalloc(&d, 128);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  kern<<<1, 32, 0, s>>>(d);
+  cudaStreamEndCapture(s, g);
+  cudaFreeAsync(d, s);
+}
+
+void driver_free_async_of_graph_allocation(CUstream s, CUgraph *g) {
+  CUdeviceptr d;
+  cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+  cuMemAllocAsync(&d, 128, s);
+  cuMemFreeAsync(d, s);
+  cuStreamEndCapture(s, g);
+}
+
+// Allocated inside the capture by a helper (which picks cudaMallocAsync when
+// its stream captures): it may be a graph allocation, silent.
+void free_async_of_helper_allocation(cudaStream_t s, cudaGraph_t *g) {
+  float *d;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  scratch_for(s, &d, 128);
+  cudaFreeAsync(d, s);
+  cudaStreamEndCapture(s, g);
+}
+
+// A pointer whose allocation this function does not see: silent.
+void free_async_of_parameter(cudaStream_t s, float *d, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaFreeAsync(d, s);
+  cudaStreamEndCapture(s, g);
+}
+
+// Prohibited in every mode: prefetching, launching a graph into the capture.
+void prefetch_inside(cudaStream_t s, float *m, cudaGraph_t *g) {
+  cudaMemLocation loc = {cudaMemLocationTypeDevice, 0};
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+  cudaMemPrefetchAsync(m, 128, loc, 0, s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemPrefetchAsync' is called while stream 's' is capturing: prefetching is not supported during stream capture (cudaErrorStreamCaptureUnsupported in every mode; the capture is invalidated)
+  cudaStreamEndCapture(s, g);
+}
+
+void prefetch_before(cudaStream_t s, float *m, float *d, cudaGraph_t *g) {
+  cudaMemLocation loc = {cudaMemLocationTypeDevice, 0};
+  cudaMemPrefetchAsync(m, 128, loc, 0, s);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+  kern<<<1, 32, 0, s>>>(d);
+  cudaStreamEndCapture(s, g);
+}
+
+void graph_launch_inside(cudaStream_t s, cudaGraphExec_t other, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaGraphLaunch(other, s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaGraphLaunch' is called while stream 's' is capturing: launching a graph into a capturing stream is not supported
+  cudaStreamEndCapture(s, g);
+}
+
+void graph_launch_after(cudaStream_t s, cudaGraphExec_t other, float *d, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  kern<<<1, 32, 0, s>>>(d);
+  cudaStreamEndCapture(s, g);
+  cudaGraphLaunch(other, s);
+}
+
+// Prohibited in global and thread-local mode only: frees, event queries,
+// cudaMemAdvise, instantiation.
+void free_global(cudaStream_t s, float *d, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
+  cudaFree(d);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaFree' is called while stream 's' is capturing: cudaFree is not captured and is prohibited in global and thread-local capture mode; use cudaFreeAsync on memory the capture allocated
+  cudaStreamEndCapture(s, g);
+}
+
+void free_relaxed(cudaStream_t s, float *d, float *h, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+  cudaFree(d);
+  cudaFreeHost(h);
+  cudaStreamEndCapture(s, g);
+}
+
+void event_query_global(cudaStream_t s, cudaEvent_t e, CUevent ce, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaEventQuery(e);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaEventQuery' is called while stream 's' is capturing: querying an event is prohibited in global and thread-local capture mode
+  cuEventQuery(ce);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cuEventQuery' is called while stream 's' is capturing: querying an event is prohibited in global and thread-local capture mode
+  cudaStreamEndCapture(s, g);
+}
+
+void event_query_relaxed(cudaStream_t s, cudaEvent_t e, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+  cudaEventQuery(e);
+  cudaEventSynchronize(e);
+  cudaStreamEndCapture(s, g);
+}
+
+void advise_and_instantiate(cudaStream_t s, float *m, cudaGraph_t other, cudaGraph_t *g) {
+  cudaMemLocation loc = {cudaMemLocationTypeDevice, 0};
+  cudaGraphExec_t exec;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaMemAdvise(m, 128, cudaMemAdviseSetReadMostly, loc);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemAdvise' is called while stream 's' is capturing: cudaMemAdvise is prohibited in global and thread-local capture mode
+  cudaGraphInstantiate(&exec, other, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaGraphInstantiate' is called while stream 's' is capturing: instantiating a graph is prohibited in global and thread-local capture mode
+  cudaStreamEndCapture(s, g);
+  cudaGraphExecDestroy(exec);
+}
+
+void advise_and_instantiate_relaxed(cudaStream_t s, float *m, cudaGraph_t other, cudaGraph_t *g) {
+  cudaMemLocation loc = {cudaMemLocationTypeDevice, 0};
+  cudaGraphExec_t exec;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+  cudaMemAdvise(m, 128, cudaMemAdviseSetReadMostly, loc);
+  cudaGraphInstantiate(&exec, other, 0);
+  cudaStreamEndCapture(s, g);
+  cudaGraphExecDestroy(exec);
+}
+
+// Legal in every mode: the virtual memory calls.
+void vmm_inside(CUstream s, CUmemGenericAllocationHandle *h, const CUmemAllocationProp *prop,
+                CUgraph *g) {
+  cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL);
+  cuMemCreate(h, 1 << 21, prop, 0);
+  cuStreamEndCapture(s, g);
 }

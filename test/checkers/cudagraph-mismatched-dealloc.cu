@@ -214,3 +214,51 @@ void destroy_exec_as_graph(cudaGraphExec_t e) {
   cudaGraphDestroy((cudaGraph_t)e);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph exec 'e' is released by 'cudaGraphDestroy'; release it with cudaGraphExecDestroy [cudagraph-mismatched-dealloc]
 }
+
+// --- Runtime and driver releases are interchangeable (measured on an H200,
+// CUDA 13.0, clean under compute-sanitizer: docs/capture-modes.md) ----------
+
+void driver_device_freed_by_runtime(size_t n, cudaStream_t s) {
+  CUdeviceptr a, b, m;
+  cuMemAlloc(&a, n);
+  cudaFree((void *)a);
+  cuMemAllocAsync(&b, n, (CUstream)s);
+  cudaFreeAsync((void *)b, s);
+  cuMemAllocManaged(&m, n, CU_MEM_ATTACH_GLOBAL);
+  cudaFree((void *)m);
+}
+
+void runtime_device_freed_by_driver(size_t n, cudaStream_t s) {
+  float *a, *b, *m;
+  cudaMalloc(&a, n);
+  cuMemFree((CUdeviceptr)a);
+  cudaMallocAsync(&b, n, s);
+  cuMemFreeAsync((CUdeviceptr)b, (CUstream)s);
+  cudaMallocManaged(&m, n);
+  cuMemFree((CUdeviceptr)m);
+}
+
+void pinned_host_across_apis(size_t n) {
+  void *a, *b;
+  cuMemAllocHost(&a, n);
+  cudaFreeHost(a);
+  cudaMallocHost(&b, n);
+  cuMemFreeHost(b);
+}
+
+// cudaFreeAsync refuses managed memory (cudaErrorNotSupported), whichever API made it.
+void managed_freed_by_cudaFreeAsync(size_t n, cudaStream_t s) {
+  float *m_bad;
+  cudaMallocManaged(&m_bad, n);
+  cudaFreeAsync(m_bad, s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: managed memory 'm_bad' allocated by 'cudaMallocManaged' is released by 'cudaFreeAsync'; release it with cudaFree [cudagraph-mismatched-dealloc]
+  // CHECK-FIXES:  cudaFreeAsync(m_bad, s);
+}
+
+// Host and device memory still do not mix, in either API.
+void driver_device_freed_as_host(size_t n) {
+  CUdeviceptr d_bad;
+  cuMemAlloc(&d_bad, n);
+  cudaFreeHost((void *)d_bad);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: device memory 'd_bad' allocated by 'cuMemAlloc' is released by 'cudaFreeHost'; release it with cuMemFree [cudagraph-mismatched-dealloc]
+}

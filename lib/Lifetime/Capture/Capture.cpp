@@ -25,6 +25,12 @@
 //     the calls marked "legalInRelaxedCapture", and so does a thread switched
 //     to relaxed mode by cudaThreadExchangeStreamCaptureMode ("capture":
 //     "exchangeMode") until its next exchange.
+//   * a stream-ordered free (cudaFreeAsync: "releases[].streamOrdered") on
+//     the capturing stream of memory this function allocated outside every
+//     capture: FindingKind::CaptureUnsafeCall at the free. A captured free
+//     node frees only graph allocations; CUDA refuses the call with
+//     cudaErrorInvalidValue, the capture goes on and the memory stays
+//     allocated (measured: docs/capture-modes.md).
 //
 // A capture never escapes: passing the stream on does not end it.
 //
@@ -258,6 +264,63 @@ void Analysis::checkCaptureLegal(const CallExpr *Call, const FunctionModel &M,
     auto F = Findings.find({static_cast<int>(FindingKind::CaptureUnsafeCall), Call});
     if (F != Findings.end() && F->second.Detail.empty())
       F->second.Detail = M.CaptureNote;
+  }
+}
+
+/// The capture surely open on the stream argument of `Call` (its model's
+/// "stream" use), or 0.
+unsigned Analysis::captureOnStreamArg(const CallExpr *Call, const FunctionModel &M,
+                                      const PathState &P) {
+  for (const UseEffect &U : M.Uses) {
+    if (U.Kind != "stream" || U.Arg < 0 || U.Arg >= static_cast<int>(Call->getNumArgs()))
+      continue;
+    Key K = capturePlace(Call->getArg(U.Arg));
+    auto B = K ? P.Bind.find(K) : P.Bind.end();
+    if (B == P.Bind.end())
+      return 0;
+    for (unsigned R : B->second)
+      if (auto RS = P.Res.find(R); RS != P.Res.end() && RS->second.Bits == Live && isCapture(R))
+        return R;
+  }
+  return 0;
+}
+
+void Analysis::checkCapturedFree(const CallExpr *Call, const FunctionModel &M,
+                                 const PathState &P) {
+  if (SummaryMode)
+    return; // AllocationsInCaptures is not computed
+  for (const ReleaseEffect &Eff : M.Releases) {
+    if (!Eff.StreamOrdered || Eff.ThroughPointer || Eff.Arg < 0 ||
+        Eff.Arg >= static_cast<int>(Call->getNumArgs()))
+      continue;
+    unsigned Capture = captureOnStreamArg(Call, M, P);
+    Key K = Capture ? storageOf(Call->getArg(Eff.Arg)) : nullptr;
+    auto B = K ? P.Bind.find(K) : P.Bind.end();
+    if (B == P.Bind.end())
+      continue;
+    for (unsigned R : B->second) {
+      auto RS = P.Res.find(R);
+      const Resource &Mem = Resources[R];
+      const auto *Alloc = dyn_cast_or_null<CallExpr>(Mem.Site);
+      // Only memory surely allocated here, by a call outside every capture.
+      if (RS == P.Res.end() || RS->second.Bits != Live || !Alloc || Mem.Untracked ||
+          Mem.ParamIndex >= 0 || Mem.LeftLiveBy || Mem.TestedOnEntry ||
+          !llvm::is_contained(Eff.Kinds, Mem.Kind) || AllocationsInCaptures.count(Alloc))
+        continue;
+      const Resource &Cap = Resources[Capture];
+      report(FindingKind::CaptureUnsafeCall, Capture, Call,
+             {{loc(Cap.Site), "'" + Cap.VarName + "' begins capturing here by '" +
+                                  Cap.AcquiredBy + "'"},
+              {loc(Alloc), "'" + varName(K) + "' is allocated here by '" + Mem.AcquiredBy +
+                               "', outside the capture"}},
+             spelledName(Call, M.Name));
+      auto F = Findings.find({static_cast<int>(FindingKind::CaptureUnsafeCall), Call});
+      if (F != Findings.end() && F->second.Detail.empty())
+        F->second.Detail = "'" + varName(K) + "' was not allocated by the capture: a captured "
+                           "free frees only graph allocations, so the call fails with "
+                           "cudaErrorInvalidValue and the memory stays allocated";
+      return;
+    }
   }
 }
 

@@ -104,6 +104,8 @@ void Analysis::collectCaptureRegion(const CFGBlock *B, unsigned From, Key Stream
         if (Acq.StreamOrdered && Acq.Arg >= 0 && Acq.Arg < static_cast<int>(Call->getNumArgs()))
           if (Key K = addressedPlace(Call->getArg(Acq.Arg)))
             Region.Allocations.push_back({K, Call});
+    if (M && !M->Acquires.empty())
+      AllocationsInCaptures.insert(Call); // may be the graph's (a helper's cudaMallocAsync)
     if (M && !M->Releases.empty()) {
       // A free node of the graph; not a use of the memory.
       for (const ReleaseEffect &Rel : M->Releases)
