@@ -228,6 +228,8 @@ void Analysis::escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel 
 void Analysis::onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At,
                         PathState &P) {
   Key Target = storageOf(LHS);
+  if (!Target && assignIntoContainer(LHS, RHS, At, P))
+    return; // `cache[k] = e` (Containers.cpp)
   if (!Target) {
     if (SummaryMode)
       notePublishedThroughParam(LHS, RHS, P);

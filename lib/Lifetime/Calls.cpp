@@ -41,6 +41,8 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
   Key Target = nullptr;
   if (ByAddress)
     Target = storageOf(AddrOf->getSubExpr());
+  if (ByAddress && !Target) // `cudaStreamCreate(&streams[i])` (Containers.cpp)
+    Target = containerElementPlace(AddrOf->getSubExpr());
   else if (bindsReference(Call, Eff.Arg)) // a helper's `cudaGraphExec_t &out`
     Target = storageOf(Arg);
   if (Target && !Eff.Field.empty()) // a helper's `out->exec = e`
@@ -156,6 +158,8 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
       return;
     Arg = AddrOf->getSubExpr();
   }
+  if (releaseContainerElement(Arg, Call, M, Eff, P))
+    return; // `destroy(it->second)`, `for (auto e : v) destroy(e)` (Containers.cpp)
   Key K = storageOf(Arg);
   if (!K)
     return;
@@ -460,6 +464,8 @@ void Analysis::onUnknownCall(const CallExpr *Call, PathState &P) {
       use(Call, Arg, nullptr, P);
     return;
   }
+  if (onContainerCall(Call, P))
+    return; // insert, erase, clear, element access (Containers.cpp)
   const FunctionDecl *Callee = Call->getDirectCallee();
   llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
   // `obj(x)`, `obj[i]`: a member operator's object comes before the
