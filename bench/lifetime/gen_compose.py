@@ -43,7 +43,10 @@ Features (a composition takes at most one of each group):
             per-request events, created and pushed in a loop whose error
             path releases the pool, recorded through `pool.back()`, released
             by a range loop and cleared after the body; every exit inside the
-            body releases the pool too).
+            body releases the pool too). Its defects (a clear without the
+            release loop, a pool never released) are planted where no earlier
+            error exit releases the pool: a documented limit (the source-order
+            rule of arrays, docs/checks/cudagraph-handle-leak.md).
   guard     capture guards: `iscap` (a DEBUG_SYNC macro that asks
             cudaStreamIsCapturing and only synchronises an eager stream, used
             inside every capture region and in the eager body), `copied` (a
@@ -633,6 +636,7 @@ def f_cont(c, body, v):
     `pool.back()`, released by a loop over the elements."""
     rid = c.acquire_rid("cudagraph-handle-leak")
     release = "for (cudaEvent_t pe_ : pool) cudaEventDestroy(pe_);"
+    first = len(c.lines)
     c.emit("std::vector<cudaEvent_t> pool;")
     c.open("for (int r = 0; r < nv; ++r) {")
     c.emit("cudaEvent_t pe = nullptr;")
@@ -640,13 +644,16 @@ def f_cont(c, body, v):
     c.emit("pool.push_back(pe);")
     c.close()
     c.emit("if (!pool.empty()) cudaEventRecord(pool.back(), s);")
-    c.stack.append((release, rid))
-    first = len(c.lines)
+    # Other features' exits that forget what is live never pick the pool:
+    # the earlier releases of its error exits hide such a leak (see below).
+    c.stack.append((release, None))
     body()
     c.stack.pop()
-    # A release of the pool on an exit inside the body comes first in the
-    # file: as for arrays, a drop after it is taken for the path that skipped
-    # the release loop (Containers.cpp), so the defects need a body without one.
+    # A release of the pool on an error exit (of the filling loop or inside
+    # the body) comes first in the file: as for arrays, a drop after it is
+    # taken for the path that skipped the release loop (Containers.cpp), so
+    # the defects are planted only where no such exit releases the pool (the
+    # abort and throw styles).
     detectable = not any("pe_ : pool" in line[1] for line in c.lines[first:])
     if c.offer("pool-clear", detectable):
         c.emit("pool.clear();", bug="cudagraph-handle-leak")

@@ -209,7 +209,9 @@ void Analysis::scanElementReleases() {
         K = Elem; // a container's elements (Containers.cpp)
       if (!K || !K->Element || releasesOneConstantElement(Arg))
         continue;
-      SourceLocation L = loc(Call);
+      // Where the macro that spells it starts: `CK_RET_OR(call, for (...)
+      // destroy(a[i]))` releases before its own return.
+      SourceLocation L = SM.getExpansionLoc(Call->getBeginLoc());
       auto [It, New] = FirstElementRelease.try_emplace(K->Decl, L);
       if (!New && SM.isBeforeInTranslationUnit(L, It->second))
         It->second = L;
