@@ -498,8 +498,9 @@ private:
   const Expr *erasedKey(const CallExpr *Call);
   bool sameKey(const Expr *L, const Expr *R);
   void dropContainerElements(Key Elem, const CallExpr *Call, ContainerOp Op, PathState &P);
-  void reportDroppedElement(unsigned R, const ResState &RS, Key Elem, const CallExpr *Call,
-                            StringRef Method);
+  void reportDroppedElement(unsigned R, const ResState &RS, Key Elem, const Stmt *At,
+                            const std::string &How);
+  void overwriteElementAtKey(Key Elem, const Expr *KeyArg, const Stmt *At, PathState &P);
   void addInsertionNote(unsigned R, std::vector<PathNote> &Notes) const;
   void scanContainerMethod(const FunctionDecl *M);
   const ContainerMemberFacts *containerMemberFacts(const FieldDecl *F);

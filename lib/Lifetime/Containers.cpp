@@ -504,8 +504,33 @@ bool Analysis::assignIntoContainer(const Expr *LHS, const Expr *RHS, const Stmt 
     KeyArg = OC->getArg(1);
   else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(strip(LHS)); MC && MC->getNumArgs() == 1)
     KeyArg = MC->getArg(0);
+  overwriteElementAtKey(Elem, KeyArg, At, P);
   insertIntoContainer(Elem, RHS, KeyArg, At, P);
   return true;
+}
+
+/// `cache[0] = e2` while `cache[0]` holds the live exec `e1` put there on
+/// this path: only a constant key says it is the same element (a variable
+/// key spelled alike may hold another value by now, as in a loop).
+void Analysis::overwriteElementAtKey(Key Elem, const Expr *KeyArg, const Stmt *At,
+                                     PathState &P) {
+  std::optional<int64_t> Key = KeyArg ? constantValue(strip(KeyArg)) : std::nullopt;
+  auto It = P.Bind.find(Elem);
+  if (!Key || It == P.Bind.end())
+    return;
+  IdSet Ids = It->second;
+  for (unsigned R : Ids) {
+    auto RS = P.Res.find(R);
+    auto Ins = ContainerInsertions.find(R);
+    if (RS == P.Res.end() || Ins == ContainerInsertions.end() || !Ins->second.Key ||
+        !(RS->second.Bits & Live) || P.boundElsewhere(R, Elem) || Resources[R].IntoField ||
+        constantValue(strip(Ins->second.Key)) != Key || !isLeakedAtEnd(Elem, RS->second, loc(At)))
+      continue;
+    reportDroppedElement(R, RS->second, Elem, At,
+                         "this assignment overwrites the element at key " + std::to_string(*Key));
+    P.Bind[Elem].erase(R);
+    P.Res.erase(R);
+  }
 }
 
 void Analysis::handOnElements(Key Elem, PathState &P) {
@@ -666,7 +691,9 @@ void Analysis::dropContainerElements(Key Elem, const CallExpr *Call, ContainerOp
     bool Lost = (RS->second.Bits & Live) && !P.boundElsewhere(R, Elem) &&
                 (!Res.IntoField || Res.LeftLiveBy) && isLeakedAtEnd(Elem, RS->second, loc(Call));
     if (Lost)
-      reportDroppedElement(R, RS->second, Elem, Call, Method);
+      reportDroppedElement(R, RS->second, Elem, Call,
+                           "'" + Elem->Decl->getNameAsString() + "." + Method.str() +
+                               "' drops an element");
     // The element leaves; a variable that still holds the handle keeps it.
     if (Lost || Op == ContainerOp::Clear || P.boundElsewhere(R, Elem)) {
       P.Bind[Elem].erase(R);
@@ -679,7 +706,7 @@ void Analysis::dropContainerElements(Key Elem, const CallExpr *Call, ContainerOp
 }
 
 void Analysis::reportDroppedElement(unsigned R, const ResState &RS, Key Elem,
-                                    const CallExpr *Call, StringRef Method) {
+                                    const Stmt *Call, const std::string &How) {
   if (SummaryMode || !Leaked.insert(R).second)
     return;
   const Resource &Res = Resources[R];
@@ -693,12 +720,11 @@ void Analysis::reportDroppedElement(unsigned R, const ResState &RS, Key Elem,
                                         "', whose elements this class releases"});
   else
     addInsertionNote(R, Notes);
-  Notes.push_back({loc(Call), "'" + Container + "." + Method.str() +
-                                  "' drops an element that may still hold the " + Noun +
-                                  "; release it first"});
-  report(FindingKind::Leak, R, Call, std::move(Notes));
+  Notes.push_back({loc(Call), How + " that may still hold the " + Noun + "; release it first"});
+  const auto *At = cast<Expr>(Call);
+  report(FindingKind::Leak, R, At, std::move(Notes));
   // Worded as a leak at the drop, not as a member the destructor forgets.
-  if (auto F = Findings.find({static_cast<int>(FindingKind::Leak), Call}); F != Findings.end())
+  if (auto F = Findings.find({static_cast<int>(FindingKind::Leak), At}); F != Findings.end())
     F->second.Owner.clear();
 }
 

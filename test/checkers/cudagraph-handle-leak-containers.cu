@@ -251,6 +251,49 @@ void leak_insert_pair_then_clear(cudaGraph_t g, int n) {
   // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:3: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path; call cudaGraphExecDestroy or hand it to an owner [cudagraph-unpaired-instantiate]
 }
 
+// An assignment over the element at the same constant key.
+void leak_overwrite_same_key(cudaGraph_t g, cudaGraph_t g2) {
+  std::map<int, cudaGraphExec_t> cache;
+  {
+    cudaGraphExec_t e;
+    cudaGraphInstantiate(&e, g, 0);
+    cache[0] = e;
+  }
+  cudaGraphExec_t e2;
+  cudaGraphInstantiate(&e2, g2, 0);
+  cache[0] = e2;
+  // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:3: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path; call cudaGraphExecDestroy or hand it to an owner [cudagraph-unpaired-instantiate]
+  for (auto &kv : cache)
+    cudaGraphExecDestroy(kv.second);
+}
+
+void clean_overwrite_after_destroy(cudaGraph_t g, cudaGraph_t g2) {
+  std::map<int, cudaGraphExec_t> cache;
+  {
+    cudaGraphExec_t e;
+    cudaGraphInstantiate(&e, g, 0);
+    cache[0] = e;
+  }
+  cudaGraphExec_t e2;
+  cudaGraphInstantiate(&e2, g2, 0);
+  cudaGraphExecDestroy(cache[0]);
+  cache[0] = e2;
+  for (auto &kv : cache)
+    cudaGraphExecDestroy(kv.second);
+}
+
+// Keys spelled alike in a loop are different values: no overwrite.
+void clean_fill_by_variable_key(cudaGraph_t g, int n) {
+  std::map<int, cudaGraphExec_t> cache;
+  for (int bs = 1; bs <= n; bs *= 2) {
+    cudaGraphExec_t e;
+    cudaGraphInstantiate(&e, g, 0);
+    cache[bs] = e;
+  }
+  for (auto &kv : cache)
+    cudaGraphExecDestroy(kv.second);
+}
+
 // ---- a member cache: inserted by one method, evicted by another -----------
 
 class GraphCache {
