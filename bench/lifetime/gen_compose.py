@@ -39,6 +39,14 @@ Features (a composition takes at most one of each group):
             with the cleanup when something is live), `throw` (CK_THROW). The
             default style is an explicit `if (call != cudaSuccess) { cleanup;
             return ...; }`.
+  cont      handles in a standard container: `pool` (a std::vector of
+            per-request events, created and pushed in a loop whose error
+            path releases the pool, recorded through `pool.back()`, released
+            by a range loop and cleared after the body; every exit inside the
+            body releases the pool too). Its defects (a clear without the
+            release loop, a pool never released) are planted where no earlier
+            error exit releases the pool: a documented limit (the source-order
+            rule of arrays, docs/checks/cudagraph-handle-leak.md).
   guard     capture guards: `iscap` (a DEBUG_SYNC macro that asks
             cudaStreamIsCapturing and only synchronises an eager stream, used
             inside every capture region and in the eager body), `copied` (a
@@ -70,6 +78,9 @@ open capture, the second release, the wrong release, the unsafe call) carries
 those checks and nothing else.
 
 Only cuda_runtime.h, <cstdio>, <cstdlib>, <functional> and <vector> are used.
+
+The triples are sampled from the features without `cont` (the sample the
+suite has always run), and the pairs and deep nestings add `cont`.
 
 Usage: gen_compose.py [--set lit|full] [--per-file N] --out DIR
   writes DIR/compose_NNN.cu and DIR/expected.txt (`file:line: check` per
@@ -134,7 +145,7 @@ struct TaskList {
 """
 
 # (group, variant); the order of GROUPS is the canonical nesting order.
-GROUPS = ["opts", "res", "tasks", "source", "loops", "early", "guard", "err"]
+GROUPS = ["opts", "res", "tasks", "source", "loops", "early", "cont", "guard", "err"]
 VARIANTS = {
     "opts": ["val", "cref", "hdecl", "hdef"],
     "res": ["n"],
@@ -142,6 +153,7 @@ VARIANTS = {
     "source": ["cache", "step0", "recorded", "member"],
     "loops": ["n"],
     "early": ["n"],
+    "cont": ["pool"],
     "guard": ["iscap", "copied"],
     "err": ["abort", "ret", "throw"],
 }
@@ -619,6 +631,39 @@ def f_early(c, body, v):
     c.emit("if (%s && v[0] == 0) %s" % (c.flag("trace"), c.ret("cudaSuccess")))
 
 
+def f_cont(c, body, v):
+    """Per-request events kept in a std::vector: in, out through
+    `pool.back()`, released by a loop over the elements."""
+    rid = c.acquire_rid("cudagraph-handle-leak")
+    release = "for (cudaEvent_t pe_ : pool) cudaEventDestroy(pe_);"
+    first = len(c.lines)
+    c.emit("std::vector<cudaEvent_t> pool;")
+    c.open("for (int r = 0; r < nv; ++r) {")
+    c.emit("cudaEvent_t pe = nullptr;")
+    c.check("cudaEventCreateWithFlags(&pe, cudaEventDisableTiming)", rid, extra=[(release, None)])
+    c.emit("pool.push_back(pe);")
+    c.close()
+    c.emit("if (!pool.empty()) cudaEventRecord(pool.back(), s);")
+    # Other features' exits that forget what is live never pick the pool:
+    # the earlier releases of its error exits hide such a leak (see below).
+    c.stack.append((release, None))
+    body()
+    c.stack.pop()
+    # A release of the pool on an error exit (of the filling loop or inside
+    # the body) comes first in the file: as for arrays, a drop after it is
+    # taken for the path that skipped the release loop (Containers.cpp), so
+    # the defects are planted only where no such exit releases the pool (the
+    # abort and throw styles).
+    detectable = not any("pe_ : pool" in line[1] for line in c.lines[first:])
+    if c.offer("pool-clear", detectable):
+        c.emit("pool.clear();", bug="cudagraph-handle-leak")
+    elif c.offer("pool-forget", detectable):
+        c.mark_res(rid, "cudagraph-handle-leak")
+    else:
+        c.emit(release)
+        c.emit("pool.clear();")
+
+
 def f_copied(c, body, v):
     """A warm-up pass captured under a bool copied from the use_graph flag."""
     c.open("{")
@@ -648,7 +693,7 @@ def f_copied(c, body, v):
 
 
 WRAPPERS = {"opts": f_opts, "res": f_res, "tasks": f_tasks, "source": f_source,
-            "loops": f_loops, "early": f_early, "guard": f_copied}
+            "loops": f_loops, "early": f_early, "cont": f_cont, "guard": f_copied}
 
 FRAMES = {"cache": "serve", "member": "bench", "step0": "train", "recorded": "train", "once": "run"}
 
@@ -746,7 +791,8 @@ def compositions(which="lit"):
             for scale in ((1, 3) if which == "lit" else (1, 2, 3, 5)):
                 out.append((o, scale))
     rnd = random.Random(19)
-    triples = [canonical(list(t)) for t in itertools.combinations(FEATURES, 3) if valid(t)]
+    triples = [canonical(list(t)) for t in itertools.combinations(
+        [f for f in FEATURES if f[0] != "cont"], 3) if valid(t)]
     ntrip = 80 if which == "lit" else len(triples)
     for t in rnd.sample(triples, min(ntrip, len(triples))):
         out.append((t, 2))
@@ -759,6 +805,8 @@ def compositions(which="lit"):
         [("loops", "n"), ("tasks", "lambda"), ("early", "n"), ("source", "recorded"), ("res", "n"), ("opts", "hdef")],
         [("opts", "hdef"), ("res", "n"), ("tasks", "lambda"), ("loops", "n"), ("early", "n"), ("guard", "copied"), ("err", "ret")],
         [("res", "n"), ("loops", "n"), ("early", "n"), ("source", "step0"), ("tasks", "runner"), ("opts", "val"), ("guard", "iscap"), ("err", "ret")],
+        [("opts", "cref"), ("res", "n"), ("source", "cache"), ("loops", "n"), ("cont", "pool"), ("err", "ret")],
+        [("cont", "pool"), ("opts", "hdef"), ("tasks", "lambda"), ("source", "step0"), ("early", "n"), ("err", "throw")],
     ]
     for d in deep:
         for scale in ((2, 4) if which == "lit" else (2, 4, 6)):

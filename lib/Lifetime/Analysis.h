@@ -34,6 +34,7 @@
 #define CUDAGRAPH_TIDY_LIFETIME_ANALYSIS_H
 
 #include "Lifetime/LifetimeAnalysis.h"
+#include "Lifetime/Containers.h"
 #include "Lifetime/Join.h"
 #include "Lifetime/ParentIndex.h"
 #include "Lifetime/PathState.h"
@@ -211,6 +212,9 @@ struct LifetimeAnalyzer::Impl {
   /// Helpers that return whether a stream parameter captures: (parameter,
   /// true while it captures) (CaptureGuards.cpp captureQueryOf).
   llvm::DenseMap<const FunctionDecl *, std::optional<std::pair<unsigned, bool>>> CaptureQueries;
+  /// Member containers of handles, by the classes scanned (Containers.cpp).
+  std::map<const FieldDecl *, lifetime::ContainerMemberFacts> ContainerMembers;
+  std::set<const CXXRecordDecl *> ContainerClassesScanned;
 
   const FunctionModel *modelFor(const CallExpr *Call);
   const FunctionModel *attributeModel(const FunctionDecl *FD);
@@ -503,6 +507,31 @@ private:
   void forgetExecReferences(Key Exec, PathState &P);
   void checkLaunchOfStaleExec(const CallExpr *Call, Key Exec, PathState &P);
 
+  // --- handles in standard containers (Containers.cpp) ---
+  const ContainerView &containers();
+  Key containerElementPlace(const Expr *E);
+  const ValueDecl *containerAliasedBy(const Decl *D);
+  bool isContainerLoopRange(const VarDecl *VD);
+  bool isContainerInsertPart(const Stmt *S);
+  bool onContainerCall(const CallExpr *Call, PathState &P);
+  bool assignIntoContainer(const Expr *LHS, const Expr *RHS, const Stmt *At, PathState &P);
+  bool releaseContainerElement(const Expr *Arg, const CallExpr *Call, const FunctionModel &M,
+                               const ReleaseEffect &Eff, PathState &P);
+  void insertIntoContainer(Key Elem, const Expr *Value, const Expr *KeyArg, const Stmt *At,
+                           PathState &P);
+  bool elementReadOut(const Expr *Access);
+  void handOnElements(Key Elem, PathState &P);
+  const Expr *erasedKey(const CallExpr *Call);
+  bool sameKey(const Expr *L, const Expr *R);
+  void dropContainerElements(Key Elem, const CallExpr *Call, ContainerOp Op, PathState &P);
+  void reportDroppedElement(unsigned R, const ResState &RS, Key Elem, const Stmt *At,
+                            const std::string &How);
+  void overwriteElementAtKey(Key Elem, const Expr *KeyArg, const Stmt *At, PathState &P);
+  void addInsertionNote(unsigned R, std::vector<PathNote> &Notes) const;
+  void scanContainerMethod(const FunctionDecl *M);
+  const ContainerMemberFacts *containerMemberFacts(const FieldDecl *F);
+  void seedContainerMembers(PathState &Entry);
+
   // --- places, locations, text ---
   Key storageOf(const Expr *E);
   bool isFixedPointerParam(const ValueDecl *D);
@@ -552,6 +581,15 @@ private:
   /// The slot of a member another method may leave live (Members.cpp).
   static constexpr int InheritedSlot = -2000;
   bool CollectMembers = false;
+  /// The slot of the elements of a member container another method fills.
+  static constexpr int ContainerInheritedSlot = -3000;
+  std::unique_ptr<ContainerView> ContainerScan;
+  /// Where each resource went into a container, and under which key.
+  struct ContainerInsertion {
+    const Stmt *At;
+    const Expr *Key;
+  };
+  std::map<unsigned, ContainerInsertion> ContainerInsertions;
   std::map<const FieldDecl *, LiveOnReturn> MembersLiveAtExit;
   std::map<const CallExpr *, unsigned> ReturnedResource;
   llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;

@@ -228,6 +228,8 @@ void Analysis::escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel 
 void Analysis::onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At,
                         PathState &P) {
   Key Target = storageOf(LHS);
+  if (!Target && assignIntoContainer(LHS, RHS, At, P))
+    return; // `cache[k] = e` (Containers.cpp)
   // `out->exec = e` names a place (a member of the caller's object) that
   // the summary reports as an acquisition into the argument.
   if (SummaryMode && (!Target || isField(Target)))

@@ -39,12 +39,15 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
   const auto *AddrOf = dyn_cast<UnaryOperator>(Arg);
   bool ByAddress = AddrOf && AddrOf->getOpcode() == UO_AddrOf;
   Key Target = nullptr;
-  if (!Eff.Field.empty()) // a helper's `out->exec = e`, `cudaStreamCreate(&ctx.s)`
+  if (!Eff.Field.empty()) { // a helper's `out->exec = e`, `cudaStreamCreate(&ctx.s)`
     Target = fieldTarget(Call, Eff.Arg, Eff.Field);
-  else if (ByAddress)
+  } else if (ByAddress) {
     Target = storageOf(AddrOf->getSubExpr());
-  else if (bindsReference(Call, Eff.Arg)) // a helper's `cudaGraphExec_t &out`
+    if (!Target) // `cudaStreamCreate(&streams[i])` (Containers.cpp)
+      Target = containerElementPlace(AddrOf->getSubExpr());
+  } else if (bindsReference(Call, Eff.Arg)) { // a helper's `cudaGraphExec_t &out`
     Target = storageOf(Arg);
+  }
   if (!Target) {
     // Into an out-parameter, a container element or another object: it
     // escapes. A helper's pointer or reference parameter is what its summary
@@ -164,6 +167,8 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
       return;
     Arg = AddrOf->getSubExpr();
   }
+  if (Eff.Field.empty() && releaseContainerElement(Arg, Call, M, Eff, P))
+    return; // `destroy(it->second)`, `for (auto e : v) destroy(e)` (Containers.cpp)
   Key K = Eff.Field.empty() ? storageOf(Arg) : fieldTarget(Call, Eff.Arg, Eff.Field);
   if (!K)
     return;
@@ -511,6 +516,8 @@ void Analysis::onUnknownCall(const CallExpr *Call, PathState &P) {
       use(Call, Arg, nullptr, P);
     return;
   }
+  if (onContainerCall(Call, P))
+    return; // insert, erase, clear, element access (Containers.cpp)
   const FunctionDecl *Callee = Call->getDirectCallee();
   llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
   // `obj(x)`, `obj[i]`: a member operator's object comes before the

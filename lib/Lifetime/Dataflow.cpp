@@ -24,6 +24,8 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
   if (!CS)
     return;
   const Stmt *S = CS->getStmt();
+  if (isContainerInsertPart(S))
+    return; // `{k, e}` built for `cache.insert`: the insertion's (Containers.cpp)
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
     onCall(Call, P, Dead);
   } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
@@ -45,6 +47,8 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
           assignTo(placeOf(VD), VD->getInit(), nullptr, P);
           continue;
         }
+        if (isContainerLoopRange(VD))
+          continue; // a range loop reads the container (Containers.cpp)
         if (VD->getType()->isReferenceType())
           if (Key K = storageOf(VD->getInit()))
             AddressEscaped.insert(K); // an alias we do not follow
@@ -393,6 +397,7 @@ bool Analysis::run() {
     if (Key K = placeOf(FD->getParamDecl(Index)); isValueSymbol(K))
       Entry.Values.bindConstant(reinterpret_cast<values::Symbol>(K), Value);
   seedMembersLiveOnEntry(Entry);
+  seedContainerMembers(Entry);
   const CFGBlock *EntryBlock = &Cfg->getEntry();
   In[EntryBlock->getBlockID()].push_back(std::move(Entry));
   splitDisjuncts(In[EntryBlock->getBlockID()], EntryBlock);

@@ -107,7 +107,7 @@ void Analysis::scanMentions() {
       continue;
     BlockMentions &M = Mentions[B->getBlockID()];
     std::vector<unsigned> &Named = Indices[B->getBlockID()];
-    auto Mention = [&](const Decl *D, const Expr *By) {
+    auto MentionOne = [&](const Decl *D, const Expr *By) {
       M.Decls.push_back(D);
       if (!By || !onlyReads(By))
         M.Written.push_back(D);
@@ -116,6 +116,13 @@ void Analysis::scanMentions() {
         Bit->second = DeclIndex.try_emplace(D, DeclIndex.size()).first->second;
       if (Bit->second != NoBit)
         Named.push_back(Bit->second);
+    };
+    // A range loop's variable or an iterator names its container's
+    // elements (Containers.cpp).
+    auto Mention = [&](const Decl *D, const Expr *By) {
+      MentionOne(D, By);
+      if (const ValueDecl *Container = containerAliasedBy(D))
+        MentionOne(Container, nullptr);
     };
     auto noteCopy = [&](const Expr *Src) {
       Src = Src ? Src->IgnoreParenImpCasts() : nullptr;

@@ -120,6 +120,8 @@ bool LifetimeAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
   // The walk stops at the first call that makes the function interesting:
   // most bodies worth analysing say so early.
   auto MakesInteresting = [&](const CallExpr *Call) {
+    if (lifetime::dropsMemberContainerElements(Call))
+      return true; // an eviction from a member cache (Containers.cpp)
     const FunctionDecl *Callee = calleeOf(Call);
     if (!Callee)
       return false;

@@ -58,6 +58,7 @@ void Analysis::reportLeak(unsigned R, const ResState &RS, SourceLocation Where,
   if (isCapture(R)) // a capture left open, not a handle
     return reportCaptureOpen(R, RS, Where);
   std::vector<PathNote> Notes = trailNotes(RS);
+  addInsertionNote(R, Notes);
   Notes.push_back({Where, Why});
   report(FindingKind::Leak, R, Res.Site, std::move(Notes));
 }
@@ -204,9 +205,13 @@ void Analysis::scanElementReleases() {
           R.ThroughPointer && AddrOf && AddrOf->getOpcode() == UO_AddrOf)
         Arg = AddrOf->getSubExpr();
       Key K = storageOf(Arg);
+      if (Key Elem = containerElementPlace(Arg))
+        K = Elem; // a container's elements (Containers.cpp)
       if (!K || !K->Element || releasesOneConstantElement(Arg))
         continue;
-      SourceLocation L = loc(Call);
+      // Where the macro that spells it starts: `CK_RET_OR(call, for (...)
+      // destroy(a[i]))` releases before its own return.
+      SourceLocation L = SM.getExpansionLoc(Call->getBeginLoc());
       auto [It, New] = FirstElementRelease.try_emplace(K->Decl, L);
       if (!New && SM.isBeforeInTranslationUnit(L, It->second))
         It->second = L;

@@ -155,10 +155,12 @@ void Analysis::forgetMembersChangedBy(const CallExpr *Call, PathState &P) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
   bool OnThis = MC && isa<CXXThisExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
   for (const auto &[K, Ids] : P.Bind) {
-    const auto *Field = K->whole() ? dyn_cast<FieldDecl>(K->Decl) : nullptr;
+    // The elements of a member container (Containers.cpp) go with any
+    // `this`-call: the index follows members as a whole.
+    const auto *Field = K->whole() || K->Element ? dyn_cast<FieldDecl>(K->Decl) : nullptr;
     if (!Field)
       continue;
-    if (OnThis && Callee && !A.ownership().mayChange(Callee, Field))
+    if (OnThis && Callee && K->whole() && !A.ownership().mayChange(Callee, Field))
       continue;
     for (unsigned R : Ids)
       if (auto RS = P.Res.find(R);

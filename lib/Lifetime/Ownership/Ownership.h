@@ -159,6 +159,9 @@ private:
   void copiedOwners(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);
   void crossFunctionMismatches(const clang::FunctionDecl *FD,
                                std::vector<LifetimeFinding> &Out);
+  /// Move operations that copy a released member without nulling the
+  /// source (MovedOwners.cpp).
+  void movedOwners(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);
   const clang::Expr *copySite(const clang::CXXRecordDecl *RD) const;
   void computeLeavers(const clang::CXXRecordDecl *RD);
   void addGuardingMembers(const clang::FieldDecl *F, const clang::FunctionDecl *FD,

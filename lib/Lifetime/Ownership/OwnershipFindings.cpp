@@ -77,6 +77,7 @@ std::vector<LifetimeFinding> OwnershipIndex::findingsIn(const FunctionDecl *FD) 
   memberLeaks(FD, Out);
   copiedOwners(FD, Out);
   crossFunctionMismatches(FD, Out);
+  movedOwners(FD, Out);
   return Out;
 }
 

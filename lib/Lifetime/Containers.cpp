@@ -1,0 +1,877 @@
+//===- Containers.cpp - handles kept in standard containers ---------------===//
+//
+// Graph caches keyed by shape (`std::unordered_map<int, cudaGraphExec_t>`),
+// pools of streams and events (`std::vector<cudaStream_t>`): the handle goes
+// into a container and comes out of it. The model, in the manner of the
+// engine's C arrays (all elements of `execs[i]` are one place):
+//
+//   * the elements of a container are ONE place, `c[]` (Place::Element on
+//     the container's declaration). What the place holds is a summary: "some
+//     element may hold this live resource";
+//   * an insertion (`c[k] = e`, `c.emplace(k, e)`, `c.push_back(s)`,
+//     `cudaStreamCreate(&v[i])`) binds the handle's resource to `c[]` too,
+//     so the local `e` may die without a leak; into a member container the
+//     object owns it (Escaped), as for any member;
+//   * a release of an element (`destroy(it->second)`, `destroy(c[k])`,
+//     `destroy(c.at(k))`, `for (auto e : v) destroy(e)`, `for (auto &[k, e]
+//     : cache) destroy(e)`) releases "the elements";
+//   * a read of an element into anything else (`auto old = it->second`, an
+//     unknown call) hands the elements on (Escaped): silence;
+//   * a drop (`clear()`, `erase(...)`, `pop_back()`, the end of life of a
+//     local container) while the elements may hold a live resource that no
+//     other variable holds is a leak, reported at the drop, with a note at
+//     the insertion. As for arrays, a drop after the first code that
+//     releases the container's elements is not a leak (the loop that
+//     destroys them ran, or the container was empty);
+//   * passing the container on, copying, moving, returning it, or any method
+//     ContainerOps.def does not list hands the elements on.
+//
+//       insert            release of an element        clear/erase/pop/death
+//   e ---------> c[] Live ----------------------> Released ----------> (silent)
+//                   |  read out, passed on, unknown method
+//                   +------------------------------> Escaped --------> (silent)
+//                   |  clear/erase/pop/death before any release
+//                   +------------------------------> Leak at the drop
+//
+// Precision over recall: erase(key) on a local container reports only when
+// the key is spelled as at the insertion; an erase through an iterator we
+// cannot tie to a key is silent.
+//
+// Member containers follow the ownership rules (docs/ownership.md): a class
+// one of whose methods inserts an acquired handle into a member container,
+// and some function of which releases its elements (the destructor's loop),
+// owns them. Every other method then starts with the elements possibly live
+// (an inherited resource, as Members.cpp seeds handles): an eviction that
+// erases without releasing the element first is a leak; a `this`-call, a
+// read of an element or passing the container on lets it go.
+//
+// Part of the Analysis class declared in Analysis.h.
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Containers.h"
+#include "Lifetime/Analysis.h"
+
+namespace cgt {
+namespace lifetime {
+
+namespace {
+
+struct ContainerTemplate {
+  const char *Name;
+  unsigned Mapped;
+};
+
+const ContainerTemplate ContainerTemplates[] = {
+#define CGT_CONTAINER(Name, Mapped) {Name, Mapped},
+#include "Lifetime/ContainerOps.def"
+};
+
+struct ContainerMethod {
+  const char *Name;
+  ContainerOp Op;
+};
+
+const ContainerMethod ContainerMethods[] = {
+#define CGT_CONTAINER_OP(Name, Kind) {Name, ContainerOp::Kind},
+#include "Lifetime/ContainerOps.def"
+};
+
+const ContainerTemplate *templateOf(const CXXRecordDecl *RD,
+                                    const ClassTemplateSpecializationDecl **Out) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || !Spec->isInStdNamespace())
+    return nullptr;
+  StringRef Name = Spec->getSpecializedTemplate()->getName();
+  for (const ContainerTemplate &C : ContainerTemplates)
+    if (Name == C.Name) {
+      *Out = Spec;
+      return &C;
+    }
+  return nullptr;
+}
+
+bool isHandleContainerRecord(const CXXRecordDecl *RD) {
+  const ClassTemplateSpecializationDecl *Spec = nullptr;
+  const ContainerTemplate *C = templateOf(RD, &Spec);
+  if (!C || Spec->getTemplateArgs().size() <= C->Mapped)
+    return false;
+  const TemplateArgument &Arg = Spec->getTemplateArgs()[C->Mapped];
+  return Arg.getKind() == TemplateArgument::Type && Arg.getAsType()->isPointerType();
+}
+
+/// An expression, through the copy of a class value (`erase(it)` copies
+/// the iterator).
+const Expr *throughCopy(const Expr *E) {
+  E = strip(E);
+  if (const auto *Cons = dyn_cast_or_null<CXXConstructExpr>(E);
+      Cons && Cons->getNumArgs() == 1 && Cons->getConstructor()->isCopyOrMoveConstructor())
+    return strip(Cons->getArg(0));
+  return E;
+}
+
+/// A DeclRefExpr's declaration.
+const ValueDecl *referencedDecl(const Expr *E) {
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(throughCopy(E));
+  return DRE ? DRE->getDecl() : nullptr;
+}
+
+/// `*it` or `it->...` on an iterator: an element of a set or vector, the
+/// (key, handle) pair of a map.
+bool isIteratorDeref(const CallExpr *Call) {
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
+  return OC && (OC->getOperator() == OO_Star || OC->getOperator() == OO_Arrow);
+}
+
+bool isPairMember(const MemberExpr *ME, StringRef Name) {
+  const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  return FD && FD->getName() == Name;
+}
+
+/// `cache.erase(it)` erases what `it` was found with: the key argument of
+/// the call that made it.
+const Expr *keyOfLookup(const Expr *E) {
+  const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(throughCopy(E));
+  if (!MC || MC->getNumArgs() != 1 || containerOpOf(MC->getMethodDecl()) != ContainerOp::Iterate)
+    return nullptr;
+  return MC->getArg(0);
+}
+
+} // namespace
+
+bool isHandleContainerType(QualType T) {
+  return isHandleContainerRecord(T.getNonReferenceType()->getAsCXXRecordDecl());
+}
+
+bool isMapContainerType(QualType T) {
+  const ClassTemplateSpecializationDecl *Spec = nullptr;
+  const ContainerTemplate *C = templateOf(T.getNonReferenceType()->getAsCXXRecordDecl(), &Spec);
+  return C && C->Mapped == 1;
+}
+
+ContainerOp containerOpOf(const CXXMethodDecl *MD) {
+  if (!MD || !isHandleContainerRecord(MD->getParent()))
+    return ContainerOp::None;
+  std::string Name = MD->getOverloadedOperator() == OO_Subscript ? "operator[]"
+                     : MD->getIdentifier()                       ? MD->getName().str()
+                                                                 : "";
+  for (const ContainerMethod &M : ContainerMethods)
+    if (Name == M.Name)
+      return M.Op;
+  return ContainerOp::None;
+}
+
+bool dropsMemberContainerElements(const CallExpr *Call) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+  if (!MC)
+    return false;
+  ContainerOp Op = containerOpOf(MC->getMethodDecl());
+  const auto *ME = dyn_cast<MemberExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  return (Op == ContainerOp::Erase || Op == ContainerOp::Clear) && ME &&
+         isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
+}
+
+// --- the containers of one body and their aliases ---
+
+ContainerView::ContainerView(const Stmt *Body) {
+  // Children before parents would not matter: an alias is made from the
+  // initialiser of its variable, and variables are declared before use.
+  llvm::SmallVector<const Stmt *, 64> Stack{Body};
+  while (!Stack.empty()) {
+    const Stmt *S = Stack.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *For = dyn_cast<CXXForRangeStmt>(S)) {
+      // `for (auto x : c)`: __range1 stands for c, __begin1 iterates it, x
+      // (or the decomposition `[k, e]`) is an element.
+      if (const VarDecl *Range = For->getRangeStmt() ? dyn_cast<VarDecl>(
+                                     cast<DeclStmt>(For->getRangeStmt())->getSingleDecl())
+                                                     : nullptr)
+        if (const ValueDecl *C = containerOf(Range->getInit())) {
+          Aliases[Range] = {AliasKind::Range, C};
+          if (const VarDecl *Loop = For->getLoopVariable()) {
+            Aliases[Loop] = {AliasKind::Element, C};
+            LoopVars[Loop] = true;
+          }
+        }
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D))
+          noteVariable(VD);
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+      if (const auto *VD = dyn_cast_or_null<VarDecl>(referencedDecl(BO->getLHS())))
+        if (auto It = Aliases.find(VD); It != Aliases.end() && It->second.Kind == AliasKind::Iterator)
+          IteratorKeys[VD] = nullptr; // reassigned: no longer one lookup's key
+    for (const Stmt *Child : S->children())
+      Stack.push_back(Child);
+  }
+}
+
+/// Iterators made by `c.find(k)`, `c.begin()` (and the implicit ones of a
+/// range loop over a range variable).
+void ContainerView::noteVariable(const VarDecl *VD) {
+  const Expr *Init = VD->getInit();
+  if (!Init || Aliases.count(VD))
+    return;
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(strip(Init));
+  if (const auto *Cons = dyn_cast<CXXConstructExpr>(strip(Init)); Cons && Cons->getNumArgs() == 1)
+    MC = dyn_cast<CXXMemberCallExpr>(strip(Cons->getArg(0)));
+  if (!MC || containerOpOf(MC->getMethodDecl()) != ContainerOp::Iterate)
+    return;
+  if (const ValueDecl *C = rangeOrContainer(MC->getImplicitObjectArgument())) {
+    Aliases[VD] = {AliasKind::Iterator, C};
+    IteratorKeys[VD] = keyOfLookup(MC);
+  }
+}
+
+const ValueDecl *ContainerView::containerOf(const Expr *E) const {
+  if (!E)
+    return nullptr;
+  E = strip(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+        !VD->getType()->isReferenceType() && isHandleContainerType(VD->getType()))
+      return VD;
+    return nullptr;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+          F && isHandleContainerType(F->getType()))
+        return F;
+  return nullptr;
+}
+
+const ValueDecl *ContainerView::rangeOrContainer(const Expr *E) const {
+  if (const ValueDecl *C = containerOf(E))
+    return C;
+  const Alias *A = aliasOf(E);
+  return A && A->Kind == AliasKind::Range ? A->Container : nullptr;
+}
+
+const ContainerView::Alias *ContainerView::aliasOf(const Expr *E) const {
+  const ValueDecl *D = referencedDecl(E);
+  if (const auto *BD = dyn_cast_or_null<BindingDecl>(D))
+    D = BD->getDecomposedDecl();
+  auto It = D ? Aliases.find(D) : Aliases.end();
+  return It == Aliases.end() ? nullptr : &It->second;
+}
+
+const ValueDecl *ContainerView::aliasedContainer(const Decl *D) const {
+  if (const auto *BD = dyn_cast_or_null<BindingDecl>(D))
+    D = BD->getDecomposedDecl();
+  auto It = D ? Aliases.find(D) : Aliases.end();
+  return It == Aliases.end() ? nullptr : It->second.Container;
+}
+
+const Expr *ContainerView::keyOfIterator(const Expr *E) const {
+  if (const Expr *Key = keyOfLookup(E))
+    return Key;
+  const ValueDecl *D = referencedDecl(E);
+  auto It = D ? IteratorKeys.find(D) : IteratorKeys.end();
+  return It == IteratorKeys.end() ? nullptr : It->second;
+}
+
+std::pair<ContainerOp, const ValueDecl *> ContainerView::opOf(const CallExpr *Call) const {
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+    ContainerOp Op = containerOpOf(MC->getMethodDecl());
+    const ValueDecl *C = Op == ContainerOp::None ? nullptr
+                                                 : rangeOrContainer(MC->getImplicitObjectArgument());
+    return {C ? Op : ContainerOp::None, C};
+  }
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
+  if (!OC || OC->getNumArgs() == 0)
+    return {ContainerOp::None, nullptr};
+  if (OC->getOperator() == OO_Subscript) {
+    ContainerOp Op = containerOpOf(dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee()));
+    const ValueDecl *C = Op == ContainerOp::Access ? rangeOrContainer(OC->getArg(0)) : nullptr;
+    return {C ? Op : ContainerOp::None, C};
+  }
+  // `*it`, `it->second`: an element, through an iterator over the container.
+  if ((OC->getOperator() == OO_Star || OC->getOperator() == OO_Arrow) && OC->getNumArgs() == 1)
+    if (const Alias *A = aliasOf(OC->getArg(0)); A && A->Kind == AliasKind::Iterator)
+      return {ContainerOp::Access, A->Container};
+  return {ContainerOp::None, nullptr};
+}
+
+const ValueDecl *ContainerView::elementOf(const Expr *E) const {
+  E = strip(E);
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    // `it->second`, `(*it).second`, `kv.second`: the mapped handle.
+    if (!isPairMember(ME, "second"))
+      return nullptr;
+    const Expr *Base = strip(ME->getBase());
+    if (const auto *Call = dyn_cast<CallExpr>(Base)) {
+      auto [Op, C] = opOf(Call);
+      return Op == ContainerOp::Access && isIteratorDeref(Call) && isMapContainerType(C->getType())
+                 ? C
+                 : nullptr;
+    }
+    const Alias *A = aliasOf(Base);
+    return A && A->Kind == AliasKind::Element ? A->Container : nullptr;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    // `c[k]`, `c.at(k)`, `v.back()` name the handle; `*it` does for a
+    // vector or set, and `it->` never does without `.second`.
+    auto [Op, C] = opOf(Call);
+    if (Op != ContainerOp::Access)
+      return nullptr;
+    const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call);
+    if (OC && OC->getOperator() == OO_Arrow)
+      return nullptr;
+    return !isIteratorDeref(Call) || !isMapContainerType(C->getType()) ? C : nullptr;
+  }
+  // The loop variable of `for (auto e : v)`, the handle of `[k, e]`.
+  const ValueDecl *D = referencedDecl(E);
+  const Alias *A = aliasOf(E);
+  if (!A || A->Kind != AliasKind::Element || !D ||
+      !D->getType().getNonReferenceType()->isPointerType())
+    return nullptr;
+  return A->Container;
+}
+
+
+// --- the dataflow: Analysis methods ---
+
+const ContainerView &Analysis::containers() {
+  if (!ContainerScan)
+    ContainerScan = std::make_unique<ContainerView>(FD->getBody());
+  return *ContainerScan;
+}
+
+Key Analysis::containerElementPlace(const Expr *E) {
+  const ValueDecl *C = containers().elementOf(E);
+  return C ? placeOf(C, nullptr, /*Element=*/true) : nullptr;
+}
+
+const ValueDecl *Analysis::containerAliasedBy(const Decl *D) {
+  return containers().aliasedContainer(D);
+}
+
+/// `__range1`, the implicit reference a range loop binds to its container:
+/// the loop reads the elements, it does not hand the container on.
+bool Analysis::isContainerLoopRange(const VarDecl *VD) {
+  return VD->isImplicit() && VD->getType()->isReferenceType() &&
+         containers().aliasedContainer(VD) && !containers().isLoopVariable(VD);
+}
+
+namespace {
+
+/// `std::make_pair(k, e)`, `std::move(e)`: the handle passes through.
+bool passesArgumentsThrough(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->isInStdNamespace() || !Callee->getIdentifier())
+    return false;
+  StringRef N = Callee->getName();
+  return N == "make_pair" || N == "make_tuple" || N == "move" || N == "forward";
+}
+
+/// The expressions an insertion's argument is built of, down to the values:
+/// `{k, e}`, `std::pair<int, T>(k, e)`, `std::make_pair(k, e)`.
+void collectParts(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
+  E = strip(E);
+  if (const auto *ILE = dyn_cast<InitListExpr>(E)) {
+    for (const Expr *Init : ILE->inits())
+      collectParts(Init, Out);
+    return;
+  }
+  if (const auto *Cons = dyn_cast<CXXConstructExpr>(E)) {
+    for (const Expr *Arg : Cons->arguments())
+      collectParts(Arg, Out);
+    return;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E); Call && passesArgumentsThrough(Call)) {
+    for (const Expr *Arg : Call->arguments())
+      collectParts(Arg, Out);
+    return;
+  }
+  Out.push_back(E);
+}
+
+/// An iterator argument (`erase(it)`, `insert(hint, v)`), not a key.
+bool isIteratorArgument(const Expr *E) {
+  const auto *RD = strip(E)->getType()->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() && RD->getName().contains_insensitive("iterator");
+}
+
+} // namespace
+
+/// The pieces of an insertion's arguments, built into a pair, are the
+/// insertion's: they do not hand the handle on before it reaches the
+/// container.
+bool Analysis::isContainerInsertPart(const Stmt *S) {
+  if (!isa<InitListExpr, CXXConstructExpr, CallExpr>(S))
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && !passesArgumentsThrough(Call))
+    return false;
+  for (const Stmt *Up = PM.getParent(S); Up; Up = PM.getParent(Up)) {
+    if (const auto *Call = dyn_cast<CallExpr>(Up)) {
+      if (passesArgumentsThrough(Call))
+        continue;
+      return containers().opOf(Call).first == ContainerOp::Insert;
+    }
+    if (!isa<InitListExpr, CXXConstructExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+             ImplicitCastExpr, ParenExpr, CXXFunctionalCastExpr, ExprWithCleanups>(Up))
+      return false;
+  }
+  return false;
+}
+
+/// The handles `Value` carries (a variable, a factory's result) move into
+/// the container's elements `Elem`; anything else it holds escapes.
+void Analysis::insertIntoContainer(Key Elem, const Expr *Value, const Expr *KeyArg,
+                                   const Stmt *At, PathState &P) {
+  llvm::SmallVector<const Expr *, 4> Parts;
+  collectParts(Value, Parts);
+  for (const Expr *Part : Parts) {
+    IdSet Moved;
+    if (Key From = storageOf(Part)) {
+      if (auto It = P.Bind.find(From); It != P.Bind.end())
+        Moved = It->second;
+    } else if (const auto *CE = dyn_cast<CallExpr>(Part); CE && ReturnedResource.count(CE)) {
+      Moved = {ReturnedResource[CE]};
+    } else {
+      escapeValueRefs(Part, P);
+      continue;
+    }
+    for (unsigned R : Moved) {
+      auto RS = P.Res.find(R);
+      if (RS == P.Res.end() || !(RS->second.Bits & Live))
+        continue;
+      P.Bind[Elem].insert(R);
+      // A member container belongs to the object; an escaped container
+      // to whoever got it.
+      if (isField(Elem) || addressEscaped(Elem))
+        RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
+      ContainerInsertions.try_emplace(R, ContainerInsertion{At, KeyArg});
+    }
+  }
+}
+
+/// The key an insertion files its handle under: `c[k] = e`, `c.emplace(k,
+/// e)`, `c.insert({k, e})`; null for sequences.
+static const Expr *insertionKey(const CallExpr *Call, bool Map, unsigned &FirstValue) {
+  unsigned N = Call->getNumArgs();
+  FirstValue = N > 0 && isIteratorArgument(Call->getArg(0)) ? 1 : 0; // a position hint
+  if (!Map || FirstValue >= N)
+    return nullptr;
+  if (N >= FirstValue + 2) // emplace(k, e), try_emplace(k, e), insert_or_assign(k, e)
+    return Call->getArg(FirstValue++);
+  llvm::SmallVector<const Expr *, 4> Parts; // insert({k, e}), insert(make_pair(k, e))
+  collectParts(Call->getArg(FirstValue), Parts);
+  return Parts.size() == 2 ? Parts[0] : nullptr;
+}
+
+bool Analysis::onContainerCall(const CallExpr *Call, PathState &P) {
+  auto [Op, C] = containers().opOf(Call);
+  if (Op == ContainerOp::None)
+    return false;
+  Key Elem = placeOf(C, nullptr, /*Element=*/true);
+  switch (Op) {
+  case ContainerOp::Insert: {
+    unsigned FirstValue = 0;
+    const Expr *KeyArg = insertionKey(Call, isMapContainerType(C->getType()), FirstValue);
+    for (unsigned I = FirstValue; I < Call->getNumArgs(); ++I)
+      insertIntoContainer(Elem, Call->getArg(I), KeyArg, Call, P);
+    return true;
+  }
+  case ContainerOp::Access:
+    if (elementReadOut(Call))
+      handOnElements(Elem, P);
+    return true;
+  case ContainerOp::Erase:
+  case ContainerOp::Clear:
+    dropContainerElements(Elem, Call, Op, P);
+    return true;
+  case ContainerOp::Iterate:
+  case ContainerOp::Query:
+  case ContainerOp::None:
+    return true;
+  }
+  return true;
+}
+
+/// `cache[k] = e`, `*it = e`, `v.back() = s`: an insertion at that key.
+bool Analysis::assignIntoContainer(const Expr *LHS, const Expr *RHS, const Stmt *At,
+                                   PathState &P) {
+  Key Elem = containerElementPlace(LHS);
+  if (!Elem)
+    return false;
+  const Expr *KeyArg = nullptr;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(strip(LHS));
+      OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+    KeyArg = OC->getArg(1);
+  else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(strip(LHS)); MC && MC->getNumArgs() == 1)
+    KeyArg = MC->getArg(0);
+  overwriteElementAtKey(Elem, KeyArg, At, P);
+  insertIntoContainer(Elem, RHS, KeyArg, At, P);
+  return true;
+}
+
+/// `cache[0] = e2` while `cache[0]` holds the live exec `e1` put there on
+/// this path: only a constant key says it is the same element (a variable
+/// key spelled alike may hold another value by now, as in a loop).
+void Analysis::overwriteElementAtKey(Key Elem, const Expr *KeyArg, const Stmt *At,
+                                     PathState &P) {
+  std::optional<int64_t> Key = KeyArg ? constantValue(strip(KeyArg)) : std::nullopt;
+  auto It = P.Bind.find(Elem);
+  if (!Key || It == P.Bind.end())
+    return;
+  IdSet Ids = It->second;
+  for (unsigned R : Ids) {
+    auto RS = P.Res.find(R);
+    auto Ins = ContainerInsertions.find(R);
+    if (RS == P.Res.end() || Ins == ContainerInsertions.end() || !Ins->second.Key ||
+        !(RS->second.Bits & Live) || P.boundElsewhere(R, Elem) || Resources[R].IntoField ||
+        constantValue(strip(Ins->second.Key)) != Key || !isLeakedAtEnd(Elem, RS->second, loc(At)))
+      continue;
+    reportDroppedElement(R, RS->second, Elem, At,
+                         "this assignment overwrites the element at key " + std::to_string(*Key));
+    P.Bind[Elem].erase(R);
+    P.Res.erase(R);
+  }
+}
+
+void Analysis::handOnElements(Key Elem, PathState &P) {
+  auto It = P.Bind.find(Elem);
+  if (It == P.Bind.end())
+    return;
+  for (unsigned R : It->second)
+    if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
+      RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
+}
+
+/// Whether the model entry of `Call` says what it does with argument `I`
+/// (a CUDA call borrows a handle; only a summary's unlisted argument may be
+/// kept).
+static bool modelBorrows(const FunctionModel &M, int I) {
+  if (M.Origin != "summary" && M.Origin != "attributes" && !M.UnlistedArgsEscape)
+    return true;
+  return llvm::any_of(M.Uses, [&](const UseEffect &U) { return U.Arg == I; }) ||
+         llvm::any_of(M.Releases, [&](const ReleaseEffect &R) { return R.Arg == I; });
+}
+
+/// Whether an element access hands the element's value on: copied into a
+/// variable, passed to a call that may keep it, returned. Tests,
+/// comparisons, the left of an assignment, a CUDA call's argument and a
+/// range loop's variable only look at it (a release is the release's).
+bool Analysis::elementReadOut(const Expr *Access) {
+  const Stmt *Cur = Access;
+  while (const Stmt *Up = PM.getParent(Cur)) {
+    if (isa<ParenExpr, ImplicitCastExpr, MaterializeTemporaryExpr, ExprWithCleanups,
+            CXXBindTemporaryExpr>(Up)) {
+      Cur = Up;
+      continue;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(Up)) {
+      if (isPairMember(ME, "first"))
+        return false; // the key
+      Cur = Up;
+      continue;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(Up)) {
+      if (UO->getOpcode() == UO_LNot)
+        return false;
+      if (UO->getOpcode() != UO_AddrOf)
+        return true;
+      const auto *CE = dyn_cast_or_null<CallExpr>(PM.getParentIgnoreParenImpCasts(UO));
+      return !(CE && A.modelFor(CE)); // `cudaStreamCreate(&v[i])`: an acquisition
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(Up)) {
+      if (BO->isAssignmentOp())
+        return BO->getRHS() == Cur;
+      return !(BO->isComparisonOp() || BO->isLogicalOp());
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(Up)) {
+      if (isa<CUDAKernelCallExpr>(CE))
+        return false;
+      // The launch configuration `<<<g, b, 0, streams[i]>>>`.
+      if (const auto *Kernel = dyn_cast_or_null<CUDAKernelCallExpr>(PM.getParent(CE));
+          Kernel && Kernel->getConfig() == CE)
+        return false;
+      const FunctionModel *M = A.modelFor(CE);
+      if (!M)
+        return true;
+      for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+        if (CE->getArg(I) == Cur)
+          return !modelBorrows(*M, static_cast<int>(I));
+      return true;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(Up))
+      return !llvm::any_of(DS->decls(),
+                           [&](const Decl *D) { return containers().isLoopVariable(D); });
+    if (isa<IfStmt, WhileStmt, ForStmt, DoStmt, SwitchStmt>(Up))
+      return false;
+    if (const auto *CO = dyn_cast<ConditionalOperator>(Up))
+      return CO->getCond() != Cur;
+    return true;
+  }
+  return true;
+}
+
+/// `destroy(it->second)`, `destroy(c[k])`, `for (auto e : v) destroy(e)`:
+/// "the elements" are released. A resource some other variable still holds
+/// may be another element's: it is let go rather than released, so that a
+/// later release through that variable is not a double release.
+bool Analysis::releaseContainerElement(const Expr *Arg, const CallExpr *Call,
+                                       const FunctionModel &M, const ReleaseEffect &Eff,
+                                       PathState &P) {
+  Key Elem = containerElementPlace(Arg);
+  if (!Elem)
+    return false;
+  auto It = P.Bind.find(Elem);
+  if (It == P.Bind.end())
+    return true;
+  for (unsigned R : It->second) {
+    auto RSIt = P.Res.find(R);
+    if (RSIt == P.Res.end())
+      continue;
+    ResState &RS = RSIt->second;
+    if (P.boundElsewhere(R, Elem)) {
+      if (RS.Bits & Live)
+        RS.Bits = (RS.Bits & ~Live) | Escaped;
+      continue;
+    }
+    if (!(RS.Bits & Live))
+      continue;
+    RS.Bits = Released;
+    RS.ReleaseSite = Call;
+    RS.ReleasedBy = &M;
+    RS.ReleasedAs = &Eff;
+    RS.StatusExpr = nullptr;
+    RS.StatusVar = nullptr;
+    RS.StatusCopy = nullptr;
+    RS.StatusDerefOf = nullptr;
+  }
+  return true;
+}
+
+/// The key an erase names: `erase(k)`, `erase(it)` after `it = find(k)`.
+const Expr *Analysis::erasedKey(const CallExpr *Call) {
+  if (Call->getNumArgs() != 1)
+    return nullptr;
+  const Expr *Arg = Call->getArg(0);
+  if (!isIteratorArgument(Arg))
+    return Arg;
+  return containers().keyOfIterator(Arg);
+}
+
+bool Analysis::sameKey(const Expr *L, const Expr *R) {
+  if (!L || !R)
+    return false;
+  std::string TL = text(strip(L)), TR = text(strip(R));
+  return !TL.empty() && TL == TR;
+}
+
+/// clear(), erase(), pop_back() over elements that may hold a live
+/// resource nothing else holds.
+void Analysis::dropContainerElements(Key Elem, const CallExpr *Call, ContainerOp Op,
+                                     PathState &P) {
+  auto It = P.Bind.find(Elem);
+  if (It == P.Bind.end())
+    return;
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+  StringRef Method = MC && MC->getMethodDecl()->getIdentifier() ? MC->getMethodDecl()->getName() : "";
+  bool Pop = Method.starts_with("pop_");
+  const Expr *Erased = Op == ContainerOp::Erase && !Pop ? erasedKey(Call) : nullptr;
+  IdSet Ids = It->second;
+  for (unsigned R : Ids) {
+    auto RS = P.Res.find(R);
+    if (RS == P.Res.end())
+      continue;
+    const Resource &Res = Resources[R];
+    auto Ins = ContainerInsertions.find(R);
+    // What leaves: everything, the last element, or the element filed under
+    // the erased key (an inherited element: any erase may be one).
+    bool Leaves = Op == ContainerOp::Clear || Pop || Res.LeftLiveBy ||
+                  (Ins != ContainerInsertions.end() && sameKey(Ins->second.Key, Erased));
+    if (!Leaves)
+      continue;
+    bool Lost = (RS->second.Bits & Live) && !P.boundElsewhere(R, Elem) &&
+                (!Res.IntoField || Res.LeftLiveBy) && isLeakedAtEnd(Elem, RS->second, loc(Call));
+    if (Lost)
+      reportDroppedElement(R, RS->second, Elem, Call,
+                           "'" + Elem->Decl->getNameAsString() + "." + Method.str() +
+                               "' drops an element");
+    // The element leaves; a variable that still holds the handle keeps it.
+    if (Lost || Op == ContainerOp::Clear || P.boundElsewhere(R, Elem)) {
+      P.Bind[Elem].erase(R);
+      if (!P.boundElsewhere(R, Elem))
+        P.Res.erase(R);
+    }
+  }
+  if (auto After = P.Bind.find(Elem); After != P.Bind.end() && After->second.empty())
+    P.Bind.erase(After);
+}
+
+void Analysis::reportDroppedElement(unsigned R, const ResState &RS, Key Elem,
+                                    const Stmt *Call, const std::string &How) {
+  if (SummaryMode || !Leaked.insert(R).second)
+    return;
+  const Resource &Res = Resources[R];
+  const ResourceKind *RK = A.Model.kind(Res.Kind);
+  std::string Noun = RK ? RK->Noun : "resource";
+  std::string Container = Elem->Decl->getNameAsString();
+  std::vector<PathNote> Notes = trailNotes(RS);
+  if (Res.LeftLiveBy)
+    Notes.push_back({loc(Res.Site), "'" + Res.LeftLiveBy->getNameAsString() + "' puts the " +
+                                        Noun + " created here into '" + Container +
+                                        "', whose elements this class releases"});
+  else
+    addInsertionNote(R, Notes);
+  Notes.push_back({loc(Call), How + " that may still hold the " + Noun + "; release it first"});
+  const auto *At = cast<Expr>(Call);
+  report(FindingKind::Leak, R, At, std::move(Notes));
+  // Worded as a leak at the drop, not as a member the destructor forgets.
+  if (auto F = Findings.find({static_cast<int>(FindingKind::Leak), At}); F != Findings.end())
+    F->second.Owner.clear();
+}
+
+/// The note at the insertion that put a leaked resource into a container.
+void Analysis::addInsertionNote(unsigned R, std::vector<PathNote> &Notes) const {
+  auto Ins = ContainerInsertions.find(R);
+  if (Ins == ContainerInsertions.end())
+    return;
+  const Resource &Res = Resources[R];
+  const ResourceKind *RK = A.Model.kind(Res.Kind);
+  std::string Noun = RK ? RK->Noun : "resource";
+  Notes.push_back({loc(Ins->second.At), "the " + Noun + " '" + Res.VarName +
+                                            "' moves into a container here"});
+}
+
+// --- member containers: who inserts, who releases (the class's methods) ---
+
+namespace {
+
+void forEachStmt(const Stmt *Root, llvm::function_ref<void(const Stmt *)> Visit) {
+  llvm::SmallVector<const Stmt *, 64> Stack{Root};
+  while (!Stack.empty()) {
+    const Stmt *S = Stack.pop_back_val();
+    if (!S)
+      continue;
+    Visit(S);
+    for (const Stmt *Child : S->children())
+      Stack.push_back(Child);
+  }
+}
+
+} // namespace
+
+/// What one method body does with the class's member containers: handles
+/// its own acquisitions put into them, releases of their elements.
+void Analysis::scanContainerMethod(const FunctionDecl *M) {
+  const Stmt *Body = M->getBody();
+  if (!Body)
+    return;
+  ContainerView View(Body);
+  // Locals acquired into by a model call: `cudaGraphInstantiate(&e, ...)`.
+  std::map<const ValueDecl *, std::pair<const CallExpr *, const AcquireEffect *>> Acquired;
+  std::map<const ValueDecl *, const ValueDecl *> CopiedFrom; // `auto e = it->second`
+  auto FieldOf = [&](const Expr *E) { return dyn_cast_or_null<FieldDecl>(View.elementOf(E)); };
+  auto Record = [&](const FieldDecl *F, const CallExpr *Acq, const AcquireEffect &Eff,
+                    const FunctionModel &FM) {
+    ContainerMemberFacts &Facts = A.ContainerMembers[F];
+    if (!Facts.Acquisition && Eff.Owned) {
+      Facts.Acquisition = Acq;
+      Facts.In = M;
+      Facts.Kind = Eff.Kind;
+      Facts.By = FM.Name;
+    }
+  };
+  forEachStmt(Body, [&](const Stmt *S) {
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit())
+          if (const ValueDecl *C = View.elementOf(VD->getInit()))
+            CopiedFrom[VD] = C;
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionModel *FM = Call ? A.modelFor(Call) : nullptr;
+    if (!FM)
+      return;
+    for (const AcquireEffect &Eff : FM->Acquires) {
+      if (Eff.Arg < 0 || Eff.Arg >= static_cast<int>(Call->getNumArgs()))
+        continue;
+      const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Call->getArg(Eff.Arg)));
+      if (!AddrOf || AddrOf->getOpcode() != UO_AddrOf)
+        continue;
+      if (const FieldDecl *F = FieldOf(AddrOf->getSubExpr()))
+        Record(F, Call, Eff, *FM);
+      else if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(AddrOf->getSubExpr())))
+        Acquired.try_emplace(DRE->getDecl(), Call, &Eff);
+    }
+    for (const ReleaseEffect &Rel : FM->Releases) {
+      if (Rel.Arg < 0 || Rel.Arg >= static_cast<int>(Call->getNumArgs()))
+        continue;
+      const Expr *Arg = Call->getArg(Rel.Arg);
+      const FieldDecl *F = FieldOf(Arg);
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(Arg)); !F && DRE)
+        if (auto It = CopiedFrom.find(DRE->getDecl()); It != CopiedFrom.end())
+          F = dyn_cast<FieldDecl>(It->second);
+      if (F)
+        A.ContainerMembers[F].Released = true;
+    }
+  });
+  // Insertions of those locals into member containers.
+  auto Inserted = [&](const FieldDecl *F, const Expr *Value) {
+    llvm::SmallVector<const Expr *, 4> Parts;
+    collectParts(Value, Parts);
+    for (const Expr *Part : Parts)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(Part)))
+        if (auto It = Acquired.find(DRE->getDecl()); It != Acquired.end())
+          if (const FunctionModel *FM = A.modelFor(It->second.first))
+            Record(F, It->second.first, *It->second.second, *FM);
+  };
+  forEachStmt(Body, [&](const Stmt *S) {
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign) {
+      if (const FieldDecl *F = FieldOf(BO->getLHS()))
+        Inserted(F, BO->getRHS());
+      return;
+    }
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call)
+      return;
+    auto [Op, C] = View.opOf(Call);
+    if (Op != ContainerOp::Insert || !isa<FieldDecl>(C))
+      return;
+    for (const Expr *Arg : Call->arguments())
+      Inserted(cast<FieldDecl>(C), Arg);
+  });
+}
+
+const ContainerMemberFacts *Analysis::containerMemberFacts(const FieldDecl *F) {
+  const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  if (A.ContainerClassesScanned.insert(RD).second)
+    for (const CXXMethodDecl *M : RD->methods())
+      if (const FunctionDecl *Def = M->getDefinition())
+        scanContainerMethod(Def);
+  auto It = A.ContainerMembers.find(F);
+  return It == A.ContainerMembers.end() ? nullptr : &It->second;
+}
+
+/// A method of a class that owns the handles of a member container starts
+/// with its elements possibly live (they were put there by another call).
+void Analysis::seedContainerMembers(PathState &Entry) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (SummaryMode || CollectMembers || !MD || MD->isStatic() || isa<CXXConstructorDecl>(MD) ||
+      MD->getParent()->isLambda())
+    return;
+  for (const FieldDecl *F : MD->getParent()->fields()) {
+    if (!isHandleContainerType(F->getType()))
+      continue;
+    const ContainerMemberFacts *Facts = containerMemberFacts(F);
+    if (!Facts || !Facts->Acquisition || !Facts->Released)
+      continue;
+    Key Elem = placeOf(F, nullptr, /*Element=*/true);
+    unsigned R = resourceFor(Facts->Acquisition, -1, Facts->Kind, Facts->By, Elem,
+                             ContainerInheritedSlot);
+    Resources[R].LeftLiveBy = Facts->In;
+    Entry.Bind[Elem].insert(R);
+    Entry.Res[R].Bits = Live;
+  }
+}
+
+} // namespace lifetime
+} // namespace cgt

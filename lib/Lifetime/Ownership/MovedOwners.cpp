@@ -1,0 +1,164 @@
+//===- MovedOwners.cpp - move operations that leave the source owning ------===//
+//
+// An owning class (its destructor releases a member handle) kept in a
+// `std::vector` is moved whenever the vector grows. A user-written move
+// constructor or move assignment that copies the handle from the source
+// and does not null the source's member leaves two objects owning one
+// handle: both destructors release it (a double release, worded by
+// cudagraph-use-after-dealloc at the destructor's release, a note at the
+// copy).
+//
+//   move op reads other.h_ ---- other.h_ written (= nullptr, std::exchange,
+//        |                      std::swap, &other.h_)  ------------> clean
+//        |                 ---- `other` used otherwise (other.reset(),
+//        |                      swap(other), *this = std::move(other)) -> clean
+//        +-- neither -------------------------------------------> DoubleRelease
+//
+// A deleted or defaulted move is not user code: a defaulted move of a raw
+// handle copies it too, but the implicit-copy rule (OwnershipFindings.cpp
+// copiedOwners) already speaks for classes without user-written copy or
+// move operations.
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Ownership/Ownership.h"
+
+namespace cgt {
+namespace lifetime {
+
+namespace {
+
+/// What a move operation does with the source's member `F`.
+struct SourceUse {
+  const clang::MemberExpr *Copy = nullptr; ///< the first read of other.F
+  bool Written = false;                    ///< other.F is nulled or swapped
+  bool OtherwiseUsed = false;              ///< `other` reaches code we do not read
+};
+
+bool isWrite(const Expr *Mention, const ParentIndex &PM) {
+  const Stmt *Cur = Mention;
+  const Stmt *Up = PM.getParent(Cur);
+  while (Up && (isa<ImplicitCastExpr, ParenExpr>(Up))) {
+    Cur = Up;
+    Up = PM.getParent(Up);
+  }
+  if (!Up)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Up))
+    return BO->isAssignmentOp() && BO->getLHS() == Cur;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Up))
+    return UO->getOpcode() == UO_AddrOf || UO->isIncrementDecrementOp();
+  // std::exchange(other.h_, nullptr), std::swap(h_, other.h_): bound to a
+  // non-const reference.
+  if (const auto *Call = dyn_cast<CallExpr>(Up)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+      if (Call->getArg(I) == Cur) {
+        if (!Callee || I >= Callee->getNumParams())
+          return true;
+        QualType T = Callee->getParamDecl(I)->getType();
+        return T->isReferenceType() && !T->getPointeeType().isConstQualified();
+      }
+  }
+  return false;
+}
+
+void scanSourceUses(const Stmt *Root, const ParmVarDecl *Other, const FieldDecl *F,
+                    SourceUse &Use) {
+  if (!Root)
+    return;
+  ParentIndex PM(Root);
+  llvm::SmallVector<const Stmt *, 32> Stack{Root};
+  while (!Stack.empty()) {
+    const Stmt *S = Stack.pop_back_val();
+    if (!S)
+      continue;
+    for (const Stmt *Child : S->children())
+      Stack.push_back(Child);
+    const auto *DRE = dyn_cast<DeclRefExpr>(S);
+    if (!DRE || DRE->getDecl() != Other)
+      continue;
+    const auto *ME = dyn_cast_or_null<MemberExpr>(PM.getParentIgnoreParenImpCasts(DRE));
+    const auto *Field = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+    if (!Field) {
+      Use.OtherwiseUsed = true; // other.reset(), swap(other), passed on
+      continue;
+    }
+    if (Field != F)
+      continue;
+    if (isWrite(ME, PM))
+      Use.Written = true;
+    else if (!Use.Copy)
+      Use.Copy = ME;
+  }
+}
+
+/// The read of `other.F` a move operation leaves the source owning after.
+const MemberExpr *copyLeftInSource(const CXXMethodDecl *Move, const FieldDecl *F) {
+  const FunctionDecl *Def = Move->getDefinition();
+  if (!Def || !Def->hasBody() || Def->getNumParams() != 1)
+    return nullptr;
+  const ParmVarDecl *Other = Def->getParamDecl(0);
+  SourceUse Use;
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (Init->isWritten())
+        scanSourceUses(Init->getInit(), Other, F, Use);
+  scanSourceUses(Def->getBody(), Other, F, Use);
+  return Use.Copy && !Use.Written && !Use.OtherwiseUsed ? Use.Copy : nullptr;
+}
+
+/// The class's user-written move constructor and move assignment.
+llvm::SmallVector<const CXXMethodDecl *, 2> userMoves(const CXXRecordDecl *RD) {
+  llvm::SmallVector<const CXXMethodDecl *, 2> Out;
+  for (const CXXMethodDecl *M : RD->methods()) {
+    bool Move = isa<CXXConstructorDecl>(M) ? cast<CXXConstructorDecl>(M)->isMoveConstructor()
+                                           : M->isMoveAssignmentOperator();
+    if (Move && M->isUserProvided() && !M->isDeleted())
+      Out.push_back(M);
+  }
+  return Out;
+}
+
+} // namespace
+
+void OwnershipIndex::movedOwners(const FunctionDecl *FD, std::vector<LifetimeFinding> &Out) {
+  const auto *Dtor = dyn_cast<CXXDestructorDecl>(FD);
+  if (!Dtor)
+    return;
+  const CXXRecordDecl *RD = Dtor->getParent();
+  llvm::SmallVector<const CXXMethodDecl *, 2> Moves = userMoves(RD);
+  if (Moves.empty())
+    return;
+  for (const FieldDecl *F : RD->fields()) {
+    const OwnedMember *O = member(F);
+    if (!O)
+      continue;
+    for (const MemberRelease &Rel : O->Releases) {
+      if (Rel.In != FD)
+        continue;
+      for (const CXXMethodDecl *Move : Moves) {
+        const MemberExpr *Copy = copyLeftInSource(Move, F);
+        if (!Copy)
+          continue;
+        LifetimeFinding L = memberFinding(FindingKind::DoubleRelease, Rel.Call,
+                                          O->Acquisitions.empty() ? "" : O->Acquisitions.front().Kind,
+                                          F);
+        L.Owner.clear(); // not the implicit copy's wording
+        L.VarName = F->getNameAsString();
+        L.CalledFunction = Rel.By;
+        std::string What = isa<CXXConstructorDecl>(Move) ? "move constructor" : "move assignment";
+        L.Notes.push_back({loc(Copy), "the " + What + " of '" + ownerName(RD) + "' copies '" +
+                                          F->getNameAsString() +
+                                          "' from the moved-from object without nulling it: "
+                                          "after a move (a std::vector growing) both "
+                                          "destructors release it"});
+        Out.push_back(std::move(L));
+        break;
+      }
+      break;
+    }
+  }
+}
+
+} // namespace lifetime
+} // namespace cgt

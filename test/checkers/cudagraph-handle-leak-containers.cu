@@ -1,0 +1,433 @@
+// RUN: %check_cudagraph_tidy %s cudagraph-handle-leak %t -check-suffixes=LEAK
+// RUN: %check_cudagraph_tidy %s cudagraph-unpaired-instantiate %t -check-suffixes=EXEC
+// RUN: %check_cudagraph_tidy %s cudagraph-use-after-dealloc %t -check-suffixes=UAF
+//
+// Handles kept in standard containers (lib/Lifetime/Containers.cpp): a
+// handle moves into the container, a release loop over the elements (or a
+// release of the element about to go) releases it, and a drop (clear,
+// erase, pop_back, the end of a local container) while it is live is a
+// leak at the drop. Every buggy case has a clean twin right after it.
+#include <cuda_runtime.h>
+#include <array>
+#include <map>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+void keep(std::vector<cudaStream_t> &v);
+
+// ---- streams in a vector -------------------------------------------------
+
+void leak_vector_end_of_life(int n) {
+  std::vector<cudaStream_t> streams;
+  for (int i = 0; i < n; ++i) {
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:5: warning: stream 's' created by 'cudaStreamCreate' is not released on every path; call cudaStreamDestroy or hand it to an owner [cudagraph-handle-leak]
+    streams.push_back(s);
+  }
+}
+
+void clean_vector_release_loop(int n) {
+  std::vector<cudaStream_t> streams;
+  for (int i = 0; i < n; ++i) {
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    streams.push_back(s);
+  }
+  for (auto s : streams)
+    cudaStreamDestroy(s);
+}
+
+void leak_vector_clear(int n) {
+  std::vector<cudaStream_t> streams;
+  for (int i = 0; i < n; ++i) {
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    streams.emplace_back(s);
+  }
+  streams.clear();
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:3: warning: stream 's' created by 'cudaStreamCreate' is not released on every path; call cudaStreamDestroy or hand it to an owner [cudagraph-handle-leak]
+}
+
+void clean_vector_index_loop_then_clear(int n) {
+  std::vector<cudaStream_t> streams;
+  for (int i = 0; i < n; ++i) {
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    streams.emplace_back(s);
+  }
+  for (size_t i = 0; i < streams.size(); ++i)
+    cudaStreamDestroy(streams[i]);
+  streams.clear();
+}
+
+void leak_pop_back() {
+  std::vector<cudaStream_t> streams;
+  {
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    streams.push_back(s);
+  }
+  streams.pop_back();
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:3: warning: stream 's' created by 'cudaStreamCreate' is not released on every path; call cudaStreamDestroy or hand it to an owner [cudagraph-handle-leak]
+}
+
+void clean_pop_back_after_destroying_back() {
+  std::vector<cudaStream_t> streams;
+  {
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    streams.push_back(s);
+  }
+  cudaStreamDestroy(streams.back());
+  streams.pop_back();
+}
+
+// ---- events created in place ----------------------------------------------
+
+void leak_events_in_place(int n) {
+  std::vector<cudaEvent_t> events(n);
+  for (int i = 0; i < n; ++i)
+    cudaEventCreate(&events[i]);
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:5: warning: event 'events[]' created by 'cudaEventCreate' is not released on every path; call cudaEventDestroy or hand it to an owner [cudagraph-handle-leak]
+  cudaEventRecord(events[0], 0);
+}
+
+void clean_events_in_place(int n) {
+  std::vector<cudaEvent_t> events(n);
+  for (int i = 0; i < n; ++i)
+    cudaEventCreate(&events[i]);
+  cudaEventRecord(events[0], 0);
+  for (int i = 0; i < n; ++i)
+    cudaEventDestroy(events[i]);
+}
+
+void leak_std_array() {
+  std::array<cudaStream_t, 4> pool;
+  for (auto &s : pool)
+    cudaStreamCreate(&s);
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:5: warning: stream 'pool[]' created by 'cudaStreamCreate' is not released on every path; call cudaStreamDestroy or hand it to an owner [cudagraph-handle-leak]
+}
+
+void clean_std_array() {
+  std::array<cudaStream_t, 4> pool;
+  for (auto &s : pool)
+    cudaStreamCreate(&s);
+  for (cudaStream_t s : pool)
+    cudaStreamDestroy(s);
+}
+
+// ---- containers that escape are not this function's to release -----------
+
+std::vector<cudaStream_t> clean_returned(int n) {
+  std::vector<cudaStream_t> streams;
+  for (int i = 0; i < n; ++i) {
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    streams.push_back(s);
+  }
+  return streams;
+}
+
+void clean_handed_to_owner(int n) {
+  std::vector<cudaStream_t> streams(n);
+  for (int i = 0; i < n; ++i)
+    cudaStreamCreate(&streams[i]);
+  keep(streams);
+}
+
+// Copied out before the erase, released after it.
+void clean_copy_out_then_erase(std::map<int, cudaStream_t> *unused, int k) {
+  std::map<int, cudaStream_t> m;
+  {
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    m[k] = s;
+  }
+  cudaStream_t old = m.at(k);
+  m.erase(k);
+  cudaStreamDestroy(old);
+}
+
+// Another key leaves: the element at 1 is still there, and released.
+void clean_erase_other_key() {
+  std::map<int, cudaStream_t> m;
+  {
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    m[1] = s;
+  }
+  m.erase(2);
+  for (auto &kv : m)
+    cudaStreamDestroy(kv.second);
+}
+
+// ---- a graph cache keyed by shape (local) ---------------------------------
+
+void leak_erase_without_destroy(cudaGraph_t g, int bs) {
+  std::unordered_map<int, cudaGraphExec_t> cache;
+  {
+    cudaGraphExec_t e;
+    cudaGraphInstantiate(&e, g, 0);
+    cache.emplace(bs, e);
+  }
+  auto it = cache.find(bs);
+  cudaGraphLaunch(it->second, 0);
+  cache.erase(it);
+  // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:3: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path; call cudaGraphExecDestroy or hand it to an owner [cudagraph-unpaired-instantiate]
+}
+
+void clean_destroy_then_erase(cudaGraph_t g, int bs) {
+  std::unordered_map<int, cudaGraphExec_t> cache;
+  {
+    cudaGraphExec_t e;
+    cudaGraphInstantiate(&e, g, 0);
+    cache.emplace(bs, e);
+  }
+  auto it = cache.find(bs);
+  cudaGraphLaunch(it->second, 0);
+  cudaGraphExecDestroy(it->second);
+  cache.erase(it);
+}
+
+void leak_erase_by_key(cudaGraph_t g, int bs) {
+  std::map<int, cudaGraphExec_t> cache;
+  {
+    cudaGraphExec_t e;
+    cudaGraphInstantiate(&e, g, 0);
+    cache[bs] = e;
+  }
+  cache.erase(bs);
+  // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:3: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path; call cudaGraphExecDestroy or hand it to an owner [cudagraph-unpaired-instantiate]
+}
+
+void clean_destroy_at_key_then_erase(cudaGraph_t g, int bs) {
+  std::map<int, cudaGraphExec_t> cache;
+  {
+    cudaGraphExec_t e;
+    cudaGraphInstantiate(&e, g, 0);
+    cache[bs] = e;
+  }
+  cudaGraphExecDestroy(cache.at(bs));
+  cache.erase(bs);
+}
+
+void leak_instantiated_in_place(cudaGraph_t g, int n) {
+  std::map<int, cudaGraphExec_t> cache;
+  for (int bs = 1; bs <= n; bs *= 2)
+    cudaGraphInstantiate(&cache[bs], g, 0);
+  // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:5: warning: graph exec 'cache[]' created by 'cudaGraphInstantiate' is not destroyed on every path; call cudaGraphExecDestroy or hand it to an owner [cudagraph-unpaired-instantiate]
+}
+
+void clean_instantiated_in_place(cudaGraph_t g, int n) {
+  std::map<int, cudaGraphExec_t> cache;
+  for (int bs = 1; bs <= n; bs *= 2)
+    cudaGraphInstantiate(&cache[bs], g, 0);
+  for (auto &[bs, exec] : cache)
+    cudaGraphExecDestroy(exec);
+  cache.clear();
+}
+
+void clean_iterator_loop(cudaGraph_t g, int n) {
+  std::map<int, cudaGraphExec_t> cache;
+  for (int bs = 1; bs <= n; bs *= 2) {
+    cudaGraphExec_t e;
+    cudaGraphInstantiate(&e, g, 0);
+    cache.insert({bs, e});
+  }
+  for (auto it = cache.begin(); it != cache.end(); ++it)
+    cudaGraphExecDestroy(it->second);
+}
+
+void leak_insert_pair_then_clear(cudaGraph_t g, int n) {
+  std::map<int, cudaGraphExec_t> cache;
+  for (int bs = 1; bs <= n; bs *= 2) {
+    cudaGraphExec_t e;
+    cudaGraphInstantiate(&e, g, 0);
+    cache.insert(std::make_pair(bs, e));
+  }
+  cache.clear();
+  // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:3: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path; call cudaGraphExecDestroy or hand it to an owner [cudagraph-unpaired-instantiate]
+}
+
+// An assignment over the element at the same constant key.
+void leak_overwrite_same_key(cudaGraph_t g, cudaGraph_t g2) {
+  std::map<int, cudaGraphExec_t> cache;
+  {
+    cudaGraphExec_t e;
+    cudaGraphInstantiate(&e, g, 0);
+    cache[0] = e;
+  }
+  cudaGraphExec_t e2;
+  cudaGraphInstantiate(&e2, g2, 0);
+  cache[0] = e2;
+  // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:3: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path; call cudaGraphExecDestroy or hand it to an owner [cudagraph-unpaired-instantiate]
+  for (auto &kv : cache)
+    cudaGraphExecDestroy(kv.second);
+}
+
+void clean_overwrite_after_destroy(cudaGraph_t g, cudaGraph_t g2) {
+  std::map<int, cudaGraphExec_t> cache;
+  {
+    cudaGraphExec_t e;
+    cudaGraphInstantiate(&e, g, 0);
+    cache[0] = e;
+  }
+  cudaGraphExec_t e2;
+  cudaGraphInstantiate(&e2, g2, 0);
+  cudaGraphExecDestroy(cache[0]);
+  cache[0] = e2;
+  for (auto &kv : cache)
+    cudaGraphExecDestroy(kv.second);
+}
+
+// Keys spelled alike in a loop are different values: no overwrite.
+void clean_fill_by_variable_key(cudaGraph_t g, int n) {
+  std::map<int, cudaGraphExec_t> cache;
+  for (int bs = 1; bs <= n; bs *= 2) {
+    cudaGraphExec_t e;
+    cudaGraphInstantiate(&e, g, 0);
+    cache[bs] = e;
+  }
+  for (auto &kv : cache)
+    cudaGraphExecDestroy(kv.second);
+}
+
+// ---- a member cache: inserted by one method, evicted by another -----------
+
+class GraphCache {
+public:
+  void put(int bs, cudaGraph_t g) {
+    cudaGraphExec_t e;
+    cudaGraphInstantiate(&e, g, 0);
+    execs_[bs] = e;
+  }
+  void evict_forgetting_destroy(int bs) {
+    auto it = execs_.find(bs);
+    if (it == execs_.end())
+      return;
+    execs_.erase(it);
+    // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:5: warning: graph exec 'execs_[]' created by 'cudaGraphInstantiate' is not destroyed on every path; call cudaGraphExecDestroy or hand it to an owner [cudagraph-unpaired-instantiate]
+  }
+  void evict(int bs) {
+    auto it = execs_.find(bs);
+    if (it == execs_.end())
+      return;
+    cudaGraphExecDestroy(it->second);
+    execs_.erase(it);
+  }
+  void launch(int bs, cudaStream_t s) { cudaGraphLaunch(execs_.at(bs), s); }
+  ~GraphCache() {
+    for (auto &kv : execs_)
+      cudaGraphExecDestroy(kv.second);
+    execs_.clear();
+  }
+
+private:
+  std::unordered_map<int, cudaGraphExec_t> execs_;
+};
+
+// An LRU cache that hands the victim to a helper before erasing it.
+void retire(cudaGraphExec_t e);
+class LruCache {
+public:
+  void put(int bs, cudaGraph_t g) {
+    cudaGraphExec_t e;
+    cudaGraphInstantiate(&e, g, 0);
+    execs_.emplace(bs, e);
+    if (execs_.size() > 8) {
+      auto victim = execs_.begin();
+      retire(victim->second);
+      execs_.erase(victim);
+    }
+  }
+  void shrink() {
+    while (!execs_.empty()) {
+      auto victim = execs_.begin();
+      cudaGraphExecDestroy(victim->second);
+      execs_.erase(victim);
+    }
+  }
+  ~LruCache() { shrink(); }
+
+private:
+  std::map<int, cudaGraphExec_t> execs_;
+};
+
+// ---- owning classes in vectors: the move constructor must null the source --
+
+class StreamOwner {
+public:
+  StreamOwner() { cudaStreamCreate(&s_); }
+  StreamOwner(StreamOwner &&other) noexcept : s_(other.s_) {}
+  ~StreamOwner() {
+    if (s_)
+      cudaStreamDestroy(s_);
+    // CHECK-MESSAGES-UAF: :[[@LINE-1]]:7: warning: 's_' is released again by 'cudaStreamDestroy' (undefined behaviour) [cudagraph-use-after-dealloc]
+  }
+
+private:
+  cudaStream_t s_ = nullptr;
+};
+
+class StreamOwnerNulls {
+public:
+  StreamOwnerNulls() { cudaStreamCreate(&s_); }
+  StreamOwnerNulls(StreamOwnerNulls &&other) noexcept : s_(other.s_) { other.s_ = nullptr; }
+  ~StreamOwnerNulls() {
+    if (s_)
+      cudaStreamDestroy(s_);
+  }
+
+private:
+  cudaStream_t s_ = nullptr;
+};
+
+class StreamOwnerExchanges {
+public:
+  StreamOwnerExchanges() { cudaStreamCreate(&s_); }
+  StreamOwnerExchanges(StreamOwnerExchanges &&other) noexcept
+      : s_(std::exchange(other.s_, nullptr)) {}
+  StreamOwnerExchanges &operator=(StreamOwnerExchanges &&other) noexcept {
+    std::swap(s_, other.s_);
+    return *this;
+  }
+  ~StreamOwnerExchanges() {
+    if (s_)
+      cudaStreamDestroy(s_);
+  }
+
+private:
+  cudaStream_t s_ = nullptr;
+};
+
+class EventOwnerBadAssign {
+public:
+  EventOwnerBadAssign() { cudaEventCreate(&e_); }
+  EventOwnerBadAssign(const EventOwnerBadAssign &) = delete;
+  EventOwnerBadAssign &operator=(EventOwnerBadAssign &&other) noexcept {
+    e_ = other.e_;
+    return *this;
+  }
+  ~EventOwnerBadAssign() { cudaEventDestroy(e_); }
+  // CHECK-MESSAGES-UAF: :[[@LINE-1]]:28: warning: 'e_' is released again by 'cudaEventDestroy' (undefined behaviour) [cudagraph-use-after-dealloc]
+
+private:
+  cudaEvent_t e_ = nullptr;
+};
+
+class EventOwnerDeletedMove {
+public:
+  EventOwnerDeletedMove() { cudaEventCreate(&e_); }
+  EventOwnerDeletedMove(EventOwnerDeletedMove &&) = delete;
+  ~EventOwnerDeletedMove() { cudaEventDestroy(e_); }
+
+private:
+  cudaEvent_t e_ = nullptr;
+};
+
+void fill_owners(std::vector<StreamOwnerNulls> &v, std::vector<StreamOwnerExchanges> &w) {
+  v.emplace_back();
+  w.emplace_back();
+}
