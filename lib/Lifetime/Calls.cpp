@@ -72,6 +72,10 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
       auto RS = P.Res.find(OldR);
       if (RS == P.Res.end() || !(RS->second.Bits & Live) || P.boundElsewhere(OldR, Target))
         continue;
+      if (DependentlyDecided.count(OldR)) // Templates.cpp
+        DependentlyDecided.insert(R);
+      if (reportGraphLostToCapture(Call, M, OldR, RS->second))
+        continue;
       const Resource &Prev = Resources[OldR];
       std::vector<PathNote> Notes = trailNotes(RS->second);
       std::string Noun = A.Model.kind(Prev.Kind) ? A.Model.kind(Prev.Kind)->Noun : "resource";
