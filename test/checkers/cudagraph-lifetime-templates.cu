@@ -329,8 +329,8 @@ template <class T> void leak_throw_in_template(size_t n) {
 void leak_created_graph_captured_over(cudaStream_t s) {
   cudaGraph_t g;
   cudaGraphCreate(&g, 0);
-  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:3: warning: graph 'g' created by 'cudaGraphCreate' is overwritten by cudaStreamEndCapture at line [[@LINE+3]] before it is destroyed; call cudaGraphDestroy first [cudagraph-handle-leak]
-  // CHECK-MESSAGES-OFF: :[[@LINE-2]]:3: warning: graph 'g' created by 'cudaGraphCreate' is overwritten by cudaStreamEndCapture at line [[@LINE+2]] before it is destroyed; call cudaGraphDestroy first [cudagraph-handle-leak]
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:3: warning: graph 'g' created by 'cudaGraphCreate' is overwritten by cudaStreamEndCapture at line [[@LINE+4]] before it is destroyed; call cudaGraphDestroy first [cudagraph-handle-leak]
+  // CHECK-MESSAGES-OFF: :[[@LINE-2]]:3: warning: graph 'g' created by 'cudaGraphCreate' is overwritten by cudaStreamEndCapture at line [[@LINE+3]] before it is destroyed; call cudaGraphDestroy first [cudagraph-handle-leak]
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
   fill<<<1, 1, 0, s>>>(nullptr);
   cudaStreamEndCapture(s, &g);
