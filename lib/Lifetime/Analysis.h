@@ -498,6 +498,7 @@ private:
   // --- template patterns (Templates.cpp) ---
   void escapeDependentParts(const Stmt *S, PathState &P);
   bool hasOpaqueInit(const VarDecl *VD) const;
+  bool onDependentOperator(const CallExpr *Call, PathState &P);
   void escapeNamedIn(const Stmt *S, PathState &P);
   void noteDependentBranch(const CFGBlock *From, const StateSet &Out);
 

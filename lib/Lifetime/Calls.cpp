@@ -464,6 +464,8 @@ void Analysis::onUnknownCall(const CallExpr *Call, PathState &P) {
       use(Call, Arg, nullptr, P);
     return;
   }
+  if (onDependentOperator(Call, P)) // Templates.cpp
+    return;
   const FunctionDecl *Callee = Call->getDirectCallee();
   llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
   // `obj(x)`, `obj[i]`: a member operator's object comes before the

@@ -160,6 +160,31 @@ void Analysis::escapeNamedIn(const Stmt *S, PathState &P) {
   }
 }
 
+/// `sqrt(r) < tol`, `a + b` between operands of dependent type: an
+/// operator the template cannot resolve yet. Comparisons, arithmetic and
+/// logic read their operands (an expression template may keep their
+/// values, so those escape) and write none of them; assignments, `++`,
+/// `<<`, `>>` and the rest are left to the unknown-call rule.
+bool Analysis::onDependentOperator(const CallExpr *Call, PathState &P) {
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+  if (!InPattern || !Op || Call->getDirectCallee() || !Call->isTypeDependent())
+    return false;
+  switch (Op->getOperator()) {
+  case OO_Less: case OO_Greater: case OO_LessEqual: case OO_GreaterEqual:
+  case OO_EqualEqual: case OO_ExclaimEqual: case OO_Plus: case OO_Minus:
+  case OO_Star: case OO_Slash: case OO_Percent: case OO_Amp: case OO_Pipe:
+  case OO_Caret: case OO_Exclaim: case OO_Tilde: case OO_AmpAmp: case OO_PipePipe:
+    break;
+  default:
+    return false;
+  }
+  if (Op->getOperator() == OO_Amp && Call->getNumArgs() == 1)
+    return false; // `&x`: whoever gets the address may write through it
+  for (const Expr *Arg : Call->arguments())
+    escapeValueRefs(Arg, P);
+  return true;
+}
+
 /// A branch that some instantiation may decide once and for all: the
 /// resources live across it report nothing (head comment).
 void Analysis::noteDependentBranch(const CFGBlock *From, const StateSet &Out) {

@@ -352,6 +352,14 @@ void OwnershipIndex::noteCallArgument(const CallExpr *Call, unsigned I, bool ByA
         StructsWithFree.insert(F->getParent());
       Classified = true;
     }
+  // A helper's summary lists what it does to each argument; one it does not
+  // describe may be kept or freed by means it does not follow (MatX's
+  // `matxFree(p)` looks `p` up in its allocator's map), as the dataflow
+  // reads it (escapeUnclassifiedArgs).
+  bool Summarised = M->Origin == "summary" || M->Origin == "attributes" || M->UnlistedArgsEscape;
+  if (Summarised && !Classified && !ByAddress &&
+      llvm::none_of(M->Uses, [&](const UseEffect &U) { return U.Arg == static_cast<int>(I); }))
+    return handOut(ME, Call, FD);
   // Any other argument of a modelled call is a use (`cudaGraphLaunch(exec_)`,
   // `cudaMemcpy(&x_, ...)` writes a plain value).
   if (ByReference && !Classified)
