@@ -136,7 +136,9 @@ void Analysis::escapeDependentParts(const Stmt *S, PathState &P) {
 /// its initialiser is opaque, and is not an assignment the dataflow can
 /// read.
 bool Analysis::hasOpaqueInit(const VarDecl *VD) const {
-  return InPattern && VD->getInit() &&
+  // A lambda's closure type is dependent inside a template, but what the
+  // lambda does is its body's, followed where it is called (Lambdas.cpp).
+  return InPattern && VD->getInit() && !isa<LambdaExpr>(strip(VD->getInit())) &&
          (VD->getType()->isDependentType() || isOpaqueDependent(strip(VD->getInit())) ||
           VD->getInit()->getType().isNull());
 }
