@@ -143,22 +143,27 @@ bool Analysis::hasOpaqueInit(const VarDecl *VD) const {
           VD->getInit()->getType().isNull());
 }
 
+/// The places an unresolved expression is given directly (`Holder<T>(p)`,
+/// `(p, d)`, the object of `x.template get<T>()`, `&x`) escape, with their
+/// address: the expression may bind them to a reference. Deeper operands
+/// are not its to change: calls among them are elements of their own, and a
+/// comparison or an arithmetic operand is only read (`tol` in
+/// `(c = all(sqrt(r) < tol)).run(s)` keeps its facts).
 void Analysis::escapeNamedIn(const Stmt *S, PathState &P) {
-  std::vector<const Stmt *> Work{S};
-  while (!Work.empty()) {
-    const Stmt *Cur = Work.back();
-    Work.pop_back();
-    if (!Cur || isa<LambdaExpr>(Cur))
+  for (const Stmt *Child : S->children()) {
+    const auto *E = dyn_cast_or_null<Expr>(Child);
+    if (!E)
       continue;
-    if (const auto *E = dyn_cast<Expr>(Cur))
-      if (Key K = storageOf(E)) {
-        AddressEscaped.insert(K);
-        escapeValueRefs(E, P);
-        invalidateFacts(K, P);
-        continue;
-      }
-    for (const Stmt *Child : Cur->children())
-      Work.push_back(Child);
+    E = strip(E);
+    if (const auto *AddrOf = dyn_cast<UnaryOperator>(E); AddrOf && AddrOf->getOpcode() == UO_AddrOf)
+      E = strip(AddrOf->getSubExpr());
+    if (Key K = storageOf(E)) {
+      AddressEscaped.insert(K);
+      escapeValueRefs(E, P);
+      invalidateFacts(K, P);
+    } else if (isOpaqueDependent(E)) {
+      escapeNamedIn(E, P); // `Holder<T>((p, q))`: still given directly
+    }
   }
 }
 

@@ -107,6 +107,17 @@ template <class T> void clean_sizeof_branch(size_t n) {
     cudaFree(d);
 }
 
+// MatX's cgsolve: a flag tested around the creation and the release, with
+// unresolved expression-template calls between that only read it.
+template <class X> void clean_flag_across_dependent_calls(X x, X y, double tol, cudaStream_t s) {
+  cudaStream_t d2h;
+  if (tol > 0.0f)
+    cudaStreamCreate(&d2h);
+  (y = all(sqrt(x) < tol)).run(s);
+  if (tol > 0.0f)
+    cudaStreamDestroy(d2h);
+}
+
 // Graph execs in a pattern.
 template <class T> void leak_exec_never_instantiated(cudaGraph_t g, cudaStream_t s) {
   cudaGraphExec_t e;
