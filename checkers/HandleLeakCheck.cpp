@@ -18,6 +18,16 @@ void HandleLeakCheck::handleFinding(const cgt::LifetimeFinding &F,
   std::string Release = familyReleaseFunction(*Kind, F.AcquiredBy);
   switch (F.Kind) {
   case cgt::FindingKind::Leak:
+    // Lost to a call that wrote another handle over it (a capture's end
+    // into the variable of a created graph): the last note is that call.
+    if (!F.CalledFunction.empty() && !F.Notes.empty() && astContext()) {
+      unsigned Line =
+          astContext()->getSourceManager().getExpansionLineNumber(F.Notes.back().Loc);
+      emit(F, Kind->Noun + " " + Named + origin(F) + " is overwritten by " +
+                  F.CalledFunction + " at line " + std::to_string(Line) +
+                  " before it is destroyed; call " + Release + " first");
+      break;
+    }
     emit(F, Kind->Noun + " " + Named + origin(F) + " is not released on every path; call " +
                 Release + leakAdvice(F, " or hand it to an owner"));
     break;

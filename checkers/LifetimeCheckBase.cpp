@@ -22,7 +22,7 @@ struct SharedAnalysis {
   llvm::DenseMap<const FunctionDecl *, std::vector<cgt::LifetimeFinding>> Findings;
 };
 
-using SharedKey = std::tuple<const ASTContext *, std::string, bool, bool>;
+using SharedKey = std::tuple<const ASTContext *, std::string, bool, bool, bool, bool>;
 
 /// clang-tidy runs one translation unit on one thread; the driver may run
 /// several on several threads, each with its own cache. Entries are dropped
@@ -40,12 +40,18 @@ LifetimeCheckBase::LifetimeCheckBase(StringRef Name, ClangTidyContext *Context)
       ApiModelFiles(Options.getLocalOrGlobal("ApiModelFiles", "")),
       UseHelperSummaries(parseBool(Options.get("UseHelperSummaries", "true"))),
       SpeculativeMemberReports(
-          parseBool(Options.getLocalOrGlobal("SpeculativeMemberReports", "false"))) {}
+          parseBool(Options.getLocalOrGlobal("SpeculativeMemberReports", "false"))),
+      AnalyzeUninstantiatedTemplates(
+          parseBool(Options.getLocalOrGlobal("AnalyzeUninstantiatedTemplates", "true"))),
+      ReportLeaksOnThrow(parseBool(Options.getLocalOrGlobal("ReportLeaksOnThrow", "true"))) {}
 
 void LifetimeCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "ApiModelFiles", ApiModelFiles);
   Options.store(Opts, "UseHelperSummaries", UseHelperSummaries ? "true" : "false");
   Options.store(Opts, "SpeculativeMemberReports", SpeculativeMemberReports ? "true" : "false");
+  Options.store(Opts, "AnalyzeUninstantiatedTemplates",
+                AnalyzeUninstantiatedTemplates ? "true" : "false");
+  Options.store(Opts, "ReportLeaksOnThrow", ReportLeaksOnThrow ? "true" : "false");
 }
 
 /// Models are shared between checks and translation units: parsing the same
@@ -90,7 +96,9 @@ void LifetimeCheckBase::registerMatchers(MatchFinder *Finder) {
 
 void LifetimeCheckBase::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!FD || !FD->hasBody() || FD->isDependentContext() || ModelFailed)
+  // Dependent bodies too: the analyzer decides which template patterns
+  // stand for instantiations the unit does not have (Templates.cpp).
+  if (!FD || !FD->hasBody() || ModelFailed)
     return;
   if (!Model) {
     Model = loadModel();
@@ -101,11 +109,14 @@ void LifetimeCheckBase::check(const MatchFinder::MatchResult &Result) {
   }
   SharedAnalysis &S =
       sharedAnalyses()[SharedKey(Result.Context, ApiModelFiles, UseHelperSummaries,
-                                SpeculativeMemberReports)];
+                                SpeculativeMemberReports, AnalyzeUninstantiatedTemplates,
+                                ReportLeaksOnThrow)];
   if (!S.Analyzer) {
     cgt::LifetimeOptions Opts;
     Opts.UseHelperSummaries = UseHelperSummaries;
     Opts.SpeculativeMemberReports = SpeculativeMemberReports;
+    Opts.AnalyzeUninstantiatedTemplates = AnalyzeUninstantiatedTemplates;
+    Opts.ReportLeaksOnThrow = ReportLeaksOnThrow;
     S.Model = Model;
     S.Analyzer = std::make_unique<cgt::LifetimeAnalyzer>(*Model, *Result.Context, Opts);
   }

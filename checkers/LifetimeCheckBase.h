@@ -64,6 +64,8 @@ private:
   std::string ApiModelFiles;
   bool UseHelperSummaries;
   bool SpeculativeMemberReports;
+  bool AnalyzeUninstantiatedTemplates;
+  bool ReportLeaksOnThrow;
   std::shared_ptr<const cgt::ApiModel> Model;
   bool ModelFailed = false;
   ASTContext *CurrentCtx = nullptr;

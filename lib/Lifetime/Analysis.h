@@ -19,6 +19,8 @@
 //   Reports.cpp      leaks and reports
 //   Places.cpp       places, locations, text
 //   HandleAttributes.cpp  acquire_handle/release_handle/use_handle("cuda")
+//   Templates.cpp    templates the unit never instantiates: their patterns
+//   Exceptions.cpp   throws that leave the function with live locals
 //   Capture/         stream capture: Capture.cpp (open captures, calls
 //                    illegal during one), CaptureGuards.cpp (code that asks
 //                    whether its stream captures), CapturedMemory.cpp
@@ -228,6 +230,20 @@ struct LifetimeAnalyzer::Impl {
   bool mayReceiveResource(const FunctionDecl *Def) const;
   bool isPureHelper(const FunctionDecl *FD, unsigned Depth = 0);
   llvm::DenseMap<const FunctionDecl *, bool> PureHelpers;
+
+  // --- templates the unit never instantiates (Templates.cpp) ---
+  /// Not dependent, or a pattern analysed in place of its missing
+  /// instantiations.
+  bool analyzable(const FunctionDecl *FD);
+  bool isUninstantiatedPattern(const FunctionDecl *FD);
+  /// A pattern whose members the ownership index follows.
+  bool isOwnershipPattern(const FunctionDecl *FD);
+  std::optional<llvm::DenseSet<const FunctionDecl *>> InstantiatedPatterns;
+
+  // --- throws (Exceptions.cpp) ---
+  /// A helper that never returns because it throws.
+  bool alwaysThrows(const FunctionDecl *Callee);
+  llvm::DenseMap<const FunctionDecl *, bool> Throwers;
 };
 
 namespace lifetime {
@@ -485,6 +501,8 @@ private:
   void scanCapturesIntoGraphs();
   bool onEndIntoExistingGraph(const CallExpr *Call, const FunctionModel &M, PathState &P);
   bool setsRelaxedMode(const CallExpr *Call, const FunctionModel &M) const;
+  bool reportGraphLostToCapture(const CallExpr *End, const FunctionModel &M, unsigned OldR,
+                                const ResState &RS);
 
   // --- memory captured into graphs (CapturedMemory.cpp) ---
   /// What one capture (or every capture into one graph) recorded.
@@ -531,6 +549,16 @@ private:
   void scanContainerMethod(const FunctionDecl *M);
   const ContainerMemberFacts *containerMemberFacts(const FieldDecl *F);
   void seedContainerMembers(PathState &Entry);
+  // --- template patterns (Templates.cpp) ---
+  void escapeDependentParts(const Stmt *S, PathState &P);
+  bool hasOpaqueInit(const VarDecl *VD) const;
+  bool onDependentOperator(const CallExpr *Call, PathState &P);
+  void escapeNamedIn(const Stmt *S, PathState &P);
+  void noteDependentBranch(const CFGBlock *From, const StateSet &Out);
+
+  // --- throws that leave the function (Exceptions.cpp) ---
+  bool throwsOut(const Stmt *S);
+  void onThrowLeaving(const Stmt *Throw, const PathState &P);
 
   // --- places, locations, text ---
   Key storageOf(const Expr *E);
@@ -639,6 +667,10 @@ private:
   std::vector<llvm::BitVector> NamedFrom;
   /// Resources whose states were widened at some join: no findings.
   std::vector<unsigned> WidenedRes;
+  /// The body is a template's pattern (Templates.cpp); the resources that
+  /// were live across a branch on a dependent condition report nothing.
+  bool InPattern = false;
+  std::set<unsigned> DependentlyDecided;
   static constexpr unsigned MaxVisitsPerBlock = 64;
   bool HitVisitBudget = false;
   size_t MostDisjuncts = 0;

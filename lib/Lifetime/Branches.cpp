@@ -43,7 +43,7 @@ bool Analysis::isZero(const Expr *E) const {
   E = E->IgnoreParenCasts();
   if (isa<CXXNullPtrLiteralExpr>(E) || isa<GNUNullExpr>(E))
     return true;
-  if (E->isValueDependent() || E->isTypeDependent())
+  if (E->isValueDependent() || E->isTypeDependent() || E->getType().isNull())
     return false;
   if (std::optional<bool> NonZero = literalIsNonZero(E))
     return !*NonZero;
@@ -102,7 +102,8 @@ std::optional<CondTest> Analysis::comparisonWithNonZero(const BinaryOperator *BO
   auto NonZeroConstant = [&](const Expr *E) {
     E = E->IgnoreParenImpCasts();
     Expr::EvalResult R;
-    return !E->isValueDependent() && E->getType()->isIntegralOrEnumerationType() &&
+    return !E->isValueDependent() && !E->getType().isNull() &&
+           E->getType()->isIntegralOrEnumerationType() &&
            E->EvaluateAsInt(R, Ctx) && R.Val.getInt() != 0;
   };
   const Expr *Subject = NonZeroConstant(BO->getRHS())   ? BO->getLHS()

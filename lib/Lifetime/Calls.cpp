@@ -83,6 +83,10 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
       auto RS = P.Res.find(OldR);
       if (RS == P.Res.end() || !(RS->second.Bits & Live) || P.boundElsewhere(OldR, Target))
         continue;
+      if (DependentlyDecided.count(OldR)) // Templates.cpp
+        DependentlyDecided.insert(R);
+      if (reportGraphLostToCapture(Call, M, OldR, RS->second))
+        continue;
       const Resource &Prev = Resources[OldR];
       std::vector<PathNote> Notes = trailNotes(RS->second);
       std::string Noun = A.Model.kind(Prev.Kind) ? A.Model.kind(Prev.Kind)->Noun : "resource";
@@ -516,6 +520,8 @@ void Analysis::onUnknownCall(const CallExpr *Call, PathState &P) {
       use(Call, Arg, nullptr, P);
     return;
   }
+  if (onDependentOperator(Call, P)) // Templates.cpp
+    return;
   if (onContainerCall(Call, P))
     return; // insert, erase, clear, element access (Containers.cpp)
   const FunctionDecl *Callee = Call->getDirectCallee();

@@ -26,6 +26,7 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
   const Stmt *S = CS->getStmt();
   if (isContainerInsertPart(S))
     return; // `{k, e}` built for `cache.insert`: the insertion's (Containers.cpp)
+  escapeDependentParts(S, P);
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
     onCall(Call, P, Dead);
   } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
@@ -43,6 +44,10 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
       if (const auto *VD = dyn_cast<VarDecl>(D)) {
         if (!VD->getInit())
           continue;
+        if (hasOpaqueInit(VD)) { // Templates.cpp
+          escapeNamedIn(VD->getInit(), P);
+          continue;
+        }
         if (VD->hasLocalStorage() && !VD->getType()->isReferenceType()) {
           assignTo(placeOf(VD), VD->getInit(), nullptr, P);
           continue;
@@ -68,7 +73,8 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
     if (!isLocalLambda(L))
       escapeValueRefs(L, P);
   } else if (isa<CXXThrowExpr>(S)) {
-    // A throw caught in this function goes on to its handler.
+    // A throw caught in this function goes on to its handler; one that
+    // leaves it ends the path (transferBlock reports what it leaks).
     if (A.Opts.SinkPathsAreSilent && leavesFunction(CurrentBlock))
       Dead = true;
   } else if (const auto *New = dyn_cast<CXXNewExpr>(S)) {
@@ -135,27 +141,38 @@ void Analysis::transferBlock(const CFGBlock *B, StateSet &S) {
   // with it, and go where it goes.
   bool BaseDied = false;
   const CFGBlock *BaseDispatch = nullptr;
+  const Stmt *BaseThrow = nullptr;
   for (PathState &P : S) {
     if (!isRelevant(B, P)) {
       if (!BaseDied)
         Alive.push_back(std::move(P));
       else if (BaseDispatch)
         Diverted.push_back({BaseDispatch, std::move(P)});
+      else if (BaseThrow)
+        onThrowLeaving(BaseThrow, P);
       continue;
     }
     bool Dead = false;
     const CFGBlock *Dispatch = nullptr;
+    const Stmt *Thrown = nullptr;
     for (const CFGElement &E : *B) {
       transferElement(E, P, Dead);
       if (!Dead)
         continue;
-      if (auto CS = E.getAs<CFGStmt>(); CS && isa<CallExpr>(CS->getStmt()))
+      auto CS = E.getAs<CFGStmt>();
+      if (CS && isa<CallExpr>(CS->getStmt()))
         Dispatch = handlerDispatchFor(CS->getStmt());
+      // An exception that leaves the function (Exceptions.cpp).
+      if (CS && !Dispatch && throwsOut(CS->getStmt()))
+        Thrown = CS->getStmt();
       break;
     }
+    if (Thrown)
+      onThrowLeaving(Thrown, P);
     if (P.Tracked == 0 && Dead) {
       BaseDied = true;
       BaseDispatch = Dispatch;
+      BaseThrow = Thrown;
     }
     if (!Dead)
       Alive.push_back(std::move(P));
@@ -172,6 +189,7 @@ StateSet Analysis::propagateEdge(const CFGBlock *From, unsigned SuccIndex,
       !Switch && From->succ_size() == 2 ? From->getLastCondition() : nullptr;
   if (!Switch && !Cond)
     return Out;
+  noteDependentBranch(From, Out);
   llvm::erase_if(Out, [&](PathState &P) {
     bool Infeasible = false;
     if (Switch)
@@ -347,6 +365,7 @@ std::vector<unsigned> reversePostOrder(const CFG &G) {
 } // namespace
 
 bool Analysis::run() {
+  InPattern = FD->isDependentContext();
   CFG::BuildOptions BO;
   // Scope ends rather than lifetime ends: clang puts the death of every
   // variable in scope at every early return (n^2 elements for n variables
@@ -442,6 +461,9 @@ bool Analysis::run() {
           WL.push(Dispatch);
           Queued[Id] = 1;
         }
+      } else if (throwsOut(lastCall(B))) {
+        for (const PathState &P : S)
+          onThrowLeaving(lastCall(B), P);
       }
       continue;
     }

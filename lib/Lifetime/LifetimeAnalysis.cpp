@@ -35,10 +35,14 @@
 // there is no bound that ordinary code reaches (Disjuncts.cpp keeps the set
 // sparse, docs/architecture.md says why this design).
 //
-// Paths that end in exit/abort/[[noreturn]] calls or a throw that leaves the
-// function are sinks: their state is dropped, as the Clang Static Analyzer's
-// SuppressOnSink does. A throw, or a throwing [[noreturn]] call, inside a try
-// of this function continues at its handlers.
+// Paths that end in exit/abort/[[noreturn]] calls are sinks: their state is
+// dropped, as the Clang Static Analyzer's SuppressOnSink does. A throw (or a
+// helper that always throws) that leaves the function leaks the local
+// resources live there (Exceptions.cpp); one inside a try of this function
+// continues at its handlers.
+//
+// Templates the unit never instantiates are analysed in their pattern, with
+// what is type-dependent unknown (Templates.cpp).
 //
 // Members of a class or of a struct behind a pointer are followed across the
 // functions of the translation unit (Ownership.h): a member no function
@@ -336,11 +340,11 @@ LifetimeAnalyzer::LifetimeAnalyzer(const ApiModel &Model, ASTContext &Ctx,
 LifetimeAnalyzer::~LifetimeAnalyzer() = default;
 
 bool LifetimeAnalyzer::isInteresting(const FunctionDecl *FD) {
-  return P->isInteresting(FD);
+  return P->analyzable(FD) && P->isInteresting(FD);
 }
 
 std::vector<LifetimeFinding> LifetimeAnalyzer::analyze(const FunctionDecl *FD) {
-  if (!FD->hasBody() || FD->isDependentContext())
+  if (!FD->hasBody() || !P->analyzable(FD))
     return {};
   Analysis An(*P, FD, /*SummaryMode=*/false);
   if (!An.run())

@@ -82,6 +82,12 @@ struct LifetimeOptions {
   /// Report an acquisition over a member another method may leave live
   /// even when no code in the file shows that sequence of calls.
   bool SpeculativeMemberReports = false;
+  /// Analyse the body of a function template, or of a member of a class
+  /// template, that the translation unit never instantiates (Templates.cpp).
+  bool AnalyzeUninstantiatedTemplates = true;
+  /// A throw that leaves the function while a local resource is live leaks
+  /// it (Exceptions.cpp); off: every throw is a sink.
+  bool ReportLeaksOnThrow = true;
   /// Upper bound on the distinct states one resource may be in at one
   /// program point; past it the resource is widened and reports nothing.
   unsigned MaxStatesPerPoint = 32;

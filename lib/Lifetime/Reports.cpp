@@ -22,8 +22,10 @@ std::vector<LifetimeFinding> Analysis::takeFindings() {
   std::vector<LifetimeFinding> All;
   // A widened resource's states were merged past the bound: the facts that
   // decided its findings may be gone, so it reports nothing.
+  // So is one a template's dependent branch may decide (Templates.cpp).
   for (auto &F : Findings)
-    if (!llvm::is_contained(WidenedRes, FindingResource[F.first]))
+    if (!llvm::is_contained(WidenedRes, FindingResource[F.first]) &&
+        !DependentlyDecided.count(FindingResource[F.first]))
       All.push_back(std::move(F.second));
   llvm::sort(All, [&](const LifetimeFinding &L, const LifetimeFinding &R) {
     return SM.isBeforeInTranslationUnit(L.Loc, R.Loc);

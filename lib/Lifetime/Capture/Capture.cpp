@@ -338,3 +338,29 @@ void Analysis::reportCaptureOpen(unsigned R, const ResState &RS, SourceLocation 
 
 } // namespace lifetime
 } // namespace cgt
+
+namespace cgt {
+namespace lifetime {
+
+/// `cudaGraphCreate(&g, 0); ... cudaStreamEndCapture(s, &g);`: the end of a
+/// capture writes a new graph into `g` and never looks at the one it held,
+/// so the created graph is leaked, not the capture wrong: the leak is
+/// reported at the creation (the check says what overwrote it). A capture
+/// over an earlier capture's graph stays an overwrite of that graph.
+bool Analysis::reportGraphLostToCapture(const CallExpr *End, const FunctionModel &M,
+                                        unsigned OldR, const ResState &RS) {
+  const Resource &Prev = Resources[OldR];
+  if (M.Capture != CaptureRole::End || !Prev.Site || Prev.ParamIndex >= 0 ||
+      llvm::any_of(M.Acquires, [&](const AcquireEffect &E) { return E.Kind == Prev.Kind; }))
+    return false;
+  if (!Leaked.insert(OldR).second)
+    return true;
+  std::vector<PathNote> Notes = trailNotes(RS);
+  Notes.push_back({loc(End), "'" + Prev.VarName + "' is overwritten here by '" +
+                                 spelledName(End, M.Name) + "' before it is destroyed"});
+  report(FindingKind::Leak, OldR, Prev.Site, std::move(Notes), spelledName(End, M.Name));
+  return true;
+}
+
+} // namespace lifetime
+} // namespace cgt

@@ -42,7 +42,7 @@ namespace {
 /// classes, `static Runner r;`).
 class FunctionCollector : public RecursiveASTVisitor<FunctionCollector> {
 public:
-  explicit FunctionCollector(const SourceManager &SM) : SM(SM) {}
+  FunctionCollector(const SourceManager &SM, LifetimeAnalyzer::Impl &A) : SM(SM), A(A) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   /// The CUDA and C++ headers hold most of a unit's declarations and none
   /// of its owners: not walking them is most of this index's cost.
@@ -53,7 +53,10 @@ public:
   }
   bool TraverseStmt(Stmt *, DataRecursionQueue * = nullptr) { return true; }
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext() &&
+    // Patterns of templates too (Templates.cpp): a class template's
+    // members are its pattern's own declarations.
+    if (FD->doesThisDeclarationHaveABody() &&
+        (!FD->isDependentContext() || A.isOwnershipPattern(FD)) &&
         !SM.isInSystemHeader(FD->getLocation()) && !isLambdaCall(FD))
       Functions.push_back(FD);
     return true;
@@ -73,6 +76,7 @@ private:
     return MD && MD->getParent()->isLambda();
   }
   const SourceManager &SM;
+  LifetimeAnalyzer::Impl &A;
 };
 
 /// The parent of `S`, past parentheses and casts.
@@ -157,7 +161,7 @@ std::string ownerName(const RecordDecl *RD) {
 }
 
 OwnershipIndex::OwnershipIndex(LifetimeAnalyzer::Impl &A) : A(A) {
-  FunctionCollector C(A.Ctx.getSourceManager());
+  FunctionCollector C(A.Ctx.getSourceManager(), A);
   C.TraverseDecl(A.Ctx.getTranslationUnitDecl());
   // Functions grows while it is walked: local classes' methods join it.
   for (size_t I = 0; I < C.Functions.size(); ++I)
@@ -348,6 +352,14 @@ void OwnershipIndex::noteCallArgument(const CallExpr *Call, unsigned I, bool ByA
         StructsWithFree.insert(F->getParent());
       Classified = true;
     }
+  // A helper's summary lists what it does to each argument; one it does not
+  // describe may be kept or freed by means it does not follow (MatX's
+  // `matxFree(p)` looks `p` up in its allocator's map), as the dataflow
+  // reads it (escapeUnclassifiedArgs).
+  bool Summarised = M->Origin == "summary" || M->Origin == "attributes" || M->UnlistedArgsEscape;
+  if (Summarised && !Classified && !ByAddress &&
+      llvm::none_of(M->Uses, [&](const UseEffect &U) { return U.Arg == static_cast<int>(I); }))
+    return handOut(ME, Call, FD);
   // Any other argument of a modelled call is a use (`cudaGraphLaunch(exec_)`,
   // `cudaMemcpy(&x_, ...)` writes a plain value).
   if (ByReference && !Classified)

@@ -1,0 +1,126 @@
+//===- Exceptions.cpp - throws that leave the function --------------------===//
+//
+// A `throw` that leaves the function while a local resource is live loses
+// that resource: the caller may catch the exception and carry on, and nothing
+// releases what only a local variable held. So such a throw is a leak path
+// (exception safety), where calls that end the program stay sinks:
+//
+//   throw (no handler of this function around it)     -> live locals leak here
+//   call of a helper that always throws (its body in
+//   this file throws and ends no program; libstdc++'s
+//   std::__throw_* )                                  -> the same, at the call
+//   exit, abort, __trap, assert(false), a [[noreturn]]
+//   function whose body is not here                   -> sink (nothing reported)
+//   throw or throwing call inside a try of this
+//   function                                          -> its handlers (Dataflow.cpp);
+//                                                        what no handler catches
+//                                                        stays a sink, as the
+//                                                        handlers' types are not
+//                                                        matched
+//
+// RAII needs no rule of its own: a resource handed to a local object whose
+// destructor releases it (a unique_ptr with a deleter, an owning class) has
+// escaped into that object, and escaped resources do not leak. The usual
+// `CHECK(cudaMalloc(&b, n))` that throws when the call fails is silent about
+// `b` (the failure edge makes it Absent) but not about an `a` acquired before
+// and still live: that is the leak this rule finds.
+//
+// LifetimeOptions::ReportLeaksOnThrow turns the rule off (every throw is a
+// sink again, as the Static Analyzer's SuppressOnSink has it).
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Analysis.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+
+namespace cgt {
+using namespace lifetime;
+
+namespace {
+
+/// What a body does that ends it without returning.
+class EndingScan : public RecursiveASTVisitor<EndingScan> {
+public:
+  bool Throws = false;
+  bool EndsProgram = false;
+  bool VisitCXXThrowExpr(CXXThrowExpr *) {
+    Throws = true;
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    if (const FunctionDecl *F = C->getDirectCallee(); F && F->isNoReturn() && !isStdThrower(F))
+      EndsProgram = true;
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool TraverseCXXTryStmt(CXXTryStmt *) { return true; } // caught there, or rethrown: unknown
+
+  /// libstdc++'s `std::__throw_runtime_error` and friends, and the
+  /// standard's own throwing functions.
+  static bool isStdThrower(const FunctionDecl *F) {
+    if (!F->getIdentifier() || !F->isInStdNamespace())
+      return false;
+    StringRef N = F->getName();
+    return N.starts_with("__throw_") || N == "rethrow_exception" || N == "throw_with_nested";
+  }
+};
+
+} // namespace
+
+bool LifetimeAnalyzer::Impl::alwaysThrows(const FunctionDecl *Callee) {
+  if (!Callee)
+    return false;
+  if (EndingScan::isStdThrower(Callee))
+    return true;
+  const FunctionDecl *Def = Callee->getDefinition();
+  if (!Def || !Def->hasBody() || Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return false;
+  auto [It, New] = Throwers.try_emplace(Def, false);
+  if (!New)
+    return It->second;
+  EndingScan S;
+  S.TraverseStmt(Def->getBody());
+  // A body that both throws and exits is left a sink: which one a failure
+  // takes is not ours to guess.
+  return It->second = S.Throws && !S.EndsProgram;
+}
+
+namespace lifetime {
+
+/// The throw or throwing call that ended a path, if that is what it was.
+bool Analysis::throwsOut(const Stmt *S) {
+  if (!A.Opts.ReportLeaksOnThrow || !S)
+    return false;
+  if (isa<CXXThrowExpr>(S))
+    return true;
+  const auto *Call = dyn_cast<CallExpr>(S);
+  return Call && A.alwaysThrows(A.calleeOf(Call));
+}
+
+/// Every local resource still live where an exception leaves the function
+/// is leaked there; the path ends.
+void Analysis::onThrowLeaving(const Stmt *Throw, const PathState &P) {
+  SourceLocation Where = loc(Throw);
+  for (const auto &Entry : P.Res) {
+    const Resource &Res = Resources[Entry.first];
+    // A capture left open is another finding's business, and a member's
+    // owner outlives the exception.
+    if (!(Entry.second.Bits & Live) || Res.IntoField || Res.ParamIndex >= 0 || isCapture(Entry.first))
+      continue;
+    Key Holder = nullptr;
+    for (const auto &B : P.Bind)
+      if (B.second.count(Entry.first) && !B.first->shadow()) {
+        Holder = B.first;
+        if (!isLeakedAtEnd(B.first, Entry.second, Where) || isField(B.first))
+          Holder = nullptr;
+        break;
+      }
+    if (!Holder)
+      continue;
+    reportLeak(Entry.first, Entry.second, Where,
+               "'" + Holder->name() + "' is leaked when the exception thrown here leaves the function");
+  }
+}
+
+} // namespace lifetime
+} // namespace cgt
