@@ -228,6 +228,7 @@ struct LifetimeAnalyzer::Impl {
   const llvm::SmallVector<unsigned, 2> &branchedOnParams(const FunctionDecl *Def);
   bool isInteresting(const FunctionDecl *FD);
   bool mayReceiveResource(const FunctionDecl *Def) const;
+  static bool isDeviceCode(const FunctionDecl *Def);
   bool isPureHelper(const FunctionDecl *FD, unsigned Depth = 0);
   llvm::DenseMap<const FunctionDecl *, bool> PureHelpers;
 

@@ -250,7 +250,12 @@ void Analysis::releaseUntracked(const CallExpr *Call, const FunctionModel &M,
       TypeName = TT->getDecl()->getName().str();
       Typed = A.Model.kindOfType(TypeName);
     }
-  unsigned R = resourceFor(Call, -1, Typed ? Typed->Name : "", "", K, UntrackedSlot);
+  // One per argument and member: `ctx_free(&c)` releasing `c.stream` and
+  // `c.buf` releases two handles, which must not share a state or a name.
+  int Slot = UntrackedSlot - 1 -
+             static_cast<int>(std::min<unsigned>(
+                 Eff.Arg * 32 + (K->Member ? 1 + K->Member->getFieldIndex() : 0), 998));
+  unsigned R = resourceFor(Call, -1, Typed ? Typed->Name : "", "", K, Slot);
   Resources[R].Untracked = true;
   if (Typed && !llvm::is_contained(Eff.Kinds, Typed->Name))
     report(FindingKind::MismatchedRelease, R, Call,

@@ -151,7 +151,7 @@ bool LifetimeAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
 
 const FunctionSummary *LifetimeAnalyzer::Impl::summaryOf(const FunctionDecl *Callee) {
   const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
-  if (!Def || !Def->hasBody() || Def->isDependentContext() ||
+  if (!Def || !Def->hasBody() || Def->isDependentContext() || isDeviceCode(Def) ||
       Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
     return nullptr;
   auto It = Summaries.find(Def);
@@ -267,6 +267,13 @@ LifetimeAnalyzer::Impl::branchedOnParams(const FunctionDecl *Def) {
       Params.push_back(PVD->getFunctionScopeIndex());
   }
   return BranchedOnParams[Def] = std::move(Params);
+}
+
+/// A kernel or a `__device__` function: a launch reads its arguments
+/// (onUnknownCall), and device code neither releases nor keeps host handles.
+bool LifetimeAnalyzer::Impl::isDeviceCode(const FunctionDecl *Def) {
+  return Def->hasAttr<CUDAGlobalAttr>() ||
+         (Def->hasAttr<CUDADeviceAttr>() && !Def->hasAttr<CUDAHostAttr>());
 }
 
 /// A parameter through which a caller's resource can reach the helper: a

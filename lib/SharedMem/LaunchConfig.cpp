@@ -386,6 +386,15 @@ void SharedMemAnalyzer::indexLaunches() {
     std::vector<int64_t> V = E ? R.ints(E, P) : std::vector<int64_t>{0};
     if (R.Incomplete || V.empty())
       return std::vector<std::optional<uint64_t>>{std::nullopt};
+    // Several sizes (`smem = threads <= 32 ? 2 * threads * sizeof(T) : ...`
+    // over the values `threads` may take) are not paired with the block
+    // shapes the same variable chose: an access is out of bounds only if it
+    // is for the largest of them.
+    if (V.size() > 1) {
+      int64_t Largest = *std::max_element(V.begin(), V.end());
+      return std::vector<std::optional<uint64_t>>{
+          Largest >= 0 ? std::optional<uint64_t>(Largest) : std::nullopt};
+    }
     for (int64_t B : V)
       Out.push_back(B >= 0 ? std::optional<uint64_t>(B) : std::nullopt);
     return Out;

@@ -201,3 +201,27 @@ void launchPerWarpWrong(const float *x, float *y, int ncols) {
   case 2: perWarpWrong<2><<<1, block>>>(x, y); break;
   }
 }
+
+// cuda-samples' reduction launcher: the dynamic size is computed from
+// `threads` before the switch that picks the instance, so the sizes the
+// resolver finds for it are not paired with the arm's block size; only the
+// largest counts (an access past it is out of bounds for every choice).
+template <unsigned int B> __global__ void reduceSized(const float *in, float *out) {
+  extern __shared__ float sdata[];
+  unsigned int tid = threadIdx.x;
+  sdata[tid] = in[tid];
+  __syncthreads();
+  if (tid == 0)
+    out[blockIdx.x] = sdata[B - 1];
+}
+
+void launchReduceSized(const float *in, float *out, int n) {
+  int threads = n < 64 ? 32 : (n < 256 ? 128 : 256);
+  int smem = threads <= 32 ? 2 * threads * sizeof(float) : threads * sizeof(float);
+  dim3 block(threads, 1, 1);
+  switch (threads) {
+  case 256: reduceSized<256><<<1, block, smem>>>(in, out); break;
+  case 128: reduceSized<128><<<1, block, smem>>>(in, out); break;
+  case 32: reduceSized<32><<<1, block, smem>>>(in, out); break;
+  }
+}
