@@ -16,7 +16,9 @@ Features (a composition takes at most one of each group):
             the body, with `scale` unrelated branches around it.
   res       `scale` independent resources (device buffers, events, pinned host
             memory, streams), each acquired with a status check that releases
-            the earlier ones, with unrelated branches between them.
+            the earlier ones, with unrelated branches between them; each device
+            buffer is handed to helpers of the file that only launch kernels on
+            it (`warm_buffer` -> `launch_fwd`): a use, not a hand-off.
   tasks     resources acquired and released by by-reference lambdas run as
             tasks: `lambda` (`auto alloc = [&] { cudaMalloc(&d, n); };
             alloc();`), `runner` (the lambdas handed to a small TaskList
@@ -140,6 +142,14 @@ void log_opts(const Opts &o);
 static bool timing_on(const Opts &o) { return o.timing && o.iters > 0; }
 static bool graph_on(const Opts &o) { return o.use_graph; }
 static bool verbose_on(const Opts &o) { return o.verbose || o.trace; }
+
+// Defined here, only launch on what they are given (no hand-off: llm.c's
+// `matmul_backward(..., d_ones, ...)` shape), one through the other.
+static void launch_fwd(float *x, int n, cudaStream_t st) { fwd_kernel<<<(n + 255) / 256, 256, 0, st>>>(x, n); }
+static void warm_buffer(float *x, size_t bytes, cudaStream_t st) {
+  if (bytes == 0) return;
+  launch_fwd(x, (int)(bytes / sizeof(float)), st);
+}
 
 struct TaskList {
   std::vector<std::function<void()>> tasks;
@@ -431,6 +441,8 @@ def f_res(c, body, v):
             c.emit("if (%s != cudaSuccess) %s" % (acq.format(name), c.ret("cudaErrorMemoryAllocation", omit)), rid)
         c.stack.append((rel.format(name), rid))
         made.append((name, i % 4, rid))
+        if i % 4 == 0:  # a device buffer: used by helpers that only read
+            c.emit("warm_buffer(%s, bytes, s);" % name)
         if i % 4 == 3:
             c.emit("cudaStreamWaitEvent(%s, ev%d, 0);" % (name, i - 2) if i >= 2 else "")
         if i % 2 == 0:
