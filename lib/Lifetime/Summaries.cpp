@@ -1,9 +1,19 @@
 //===- Summaries.cpp - helper summaries -----------------------------------===//
 //
 // SummaryMode: what a helper defined in the translation unit does with each
-// parameter (acquires into it, releases through it, returns a resource),
-// collected while the analysis runs on the helper and turned into a
-// FunctionModel applied at its call sites.
+// parameter, collected while the analysis runs on the helper and turned into
+// a FunctionModel applied at its call sites:
+//
+//   parameter state at the helper's exits      effect for the caller
+//   Released (every exit)                   -> releases (the families seen)
+//   Live, never passed on                   -> uses (only used: no hand-off)
+//   Escaped (stored, returned, unknown call) -> unlisted: escapes at the call
+//   *out = e / out->f = e / acquire(&c->f)  -> acquires (into the member "f")
+//   release of c->f it did not acquire      -> releases the member "f"
+//
+// Kinds that differ by path are "any of these" (OrKinds); a call passing a
+// constant for a parameter the helper branches on gets a summary run with
+// that value bound (LifetimeAnalysis.cpp summaryFor).
 //
 // Part of the Analysis class declared in Analysis.h.
 //
