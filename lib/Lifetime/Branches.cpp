@@ -519,10 +519,7 @@ IdSet Analysis::refineSubject(const EdgeTest &E, bool NonZero, PathState &P,
     } else if (TestsStatusOut) {
       RS.StatusOut = nullptr;
     } else {
-      RS.StatusExpr = nullptr;
-      RS.StatusVar = nullptr;
-      RS.StatusCopy = nullptr;
-      RS.StatusDerefOf = nullptr;
+      RS.forgetStatus();
     }
   }
 

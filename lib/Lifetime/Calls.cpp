@@ -134,10 +134,7 @@ void Analysis::acquireElement(const CallExpr *Call, const FunctionModel &M, unsi
     RS.Bits = Live | (RS.Bits & Released);
     RS.OlderLive = Older;
   }
-  RS.StatusExpr = nullptr;
-  RS.StatusVar = nullptr;
-  RS.StatusCopy = nullptr;
-  RS.StatusDerefOf = nullptr;
+  RS.forgetStatus();
   if (!M.StatusType.empty())
     bindStatus(Call, M.StatusType != "bool", RS);
   P.Bind[Target].insert(R);
@@ -211,14 +208,7 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
       continue;
     if (RS.Bits == Released && Res.IntoElement)
       continue; // another element of an array released before: keep where
-    RS.Bits = Released;
-    RS.ReleaseSite = Call;
-    RS.ReleasedBy = &M;
-    RS.ReleasedAs = &Eff;
-    RS.StatusExpr = nullptr;
-    RS.StatusVar = nullptr;
-    RS.StatusCopy = nullptr;
-    RS.StatusDerefOf = nullptr;
+    RS.markReleased(Call, &M, &Eff);
     onFreedWhileReferenced(R, P);
   }
 }

@@ -635,14 +635,7 @@ bool Analysis::releaseContainerElement(const Expr *Arg, const CallExpr *Call,
     }
     if (!(RS.Bits & Live))
       continue;
-    RS.Bits = Released;
-    RS.ReleaseSite = Call;
-    RS.ReleasedBy = &M;
-    RS.ReleasedAs = &Eff;
-    RS.StatusExpr = nullptr;
-    RS.StatusVar = nullptr;
-    RS.StatusCopy = nullptr;
-    RS.StatusDerefOf = nullptr;
+    RS.markReleased(Call, &M, &Eff);
   }
   return true;
 }

@@ -88,6 +88,23 @@ struct ResState {
   std::array<Step, 4> Trail{};
   unsigned TrailSize = 0;
 
+  /// Nothing holds the status of the call that made it any more: it
+  /// succeeded, or what held the status was overwritten.
+  void forgetStatus() {
+    StatusExpr = nullptr;
+    StatusVar = nullptr;
+    StatusCopy = nullptr;
+    StatusDerefOf = nullptr;
+  }
+  /// Released by `At` (the model entry `By`, its effect `As`).
+  void markReleased(const clang::Expr *At, const FunctionModel *By, const ReleaseEffect *As) {
+    Bits = Released;
+    ReleaseSite = At;
+    ReleasedBy = By;
+    ReleasedAs = As;
+    forgetStatus();
+  }
+
   bool operator==(const ResState &O) const {
     return Bits == O.Bits && StatusExpr == O.StatusExpr &&
            StatusVar == O.StatusVar && StatusCopy == O.StatusCopy &&
