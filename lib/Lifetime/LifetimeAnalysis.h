@@ -34,6 +34,14 @@ enum class FindingKind {
   /// An exec launched after memory its captured graph uses was freed (at the
   /// launch; the resource is the memory, Detail names the exec).
   LaunchAfterCapturedFree,
+  // lib/Streams (StreamOrder.h): the resource is the memory or the capture,
+  // Detail names the other stream.
+  StreamUseUnordered,  ///< memory used on a stream not ordered after its allocation
+  StreamFreeUnordered, ///< memory freed while work on another stream may use it
+  CaptureUnjoined,     ///< a stream forked into a capture is not joined back
+  CaptureIsolation,    ///< a capture waits on an event recorded outside it
+  CaptureImplicitLegacy, ///< legacy default stream work while a stream captures
+  CaptureStatusUnchecked, ///< a graph from an unchecked end-capture instantiated
 };
 
 struct PathNote {
