@@ -26,8 +26,8 @@ void bug_alloc_other_stream(cudaStream_t stream_a, cudaStream_t stream_b, int n)
   float *q = nullptr;
   CUDA_CHECK(cudaMallocAsync(&q, n * sizeof(float), stream_a));
   attention<<<1, 128, 0, stream_b>>>(q, n);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'q' is used on stream 'stream_b' by 'attention' before its allocation on stream 'stream_a' is ordered before that work; make stream 'stream_b' wait for an event recorded on stream 'stream_a' after the allocation (cudaEventRecord + cudaStreamWaitEvent), or allocate on the stream that uses it [cudagraph-stream-order]
-  // CHECK-MESSAGES: :[[@LINE-3]]:14: note: 'q' is allocated on stream 'stream_a' here
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'q' is used on stream 'stream_b' by 'attention' before its allocation on stream 'stream_a' is ordered before that work; make stream 'stream_b' wait for an event recorded on stream 'stream_a' after the allocation (cudaEventRecord + cudaStreamWaitEvent), or allocate on the stream that uses it [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-3]]:14: note: 'q' is allocated on stream 'stream_a' here
   CUDA_CHECK(cudaFreeAsync(q, stream_b));
 }
 
@@ -61,8 +61,8 @@ void bug_free_while_used(cudaStream_t a, cudaStream_t b, cudaEvent_t ev, int n) 
   cudaStreamWaitEvent(b, ev, 0);
   attention<<<1, 128, 0, b>>>(q, n);
   cudaFreeAsync(q, a);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'q' is freed on stream 'a' by 'cudaFreeAsync' while work on stream 'b' that uses it may still run; make stream 'a' wait for an event recorded on stream 'b' after that work before freeing it [cudagraph-stream-order]
-  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'q' is used on stream 'b' here, and nothing orders that work before the free
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'q' is freed on stream 'a' by 'cudaFreeAsync' while work on stream 'b' that uses it may still run; make stream 'a' wait for an event recorded on stream 'b' after that work before freeing it [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'q' is used on stream 'b' here, and nothing orders that work before the free
 }
 
 void ok_free_after_join(cudaStream_t a, cudaStream_t b, cudaEvent_t ev, cudaEvent_t done,
@@ -85,8 +85,8 @@ void bug_through_helper(cudaStream_t compute, cudaStream_t copy, const float *ho
   float *buf;
   cudaMallocAsync(&buf, n * sizeof(float), compute);
   upload(buf, host, n, copy);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'buf' is used on stream 'copy' by 'upload' before its allocation on stream 'compute' is ordered before that work; {{.*}} [cudagraph-stream-order]
-  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'buf' is allocated on stream 'compute' here
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'buf' is used on stream 'copy' by 'upload' before its allocation on stream 'compute' is ordered before that work; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'buf' is allocated on stream 'compute' here
   cudaStreamSynchronize(copy);
   cudaFreeAsync(buf, compute);
 }
@@ -115,8 +115,8 @@ void bug_legacy_nonblocking(int n) {
   float *q;
   cudaMallocAsync(&q, n * sizeof(float), 0);
   fill<<<1, 32, 0, s>>>(q, 1.f, n);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'q' is used on stream 's' by 'fill' before its allocation on the legacy default stream is ordered before that work; {{.*}} [cudagraph-stream-order]
-  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'q' is allocated on the legacy default stream here
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'q' is used on stream 's' by 'fill' before its allocation on the legacy default stream is ordered before that work; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'q' is allocated on the legacy default stream here
   cudaStreamSynchronize(s);
   cudaFreeAsync(q, s);
   cudaStreamDestroy(s);
@@ -156,8 +156,8 @@ void ok_loop_cache(Workspace &w, int steps, int n) {
 void bug_member_streams(Workspace &w, int n) {
   cudaMallocAsync(&w.buf, n * sizeof(float), w.alloc_stream);
   fill<<<1, 32, 0, w.work_stream>>>(w.buf, 0.f, n);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'w.buf' is used on stream 'w.work_stream' by 'fill' before its allocation on stream 'w.alloc_stream' is ordered before that work; {{.*}} [cudagraph-stream-order]
-  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'w.buf' is allocated on stream 'w.alloc_stream' here
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'w.buf' is used on stream 'w.work_stream' by 'fill' before its allocation on stream 'w.alloc_stream' is ordered before that work; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'w.buf' is allocated on stream 'w.alloc_stream' here
   cudaFreeAsync(w.buf, w.work_stream);
 }
 
