@@ -37,9 +37,12 @@ void CaptureStructureCheck::handleFinding(const cgt::LifetimeFinding &F, const c
     auto [Waiter, Other] = StringRef(F.Detail).split('|');
     std::string Where = Other.empty() ? "outside the capture"
                                       : "in the capture of '" + Other.str() + "'";
+    // Measured: an outside event is Isolation, another capture's is Merge.
+    std::string Error = Other.empty() ? "cudaErrorStreamCaptureIsolation"
+                                      : "cudaErrorStreamCaptureMerge";
     emit(F, "'" + Waiter.str() + "' waits during its capture on event '" + F.VarName +
-                "', recorded " + Where + ": the wait fails with "
-                "cudaErrorStreamCaptureIsolation and invalidates the capture; record '" +
+                "', recorded " + Where + ": the wait fails with " + Error +
+                " and invalidates the capture; record '" +
                 F.VarName + "' inside this capture, or wait on it with "
                 "cudaEventWaitExternal");
     break;

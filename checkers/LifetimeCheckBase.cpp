@@ -129,7 +129,8 @@ void LifetimeCheckBase::check(const MatchFinder::MatchResult &Result) {
       It->second = S.Analyzer->analyze(FD);
     // The stream-order engine (lib/Streams) reads the same model and feeds
     // stream-order and capture-structure through the same plumbing.
-    for (cgt::LifetimeFinding &F : S.Streams->analyze(FD))
+    for (cgt::LifetimeFinding &F :
+         S.Streams->analyze(FD, FD->isDependentContext() && S.Analyzer->analyzable(FD)))
       It->second.push_back(std::move(F));
   }
   CurrentCtx = Result.Context;
