@@ -125,6 +125,11 @@ public:
   /// All findings for one function definition.
   std::vector<LifetimeFinding> analyze(const clang::FunctionDecl *FD);
 
+  /// A definition the engines should analyse: not dependent, or the pattern
+  /// of a template the translation unit never instantiates (with the
+  /// AnalyzeUninstantiatedTemplates option), which stands for them.
+  bool analyzable(const clang::FunctionDecl *FD);
+
   /// The summary of a helper, or null when it has no body or no effect.
   const FunctionSummary *summaryOf(const clang::FunctionDecl *FD);
 

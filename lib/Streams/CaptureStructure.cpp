@@ -67,28 +67,32 @@ bool discards(const Stmt *P, const Stmt *Child) {
   return false;
 }
 
-/// Is the read `E` part of a test: a condition, a comparison, a `!`?
+/// Is the read `E` tested: the operand of a comparison, a `!` or a logical
+/// operator, or a condition itself? A read that is a call's argument is
+/// not, even when the call's result is tested.
 bool isTested(const ParentMap &PM, const Expr *E) {
   const Stmt *Cur = E;
-  for (const Stmt *P = PM.getParent(Cur); P; Cur = P, P = PM.getParent(Cur)) {
-    if (const auto *UO = dyn_cast<UnaryOperator>(P); UO && UO->getOpcode() == UO_LNot)
-      return true;
-    if (const auto *BO = dyn_cast<BinaryOperator>(P);
-        BO && (BO->isComparisonOp() || BO->isLogicalOp()))
-      return true;
-    if (const auto *CO = dyn_cast<ConditionalOperator>(P))
-      return CO->getCond() == Cur;
-    if (const auto *If = dyn_cast<IfStmt>(P))
-      return If->getCond() == Cur;
-    if (const auto *W = dyn_cast<WhileStmt>(P))
-      return W->getCond() == Cur;
-    if (const auto *F = dyn_cast<ForStmt>(P))
-      return F->getCond() == Cur;
-    if (const auto *D = dyn_cast<DoStmt>(P))
-      return D->getCond() == Cur;
-    if (!isa<Expr>(P))
-      return false;
+  const Stmt *P = PM.getParent(Cur);
+  while (P && (isa<ParenExpr>(P) || isa<CastExpr>(P))) {
+    Cur = P;
+    P = PM.getParent(Cur);
   }
+  if (!P)
+    return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(P))
+    return UO->getOpcode() == UO_LNot;
+  if (const auto *BO = dyn_cast<BinaryOperator>(P))
+    return BO->isComparisonOp() || BO->isLogicalOp();
+  if (const auto *CO = dyn_cast<ConditionalOperator>(P))
+    return CO->getCond() == Cur;
+  if (const auto *If = dyn_cast<IfStmt>(P))
+    return If->getCond() == Cur;
+  if (const auto *W = dyn_cast<WhileStmt>(P))
+    return W->getCond() == Cur;
+  if (const auto *F = dyn_cast<ForStmt>(P))
+    return F->getCond() == Cur;
+  if (const auto *D = dyn_cast<DoStmt>(P))
+    return D->getCond() == Cur;
   return false;
 }
 } // namespace

@@ -88,8 +88,8 @@ StreamOrderAnalyzer::StreamOrderAnalyzer(const ApiModel &Model, ASTContext &Ctx)
     : P(std::make_unique<Impl>(Model, Ctx)) {}
 StreamOrderAnalyzer::~StreamOrderAnalyzer() = default;
 
-std::vector<LifetimeFinding> StreamOrderAnalyzer::analyze(const FunctionDecl *FD) {
-  if (!FD || !FD->hasBody() || FD->isDependentContext() || !P->isInteresting(FD))
+std::vector<LifetimeFinding> StreamOrderAnalyzer::analyze(const FunctionDecl *FD, bool Pattern) {
+  if (!FD || !FD->hasBody() || (FD->isDependentContext() && !Pattern) || !P->isInteresting(FD))
     return {};
   return FunctionRun(*P, FD).run();
 }

@@ -44,7 +44,10 @@ public:
 
   /// Findings of kinds StreamUse*, StreamFree*, Capture{Unjoined,
   /// Isolation, ImplicitLegacy, StatusUnchecked} for one definition.
-  std::vector<LifetimeFinding> analyze(const clang::FunctionDecl *FD);
+  /// `Pattern`: FD is a dependent template pattern to analyse as it is
+  /// (one the translation unit never instantiates); other dependent
+  /// definitions are skipped (their instantiations are analysed).
+  std::vector<LifetimeFinding> analyze(const clang::FunctionDecl *FD, bool Pattern = false);
 
   struct Impl;
 
