@@ -160,8 +160,12 @@ void FunctionRun::wait(OrderState &St, const clang::CallExpr *Site, unsigned S, 
   for (const Stmt *Tok : E->second.Tokens)
     if (auto T = St.Tokens.find(Tok); T != St.Tokens.end())
       T->second.Ordered |= bit(S);
-  // Waiting on an event recorded in an open capture forks S into it.
+  // Waiting on an event recorded in an open capture forks S into it; a
+  // stream that captures already cannot join another (the isolation or
+  // merge error just reported).
   for (unsigned Origin : E->second.RecordedIn) {
+    if (captureOf(St, S) != Unknown)
+      break;
     auto C = St.Captures.find(Origin);
     if (C == St.Captures.end() || (C->second.Members & bit(S)))
       continue;

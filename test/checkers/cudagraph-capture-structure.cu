@@ -155,3 +155,29 @@ void ok_last_error_checked(cudaStream_t s, float *x, int n, cudaGraphExec_t *exe
   cudaGraphInstantiate(exec, graph, 0);
   cudaGraphDestroy(graph);
 }
+
+// Waiting in one capture on an event recorded in another (H200: Merge).
+void bug_cross_capture(cudaStream_t s1, cudaStream_t s2, cudaEvent_t e, float *x, int n,
+                       cudaGraph_t *g1, cudaGraph_t *g2) {
+  CUDA_CHECK(cudaStreamBeginCapture(s1, cudaStreamCaptureModeRelaxed));
+  CUDA_CHECK(cudaStreamBeginCapture(s2, cudaStreamCaptureModeRelaxed));
+  step<<<1, 32, 0, s2>>>(x, n);
+  CUDA_CHECK(cudaEventRecord(e, s2));
+  CUDA_CHECK(cudaStreamWaitEvent(s1, e, 0));
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 's1' waits during its capture on event 'e', recorded in the capture of 's2': the wait fails with cudaErrorStreamCaptureMerge and invalidates the capture; {{.*}} [cudagraph-capture-structure]
+  step<<<1, 32, 0, s1>>>(x, n);
+  CUDA_CHECK(cudaStreamEndCapture(s1, g1));
+  CUDA_CHECK(cudaStreamEndCapture(s2, g2));
+}
+
+// A template the file never instantiates: its pattern is analysed.
+template <class T>
+void bug_unjoined_template(cudaStream_t s, cudaStream_t side, cudaEvent_t fork, T *x, int n,
+                           cudaGraph_t *out) {
+  CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  CUDA_CHECK(cudaEventRecord(fork, s));
+  CUDA_CHECK(cudaStreamWaitEvent(side, fork, 0));
+  step<<<1, 32, 0, side>>>((float *)x, n);
+  CUDA_CHECK(cudaStreamEndCapture(s, out));
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'cudaStreamEndCapture' ends the capture of 's' while 'side', forked into it, is not joined back: {{.*}} [cudagraph-capture-structure]
+}
