@@ -127,6 +127,24 @@ bool StreamOrderAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
 // One function
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// CUDA_API_PER_THREAD_DEFAULT_STREAM renames the runtime API
+/// (cudaStreamSynchronize_ptsz, cudaMemcpy_ptds): a body that calls such a
+/// name was built with per-thread default streams.
+bool callsPerThreadApi(const FunctionDecl *FD) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitCallExpr(CallExpr *C) {
+      if (const FunctionDecl *F = C->getDirectCallee(); F && F->getIdentifier())
+        Found |= F->getName().ends_with("_ptsz") || F->getName().ends_with("_ptds");
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(FD->getBody());
+  return F.Found;
+}
+} // namespace
+
 FunctionRun::FunctionRun(StreamOrderAnalyzer::Impl &A, const FunctionDecl *FD)
     : A(A), FD(FD), Ctx(A.Ctx), PM(FD->getBody()) {
   Streams.push_back({{}, "the legacy default stream", Blocking::Yes, false});
@@ -137,7 +155,8 @@ FunctionRun::FunctionRun(StreamOrderAnalyzer::Impl &A, const FunctionDecl *FD)
   // Built with --default-stream per-thread, the headers rename the API
   // (cudaMemcpyAsync_ptsz) and clang records the mode.
   PerThreadDefault = Ctx.getLangOpts().GPUDefaultStream ==
-                     LangOptions::GPUDefaultStreamKind::PerThread;
+                         LangOptions::GPUDefaultStreamKind::PerThread ||
+                     callsPerThreadApi(FD);
 }
 
 std::vector<LifetimeFinding> FunctionRun::run() {
