@@ -190,7 +190,7 @@ void FunctionRun::readsValue(OrderState &St, const ImplicitCastExpr *Read) {
 
 void FunctionRun::checkLegacyDuringCapture(OrderState &St, const Stmt *Site, unsigned S,
                                            const std::string &What) {
-  if (S != LegacyStream || St.Captures.empty())
+  if (S != LegacyStream || St.Captures.empty() || QuietCapture)
     return;
   unsigned Origin = St.Captures.begin()->first;
   const CaptureFacts &C = St.Captures.begin()->second;

@@ -213,6 +213,8 @@ public:
   clang::ParentMap PM;
   bool Reporting = false;
   bool PerThreadDefault = false;
+  /// Applying a helper's steps: no capture-structure report rests on them.
+  bool QuietCapture = false;
 
 private:
   unsigned placeId(const Expr *E);

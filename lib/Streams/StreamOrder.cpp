@@ -330,6 +330,11 @@ void FunctionRun::applyHelper(OrderState &St, const CallExpr *Call, const Helper
     return I >= 0 && I < static_cast<int>(Call->getNumArgs()) ? Call->getArg(I) : nullptr;
   };
   std::string What = calleeName(Call);
+  // The steps ignore the helper's branches: one taken only outside a
+  // capture (`if (!capturing) cudaMemcpy(...)`) says nothing of the legacy
+  // stream during the caller's capture.
+  bool WasQuiet = QuietCapture;
+  QuietCapture = true;
   for (const HelperStep &Step : H.Steps) {
     unsigned S = Step.StreamParam < 0 ? defaultStream() : streamOf(Arg(Step.StreamParam));
     std::vector<unsigned> Mem;
@@ -360,6 +365,7 @@ void FunctionRun::applyHelper(OrderState &St, const CallExpr *Call, const Helper
       break;
     }
   }
+  QuietCapture = WasQuiet;
 }
 
 void FunctionRun::applyUnknownCall(OrderState &St, const CallExpr *Call) {

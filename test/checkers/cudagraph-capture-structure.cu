@@ -181,3 +181,22 @@ void bug_unjoined_template(cudaStream_t s, cudaStream_t side, cudaEvent_t fork, 
   CUDA_CHECK(cudaStreamEndCapture(s, out));
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'cudaStreamEndCapture' ends the capture of 's' while 'side', forked into it, is not joined back: {{.*}} [cudagraph-capture-structure]
 }
+
+// A helper that adapts to capture: its synchronous copy runs only when the
+// stream is not capturing, so calling it inside the capture is fine.
+cudaError_t scale_inplace(float *x, int n, float k, cudaStream_t s) {
+  cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+  cudaStreamIsCapturing(s, &cs);
+  if (cs == cudaStreamCaptureStatusActive) {
+    step<<<1, 32, 0, s>>>(x, n);
+    return cudaSuccess;
+  }
+  cudaMemcpy(x, &k, sizeof(float), cudaMemcpyHostToDevice);
+  step<<<1, 32, 0, s>>>(x, n);
+  return cudaStreamSynchronize(s);
+}
+void ok_adaptive_helper_in_capture(cudaStream_t s, float *x, int n, cudaGraph_t *out) {
+  CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  scale_inplace(x, n, 2.f, s);
+  CUDA_CHECK(cudaStreamEndCapture(s, out));
+}
