@@ -8,7 +8,9 @@
 //     before b's work: the allocation may not have happened yet;
 //   * StreamFreeUnordered at cudaFreeAsync(p, a) when work on stream b that
 //     uses p is not ordered before a's free: the memory may be handed out
-//     again while that work still runs.
+//     again while that work still runs. Also for memory the function did
+//     not allocate (a parameter, a member): the race is between the use and
+//     the free, both here.
 //
 // Measured on the H200 (docs/validation.md): compute-sanitizer
 // --track-stream-ordered-races all reports both; the fixed twins
@@ -58,8 +60,10 @@ void FunctionRun::enqueue(OrderState &St, const Stmt *Site, unsigned S,
     checkLegacyDuringCapture(St, Site, S, What);
   for (unsigned P : Mem) {
     auto Held = St.Holds.find(P);
-    if (Held == St.Holds.end())
+    if (Held == St.Holds.end()) {
+      St.UsesOfPlace[P].insert(Site);
       continue;
+    }
     for (const Stmt *Alloc : Held->second) {
       if (!isOrdered(St, Alloc, S)) {
         unsigned AllocStream = St.TokenStream[Alloc];
@@ -107,18 +111,22 @@ void FunctionRun::freeAsync(OrderState &St, const Stmt *Site, unsigned Ptr, unsi
   // ordered before it like any other use.
   enqueue(St, Site, S, {Ptr}, What, false);
   auto Held = St.Holds.find(Ptr);
+  std::set<const Stmt *> Uses = St.UsesOfPlace[Ptr];
+  if (Held != St.Holds.end())
+    for (const Stmt *Alloc : Held->second)
+      Uses.insert(St.UsesOf[Alloc].begin(), St.UsesOf[Alloc].end());
+  for (const Stmt *Use : Uses) {
+    if (Use == Site || isOrdered(St, Use, S))
+      continue;
+    unsigned UseStream = St.TokenStream[Use];
+    report(FindingKind::StreamFreeUnordered, Site, placeName(Ptr), What,
+           streamName(S) + "|" + streamName(UseStream),
+           {{locOf(Use), "'" + placeName(Ptr) + "' is used on " + streamName(UseStream) +
+                             " here, and nothing orders that work before the free"}});
+  }
+  St.UsesOfPlace.erase(Ptr);
   if (Held == St.Holds.end())
     return;
-  for (const Stmt *Alloc : Held->second)
-    for (const Stmt *Use : St.UsesOf[Alloc]) {
-      if (Use == Site || isOrdered(St, Use, S))
-        continue;
-      unsigned UseStream = St.TokenStream[Use];
-      report(FindingKind::StreamFreeUnordered, Site, placeName(Ptr), What,
-             streamName(S) + "|" + streamName(UseStream),
-             {{locOf(Use), "'" + placeName(Ptr) + "' is used on " + streamName(UseStream) +
-                               " here, and nothing orders that work before the free"}});
-    }
   for (const Stmt *Alloc : Held->second) {
     St.UsesOf.erase(Alloc);
     St.Tokens.erase(Alloc);

@@ -130,6 +130,9 @@ struct OrderState {
   std::map<const Stmt *, TokenFacts> Tokens;
   std::map<const Stmt *, unsigned> TokenStream;        ///< a token's stream
   std::map<const Stmt *, std::set<const Stmt *>> UsesOf; ///< allocation -> its uses
+  /// Uses of memory this function did not allocate (a parameter, a member):
+  /// a stream-ordered free of it must still come after them.
+  std::map<unsigned, std::set<const Stmt *>> UsesOfPlace;
   std::map<unsigned, EventFacts> Events;
   std::map<unsigned, CaptureFacts> Captures;           ///< open, by origin stream
   std::map<unsigned, std::set<const Stmt *>> LastWork; ///< stream -> its latest work
@@ -137,7 +140,8 @@ struct OrderState {
 
   bool operator==(const OrderState &O) const {
     return Reached == O.Reached && Holds == O.Holds && Tokens == O.Tokens &&
-           TokenStream == O.TokenStream && UsesOf == O.UsesOf && Events == O.Events &&
+           TokenStream == O.TokenStream && UsesOf == O.UsesOf &&
+           UsesOfPlace == O.UsesOfPlace && Events == O.Events &&
            Captures == O.Captures && LastWork == O.LastWork && Unchecked == O.Unchecked;
   }
   /// The join described in the head comment.

@@ -64,6 +64,7 @@ void OrderState::joinWith(const OrderState &O) {
       A = Unknown;
   });
   mergeMaps(UsesOf, O.UsesOf, unite<const Stmt *>);
+  mergeMaps(UsesOfPlace, O.UsesOfPlace, unite<const Stmt *>);
   mergeMaps(Events, O.Events, [](EventFacts &A, const EventFacts &B) {
     unite(A.Tokens, B.Tokens);
     unite(A.RecordedIn, B.RecordedIn);
@@ -232,6 +233,7 @@ void FunctionRun::transfer(OrderState &St, const Stmt *S) {
     if (To == Unknown)
       return;
     St.Unchecked.erase(To);
+    St.UsesOfPlace.erase(To);
     unsigned From = BO->getOpcode() == BO_Assign ? pointerOf(BO->getRHS()) : Unknown;
     auto Held = From == Unknown ? St.Holds.end() : St.Holds.find(From);
     if (Held != St.Holds.end())

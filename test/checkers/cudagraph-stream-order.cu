@@ -179,3 +179,18 @@ void ok_unknown_call_syncs(cudaStream_t a, cudaStream_t b, int n) {
   cudaDeviceSynchronize();
   cudaFreeAsync(q, a);
 }
+
+// Memory the function did not allocate: the free still races with the use.
+void bug_free_param_other_stream(float *tmp, cudaStream_t compute, cudaStream_t copy, int n) {
+  fill<<<1, 32, 0, compute>>>(tmp, 0.f, n);
+  cudaFreeAsync(tmp, copy);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'tmp' is freed on stream 'copy' by 'cudaFreeAsync' while work on stream 'compute' that uses it may still run; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'tmp' is used on stream 'compute' here, and nothing orders that work before the free
+}
+void ok_free_param_after_event(float *tmp, cudaStream_t compute, cudaStream_t copy,
+                               cudaEvent_t done, int n) {
+  fill<<<1, 32, 0, compute>>>(tmp, 0.f, n);
+  cudaEventRecord(done, compute);
+  cudaStreamWaitEvent(copy, done, 0);
+  cudaFreeAsync(tmp, copy);
+}
