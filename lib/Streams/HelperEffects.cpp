@@ -3,8 +3,8 @@
 // A helper defined in the translation unit (`launch_fwd(p, stream)`) is
 // summarised as the steps it takes on its parameters, in source order,
 // ignoring its branches: launches and async copies (which stream parameter,
-// which pointer parameters), stream-ordered allocations into and frees of a
-// pointer parameter, synchronisations of a stream parameter or the device.
+// which pointer parameters), stream-ordered allocations into a pointer
+// parameter or into the local it returns, frees of a pointer parameter, synchronisations of a stream parameter or the device.
 // At a call the steps run on the caller's arguments (StreamOrder.cpp).
 //
 // Steps on places that are not parameters are dropped when they only
@@ -28,6 +28,34 @@ using namespace clang;
 
 namespace {
 constexpr int NotAParam = -2;
+
+/// Does some `return` of FD give back the local VD (`void *p; ...; return p;`)?
+bool returnsLocal(const FunctionDecl *FD, const VarDecl *VD) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *VD;
+    bool Found = false;
+    bool VisitReturnStmt(ReturnStmt *R) {
+      if (const Expr *V = R->getRetValue())
+        if (const auto *DR = dyn_cast<DeclRefExpr>(V->IgnoreParenCasts()))
+          Found |= DR->getDecl() == VD;
+      return !Found;
+    }
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  } F;
+  F.VD = VD;
+  F.TraverseStmt(FD->getBody());
+  return F.Found;
+}
+
+/// `&local` handed to an allocation, the local returned by the helper.
+bool allocatesReturnValue(const FunctionDecl *FD, const Expr *Out) {
+  const auto *UO = Out ? dyn_cast<UnaryOperator>(Out->IgnoreParenCasts()) : nullptr;
+  if (!UO || UO->getOpcode() != UO_AddrOf)
+    return false;
+  const auto *DR = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens());
+  const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  return VD && VD->isLocalVarDecl() && returnsLocal(FD, VD);
+}
 
 int paramIndexOf(const FunctionDecl *FD, const Expr *E) {
   if (!E)
@@ -152,9 +180,13 @@ const HelperSummary *StreamOrderAnalyzer::Impl::helperOf(const CallExpr *Call) {
         break;
       }
       case OrderRole::Alloc: {
-        // `cudaMallocAsync(out, n, s)` with `void **out` a parameter.
-        int P = O.MemoryArgs.empty() ? NotAParam : paramIndexOf(Def, Arg(O.MemoryArgs[0]));
-        if (P >= 0 && Stream != NotAParam)
+        // `cudaMallocAsync(out, n, s)` with `void **out` a parameter, or
+        // `cudaMallocAsync(&p, n, s); ... return p;`.
+        const Expr *Out = O.MemoryArgs.empty() ? nullptr : Arg(O.MemoryArgs[0]);
+        int P = paramIndexOf(Def, Out);
+        if (P < 0 && allocatesReturnValue(Def, Out))
+          P = HelperStep::ReturnValue;
+        if (P != NotAParam && Stream != NotAParam)
           Step(OrderRole::Alloc, Stream, {P}, Inner);
         break;
       }

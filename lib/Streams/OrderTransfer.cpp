@@ -88,19 +88,38 @@ void FunctionRun::enqueue(OrderState &St, const Stmt *Site, unsigned S,
     syncStream(St, S);
 }
 
-void FunctionRun::allocate(OrderState &St, const Stmt *Site, unsigned Ptr, unsigned S) {
-  if (Ptr == Unknown)
+void FunctionRun::allocate(OrderState &St, const Stmt *Site, unsigned Ptr, unsigned S,
+                           bool Returned) {
+  if (Ptr == Unknown && !Returned)
     return;
   if (S == Unknown) {
     St.Holds.erase(Ptr);
     return;
   }
   checkLegacyDuringCapture(St, Site, S, calleeName(dyn_cast<clang::CallExpr>(Site)));
-  St.Holds[Ptr] = {Site};
+  if (!Returned)
+    St.Holds[Ptr] = {Site};
   St.Tokens[Site] = {bit(S), false};
   St.TokenStream[Site] = S;
   St.UsesOf[Site].clear();
   St.LastWork[S] = {Site};
+}
+
+void FunctionRun::bindReturned(OrderState &St, unsigned To, const Expr *Value) {
+  const Expr *Bare = Value ? Value->IgnoreParenCasts() : nullptr;
+  if (To == Unknown || !Bare)
+    return;
+  // An allocating helper's call: its site is the allocation.
+  if (const auto *Call = dyn_cast<CallExpr>(Bare); Call && St.UsesOf.count(Call)) {
+    St.Holds[To] = {Call};
+    return;
+  }
+  unsigned From = pointerOf(Bare);
+  auto Held = From == Unknown ? St.Holds.end() : St.Holds.find(From);
+  if (Held != St.Holds.end())
+    St.Holds[To] = Held->second;
+  else
+    St.Holds.erase(To);
 }
 
 void FunctionRun::freeAsync(OrderState &St, const Stmt *Site, unsigned Ptr, unsigned S,

@@ -151,6 +151,8 @@ struct OrderState {
 /// What a helper defined in the translation unit does, in source order, to
 /// the streams and memory its parameters name (HelperEffects.cpp).
 struct HelperStep {
+  /// In MemoryParams of an Alloc: the helper returns the memory.
+  static constexpr int ReturnValue = -3;
   OrderRole Role = OrderRole::None;
   int StreamParam = -1;      ///< -1: the default stream
   std::vector<int> MemoryParams;
@@ -182,7 +184,11 @@ public:
   bool isOrdered(const OrderState &St, const Stmt *Token, unsigned B) const;
   void enqueue(OrderState &St, const Stmt *Site, unsigned S, const std::vector<unsigned> &Mem,
                const std::string &What, bool Synchronous, bool CheckCapture = true);
-  void allocate(OrderState &St, const Stmt *Site, unsigned Ptr, unsigned S);
+  /// Ptr Unknown with Returned: the call's value is the memory (bound where
+  /// it is assigned: bindReturned).
+  void allocate(OrderState &St, const Stmt *Site, unsigned Ptr, unsigned S,
+                bool Returned = false);
+  void bindReturned(OrderState &St, unsigned To, const Expr *Value);
   void freeAsync(OrderState &St, const Stmt *Site, unsigned Ptr, unsigned S,
                  const std::string &What);
   void record(OrderState &St, const Stmt *Site, unsigned Event, unsigned S);

@@ -227,20 +227,26 @@ void FunctionRun::transfer(OrderState &St, const Stmt *S) {
       readsValue(St, Cast);
     return;
   }
-  // `p = q`: p holds what q holds; any other value, nothing followed.
+  // `p = q`: p holds what q holds; `p = alloc(n, s)`: what the helper
+  // allocated; any other value, nothing followed.
   if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp()) {
     unsigned To = pointerOf(BO->getLHS());
     if (To == Unknown)
       return;
     St.Unchecked.erase(To);
     St.UsesOfPlace.erase(To);
-    unsigned From = BO->getOpcode() == BO_Assign ? pointerOf(BO->getRHS()) : Unknown;
-    auto Held = From == Unknown ? St.Holds.end() : St.Holds.find(From);
-    if (Held != St.Holds.end())
-      St.Holds[To] = Held->second;
-    else if (BO->getOpcode() == BO_Assign)
-      St.Holds.erase(To);
+    if (BO->getOpcode() == BO_Assign)
+      bindReturned(St, To, BO->getRHS());
+    return;
   }
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D);
+          VD && VD->getInit() && VD->getType()->isPointerType()) {
+        PlaceKey K;
+        K.Base = VD;
+        bindReturned(St, idFor(K, VD->getNameAsString(), false), VD->getInit());
+      }
 }
 
 std::vector<unsigned> FunctionRun::memoryArgs(const CallExpr *Call, const std::vector<int> &Idx) {
@@ -350,7 +356,9 @@ void FunctionRun::applyHelper(OrderState &St, const CallExpr *Call, const Helper
       enqueue(St, Call, S, Mem, What, false);
       break;
     case OrderRole::Alloc:
-      if (!Mem.empty())
+      if (Step.MemoryParams == std::vector<int>{HelperStep::ReturnValue})
+        allocate(St, Call, Unknown, S, /*Returned=*/true);
+      else if (!Mem.empty())
         allocate(St, Call, Mem[0], S);
       break;
     case OrderRole::Free:

@@ -194,3 +194,23 @@ void ok_free_param_after_event(float *tmp, cudaStream_t compute, cudaStream_t co
   cudaStreamWaitEvent(copy, done, 0);
   cudaFreeAsync(tmp, copy);
 }
+
+// An allocating helper that returns the memory.
+void *workspace_alloc(size_t bytes, cudaStream_t s) {
+  void *p = nullptr;
+  if (cudaMallocAsync(&p, bytes, s) != cudaSuccess)
+    return nullptr;
+  return p;
+}
+void bug_returned_workspace(cudaStream_t alloc_s, cudaStream_t run_s, int n) {
+  float *ws = static_cast<float *>(workspace_alloc(n * sizeof(float), alloc_s));
+  fill<<<1, 32, 0, run_s>>>(ws, 0.f, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'ws' is used on stream 'run_s' by 'fill' before its allocation on stream 'alloc_s' is ordered before that work; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-3]]:36: note: 'ws' is allocated on stream 'alloc_s' here
+  cudaFreeAsync(ws, run_s);
+}
+void ok_returned_workspace(cudaStream_t s, int n) {
+  float *ws = static_cast<float *>(workspace_alloc(n * sizeof(float), s));
+  fill<<<1, 32, 0, s>>>(ws, 0.f, n);
+  cudaFreeAsync(ws, s);
+}
