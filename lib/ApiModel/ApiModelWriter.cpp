@@ -84,6 +84,28 @@ Json usesJson(const std::vector<UseEffect> &Effects) {
   return Out;
 }
 
+/// "streamOrder": the roles of ApiModel.h OrderRole, as the loader reads them.
+Json orderJson(const OrderEffect &O) {
+  static const char *const Names[] = {"",         "enqueue",    "alloc",
+                                      "free",     "record",     "wait",
+                                      "syncStream", "syncEvent", "syncDevice",
+                                      "createStream"};
+  Json J = {{"role", Names[static_cast<int>(O.Role)]}};
+  if (O.StreamArg >= 0)
+    J["stream"] = O.StreamArg;
+  if (O.EventArg >= 0)
+    J["event"] = O.EventArg;
+  if (!O.MemoryArgs.empty())
+    J["memory"] = O.MemoryArgs;
+  if (O.FlagsArg >= 0) {
+    J["flags"] = O.FlagsArg;
+    J["bit"] = O.FlagBit;
+  }
+  if (O.Synchronous)
+    J["synchronous"] = true;
+  return J;
+}
+
 void captureJson(const FunctionModel &F, Json &J) {
   switch (F.Capture) {
   case CaptureRole::None:
@@ -107,6 +129,8 @@ void captureJson(const FunctionModel &F, Json &J) {
   if (F.CaptureModeArg >= 0)
     J["captureMode"] = {{"arg", argValue(F.CaptureModeArg)},
                         {"relaxed", F.RelaxedCaptureMode}};
+  if (F.Order.Role != OrderRole::None)
+    J["streamOrder"] = orderJson(F.Order);
 }
 
 Json functionJson(const FunctionModel &F) {
@@ -197,8 +221,12 @@ bool sameEntry(const FunctionModel &A, const FunctionModel &B) {
            std::equal(X.begin(), X.end(), Y.begin(),
                       [&](const auto &L, const auto &R) { return Fields(L) == Fields(R); });
   };
+  auto Order = [](const OrderEffect &E) {
+    return std::tie(E.Role, E.StreamArg, E.EventArg, E.MemoryArgs, E.FlagsArg, E.FlagBit,
+                    E.Synchronous);
+  };
   return Same(A.Acquires, B.Acquires, Acq) && Same(A.Releases, B.Releases, Rel) &&
-         Same(A.Uses, B.Uses, Use) &&
+         Same(A.Uses, B.Uses, Use) && Order(A.Order) == Order(B.Order) &&
          std::tie(A.Name, A.NumParams, A.StatusType, A.StatusOutArg, A.StatusOutField,
                   A.ReturnsLastStatus, A.LegalDuringCapture, A.CaptureNote,
                   A.LegalInRelaxedCapture, A.QueriesCapture, A.CaptureStatusOutArg, A.Capture, A.StreamArg,

@@ -50,6 +50,31 @@ TEST(ApiModel, BuiltinCoversTheFamilies) {
   EXPECT_EQ((*M)->successValue("CUresult"), "CUDA_SUCCESS");
 }
 
+// The stream-order roles (lib/Streams) are data: the built-in entries carry
+// the arguments the engine reads.
+TEST(ApiModel, BuiltinStreamOrderRoles) {
+  auto M = ApiModel::builtin();
+  ASSERT_TRUE(bool(M));
+  const FunctionModel *Alloc = (*M)->lookup("cudaMallocAsync", 3);
+  ASSERT_TRUE(Alloc);
+  EXPECT_EQ(Alloc->Order.Role, OrderRole::Alloc);
+  EXPECT_EQ(Alloc->Order.StreamArg, 2);
+  EXPECT_EQ(Alloc->Order.MemoryArgs, std::vector<int>{0});
+  const FunctionModel *Wait = (*M)->lookup("cudaStreamWaitEvent", 3);
+  ASSERT_TRUE(Wait);
+  EXPECT_EQ(Wait->Order.Role, OrderRole::Wait);
+  EXPECT_EQ(Wait->Order.EventArg, 1);
+  EXPECT_EQ(Wait->Order.FlagBit, 1); // cudaEventWaitExternal
+  const FunctionModel *Copy = (*M)->lookup("cudaMemcpy", 4);
+  ASSERT_TRUE(Copy);
+  EXPECT_TRUE(Copy->Order.Synchronous);
+  EXPECT_EQ(Copy->Order.StreamArg, -1); // the default stream
+  const FunctionModel *Create = (*M)->lookup("cudaStreamCreateWithFlags", 2);
+  ASSERT_TRUE(Create);
+  EXPECT_EQ(Create->Order.Role, OrderRole::CreateStream);
+  EXPECT_EQ(Create->Order.FlagsArg, 1);
+}
+
 TEST(ApiModel, HeaderSuffixesAreIgnored) {
   auto M = ApiModel::builtin();
   ASSERT_TRUE(bool(M));
@@ -84,6 +109,9 @@ TEST(ApiModel, MalformedFilesNameTheFileAndTheProblem) {
   EXPECT_NE(errorOf(M, std::string(Header) + R"("functions": [{"name": "f", "acquire": []}]})").find("unknown key 'acquire'"), std::string::npos);
   EXPECT_NE(errorOf(M, std::string(Header) + R"("functions": [{"acquires": []}]})").find("missing 'name'"), std::string::npos);
   EXPECT_NE(errorOf(M, std::string(Header) + R"("functions": [{"name": "f", "capture": "begin"}]})").find("stream"), std::string::npos);
+  EXPECT_NE(errorOf(M, std::string(Header) + R"("functions": [{"name": "f", "streamOrder": {"role": "sync"}}]})").find("streamOrder.role: expected one of"), std::string::npos);
+  EXPECT_NE(errorOf(M, std::string(Header) + R"("functions": [{"name": "f", "streamOrder": {"role": "wait", "stream": 0}}]})").find("role 'wait' needs \"event\""), std::string::npos);
+  EXPECT_NE(errorOf(M, std::string(Header) + R"("functions": [{"name": "f", "params": 2, "streamOrder": {"role": "enqueue", "stream": 4}}]})").find("streamOrder.stream"), std::string::npos);
   // A rejected file leaves the model unchanged.
   EXPECT_EQ(M.numFunctions(), 0u);
   llvm::Error Missing = M.addFile("/nonexistent/model.json");
