@@ -45,7 +45,9 @@ LifetimeCheckBase::LifetimeCheckBase(StringRef Name, ClangTidyContext *Context)
           parseBool(Options.getLocalOrGlobal("SpeculativeMemberReports", "false"))),
       AnalyzeUninstantiatedTemplates(
           parseBool(Options.getLocalOrGlobal("AnalyzeUninstantiatedTemplates", "true"))),
-      ReportLeaksOnThrow(parseBool(Options.getLocalOrGlobal("ReportLeaksOnThrow", "true"))) {}
+      ReportLeaksOnThrow(parseBool(Options.getLocalOrGlobal("ReportLeaksOnThrow", "true"))),
+      StreamChecksEnabled(Context->isCheckEnabled("cudagraph-stream-order") ||
+                          Context->isCheckEnabled("cudagraph-capture-structure")) {}
 
 void LifetimeCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "ApiModelFiles", ApiModelFiles);
@@ -121,7 +123,8 @@ void LifetimeCheckBase::check(const MatchFinder::MatchResult &Result) {
     Opts.ReportLeaksOnThrow = ReportLeaksOnThrow;
     S.Model = Model;
     S.Analyzer = std::make_unique<cgt::LifetimeAnalyzer>(*Model, *Result.Context, Opts);
-    S.Streams = std::make_unique<cgt::streams::StreamOrderAnalyzer>(*Model, *Result.Context);
+    if (StreamChecksEnabled)
+      S.Streams = std::make_unique<cgt::streams::StreamOrderAnalyzer>(*Model, *Result.Context);
   }
   auto [It, Fresh] = S.Findings.try_emplace(FD);
   if (Fresh) {
@@ -129,9 +132,10 @@ void LifetimeCheckBase::check(const MatchFinder::MatchResult &Result) {
       It->second = S.Analyzer->analyze(FD);
     // The stream-order engine (lib/Streams) reads the same model and feeds
     // stream-order and capture-structure through the same plumbing.
-    for (cgt::LifetimeFinding &F :
-         S.Streams->analyze(FD, FD->isDependentContext() && S.Analyzer->analyzable(FD)))
-      It->second.push_back(std::move(F));
+    if (S.Streams)
+      for (cgt::LifetimeFinding &F :
+           S.Streams->analyze(FD, FD->isDependentContext() && S.Analyzer->analyzable(FD)))
+        It->second.push_back(std::move(F));
   }
   CurrentCtx = Result.Context;
   // handleFinding never touches the cache, so It stays valid.

@@ -67,6 +67,9 @@ private:
   bool SpeculativeMemberReports;
   bool AnalyzeUninstantiatedTemplates;
   bool ReportLeaksOnThrow;
+  /// cudagraph-stream-order or cudagraph-capture-structure is enabled: only
+  /// then does the stream engine run.
+  bool StreamChecksEnabled;
   std::shared_ptr<const cgt::ApiModel> Model;
   bool ModelFailed = false;
   ASTContext *CurrentCtx = nullptr;
