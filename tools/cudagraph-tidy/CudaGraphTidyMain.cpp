@@ -26,6 +26,7 @@
 #include "Isolation.h"
 #include "Launcher.h"
 #include "MergeSarif.h"
+#include "ReportStyle.h"
 #include "Sharding.h"
 #include "Lifetime/LifetimeAnalysis.h"
 #include "Report/Rules.h"
@@ -77,8 +78,13 @@ static cl::opt<bool> ListChecks("list-checks",
                                 cl::desc("List the checks and exit"),
                                 cl::cat(ToolCategory));
 static cl::opt<std::string> FormatOpt(
-    "format", cl::desc("Output format: text (default) or sarif"),
-    cl::init("text"), cl::cat(ToolCategory));
+    "format",
+    cl::desc("Report format: text (clang-tidy's layout: source line, caret, "
+             "fix-its), text-plain (one line per finding and note), sarif, "
+             "codeclimate (GitLab Code Quality); default: text when stdout is "
+             "a terminal, else text-plain"),
+    cl::init(""), cl::cat(ToolCategory));
+
 static cl::opt<std::string> OutputOpt(
     "o", cl::desc("Write the report to this file instead of stdout"),
     cl::init(""), cl::cat(ToolCategory));
@@ -362,6 +368,7 @@ int main(int argc, const char **argv) {
       cgt::translateNvccAfterDashDash(argc, argv, TranslatedStorage);
   argc = static_cast<int>(Translated.size());
   argv = Translated.data();
+  cl::opt<std::string> &ColorOpt = cgt::colorOption(ToolCategory);
   cl::HideUnrelatedOptions(ToolCategory);
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "cudagraph-tidy " << CUDAGRAPH_TIDY_VERSION << " (LLVM "
@@ -383,11 +390,11 @@ int main(int argc, const char **argv) {
   }
   if (ListChecks)
     return listChecks();
-  if (FormatOpt != "text" && FormatOpt != "sarif") {
-    errs() << "cudagraph-tidy: error: unknown --format '" << FormatOpt
-           << "' (expected text or sarif)\n";
-    return 2;
-  }
+  std::string FormatError;
+  cgt::ReportOptions Report;
+  if (!cgt::resolveReportStyle(FormatOpt, ColorOpt, OutputOpt, Report,
+                               FormatError))
+    return fail(FormatError);
 
   auto Provider = makeOptionsProvider();
   if (!Provider) {
@@ -432,8 +439,6 @@ int main(int argc, const char **argv) {
     Files = cgt::filesOfShard(Files, Slice);
   }
 
-  cgt::ReportOptions Report;
-  Report.Format = FormatOpt;
   Report.OutputPath = OutputOpt;
   std::string Error;
   Report.SarifRoot = resolvedSarifRoot(Error);
