@@ -25,6 +25,7 @@
 #include "ExportModel.h"
 #include "Isolation.h"
 #include "Launcher.h"
+#include "LspServer.h"
 #include "MergeSarif.h"
 #include "ReportStyle.h"
 #include "Sharding.h"
@@ -362,6 +363,8 @@ int main(int argc, const char **argv) {
     return cgt::analyzeUnitWorkerMain(argc, argv);
   if (argc > 1 && StringRef(argv[1]) == "launch")
     return cgt::launchMain(argc, argv);
+  if (argc > 1 && StringRef(argv[1]) == "lsp")
+    return cgt::lspMain(argc, argv);
   // `FILE -- nvcc ...`: clang would reject nvcc's flags.
   std::vector<std::string> TranslatedStorage;
   std::vector<const char *> Translated =
