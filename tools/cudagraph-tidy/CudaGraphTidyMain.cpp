@@ -174,6 +174,19 @@ static cl::opt<std::string> InjectFaultOpt(
     cl::desc("For the driver's own tests only: make the analysis of FILE "
              "crash, hang, alloc(ate without bound) or preamble-crash"),
     cl::value_desc("KIND:FILE"), cl::init(""), cl::Hidden, cl::cat(ToolCategory));
+// The subcommands parse their own arguments before cl sees any; --help
+// names them here so that they can be found.
+static cl::extrahelp SubcommandsHelp(R"(
+Subcommands (before any option):
+  cudagraph-tidy merge-sarif A.sarif B.sarif... [-o OUT]
+      merge the logs of --shard runs into one
+  cudagraph-tidy launch [options] COMPILER ARGS...
+      analyse the source of a compile command, then run it (a compiler
+      launcher: CMAKE_CUDA_COMPILER_LAUNCHER="cudagraph-tidy;launch")
+  cudagraph-tidy lsp [-p DIR] [--checks=GLOBS] [--config-file=FILE]
+                     [--preamble-cache=auto|on|off] [-- FLAGS]
+      a Language Server Protocol server over stdio (docs/editors.md)
+)");
 static cl::opt<bool> NoProgressOpt("no-progress",
                                    cl::desc("Print no progress lines"),
                                    cl::cat(ToolCategory));
