@@ -279,6 +279,21 @@ def main():
     if c.published(u) != []:
         fail("didClose did not clear the diagnostics")
     print("didClose: diagnostics cleared")
+    # Bad input answers with errors and the session goes on.
+    body = b"{not json"
+    c.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    c.p.stdin.flush()
+    while True:
+        msg = c.read()
+        if "error" in msg:
+            break
+        c.note(msg)
+    if msg["id"] is not None or msg["error"]["code"] != -32700:
+        fail("a message that is not JSON got %s" % msg)
+    bad = c.request("textDocument/codeAction", {"range": {}})
+    if bad.get("error", {}).get("code") != -32602:
+        fail("a code action without a document got %s" % bad)
+    print("bad input: errors %d and %d" % (msg["error"]["code"], bad["error"]["code"]))
     err = c.request("workspace/noSuchThing", {})
     if err.get("error", {}).get("code") != -32601:
         fail("an unknown request got %s" % err)
