@@ -27,9 +27,9 @@ std::string writeCodeClimate(const std::vector<FindingRecord> &Findings,
                              const std::vector<bool> &Hidden,
                              const std::string &SourceRoot);
 
-/// Code Climate's severity for a finding: "critical" for errors (rules whose
-/// default level is error, or warnings turned into errors), "minor" for
-/// performance rules, "major" for the other warnings.
+/// Code Climate's severity for a finding: "critical" for errors (a finding
+/// at error level, or a rule whose default level is error, as in SARIF),
+/// "minor" for performance rules, "major" for the other warnings.
 std::string codeClimateSeverity(const FindingRecord &F);
 
 } // namespace cgt
