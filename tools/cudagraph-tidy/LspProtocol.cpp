@@ -88,7 +88,7 @@ json LspConverter::diagnostic(const FindingRecord &F) {
   json Related = json::array();
   for (const NoteRecord &N : F.Notes)
     if (!N.Pos.File.empty())
-      Related.push_back({{"location", {{"uri", fileUri(N.Pos.File)},
+      Related.push_back({{"location", {{"uri", uriOf(N.Pos.File)},
                                        {"range", range(N.Pos)}}},
                          {"message", N.Message}});
   if (!Related.empty())
@@ -137,7 +137,7 @@ json LspConverter::fixAction(const FindingRecord &F,
                             {"end", position(P.File, P.EndLine ? P.EndLine : P.Line,
                                              P.EndLine ? P.EndColumn : P.Column)}}},
                  {"newText", X.Replacement}};
-    Changes[fileUri(P.File)].push_back(Edit);
+    Changes[uriOf(P.File)].push_back(Edit);
   }
   return {{"title", F.CheckName + ": " + fixTitle(Fixes)},
           {"kind", "quickfix"},
@@ -147,10 +147,10 @@ json LspConverter::fixAction(const FindingRecord &F,
 }
 
 json LspConverter::codeActions(const std::vector<FindingRecord> &Findings,
-                               const std::string &Uri, const json &Range) {
+                               const std::string &Path, const json &Range) {
   json Out = json::array();
   for (const FindingRecord &F : Findings) {
-    if (fileUri(F.Pos.File) != Uri || !meets(range(F.Pos), Range))
+    if (F.Pos.File != Path || !meets(range(F.Pos), Range))
       continue;
     if (!F.Fixes.empty())
       Out.push_back(fixAction(F, F.Fixes, /*Preferred=*/true));

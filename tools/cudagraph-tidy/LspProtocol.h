@@ -13,6 +13,7 @@
 #include "Report/Finding.h"
 #include "Sarif/SarifWriter.h"
 #include <nlohmann/json.hpp>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,22 +29,34 @@ unsigned utf16Units(const std::string &Line, unsigned Bytes);
 
 class LspConverter {
 public:
+  /// Names the document at `Path` as the client does: clients spell URIs
+  /// in their own ways (which characters are percent-encoded, the case of
+  /// the hex digits), and a URI spelled otherwise is another document.
+  void knowDocument(const std::string &Path, const std::string &Uri) {
+    Uris[Path] = Uri;
+  }
+
   /// One Diagnostic per finding, in order.
   nlohmann::json diagnostics(const std::vector<FindingRecord> &Findings);
   /// Quickfix CodeActions for the fix-its of the findings whose range meets
-  /// `Range` (an LSP Range of the document `Uri`).
+  /// `Range` (an LSP Range of the document at `Path`).
   nlohmann::json codeActions(const std::vector<FindingRecord> &Findings,
-                             const std::string &Uri, const nlohmann::json &Range);
+                             const std::string &Path, const nlohmann::json &Range);
   /// A diagnostic at the top of the file saying the file was not analysed.
   static nlohmann::json notAnalysed(const std::string &Problem);
 
 private:
+  std::string uriOf(const std::string &File) const {
+    auto It = Uris.find(File);
+    return It != Uris.end() ? It->second : fileUri(File);
+  }
   nlohmann::json position(const std::string &File, unsigned Line, unsigned Column);
   nlohmann::json range(const SourcePos &P);
   nlohmann::json diagnostic(const FindingRecord &F);
   nlohmann::json fixAction(const FindingRecord &F, const std::vector<FixRecord> &Fixes,
                            bool Preferred);
   SourceText Text;
+  std::map<std::string, std::string> Uris;
 };
 
 } // namespace cgt

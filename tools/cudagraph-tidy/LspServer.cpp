@@ -158,6 +158,7 @@ private:
     std::vector<FindingRecord> &Findings = Documents[Uri];
     Findings = analyse(Path, Diags);
     LspConverter Convert;
+    Convert.knowDocument(Path, Uri);
     for (json &D : Convert.diagnostics(Findings))
       Diags.push_back(std::move(D));
     notify("textDocument/publishDiagnostics", {{"uri", Uri}, {"diagnostics", Diags}});
@@ -211,7 +212,9 @@ private:
     if (It == Documents.end())
       return json::array();
     LspConverter Convert;
-    return Convert.codeActions(It->second, Uri, Params.at("range"));
+    std::string Path = pathOfUri(Uri);
+    Convert.knowDocument(Path, Uri);
+    return Convert.codeActions(It->second, Path, Params.at("range"));
   }
 
   /// As the driver's: the file's .clang-tidy files, or --config-file, then

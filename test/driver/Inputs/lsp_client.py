@@ -35,7 +35,11 @@ def fail(msg):
 
 
 def uri(path):
-    return "file://" + urllib.parse.quote(os.path.abspath(path))
+    """As some clients spell it: lowercase hex digits, which the server's
+    own encoding does not use, so that a server echoing its own spelling
+    would name another document."""
+    quoted = urllib.parse.quote(os.path.abspath(path))
+    return "file://" + re.sub(r"%[0-9A-F]{2}", lambda m: m.group(0).lower(), quoted)
 
 
 class Client:
