@@ -9,7 +9,9 @@
 #include "MismatchedDeallocCheck.h"
 #include "UnpairedInstantiateCheck.h"
 #include "CaptureUnsafeCallCheck.h"
+#include "CaptureStructureCheck.h"
 #include "CaptureWithoutDestroyCheck.h"
+#include "StreamOrderCheck.h"
 #include "UseAfterDeallocCheck.h"
 #include "SharedBankConflictCheck.h"
 #include "SharedIndexOverflowCheck.h"
@@ -31,6 +33,8 @@ public:
         "cudagraph-shared-bank-conflict");
     Factories.registerCheck<CaptureWithoutDestroyCheck>("cudagraph-capture-without-destroy");
     Factories.registerCheck<CaptureUnsafeCallCheck>("cudagraph-capture-unsafe-call");
+    Factories.registerCheck<StreamOrderCheck>("cudagraph-stream-order");
+    Factories.registerCheck<CaptureStructureCheck>("cudagraph-capture-structure");
   }
 };
 

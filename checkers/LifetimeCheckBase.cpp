@@ -1,6 +1,7 @@
 //===- LifetimeCheckBase.cpp ----------------------------------------------===//
 #include "LifetimeCheckBase.h"
 
+#include "Streams/StreamOrder.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/DenseMap.h"
 #include <map>
@@ -17,6 +18,7 @@ namespace {
 struct SharedAnalysis {
   std::shared_ptr<const cgt::ApiModel> Model;
   std::unique_ptr<cgt::LifetimeAnalyzer> Analyzer;
+  std::unique_ptr<cgt::streams::StreamOrderAnalyzer> Streams;
   /// Findings per function definition; an empty vector for functions that
   /// are not interesting or have none.
   llvm::DenseMap<const FunctionDecl *, std::vector<cgt::LifetimeFinding>> Findings;
@@ -119,10 +121,18 @@ void LifetimeCheckBase::check(const MatchFinder::MatchResult &Result) {
     Opts.ReportLeaksOnThrow = ReportLeaksOnThrow;
     S.Model = Model;
     S.Analyzer = std::make_unique<cgt::LifetimeAnalyzer>(*Model, *Result.Context, Opts);
+    S.Streams = std::make_unique<cgt::streams::StreamOrderAnalyzer>(*Model, *Result.Context);
   }
   auto [It, Fresh] = S.Findings.try_emplace(FD);
-  if (Fresh && S.Analyzer->isInteresting(FD))
-    It->second = S.Analyzer->analyze(FD);
+  if (Fresh) {
+    if (S.Analyzer->isInteresting(FD))
+      It->second = S.Analyzer->analyze(FD);
+    // The stream-order engine (lib/Streams) reads the same model and feeds
+    // stream-order and capture-structure through the same plumbing.
+    for (cgt::LifetimeFinding &F :
+         S.Streams->analyze(FD, FD->isDependentContext() && S.Analyzer->analyzable(FD)))
+      It->second.push_back(std::move(F));
+  }
   CurrentCtx = Result.Context;
   // handleFinding never touches the cache, so It stays valid.
   for (const cgt::LifetimeFinding &F : It->second)

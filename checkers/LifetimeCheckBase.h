@@ -1,7 +1,8 @@
 //===- LifetimeCheckBase.h - shared plumbing of the lifetime checks -*- C++ -*-===//
 //
-// Every lifetime check runs the same engine (lib/Lifetime) over each function
-// definition and keeps the findings that belong to it. This base loads the
+// Every lifetime check runs the same engines (lib/Lifetime, and lib/Streams
+// for the order of work across streams) over each function definition and
+// keeps the findings that belong to it. This base loads the
 // API model (built-in plus the files named by the ApiModelFiles option),
 // runs the analysis once per function and hands each finding to the check.
 // The analysis is shared: all lifetime checks of a translation unit that

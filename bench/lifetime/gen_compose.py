@@ -55,6 +55,15 @@ Features (a composition takes at most one of each group):
             release loop, a pool never released) are planted where no earlier
             error exit releases the pool: a documented limit (the source-order
             rule of arrays, docs/checks/cudagraph-handle-leak.md).
+  order     work across two streams: `async` (an input buffer from
+            cudaMallocAsync on a non-blocking copy stream, handed to the
+            compute stream by an event, used through the read-only helpers,
+            freed on the copy stream after an event from the compute stream;
+            defects: the wait left out, the free not ordered after the
+            compute stream's work), `fork` (a side stream forked into a
+            capture and joined back before the end, the exec launched after
+            the body; defects: the join left out, a launch on the legacy
+            stream inside the capture, the end-capture's status dropped).
   guard     capture guards: `iscap` (a DEBUG_SYNC macro that asks
             cudaStreamIsCapturing and only synchronises an eager stream, used
             inside every capture region and in the eager body), `copied` (a
@@ -162,7 +171,7 @@ struct TaskList {
 """
 
 # (group, variant); the order of GROUPS is the canonical nesting order.
-GROUPS = ["opts", "res", "tasks", "source", "loops", "early", "cont", "guard", "err", "tmpl"]
+GROUPS = ["opts", "res", "tasks", "source", "loops", "early", "cont", "guard", "order", "err", "tmpl"]
 VARIANTS = {
     "opts": ["val", "cref", "hdecl", "hdef"],
     "res": ["n"],
@@ -172,6 +181,7 @@ VARIANTS = {
     "early": ["n"],
     "cont": ["pool"],
     "guard": ["iscap", "copied"],
+    "order": ["async", "fork"],
     "err": ["abort", "ret", "throw"],
     "tmpl": ["never", "twice"],
 }
@@ -334,7 +344,8 @@ class Fn:
         sink = self.err in CK_MACRO
         # Leaving with the capture open must be the only defect: no cleanup on
         # that path may make a call that is illegal while capturing.
-        unsafe = any(t in self.cleanup() for t in ("cudaFree", "free_scratch", "teardown.run"))
+        unsafe = any(t in self.cleanup() for t in ("cudaFree", "free_scratch", "teardown.run",
+                                                   "cudaGraphExecDestroy(fork_exec)"))
         if self.offer("cap-open", not sink and not unsafe):
             self.lines[begin_line][3] = "cudagraph-capture-without-destroy"
             self.check("cudaMemsetAsync(d_act, 0, sizeof(float), s)")
@@ -730,8 +741,87 @@ def f_copied(c, body, v):
     body()
 
 
+def f_order(c, body, v):
+    """Work across two streams: `async` (an input buffer allocated with
+    cudaMallocAsync on a non-blocking copy stream, handed to the compute
+    stream through an event, freed on the copy stream after an event from
+    the compute stream); `fork` (a side stream forked into a capture and
+    joined back before the end)."""
+    sid = c.acquire_rid("cudagraph-handle-leak")
+    eid = c.acquire_rid("cudagraph-handle-leak")
+    side, ev = ("cs", "ready") if v == "async" else ("fork_s", "fork_e")
+    c.emit("cudaStream_t %s = nullptr;" % side)
+    c.check("cudaStreamCreateWithFlags(&%s, cudaStreamNonBlocking)" % side, sid)
+    c.stack.append(("cudaStreamDestroy(%s);" % side, sid))
+    c.emit("cudaEvent_t %s = nullptr;" % ev)
+    c.check("cudaEventCreateWithFlags(&%s, cudaEventDisableTiming)" % ev, eid)
+    c.stack.append(("cudaEventDestroy(%s);" % ev, eid))
+    if v == "async":
+        rid = c.acquire_rid("cudagraph-handle-leak")
+        c.emit("float *d_in = nullptr;")
+        c.check("cudaMallocAsync(&d_in, bytes, cs)", rid)
+        c.emit("cudaEventRecord(ready, cs);")
+        no_wait = c.offer("order-no-wait")
+        if not no_wait:
+            c.emit("cudaStreamWaitEvent(s, ready, 0);")
+        c.emit("warm_buffer(d_in, bytes, s);", bug="cudagraph-stream-order" if no_wait else None)
+        c.stack.append(("cudaFreeAsync(d_in, s);", rid))
+        body()
+        c.stack.pop()
+        if c.offer("order-free-early"):
+            c.emit("cudaFreeAsync(d_in, cs);", bug="cudagraph-stream-order")
+        else:
+            c.emit("cudaEventRecord(ready, s);")
+            c.emit("cudaStreamWaitEvent(cs, ready, 0);")
+            c.emit("cudaFreeAsync(d_in, cs);")
+    else:
+        xid = c.acquire_rid("cudagraph-unpaired-instantiate")
+        c.emit("cudaEvent_t join_e = nullptr;")
+        jid = c.acquire_rid("cudagraph-handle-leak")
+        c.check("cudaEventCreateWithFlags(&join_e, cudaEventDisableTiming)", jid)
+        c.stack.append(("cudaEventDestroy(join_e);", jid))
+        c.emit("cudaGraph_t fork_graph = nullptr;")
+        c.emit("cudaGraphExec_t fork_exec = nullptr;")
+        c.emit("cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);")
+        c.emit("cudaEventRecord(fork_e, s);")
+        c.emit("cudaStreamWaitEvent(fork_s, fork_e, 0);")
+        c.emit("fwd_kernel<<<(n + 255) / 256, 256, 0, fork_s>>>(d_act, n);")
+        if c.offer("fork-legacy"):
+            c.emit("fwd_kernel<<<(n + 255) / 256, 256>>>(d_act, n);", bug="cudagraph-capture-structure")
+        else:
+            c.emit("fwd_kernel<<<(n + 255) / 256, 256, 0, s>>>(d_act, n);")
+        unjoined = c.offer("fork-unjoined")
+        if not unjoined:
+            c.emit("cudaEventRecord(join_e, fork_s);")
+            c.emit("cudaStreamWaitEvent(s, join_e, 0);")
+        if c.offer("fork-unchecked-end"):
+            c.emit("cudaStreamEndCapture(s, &fork_graph);")
+            c.emit("if (cudaGraphInstantiate(&fork_exec, fork_graph, 0) != cudaSuccess) %s"
+                   % c.ret("cudaErrorUnknown", extra=[("cudaGraphDestroy(fork_graph);", None)]),
+                   xid, bug="cudagraph-capture-structure")
+        else:
+            c.check("cudaStreamEndCapture(s, &fork_graph)")
+            if unjoined:
+                c.lines[-1][3] = "cudagraph-capture-structure"
+            c.check("cudaGraphInstantiate(&fork_exec, fork_graph, 0)", xid,
+                    extra=[("cudaGraphDestroy(fork_graph);", None)])
+        c.emit("cudaGraphDestroy(fork_graph);")
+        c.stack.append(("cudaGraphExecDestroy(fork_exec);", xid))
+        body()
+        c.stack.pop()
+        c.emit("cudaGraphLaunch(fork_exec, s);")
+        c.emit("cudaGraphExecDestroy(fork_exec);")
+        c.stack.pop()
+        c.emit("cudaEventDestroy(join_e);")
+    c.stack.pop()
+    c.emit("cudaEventDestroy(%s);" % ev)
+    c.stack.pop()
+    c.emit("cudaStreamDestroy(%s);" % side)
+
+
 WRAPPERS = {"opts": f_opts, "res": f_res, "tasks": f_tasks, "source": f_source,
-            "loops": f_loops, "early": f_early, "cont": f_cont, "guard": f_copied}
+            "loops": f_loops, "early": f_early, "cont": f_cont, "guard": f_copied,
+            "order": f_order}
 
 FRAMES = {"cache": "serve", "member": "bench", "step0": "train", "recorded": "train", "once": "run"}
 

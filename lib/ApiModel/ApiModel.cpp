@@ -19,6 +19,9 @@
 //                      "captureMode": { "arg": 1, "relaxed": 2 },
 //                      "autoFreeOnLaunch": { "arg": 2, "bit": 1 } | false,
 //                      "statusOut": { "arg": 2, "field": "result_out" },
+//                      "streamOrder": { "role": "enqueue", "stream": 4,
+//                                       "memory": [0, 1], "flags": 2, "bit": 1,
+//                                       "synchronous": false },
 //                      "unlistedArgsEscape": true, "doc": "..." } ] }
 // "arg" is a 0-based parameter index or the string "return".
 //
@@ -165,7 +168,7 @@ public:
                              "captureNote", "capture", "stream", "statusOut",
                              "returnsLastStatus", "legalInRelaxedCapture",
                              "captureMode", "autoFreeOnLaunch", "intoGraph", "queriesCapture",
-                             "captureStatusOut",
+                             "captureStatusOut", "streamOrder",
                              "unlistedArgsEscape", "doc"}))
       return E;
     if (auto E = readString(F, "name", Path, Out.Name, true))
@@ -262,7 +265,77 @@ public:
     if ((Out.Capture == CaptureRole::Begin || Out.Capture == CaptureRole::End) &&
         Out.StreamArg < 0)
       return error(Where, "'capture' needs the 'stream' argument index");
+    if (auto It = F.find("streamOrder"); It != F.end())
+      if (auto E = readOrder(*It, Where + ".streamOrder", Out.NumParams, Out.Order))
+        return E;
     return readEffects(F, Where, Out);
+  }
+
+  /// "streamOrder": { "role": "enqueue", "stream": 4, "memory": [0, 1] }.
+  llvm::Error readOrder(const json &O, const std::string &P, int NumParams,
+                        OrderEffect &Out) const {
+    if (auto E = expectKeys(O, P, {"role", "stream", "event", "memory", "flags", "bit",
+                                   "synchronous"}))
+      return E;
+    static const std::pair<const char *, OrderRole> Roles[] = {
+        {"enqueue", OrderRole::Enqueue},         {"alloc", OrderRole::Alloc},
+        {"free", OrderRole::Free},               {"record", OrderRole::Record},
+        {"wait", OrderRole::Wait},               {"syncStream", OrderRole::SyncStream},
+        {"syncEvent", OrderRole::SyncEvent},     {"syncDevice", OrderRole::SyncDevice},
+        {"createStream", OrderRole::CreateStream}};
+    std::string Role;
+    if (auto E = readString(O, "role", P, Role, true))
+      return E;
+    for (auto [Name, R] : Roles)
+      if (Role == Name)
+        Out.Role = R;
+    if (Out.Role == OrderRole::None)
+      return error(P + ".role", "expected one of enqueue, alloc, free, record, wait, "
+                                "syncStream, syncEvent, syncDevice, createStream");
+    auto ReadIndex = [&](const char *Key, int &To) -> llvm::Error {
+      auto It = O.find(Key);
+      if (It == O.end())
+        return llvm::Error::success();
+      if (!It->is_number_integer() || It->get<int>() < 0 ||
+          (NumParams >= 0 && It->get<int>() >= NumParams))
+        return error(P + "." + Key, "expected a parameter index");
+      To = It->get<int>();
+      return llvm::Error::success();
+    };
+    if (auto E = ReadIndex("stream", Out.StreamArg))
+      return E;
+    if (auto E = ReadIndex("event", Out.EventArg))
+      return E;
+    if (auto E = ReadIndex("flags", Out.FlagsArg))
+      return E;
+    if (auto It = O.find("bit"); It != O.end()) {
+      if (!It->is_number_integer() || Out.FlagsArg < 0)
+        return error(P + ".bit", "expected the flag's value, with \"flags\"");
+      Out.FlagBit = It->get<long long>();
+    }
+    if (auto It = O.find("memory"); It != O.end()) {
+      if (!It->is_array())
+        return error(P + ".memory", "expected an array of parameter indices");
+      for (const json &I : *It) {
+        if (!I.is_number_integer() || I.get<int>() < 0)
+          return error(P + ".memory", "expected an array of parameter indices");
+        Out.MemoryArgs.push_back(I.get<int>());
+      }
+    }
+    if (auto E = readBool(O, "synchronous", P, Out.Synchronous))
+      return E;
+    bool NeedsEvent = Out.Role == OrderRole::Record || Out.Role == OrderRole::Wait ||
+                      Out.Role == OrderRole::SyncEvent;
+    bool NeedsStream = Out.Role == OrderRole::Wait || Out.Role == OrderRole::SyncStream ||
+                       Out.Role == OrderRole::CreateStream;
+    bool NeedsMemory = Out.Role == OrderRole::Alloc || Out.Role == OrderRole::Free;
+    if (NeedsEvent && Out.EventArg < 0)
+      return error(P, "role '" + Role + "' needs \"event\"");
+    if (NeedsStream && Out.StreamArg < 0)
+      return error(P, "role '" + Role + "' needs \"stream\"");
+    if (NeedsMemory && Out.MemoryArgs.size() != 1)
+      return error(P, "role '" + Role + "' needs one \"memory\" argument");
+    return llvm::Error::success();
   }
 
   llvm::Error forEachEffect(const json &F, const char *Key,

@@ -100,6 +100,37 @@ enum class CaptureRole {
   ExchangeMode,
 };
 
+/// What a call does to the order of work on streams (lib/Streams): which
+/// stream it enqueues on, which memory that work touches, which events it
+/// records or waits for, what it makes the host wait for.
+enum class OrderRole {
+  None,
+  Enqueue,      ///< work on StreamArg that reads or writes MemoryArgs
+  Alloc,        ///< stream-ordered allocation into *MemoryArgs[0] on StreamArg
+  Free,         ///< stream-ordered free of MemoryArgs[0] on StreamArg
+  Record,       ///< records EventArg on StreamArg
+  Wait,         ///< StreamArg waits for EventArg
+  SyncStream,   ///< the host waits for StreamArg
+  SyncEvent,    ///< the host waits for EventArg
+  SyncDevice,   ///< the host waits for every stream
+  CreateStream, ///< creates the stream *StreamArg (FlagsArg: its flags)
+};
+
+struct OrderEffect {
+  OrderRole Role = OrderRole::None;
+  /// The stream argument; -1: the call has none and uses the default stream.
+  int StreamArg = -1;
+  int EventArg = -1;
+  std::vector<int> MemoryArgs;
+  /// CreateStream: the flags argument and the bit of cudaStreamNonBlocking
+  /// (-1: no flags argument, the stream is blocking). Wait: the flags
+  /// argument and the bit of cudaEventWaitExternal.
+  int FlagsArg = -1;
+  long long FlagBit = 0;
+  /// Enqueue: the call returns only when the work is done (cudaMemcpy).
+  bool Synchronous = false;
+};
+
 struct FunctionModel {
   std::string Name;
   /// Number of parameters this entry is for; -1 for any. Lets the CUDA 11
@@ -133,6 +164,7 @@ struct FunctionModel {
   int CaptureStatusOutArg = -1;
   CaptureRole Capture = CaptureRole::None;
   int StreamArg = -1;
+  OrderEffect Order;
   /// Begin: the graph the capture adds to (cudaStreamBeginCaptureToGraph);
   /// the end call then yields that graph, not a new one. -1: a new graph.
   int IntoGraphArg = -1;

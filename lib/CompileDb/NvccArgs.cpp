@@ -24,6 +24,9 @@ enum class Action {
   Std,           ///< -std
   Joined,        ///< long form of a clang flag: "--include-path X" -> "-IX"
   Flag,          ///< long form of a clang switch: "--compile" -> "-c"
+  /// --default-stream: per-thread is what nvcc makes of it, the macro that
+  /// renames the API (cudaMemcpyAsync_ptsz) and the launches' stream 0.
+  DefaultStream,
 };
 
 struct Rule {
@@ -93,7 +96,7 @@ const std::map<std::string, Rule> &rules() {
       {"Xnvvm", {Action::DropValue}},
       {"Xlinker", {Action::DropValue}},
       {"linker-options", {Action::DropValue}},
-      {"default-stream", {Action::DropValue}},
+      {"default-stream", {Action::DefaultStream}},
       {"diag-suppress", {Action::DropValue}},
       {"diag-error", {Action::DropValue}},
       {"diag-warn", {Action::DropValue}},
@@ -336,6 +339,17 @@ void Translator::handle(size_t &I) {
     return;
   case Action::Flag:
     Out.Args.push_back(R.Clang);
+    return;
+  case Action::DefaultStream:
+    if (!takeValue(I, HasValue, Value))
+      return;
+    if (Value == "per-thread") {
+      Out.Args.push_back("-fgpu-default-stream=per-thread");
+      Out.Args.push_back("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1");
+    } else {
+      // legacy and null are clang's default.
+      Out.Dropped.push_back(HasValue ? Original : Original + " " + Value);
+    }
     return;
   }
 }

@@ -378,6 +378,8 @@ std::vector<LifetimeFinding> LifetimeAnalyzer::analyze(const FunctionDecl *FD) {
   return Out;
 }
 
+bool LifetimeAnalyzer::analyzable(const FunctionDecl *FD) { return P->analyzable(FD); }
+
 const FunctionSummary *LifetimeAnalyzer::summaryOf(const FunctionDecl *FD) {
   return P->summaryOf(FD);
 }

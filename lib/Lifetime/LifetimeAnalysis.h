@@ -34,6 +34,14 @@ enum class FindingKind {
   /// An exec launched after memory its captured graph uses was freed (at the
   /// launch; the resource is the memory, Detail names the exec).
   LaunchAfterCapturedFree,
+  // lib/Streams (StreamOrder.h): the resource is the memory or the capture,
+  // Detail names the other stream.
+  StreamUseUnordered,  ///< memory used on a stream not ordered after its allocation
+  StreamFreeUnordered, ///< memory freed while work on another stream may use it
+  CaptureUnjoined,     ///< a stream forked into a capture is not joined back
+  CaptureIsolation,    ///< a capture waits on an event recorded outside it
+  CaptureImplicitLegacy, ///< legacy default stream work while a stream captures
+  CaptureStatusUnchecked, ///< a graph from an unchecked end-capture instantiated
 };
 
 struct PathNote {
@@ -116,6 +124,11 @@ public:
 
   /// All findings for one function definition.
   std::vector<LifetimeFinding> analyze(const clang::FunctionDecl *FD);
+
+  /// A definition the engines should analyse: not dependent, or the pattern
+  /// of a template the translation unit never instantiates (with the
+  /// AnalyzeUninstantiatedTemplates option), which stands for them.
+  bool analyzable(const clang::FunctionDecl *FD);
 
   /// The summary of a helper, or null when it has no body or no effect.
   const FunctionSummary *summaryOf(const clang::FunctionDecl *FD);

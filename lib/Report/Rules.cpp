@@ -69,6 +69,21 @@ const std::vector<RuleInfo> &allRules() {
          "global mode) made between a cudaStreamBeginCapture* and its "
          "cudaStreamEndCapture: it invalidates the capture or fails.",
          "warning", "high", "", {"cuda", "correctness"}},
+        {"cudagraph-stream-order", "StreamOrder",
+         "Stream-ordered memory used or freed without an ordering edge between streams",
+         "Memory from cudaMallocAsync used by work on another stream with no "
+         "event record and wait, host synchronisation or implicit legacy-stream "
+         "synchronisation since the allocation, or freed with cudaFreeAsync while "
+         "work on another stream that uses it is not ordered before the free: a "
+         "race compute-sanitizer reports at run time.",
+         "warning", "high", "", {"cuda", "concurrency", "correctness"}},
+        {"cudagraph-capture-structure", "CaptureStructure",
+         "Stream capture with a structure CUDA refuses at run time",
+         "A stream forked into a capture and not joined back before "
+         "cudaStreamEndCapture, a wait inside a capture on an event recorded "
+         "outside it, work on the legacy default stream while a stream captures, "
+         "or a graph from an unchecked cudaStreamEndCapture that is instantiated.",
+         "warning", "high", "", {"cuda", "correctness"}},
     };
     std::sort(R.begin(), R.end(), [](const RuleInfo &A, const RuleInfo &B) {
       return std::string(A.Id) < B.Id;

@@ -67,8 +67,8 @@ TEST(NvccArgs, DropsNvccOnlyFlagsWithTheirValues) {
   NvccTranslation T = translateNvccArgs(
       {"nvcc", "-ccbin", "/usr/bin/g++-12", "-ccbin=/usr/bin/g++", "-rdc=true",
        "-rdc", "true", "--relocatable-device-code=true", "--use_fast_math",
-       "-use_fast_math", "-G", "-lineinfo", "--default-stream", "per-thread",
-       "--default-stream=legacy", "-Xptxas", "-v", "-Xptxas=-O3",
+       "-use_fast_math", "-G", "-lineinfo", "--default-stream", "legacy",
+       "--default-stream=null", "-Xptxas", "-v", "-Xptxas=-O3",
        "-Xcudafe", "--diag_suppress=esa_on_defaulted_function_ignored",
        "--expt-extended-lambda", "-expt-relaxed-constexpr", "--diag-suppress",
        "20012", "-maxrregcount=64", "-Wno-deprecated-gpu-targets",
@@ -79,7 +79,17 @@ TEST(NvccArgs, DropsNvccOnlyFlagsWithTheirValues) {
   EXPECT_TRUE(has(T.Dropped, "-ccbin /usr/bin/g++-12"));
   EXPECT_TRUE(has(T.Dropped, "-Xptxas -v"));
   EXPECT_TRUE(has(T.Dropped, "-rdc true"));
-  EXPECT_TRUE(has(T.Dropped, "--default-stream per-thread"));
+  EXPECT_TRUE(has(T.Dropped, "--default-stream legacy"));
+  EXPECT_TRUE(has(T.Dropped, "--default-stream=null"));
+}
+
+// Per-thread default streams change what stream 0 is (cudagraph-stream-order,
+// cudagraph-capture-structure): clang gets its flag and the macro nvcc defines.
+TEST(NvccArgs, KeepsThePerThreadDefaultStream) {
+  Args Want = {"clang++", "-fgpu-default-stream=per-thread",
+               "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1", "-c", "a.cu"};
+  EXPECT_EQ(translateNvccArgs({"nvcc", "--default-stream", "per-thread", "-c", "a.cu"}).Args, Want);
+  EXPECT_EQ(translateNvccArgs({"nvcc", "-default-stream=per-thread", "-c", "a.cu"}).Args, Want);
 }
 
 // A value-taking nvcc option without its value must not swallow the next

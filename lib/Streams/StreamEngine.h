@@ -1,0 +1,253 @@
+//===- StreamEngine.h - the lattice of the stream-order dataflow -*- C++ -*-===//
+//
+// What one program point knows about the order of work on streams.
+//
+// A *token* is one piece of enqueued work whose order matters: a
+// stream-ordered allocation, or a use of such memory (a launch, an async
+// copy). Each token carries the set of streams whose *later* work is known
+// to run after it (`Ordered`, initially its own stream) and whether the host
+// has waited for it (`HostDone`). Edges:
+//
+//   cudaEventRecord(e, s)      e := { tokens ordered before s's next work }
+//   cudaStreamWaitEvent(b, e)  every token of e: Ordered += b
+//   cudaStreamSynchronize(s)   every token ordered before s: HostDone
+//   cudaEventSynchronize(e)    every token of e: HostDone
+//   cudaDeviceSynchronize()    every token: HostDone
+//   work on the legacy stream  every token ordered before it: Ordered += legacy
+//
+// and the legacy stream's implicit synchronisation with blocking streams is
+// read by isOrdered (OrderTransfer.cpp): work on the legacy stream runs
+// after earlier work of every blocking stream, and work on a blocking stream
+// after earlier legacy work. A stream created with cudaStreamNonBlocking
+// takes part in neither; a stream the function did not create may be
+// blocking.
+//
+// Join: the facts that *order* (Ordered, HostDone, what an event holds) are
+// unions, and so are the tokens and what pointers hold: a use is reported
+// only when no path into it ordered it. The facts that *open* something (a
+// capture, an end-capture whose status nobody read) are intersections: a
+// capture finding needs the capture open on every path. Both choices lose
+// bugs that happen on some paths only, never add a report no path can
+// reach; flags that pair an ordering with the work it orders
+// (`if (multi) {record; wait}` ... `if (multi) launch on b`) stay silent.
+//
+// Streams, events and pointers are *places*: a variable, a member of `this`
+// or of a local struct or pointer parameter, an array element; a local
+// copied from another place is that place. Two different places are two
+// different streams; anything else (a call's result, an element at a
+// variable index compared with another) is unknown and orders everything.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_STREAMS_STREAMENGINE_H
+#define CUDAGRAPH_TIDY_STREAMS_STREAMENGINE_H
+
+#include "Streams/StreamOrder.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cgt {
+namespace streams {
+
+using clang::Expr;
+using clang::Stmt;
+
+/// Stream ids of one function. 0 and 1 are the default streams; places
+/// get ids from 2 on, at most 64 in all (the Ordered masks).
+enum : unsigned { LegacyStream = 0, PerThreadStream = 1, FirstPlaceId = 2 };
+constexpr unsigned Unknown = ~0u;
+constexpr unsigned MaxStreams = 64;
+
+/// A variable, a member of one (or of `this`: Base null), an array element
+/// at a constant index (Index >= 0) or at one written the same (Text).
+struct PlaceKey {
+  const clang::ValueDecl *Base = nullptr;
+  const clang::ValueDecl *Member = nullptr;
+  long long Index = -1;
+  std::string Text; ///< a non-constant index, as written
+  bool operator<(const PlaceKey &O) const {
+    return std::tie(Base, Member, Index, Text) < std::tie(O.Base, O.Member, O.Index, O.Text);
+  }
+};
+
+enum class Blocking { Unknown, Yes, No };
+
+struct StreamInfo {
+  PlaceKey Key;
+  std::string Name;
+  Blocking IsBlocking = Blocking::Unknown;
+  /// An element at a non-constant index: equal only to itself, never known
+  /// to differ from another element or stream.
+  bool Fuzzy = false;
+};
+
+struct TokenFacts {
+  uint64_t Ordered = 0;
+  bool HostDone = false;
+  bool operator==(const TokenFacts &O) const {
+    return Ordered == O.Ordered && HostDone == O.HostDone;
+  }
+};
+
+/// Where an event was last recorded: outside every capture, or in the
+/// capture of the stream with this id.
+constexpr unsigned OutsideCapture = Unknown - 1;
+
+struct EventFacts {
+  std::set<const Stmt *> Tokens;     ///< work the event's completion implies done
+  std::set<unsigned> RecordedIn;     ///< capture origins, or OutsideCapture
+  std::set<const Stmt *> RecordSites;
+  bool operator==(const EventFacts &O) const {
+    return Tokens == O.Tokens && RecordedIn == O.RecordedIn && RecordSites == O.RecordSites;
+  }
+};
+
+struct CaptureFacts {
+  const Stmt *Begin = nullptr;
+  uint64_t Members = 0;                       ///< streams in the capture
+  std::map<unsigned, const Stmt *> ForkedAt;  ///< member -> the wait that forked it
+  bool operator==(const CaptureFacts &O) const {
+    return Begin == O.Begin && Members == O.Members && ForkedAt == O.ForkedAt;
+  }
+};
+
+/// A graph from an end-capture whose status nobody has read yet.
+struct UncheckedGraph {
+  const Stmt *EndSite = nullptr;
+  const clang::VarDecl *StatusVar = nullptr; ///< null: the status was dropped
+  bool operator==(const UncheckedGraph &O) const {
+    return EndSite == O.EndSite && StatusVar == O.StatusVar;
+  }
+};
+
+struct OrderState {
+  bool Reached = false;
+  std::map<unsigned, std::set<const Stmt *>> Holds;    ///< pointer id -> allocation sites
+  std::map<const Stmt *, TokenFacts> Tokens;
+  std::map<const Stmt *, unsigned> TokenStream;        ///< a token's stream
+  std::map<const Stmt *, std::set<const Stmt *>> UsesOf; ///< allocation -> its uses
+  std::map<unsigned, EventFacts> Events;
+  std::map<unsigned, CaptureFacts> Captures;           ///< open, by origin stream
+  std::map<unsigned, std::set<const Stmt *>> LastWork; ///< stream -> its latest work
+  std::map<unsigned, UncheckedGraph> Unchecked;        ///< graph pointer id ->
+
+  bool operator==(const OrderState &O) const {
+    return Reached == O.Reached && Holds == O.Holds && Tokens == O.Tokens &&
+           TokenStream == O.TokenStream && UsesOf == O.UsesOf && Events == O.Events &&
+           Captures == O.Captures && LastWork == O.LastWork && Unchecked == O.Unchecked;
+  }
+  /// The join described in the head comment.
+  void joinWith(const OrderState &O);
+};
+
+/// What a helper defined in the translation unit does, in source order, to
+/// the streams and memory its parameters name (HelperEffects.cpp).
+struct HelperStep {
+  OrderRole Role = OrderRole::None;
+  int StreamParam = -1;      ///< -1: the default stream
+  std::vector<int> MemoryParams;
+  const Stmt *Site = nullptr; ///< in the helper, for notes
+};
+struct HelperSummary {
+  bool Opaque = false;  ///< it orders work in ways the steps cannot say
+  std::vector<HelperStep> Steps;
+};
+
+/// One analysis of one function.
+class FunctionRun {
+public:
+  FunctionRun(StreamOrderAnalyzer::Impl &A, const clang::FunctionDecl *FD);
+  std::vector<LifetimeFinding> run();
+
+  // StreamIds.cpp
+  unsigned streamOf(const Expr *E);
+  unsigned defaultStream() const { return PerThreadDefault ? PerThreadStream : LegacyStream; }
+  unsigned eventOf(const Expr *E) { return placeId(E); }
+  unsigned pointerOf(const Expr *E);
+  unsigned pointerOutOf(const Expr *E);
+  std::string streamName(unsigned S) const;
+  std::string placeName(unsigned Id) const;
+  bool nonBlocking(unsigned S) const;
+  bool fuzzy(unsigned S) const { return S < Streams.size() && Streams[S].Fuzzy; }
+
+  // OrderTransfer.cpp
+  bool isOrdered(const OrderState &St, const Stmt *Token, unsigned B) const;
+  void enqueue(OrderState &St, const Stmt *Site, unsigned S, const std::vector<unsigned> &Mem,
+               const std::string &What, bool Synchronous, bool CheckCapture = true);
+  void allocate(OrderState &St, const Stmt *Site, unsigned Ptr, unsigned S);
+  void freeAsync(OrderState &St, const Stmt *Site, unsigned Ptr, unsigned S,
+                 const std::string &What);
+  void record(OrderState &St, const Stmt *Site, unsigned Event, unsigned S);
+  void wait(OrderState &St, const clang::CallExpr *Site, unsigned S, unsigned Event,
+            const OrderEffect &Eff);
+  void syncStream(OrderState &St, unsigned S);
+  void syncEvent(OrderState &St, unsigned Event);
+  void syncAll(OrderState &St);
+
+  // CaptureStructure.cpp
+  void beginCapture(OrderState &St, const Stmt *Site, unsigned S);
+  void endCapture(OrderState &St, const clang::CallExpr *Site, const FunctionModel &M);
+  void instantiate(OrderState &St, const clang::CallExpr *Site, unsigned Graph);
+  void readsValue(OrderState &St, const clang::ImplicitCastExpr *Read);
+  void checkLegacyDuringCapture(OrderState &St, const Stmt *Site, unsigned S,
+                                const std::string &What);
+  void checkIsolation(OrderState &St, const clang::CallExpr *Site, unsigned S, unsigned Event,
+                      const OrderEffect &Eff);
+  /// The capture whose member the stream is, or Unknown.
+  unsigned captureOf(const OrderState &St, unsigned S) const;
+
+  // StreamOrder.cpp
+  void transfer(OrderState &St, const Stmt *S);
+  void report(FindingKind K, const Stmt *At, std::string Var, std::string Called,
+              std::string Detail, std::vector<PathNote> Notes);
+  clang::SourceLocation locOf(const Stmt *S) const;
+  std::string calleeName(const clang::CallExpr *Call) const;
+
+  StreamOrderAnalyzer::Impl &A;
+  const clang::FunctionDecl *FD;
+  clang::ASTContext &Ctx;
+  clang::ParentMap PM;
+  bool Reporting = false;
+  bool PerThreadDefault = false;
+
+private:
+  unsigned placeId(const Expr *E);
+  bool keyOf(const Expr *E, PlaceKey &K, std::string &Name, bool &Fuzzy);
+  unsigned idFor(const PlaceKey &K, const std::string &Name, bool Fuzzy);
+  void scanStreamCreations();
+  void applyCall(OrderState &St, const clang::CallExpr *Call);
+  void applyLaunch(OrderState &St, const clang::CUDAKernelCallExpr *Launch);
+  void applyModel(OrderState &St, const clang::CallExpr *Call, const FunctionModel &M);
+  void applyHelper(OrderState &St, const clang::CallExpr *Call, const HelperSummary &H);
+  void applyUnknownCall(OrderState &St, const clang::CallExpr *Call);
+  std::vector<unsigned> memoryArgs(const clang::CallExpr *Call, const std::vector<int> &Idx);
+
+  std::map<PlaceKey, unsigned> Ids;
+  std::vector<StreamInfo> Streams; ///< by id (places of every flavour)
+  std::map<const clang::VarDecl *, const Expr *> CopiedFrom; ///< local := place
+  std::set<std::pair<const Stmt *, std::string>> Reported;
+  std::vector<LifetimeFinding> Findings;
+};
+
+struct StreamOrderAnalyzer::Impl {
+  Impl(const ApiModel &Model, clang::ASTContext &Ctx) : Model(Model), Ctx(Ctx) {}
+  const FunctionModel *modelFor(const clang::CallExpr *Call) const;
+  /// The summary of a helper defined in this translation unit, or null.
+  const HelperSummary *helperOf(const clang::CallExpr *Call);
+  /// Does the body do anything this engine follows?
+  bool isInteresting(const clang::FunctionDecl *FD);
+
+  const ApiModel &Model;
+  clang::ASTContext &Ctx;
+  std::map<const clang::FunctionDecl *, std::unique_ptr<HelperSummary>> Helpers;
+  std::set<const clang::FunctionDecl *> InProgress;
+};
+
+} // namespace streams
+} // namespace cgt
+
+#endif

@@ -1,0 +1,412 @@
+//===- StreamOrder.cpp - the stream-order dataflow over one function ------===//
+//
+// Runs the lattice of StreamEngine.h to its fixpoint over the function's
+// CFG (every subexpression an element, so reads of a status variable are
+// seen where they happen), then walks each block once more from its fixed
+// entry state with reporting on: a finding is never made from a state the
+// fixpoint later widens. Calls go to the model's "streamOrder" and
+// "capture" roles, to a same-file helper's steps (HelperEffects.cpp), or,
+// for any other call given a stream or event, to "everything may be
+// ordered now".
+//
+//===----------------------------------------------------------------------===//
+#include "Streams/StreamEngine.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+
+namespace cgt {
+namespace streams {
+
+using namespace clang;
+
+namespace {
+template <typename K, typename V, typename F>
+void mergeMaps(std::map<K, V> &Into, const std::map<K, V> &From, F Merge) {
+  for (const auto &[Key, Val] : From) {
+    auto [It, Fresh] = Into.try_emplace(Key, Val);
+    if (!Fresh)
+      Merge(It->second, Val);
+  }
+}
+
+template <typename K, typename V, typename F>
+void intersectMaps(std::map<K, V> &Into, const std::map<K, V> &From, F Merge) {
+  for (auto It = Into.begin(); It != Into.end();) {
+    auto O = From.find(It->first);
+    if (O == From.end()) {
+      It = Into.erase(It);
+      continue;
+    }
+    Merge(It->second, O->second);
+    ++It;
+  }
+}
+
+template <typename T> void unite(std::set<T> &Into, const std::set<T> &From) {
+  Into.insert(From.begin(), From.end());
+}
+} // namespace
+
+void OrderState::joinWith(const OrderState &O) {
+  if (!O.Reached)
+    return;
+  if (!Reached) {
+    *this = O;
+    return;
+  }
+  mergeMaps(Holds, O.Holds, unite<const Stmt *>);
+  mergeMaps(Tokens, O.Tokens, [](TokenFacts &A, const TokenFacts &B) {
+    A.Ordered |= B.Ordered;
+    A.HostDone |= B.HostDone;
+  });
+  mergeMaps(TokenStream, O.TokenStream, [](unsigned &A, unsigned B) {
+    if (A != B)
+      A = Unknown;
+  });
+  mergeMaps(UsesOf, O.UsesOf, unite<const Stmt *>);
+  mergeMaps(Events, O.Events, [](EventFacts &A, const EventFacts &B) {
+    unite(A.Tokens, B.Tokens);
+    unite(A.RecordedIn, B.RecordedIn);
+    unite(A.RecordSites, B.RecordSites);
+  });
+  mergeMaps(LastWork, O.LastWork, unite<const Stmt *>);
+  intersectMaps(Captures, O.Captures, [](CaptureFacts &A, const CaptureFacts &B) {
+    A.Members |= B.Members;
+    A.ForkedAt.insert(B.ForkedAt.begin(), B.ForkedAt.end());
+  });
+  intersectMaps(Unchecked, O.Unchecked, [](UncheckedGraph &A, const UncheckedGraph &B) {
+    if (!(A == B))
+      A.StatusVar = A.StatusVar ? A.StatusVar : B.StatusVar;
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// The analyzer and its per-translation-unit state
+//===----------------------------------------------------------------------===//
+
+StreamOrderAnalyzer::StreamOrderAnalyzer(const ApiModel &Model, ASTContext &Ctx)
+    : P(std::make_unique<Impl>(Model, Ctx)) {}
+StreamOrderAnalyzer::~StreamOrderAnalyzer() = default;
+
+std::vector<LifetimeFinding> StreamOrderAnalyzer::analyze(const FunctionDecl *FD, bool Pattern) {
+  if (!FD || !FD->hasBody() || (FD->isDependentContext() && !Pattern) || !P->isInteresting(FD))
+    return {};
+  return FunctionRun(*P, FD).run();
+}
+
+const FunctionModel *StreamOrderAnalyzer::Impl::modelFor(const CallExpr *Call) const {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier())
+    return nullptr;
+  return Model.lookup(Callee->getName(), Call->getNumArgs());
+}
+
+bool StreamOrderAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
+  // Only functions that allocate, free or capture can have a finding; the
+  // walk is cheap next to the dataflow the others would cost.
+  struct Finder : RecursiveASTVisitor<Finder> {
+    Impl &I;
+    bool Found = false;
+    explicit Finder(Impl &I) : I(I) {}
+    bool VisitCallExpr(CallExpr *C) {
+      if (const FunctionModel *M = I.modelFor(C)) {
+        Found |= M->Order.Role == OrderRole::Alloc || M->Order.Role == OrderRole::Free ||
+                 M->Capture == CaptureRole::Begin || M->Capture == CaptureRole::End;
+      } else if (const HelperSummary *H = I.helperOf(C)) {
+        for (const HelperStep &S : H->Steps)
+          Found |= S.Role == OrderRole::Alloc || S.Role == OrderRole::Free;
+      }
+      return !Found;
+    }
+  } F(*this);
+  F.TraverseStmt(FD->getBody());
+  return F.Found;
+}
+
+//===----------------------------------------------------------------------===//
+// One function
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// CUDA_API_PER_THREAD_DEFAULT_STREAM renames the runtime API
+/// (cudaStreamSynchronize_ptsz, cudaMemcpy_ptds): a body that calls such a
+/// name was built with per-thread default streams.
+bool callsPerThreadApi(const FunctionDecl *FD) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitCallExpr(CallExpr *C) {
+      if (const FunctionDecl *F = C->getDirectCallee(); F && F->getIdentifier())
+        Found |= F->getName().ends_with("_ptsz") || F->getName().ends_with("_ptds");
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(FD->getBody());
+  return F.Found;
+}
+} // namespace
+
+FunctionRun::FunctionRun(StreamOrderAnalyzer::Impl &A, const FunctionDecl *FD)
+    : A(A), FD(FD), Ctx(A.Ctx), PM(FD->getBody()) {
+  Streams.push_back({{}, "the legacy default stream", Blocking::Yes, false});
+  Streams.push_back({{}, "the per-thread default stream", Blocking::Yes, false});
+  Streams[LegacyStream].Key.Index = -2;
+  Streams[PerThreadStream].Key.Index = -3;
+  scanStreamCreations();
+  // Built with --default-stream per-thread, the headers rename the API
+  // (cudaMemcpyAsync_ptsz) and clang records the mode.
+  PerThreadDefault = Ctx.getLangOpts().GPUDefaultStream ==
+                         LangOptions::GPUDefaultStreamKind::PerThread ||
+                     callsPerThreadApi(FD);
+}
+
+std::vector<LifetimeFinding> FunctionRun::run() {
+  CFG::BuildOptions BO;
+  BO.setAllAlwaysAdd();
+  std::unique_ptr<CFG> Cfg = CFG::buildCFG(FD, FD->getBody(), &Ctx, BO);
+  if (!Cfg)
+    return {};
+  std::vector<OrderState> In(Cfg->getNumBlockIDs()), Out(Cfg->getNumBlockIDs());
+  In[Cfg->getEntry().getBlockID()].Reached = true;
+  std::vector<unsigned> Visits(Cfg->getNumBlockIDs(), 0);
+  std::vector<const CFGBlock *> Work = {&Cfg->getEntry()};
+  auto Transfer = [&](const CFGBlock *B) {
+    OrderState St = In[B->getBlockID()];
+    for (const CFGElement &E : *B)
+      if (auto S = E.getAs<CFGStmt>())
+        transfer(St, S->getStmt());
+    return St;
+  };
+  // Each block is revisited a bounded number of times: the masks and sets
+  // only grow, so the bound is never reached on code that converges.
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.back();
+    Work.pop_back();
+    if (++Visits[B->getBlockID()] > 64)
+      continue;
+    OrderState St = Transfer(B);
+    if (St == Out[B->getBlockID()] && Visits[B->getBlockID()] > 1)
+      continue;
+    Out[B->getBlockID()] = St;
+    for (const CFGBlock *Succ : B->succs()) {
+      if (!Succ)
+        continue;
+      OrderState Joined = In[Succ->getBlockID()];
+      Joined.joinWith(St);
+      if (!(Joined == In[Succ->getBlockID()]) || Visits[Succ->getBlockID()] == 0) {
+        In[Succ->getBlockID()] = std::move(Joined);
+        Work.push_back(Succ);
+      }
+    }
+  }
+  // The fixpoint's entry states, every predecessor joined once more (a
+  // block reached first along one edge saw only that edge's state).
+  for (const CFGBlock *B : *Cfg) {
+    if (B == &Cfg->getEntry())
+      continue;
+    OrderState Joined;
+    for (const CFGBlock *Pred : B->preds())
+      if (Pred)
+        Joined.joinWith(Out[Pred->getBlockID()]);
+    In[B->getBlockID()] = std::move(Joined);
+  }
+  Reporting = true;
+  for (const CFGBlock *B : *Cfg)
+    if (In[B->getBlockID()].Reached)
+      Transfer(B);
+  return std::move(Findings);
+}
+
+void FunctionRun::transfer(OrderState &St, const Stmt *S) {
+  if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S))
+    return applyLaunch(St, Launch);
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    return applyCall(St, Call);
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(S)) {
+    if (Cast->getCastKind() == CK_LValueToRValue)
+      readsValue(St, Cast);
+    return;
+  }
+  // `p = q`: p holds what q holds; any other value, nothing followed.
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp()) {
+    unsigned To = pointerOf(BO->getLHS());
+    if (To == Unknown)
+      return;
+    St.Unchecked.erase(To);
+    unsigned From = BO->getOpcode() == BO_Assign ? pointerOf(BO->getRHS()) : Unknown;
+    auto Held = From == Unknown ? St.Holds.end() : St.Holds.find(From);
+    if (Held != St.Holds.end())
+      St.Holds[To] = Held->second;
+    else if (BO->getOpcode() == BO_Assign)
+      St.Holds.erase(To);
+  }
+}
+
+std::vector<unsigned> FunctionRun::memoryArgs(const CallExpr *Call, const std::vector<int> &Idx) {
+  std::vector<unsigned> Mem;
+  for (int I : Idx)
+    if (I < static_cast<int>(Call->getNumArgs()))
+      if (unsigned P = pointerOf(Call->getArg(I)); P != Unknown)
+        Mem.push_back(P);
+  return Mem;
+}
+
+void FunctionRun::applyLaunch(OrderState &St, const CUDAKernelCallExpr *Launch) {
+  const CallExpr *Config = Launch->getConfig();
+  unsigned S = Config && Config->getNumArgs() > 3 ? streamOf(Config->getArg(3)) : defaultStream();
+  std::vector<unsigned> Mem;
+  for (const Expr *Arg : Launch->arguments())
+    if (unsigned P = pointerOf(Arg); P != Unknown)
+      Mem.push_back(P);
+  enqueue(St, Launch, S, Mem, calleeName(Launch), false);
+}
+
+void FunctionRun::applyCall(OrderState &St, const CallExpr *Call) {
+  // A launch's configuration call gets the stream but is the launch itself.
+  if (const auto *Launch = dyn_cast_or_null<CUDAKernelCallExpr>(PM.getParent(Call));
+      Launch && Launch->getConfig() == Call)
+    return;
+  if (const FunctionModel *M = A.modelFor(Call))
+    return applyModel(St, Call, *M);
+  if (const HelperSummary *H = A.helperOf(Call))
+    return applyHelper(St, Call, *H);
+  applyUnknownCall(St, Call);
+}
+
+void FunctionRun::applyModel(OrderState &St, const CallExpr *Call, const FunctionModel &M) {
+  auto Arg = [&](int I) -> const Expr * {
+    return I >= 0 && I < static_cast<int>(Call->getNumArgs()) ? Call->getArg(I) : nullptr;
+  };
+  if (M.ReturnsLastStatus)
+    St.Unchecked.clear(); // cudaGetLastError reads every dropped status
+  for (const UseEffect &U : M.Uses)
+    if (U.Instantiates && Arg(U.Arg))
+      instantiate(St, Call, pointerOf(Arg(U.Arg)));
+  if (M.Capture == CaptureRole::Begin && Arg(M.StreamArg))
+    beginCapture(St, Call, streamOf(Arg(M.StreamArg)));
+  else if (M.Capture == CaptureRole::End)
+    endCapture(St, Call, M);
+  const OrderEffect &O = M.Order;
+  unsigned S = O.StreamArg < 0 ? defaultStream() : streamOf(Arg(O.StreamArg));
+  std::string What = calleeName(Call);
+  switch (O.Role) {
+  case OrderRole::Enqueue:
+    // A call the capture forbids is capture-unsafe-call's report already.
+    enqueue(St, Call, S, memoryArgs(Call, O.MemoryArgs), What, O.Synchronous,
+            M.LegalDuringCapture);
+    break;
+  case OrderRole::Alloc:
+    if (!O.MemoryArgs.empty())
+      allocate(St, Call, pointerOutOf(Arg(O.MemoryArgs[0])), S);
+    break;
+  case OrderRole::Free:
+    if (!O.MemoryArgs.empty())
+      freeAsync(St, Call, pointerOf(Arg(O.MemoryArgs[0])), S, What);
+    break;
+  case OrderRole::Record:
+    record(St, Call, eventOf(Arg(O.EventArg)), S);
+    break;
+  case OrderRole::Wait:
+    wait(St, Call, S, eventOf(Arg(O.EventArg)), O);
+    break;
+  case OrderRole::SyncStream:
+    syncStream(St, S);
+    break;
+  case OrderRole::SyncEvent:
+    syncEvent(St, eventOf(Arg(O.EventArg)));
+    break;
+  case OrderRole::SyncDevice:
+    syncAll(St);
+    break;
+  case OrderRole::None:
+  case OrderRole::CreateStream:
+    break;
+  }
+}
+
+void FunctionRun::applyHelper(OrderState &St, const CallExpr *Call, const HelperSummary &H) {
+  if (H.Opaque)
+    return applyUnknownCall(St, Call);
+  auto Arg = [&](int I) -> const Expr * {
+    return I >= 0 && I < static_cast<int>(Call->getNumArgs()) ? Call->getArg(I) : nullptr;
+  };
+  std::string What = calleeName(Call);
+  for (const HelperStep &Step : H.Steps) {
+    unsigned S = Step.StreamParam < 0 ? defaultStream() : streamOf(Arg(Step.StreamParam));
+    std::vector<unsigned> Mem;
+    for (int I : Step.MemoryParams)
+      if (const Expr *E = Arg(I))
+        if (unsigned P = Step.Role == OrderRole::Alloc ? pointerOutOf(E) : pointerOf(E);
+            P != Unknown)
+          Mem.push_back(P);
+    switch (Step.Role) {
+    case OrderRole::Enqueue:
+      enqueue(St, Call, S, Mem, What, false);
+      break;
+    case OrderRole::Alloc:
+      if (!Mem.empty())
+        allocate(St, Call, Mem[0], S);
+      break;
+    case OrderRole::Free:
+      if (!Mem.empty())
+        freeAsync(St, Call, Mem[0], S, What);
+      break;
+    case OrderRole::SyncStream:
+      syncStream(St, S);
+      break;
+    case OrderRole::SyncDevice:
+      syncAll(St);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+void FunctionRun::applyUnknownCall(OrderState &St, const CallExpr *Call) {
+  bool GetsStream = false;
+  for (const Expr *Arg : Call->arguments()) {
+    const auto *TT = Arg->IgnoreParenImpCasts()->getType()->getAs<TypedefType>();
+    const ResourceKind *K = TT ? A.Model.kindOfType(TT->getDecl()->getName()) : nullptr;
+    if (!K || (K->Name != "stream" && K->Name != "event"))
+      continue;
+    GetsStream = true;
+    // It may end a capture on the stream it is given.
+    if (K->Name == "stream")
+      St.Captures.erase(streamOf(Arg));
+  }
+  if (GetsStream)
+    syncAll(St);
+}
+
+void FunctionRun::report(FindingKind K, const Stmt *At, std::string Var, std::string Called,
+                         std::string Detail, std::vector<PathNote> Notes) {
+  if (!Reporting || !Reported.insert({At, Var + "\n" + Detail}).second)
+    return;
+  LifetimeFinding F;
+  F.Kind = K;
+  F.Loc = locOf(At);
+  F.Range = At->getSourceRange();
+  F.VarName = std::move(Var);
+  F.CalledFunction = std::move(Called);
+  F.Detail = std::move(Detail);
+  F.Notes = std::move(Notes);
+  Findings.push_back(std::move(F));
+}
+
+SourceLocation FunctionRun::locOf(const Stmt *S) const {
+  if (const auto *Launch = dyn_cast_or_null<CUDAKernelCallExpr>(S))
+    return Launch->getBeginLoc();
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(S))
+    return Call->getExprLoc();
+  return S ? S->getBeginLoc() : SourceLocation();
+}
+
+std::string FunctionRun::calleeName(const CallExpr *Call) const {
+  const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
+  if (!F || !F->getIdentifier())
+    return "the call";
+  return ApiModel::canonicalName(F->getName()).str();
+}
+
+} // namespace streams
+} // namespace cgt

@@ -1,0 +1,181 @@
+// RUN: %check_cudagraph_tidy %s cudagraph-stream-order %t
+#include <cuda_runtime.h>
+#include <cstdio>
+#include <cstdlib>
+
+#define CUDA_CHECK(call)                                                       \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      fprintf(stderr, "%s\n", cudaGetErrorString(err_));                       \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+__global__ void attention(float *q, int n) {}
+__global__ void fill(float *q, float v, int n) {}
+
+struct Options {
+  int heads;
+  bool verbose;
+};
+int headsOf(const Options &o) { return o.heads; }
+
+// The seed's race: allocated on one stream, used on another.
+void bug_alloc_other_stream(cudaStream_t stream_a, cudaStream_t stream_b, int n) {
+  float *q = nullptr;
+  CUDA_CHECK(cudaMallocAsync(&q, n * sizeof(float), stream_a));
+  attention<<<1, 128, 0, stream_b>>>(q, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'q' is used on stream 'stream_b' by 'attention' before its allocation on stream 'stream_a' is ordered before that work; make stream 'stream_b' wait for an event recorded on stream 'stream_a' after the allocation (cudaEventRecord + cudaStreamWaitEvent), or allocate on the stream that uses it [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-3]]:14: note: 'q' is allocated on stream 'stream_a' here
+  CUDA_CHECK(cudaFreeAsync(q, stream_b));
+}
+
+// The fixed twin: an event orders the allocation before stream_b's work.
+void ok_event_orders(cudaStream_t stream_a, cudaStream_t stream_b, cudaEvent_t ready,
+                     const Options &opts, int n) {
+  float *q = nullptr;
+  CUDA_CHECK(cudaMallocAsync(&q, n * sizeof(float), stream_a));
+  CUDA_CHECK(cudaEventRecord(ready, stream_a));
+  int heads = headsOf(opts); // reads only: orders nothing, breaks nothing
+  CUDA_CHECK(cudaStreamWaitEvent(stream_b, ready, 0));
+  for (int h = 0; h < heads; ++h)
+    attention<<<1, 128, 0, stream_b>>>(q, n);
+  CUDA_CHECK(cudaFreeAsync(q, stream_b));
+}
+
+void ok_host_sync(cudaStream_t a, cudaStream_t b, int n) {
+  float *q;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  cudaStreamSynchronize(a);
+  fill<<<1, 32, 0, b>>>(q, 0.f, n);
+  cudaStreamSynchronize(b);
+  cudaFreeAsync(q, a);
+}
+
+// Freed on the allocating stream while the other stream may still read it.
+void bug_free_while_used(cudaStream_t a, cudaStream_t b, cudaEvent_t ev, int n) {
+  float *q;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  cudaEventRecord(ev, a);
+  cudaStreamWaitEvent(b, ev, 0);
+  attention<<<1, 128, 0, b>>>(q, n);
+  cudaFreeAsync(q, a);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'q' is freed on stream 'a' by 'cudaFreeAsync' while work on stream 'b' that uses it may still run; make stream 'a' wait for an event recorded on stream 'b' after that work before freeing it [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'q' is used on stream 'b' here, and nothing orders that work before the free
+}
+
+void ok_free_after_join(cudaStream_t a, cudaStream_t b, cudaEvent_t ev, cudaEvent_t done,
+                        int n) {
+  float *q;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  cudaEventRecord(ev, a);
+  cudaStreamWaitEvent(b, ev, 0);
+  attention<<<1, 128, 0, b>>>(q, n);
+  cudaEventRecord(done, b);
+  cudaStreamWaitEvent(a, done, 0);
+  cudaFreeAsync(q, a);
+}
+
+// An async copy through a same-file helper that only enqueues.
+void upload(float *dst, const float *src, int n, cudaStream_t s) {
+  cudaMemcpyAsync(dst, src, n * sizeof(float), cudaMemcpyHostToDevice, s);
+}
+void bug_through_helper(cudaStream_t compute, cudaStream_t copy, const float *host, int n) {
+  float *buf;
+  cudaMallocAsync(&buf, n * sizeof(float), compute);
+  upload(buf, host, n, copy);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'buf' is used on stream 'copy' by 'upload' before its allocation on stream 'compute' is ordered before that work; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'buf' is allocated on stream 'compute' here
+  cudaStreamSynchronize(copy);
+  cudaFreeAsync(buf, compute);
+}
+void ok_helper_same_stream(cudaStream_t compute, const float *host, int n) {
+  float *buf;
+  cudaMallocAsync(&buf, n * sizeof(float), compute);
+  upload(buf, host, n, compute);
+  cudaFreeAsync(buf, compute);
+}
+
+// Blocking streams synchronise with the legacy default stream; a
+// non-blocking stream does not.
+void ok_legacy_orders_blocking(int n) {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  float *q;
+  cudaMallocAsync(&q, n * sizeof(float), 0);
+  fill<<<1, 32, 0, s>>>(q, 1.f, n);
+  cudaStreamSynchronize(s);
+  cudaFreeAsync(q, 0);
+  cudaStreamDestroy(s);
+}
+void bug_legacy_nonblocking(int n) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  float *q;
+  cudaMallocAsync(&q, n * sizeof(float), 0);
+  fill<<<1, 32, 0, s>>>(q, 1.f, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'q' is used on stream 's' by 'fill' before its allocation on the legacy default stream is ordered before that work; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'q' is allocated on the legacy default stream here
+  cudaStreamSynchronize(s);
+  cudaFreeAsync(q, s);
+  cudaStreamDestroy(s);
+}
+
+// A flag that pairs the ordering with the work it orders stays silent.
+void ok_flag_pairs_order(cudaStream_t a, cudaStream_t b, cudaEvent_t ev, bool multi, int n) {
+  float *q;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  if (multi) {
+    cudaEventRecord(ev, a);
+    cudaStreamWaitEvent(b, ev, 0);
+  }
+  if (multi)
+    attention<<<1, 128, 0, b>>>(q, n);
+  else
+    attention<<<1, 128, 0, a>>>(q, n);
+  cudaDeviceSynchronize();
+  cudaFreeAsync(q, a);
+}
+
+// A cache reset inside a loop: each iteration allocates and orders again.
+struct Workspace {
+  float *buf = nullptr;
+  cudaStream_t alloc_stream, work_stream;
+  cudaEvent_t ready;
+};
+void ok_loop_cache(Workspace &w, int steps, int n) {
+  for (int i = 0; i < steps; ++i) {
+    cudaMallocAsync(&w.buf, n * sizeof(float), w.alloc_stream);
+    cudaEventRecord(w.ready, w.alloc_stream);
+    cudaStreamWaitEvent(w.work_stream, w.ready, 0);
+    fill<<<1, 32, 0, w.work_stream>>>(w.buf, 0.f, n);
+    cudaFreeAsync(w.buf, w.work_stream);
+  }
+}
+void bug_member_streams(Workspace &w, int n) {
+  cudaMallocAsync(&w.buf, n * sizeof(float), w.alloc_stream);
+  fill<<<1, 32, 0, w.work_stream>>>(w.buf, 0.f, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'w.buf' is used on stream 'w.work_stream' by 'fill' before its allocation on stream 'w.alloc_stream' is ordered before that work; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'w.buf' is allocated on stream 'w.alloc_stream' here
+  cudaFreeAsync(w.buf, w.work_stream);
+}
+
+// Streams of one array at variable indices may be the same stream.
+void ok_variable_index(cudaStream_t *streams, int i, int j, int n) {
+  float *q;
+  cudaMallocAsync(&q, n * sizeof(float), streams[i]);
+  fill<<<1, 32, 0, streams[j]>>>(q, 0.f, n);
+  cudaFreeAsync(q, streams[j]);
+}
+
+// A stream handed to code this file does not define may be synchronised.
+void sync_elsewhere(cudaStream_t s);
+void ok_unknown_call_syncs(cudaStream_t a, cudaStream_t b, int n) {
+  float *q;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  sync_elsewhere(a);
+  fill<<<1, 32, 0, b>>>(q, 0.f, n);
+  cudaDeviceSynchronize();
+  cudaFreeAsync(q, a);
+}
