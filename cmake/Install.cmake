@@ -5,6 +5,8 @@
 #                                           of ours at run time (the API model
 #                                           is compiled in)
 #   lib/cudagraph-tidy/CudaGraphTidy.so     the plugin for clang-tidy-22 -load
+#   lib/cmake/cudagraph-tidy/               the CMake package (find_package,
+#                                           cudagraph_tidy(TARGET ...))
 #   share/doc/cudagraph-tidy/               README, docs/, the API model JSON
 #                                           (a template for ApiModelFiles)
 #                                           and the examples
@@ -62,3 +64,19 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS "libclang-common-22-dev")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "clang-tidy-22")
 set(CPACK_GENERATOR DEB)
 include(CPack)
+
+# The CMake package: find_package(cudagraph-tidy) and cudagraph_tidy(TARGET
+# ...) in users' projects (cmake/cudagraph-tidyConfig.cmake.in). Relocatable:
+# paths are relative to the prefix the package is found under.
+include(CMakePackageConfigHelpers)
+set(CGT_PLUGIN_DIR ${CMAKE_INSTALL_LIBDIR}/cudagraph-tidy)
+set(CGT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/cudagraph-tidy)
+configure_package_config_file(cmake/cudagraph-tidyConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/cmake/cudagraph-tidyConfig.cmake
+  INSTALL_DESTINATION ${CGT_CMAKE_DIR}
+  PATH_VARS CMAKE_INSTALL_BINDIR CGT_PLUGIN_DIR)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/cmake/cudagraph-tidyConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
+install(FILES ${CMAKE_BINARY_DIR}/cmake/cudagraph-tidyConfig.cmake
+              ${CMAKE_BINARY_DIR}/cmake/cudagraph-tidyConfigVersion.cmake
+        DESTINATION ${CGT_CMAKE_DIR} COMPONENT cudagraph-tidy)

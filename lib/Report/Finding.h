@@ -23,9 +23,12 @@ struct SourcePos {
   unsigned Offset = 0;   ///< byte offset in File
 };
 
-struct NoteRecord {
-  SourcePos Pos;
-  std::string Message;
+/// A source range the diagnostic highlights, as clang-tidy keeps it (byte
+/// offset and length): the text printer underlines it with clang's carets.
+struct RangeRecord {
+  std::string File;
+  unsigned Offset = 0;
+  unsigned Length = 0;
 };
 
 struct FixRecord {
@@ -34,11 +37,19 @@ struct FixRecord {
   std::string Replacement;
 };
 
+struct NoteRecord {
+  SourcePos Pos;
+  std::string Message;
+  std::vector<RangeRecord> Ranges;
+  std::vector<FixRecord> Fixes; ///< fix-its clang-tidy attaches to the note
+};
+
 struct FindingRecord {
   std::string CheckName;  ///< "cudagraph-unpaired-instantiate"
   std::string Level;      ///< "warning" or "error"
   std::string Message;
   SourcePos Pos;
+  std::vector<RangeRecord> Ranges; ///< every range of the message, in order
   std::vector<NoteRecord> Notes;
   std::vector<FixRecord> Fixes;
 };

@@ -25,7 +25,9 @@
 #include "ExportModel.h"
 #include "Isolation.h"
 #include "Launcher.h"
+#include "LspServer.h"
 #include "MergeSarif.h"
+#include "ReportStyle.h"
 #include "Sharding.h"
 #include "Lifetime/LifetimeAnalysis.h"
 #include "Report/Rules.h"
@@ -77,8 +79,13 @@ static cl::opt<bool> ListChecks("list-checks",
                                 cl::desc("List the checks and exit"),
                                 cl::cat(ToolCategory));
 static cl::opt<std::string> FormatOpt(
-    "format", cl::desc("Output format: text (default) or sarif"),
-    cl::init("text"), cl::cat(ToolCategory));
+    "format",
+    cl::desc("Report format: text (clang-tidy's layout: source line, caret, "
+             "fix-its), text-plain (one line per finding and note), sarif, "
+             "codeclimate (GitLab Code Quality); default: text when stdout is "
+             "a terminal, else text-plain"),
+    cl::init(""), cl::cat(ToolCategory));
+
 static cl::opt<std::string> OutputOpt(
     "o", cl::desc("Write the report to this file instead of stdout"),
     cl::init(""), cl::cat(ToolCategory));
@@ -167,6 +174,19 @@ static cl::opt<std::string> InjectFaultOpt(
     cl::desc("For the driver's own tests only: make the analysis of FILE "
              "crash, hang, alloc(ate without bound) or preamble-crash"),
     cl::value_desc("KIND:FILE"), cl::init(""), cl::Hidden, cl::cat(ToolCategory));
+// The subcommands parse their own arguments before cl sees any; --help
+// names them here so that they can be found.
+static cl::extrahelp SubcommandsHelp(R"(
+Subcommands (before any option):
+  cudagraph-tidy merge-sarif A.sarif B.sarif... [-o OUT]
+      merge the logs of --shard runs into one
+  cudagraph-tidy launch [options] COMPILER ARGS...
+      analyse the source of a compile command, then run it (a compiler
+      launcher: CMAKE_CUDA_COMPILER_LAUNCHER="cudagraph-tidy;launch")
+  cudagraph-tidy lsp [-p DIR] [--checks=GLOBS] [--config-file=FILE]
+                     [--preamble-cache=auto|on|off] [-- FLAGS]
+      a Language Server Protocol server over stdio (docs/editors.md)
+)");
 static cl::opt<bool> NoProgressOpt("no-progress",
                                    cl::desc("Print no progress lines"),
                                    cl::cat(ToolCategory));
@@ -356,12 +376,15 @@ int main(int argc, const char **argv) {
     return cgt::analyzeUnitWorkerMain(argc, argv);
   if (argc > 1 && StringRef(argv[1]) == "launch")
     return cgt::launchMain(argc, argv);
+  if (argc > 1 && StringRef(argv[1]) == "lsp")
+    return cgt::lspMain(argc, argv);
   // `FILE -- nvcc ...`: clang would reject nvcc's flags.
   std::vector<std::string> TranslatedStorage;
   std::vector<const char *> Translated =
       cgt::translateNvccAfterDashDash(argc, argv, TranslatedStorage);
   argc = static_cast<int>(Translated.size());
   argv = Translated.data();
+  cl::opt<std::string> &ColorOpt = cgt::colorOption(ToolCategory);
   cl::HideUnrelatedOptions(ToolCategory);
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "cudagraph-tidy " << CUDAGRAPH_TIDY_VERSION << " (LLVM "
@@ -383,11 +406,11 @@ int main(int argc, const char **argv) {
   }
   if (ListChecks)
     return listChecks();
-  if (FormatOpt != "text" && FormatOpt != "sarif") {
-    errs() << "cudagraph-tidy: error: unknown --format '" << FormatOpt
-           << "' (expected text or sarif)\n";
-    return 2;
-  }
+  std::string FormatError;
+  cgt::ReportOptions Report;
+  if (!cgt::resolveReportStyle(FormatOpt, ColorOpt, OutputOpt, Report,
+                               FormatError))
+    return fail(FormatError);
 
   auto Provider = makeOptionsProvider();
   if (!Provider) {
@@ -432,8 +455,6 @@ int main(int argc, const char **argv) {
     Files = cgt::filesOfShard(Files, Slice);
   }
 
-  cgt::ReportOptions Report;
-  Report.Format = FormatOpt;
   Report.OutputPath = OutputOpt;
   std::string Error;
   Report.SarifRoot = resolvedSarifRoot(Error);

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "DriverSupport.h"
 #include "Isolation.h"
+#include "TextReport.h"
+#include "Sarif/CodeClimateWriter.h"
 #include "ApiModel/ApiModel.h"
 #include "CompileDb/NvccArgs.h"
 #include "Sarif/SarifWriter.h"
@@ -86,6 +88,32 @@ private:
   std::map<std::string, std::vector<unsigned>> Cache;
 };
 
+std::vector<RangeRecord>
+rangesOf(const llvm::SmallVector<tooling::FileByteRange, 1> &Ranges) {
+  std::vector<RangeRecord> Out;
+  for (const tooling::FileByteRange &R : Ranges)
+    Out.push_back({R.FilePath, R.FileOffset, R.Length});
+  return Out;
+}
+
+std::vector<FixRecord> fixesOf(const llvm::StringMap<tooling::Replacements> &Fix,
+                               LineTable &Lines) {
+  std::vector<FixRecord> Out;
+  for (const auto &FileFix : Fix)
+    for (const tooling::Replacement &Rep : FileFix.second) {
+      FixRecord F;
+      F.Pos = Lines.position(Rep.getFilePath().str(), Rep.getOffset());
+      SourcePos End = Lines.position(Rep.getFilePath().str(),
+                                     Rep.getOffset() + Rep.getLength());
+      F.Pos.EndLine = End.Line;
+      F.Pos.EndColumn = End.Column;
+      F.Length = Rep.getLength();
+      F.Replacement = Rep.getReplacementText().str();
+      Out.push_back(std::move(F));
+    }
+  return Out;
+}
+
 FindingRecord toRecord(const ClangTidyError &E, LineTable &Lines) {
   FindingRecord R;
   R.CheckName = E.DiagnosticName;
@@ -102,25 +130,17 @@ FindingRecord toRecord(const ClangTidyError &E, LineTable &Lines) {
       R.Pos.EndColumn = End.Column;
     }
   }
+  R.Ranges = rangesOf(E.Message.Ranges);
   for (const tooling::DiagnosticMessage &N : E.Notes) {
     NoteRecord Note;
     Note.Message = N.Message;
     if (!N.FilePath.empty())
       Note.Pos = Lines.position(N.FilePath, N.FileOffset);
+    Note.Ranges = rangesOf(N.Ranges);
+    Note.Fixes = fixesOf(N.Fix, Lines);
     R.Notes.push_back(std::move(Note));
   }
-  for (const auto &FileFix : E.Message.Fix)
-    for (const tooling::Replacement &Rep : FileFix.second) {
-      FixRecord F;
-      F.Pos = Lines.position(Rep.getFilePath().str(), Rep.getOffset());
-      SourcePos End = Lines.position(Rep.getFilePath().str(),
-                                     Rep.getOffset() + Rep.getLength());
-      F.Pos.EndLine = End.Line;
-      F.Pos.EndColumn = End.Column;
-      F.Length = Rep.getLength();
-      F.Replacement = Rep.getReplacementText().str();
-      R.Fixes.push_back(std::move(F));
-    }
+  R.Fixes = fixesOf(E.Message.Fix, Lines);
   return R;
 }
 
@@ -476,19 +496,6 @@ RunResult runChecks(DriverRun &Run, const std::vector<std::string> &Files) {
   return Result;
 }
 
-std::string formatText(const std::vector<FindingRecord> &Findings) {
-  std::string Out;
-  llvm::raw_string_ostream OS(Out);
-  for (const FindingRecord &F : Findings) {
-    OS << F.Pos.File << ":" << F.Pos.Line << ":" << F.Pos.Column << ": "
-       << F.Level << ": " << F.Message << " [" << F.CheckName << "]\n";
-    for (const NoteRecord &N : F.Notes)
-      OS << N.Pos.File << ":" << N.Pos.Line << ":" << N.Pos.Column
-         << ": note: " << N.Message << "\n";
-  }
-  return Out;
-}
-
 namespace {
 
 /// What `git -C Dir Args...` prints, trimmed; "" when git is missing or fails.
@@ -546,18 +553,26 @@ std::string sarifText(const RunResult &Result, const ReportOptions &Opts) {
 
 bool writeReport(const RunResult &Result, const ReportOptions &Opts,
                  std::string &Error) {
+  // Text and Code Climate show what needs attention: findings a baseline
+  // already had are only kept for SARIF consumers (baselineState).
+  std::vector<FindingRecord> Shown;
+  std::vector<bool> Hidden;
+  for (size_t I = 0; I < Result.Findings.size(); ++I) {
+    Hidden.push_back(!Result.BaselineStates.empty() &&
+                     Result.BaselineStates[I] == "unchanged");
+    if (!Hidden.back())
+      Shown.push_back(Result.Findings[I]);
+  }
   std::string Text;
-  if (Opts.Format == "text") {
-    // Text shows what needs attention: findings a baseline already had are
-    // only kept for SARIF consumers.
-    std::vector<FindingRecord> Shown;
-    for (size_t I = 0; I < Result.Findings.size(); ++I)
-      if (Result.BaselineStates.empty() || Result.BaselineStates[I] != "unchanged")
-        Shown.push_back(Result.Findings[I]);
-    Text = formatText(Shown);
-  } else if (Opts.Format == "sarif") {
+  if (Opts.Format == "text")
+    Text = formatClangText(Shown, Opts.Color);
+  else if (Opts.Format == "text-plain")
+    Text = formatPlainText(Shown);
+  else if (Opts.Format == "sarif")
     Text = sarifText(Result, Opts);
-  } else {
+  else if (Opts.Format == "codeclimate")
+    Text = writeCodeClimate(Result.Findings, Hidden, Opts.SarifRoot);
+  else {
     Error = "unknown format '" + Opts.Format + "'";
     return false;
   }

@@ -2,7 +2,8 @@
 //
 // The driver's work apart from option parsing: analysing translation units
 // (in parallel, each with its own ClangTidyContext), translating nvcc compile
-// commands, filtering by a baseline and writing text or SARIF reports.
+// commands, filtering by a baseline and writing the reports (text, SARIF,
+// Code Climate).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_TOOLS_DRIVERSUPPORT_H
@@ -86,7 +87,10 @@ struct RunResult {
 };
 
 struct ReportOptions {
-  std::string Format = "text"; ///< "text" or "sarif"
+  /// "text" (clang-tidy's layout, TextReport.h), "text-plain" (one line per
+  /// finding and note), "sarif" or "codeclimate" (GitLab Code Quality).
+  std::string Format = "text-plain";
+  bool Color = false; ///< ANSI colours in "text"
   std::string OutputPath;      ///< empty: stdout
   std::string SarifRoot;       ///< absolute, symlinks resolved
 };
@@ -115,10 +119,6 @@ validateApiModelFiles(clang::tidy::ClangTidyOptionsProvider &Provider,
 /// The default SARIF source root: the git top level above the current
 /// directory, else the current directory; symlinks resolved.
 std::string defaultSarifRoot();
-
-/// Prints findings the way clang-tidy does: "file:line:col: warning: msg [check]"
-/// followed by the notes.
-std::string formatText(const std::vector<FindingRecord> &Findings);
 
 /// Says in Result.Incomplete what the lifetime engine gave up in this
 /// process (functions over its revisit budget or widened), if anything.

@@ -59,6 +59,19 @@ std::string sourceOf(const std::vector<std::string> &Cmd) {
   return Found.size() == 1 ? Found.front() : "";
 }
 
+/// The compile command without the launchers chained after this one
+/// (`cudagraph-tidy;launch;distcc`, a wrapper script): from the first nvcc
+/// on, when there is one. The chain still runs the whole command; only the
+/// analysis needs the compiler's own arguments.
+std::vector<std::string> withoutLaunchers(const std::vector<std::string> &Cmd) {
+  for (size_t I = 0; I < Cmd.size(); ++I) {
+    std::vector<std::string> Tail(Cmd.begin() + I, Cmd.end());
+    if (isNvccCommand(Tail))
+      return Tail;
+  }
+  return Cmd;
+}
+
 int run(const std::vector<std::string> &Cmd) {
   std::string Program = Cmd.front();
   if (!llvm::StringRef(Program).contains('/')) {
@@ -101,7 +114,8 @@ int launchMain(int Argc, const char **Argv) {
     Analyse.push_back("--");
     // nvcc, or a launcher and nvcc (ccache nvcc), is translated on the way
     // in (translateNvccAfterDashDash).
-    Analyse.insert(Analyse.end(), Compile.begin(), Compile.end());
+    std::vector<std::string> Compiler = withoutLaunchers(Compile);
+    Analyse.insert(Analyse.end(), Compiler.begin(), Compiler.end());
     if (int RC = run(Analyse))
       return RC;
   }

@@ -134,8 +134,14 @@ public:
     for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
       llvm::SmallString<256> Path(It->first.getName());
       FS.makeAbsolute(Path);
-      llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-      if (Path == MainFile)
+      // ".." stays: removing it by the letters is wrong across a symlink
+      // (with a compiler named "clang++" clang finds GCC's headers under
+      // "/bin/../lib/gcc/...", and /bin is a link to usr/bin), and a path
+      // that does not exist made every such preamble incomplete.
+      llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/false);
+      llvm::SmallString<256> Lexical(Path);
+      llvm::sys::path::remove_dots(Lexical, /*remove_dot_dot=*/true);
+      if (Lexical == MainFile)
         continue;
       Dependency D;
       D.Path = std::string(Path);

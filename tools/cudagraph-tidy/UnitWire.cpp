@@ -35,16 +35,52 @@ SourcePos posOf(const json &J) {
   return P;
 }
 
+json rangesJson(const std::vector<RangeRecord> &Ranges) {
+  json Out = json::array();
+  for (const RangeRecord &R : Ranges)
+    Out.push_back({{"file", R.File}, {"offset", R.Offset}, {"length", R.Length}});
+  return Out;
+}
+
+std::vector<RangeRecord> rangesOf(const json &J) {
+  std::vector<RangeRecord> Out;
+  for (const json &R : J)
+    Out.push_back({R.at("file"), R.at("offset"), R.at("length")});
+  return Out;
+}
+
+json fixesJson(const std::vector<FixRecord> &Fixes) {
+  json Out = json::array();
+  for (const FixRecord &X : Fixes)
+    Out.push_back({{"pos", posJson(X.Pos)},
+                   {"length", X.Length},
+                   {"replacement", X.Replacement}});
+  return Out;
+}
+
+std::vector<FixRecord> fixesOf(const json &J) {
+  std::vector<FixRecord> Out;
+  for (const json &X : J) {
+    FixRecord R;
+    R.Pos = posOf(X.at("pos"));
+    R.Length = X.at("length");
+    R.Replacement = X.at("replacement");
+    Out.push_back(std::move(R));
+  }
+  return Out;
+}
+
 json findingJson(const FindingRecord &F) {
-  json Notes = json::array(), Fixes = json::array();
+  json Notes = json::array();
   for (const NoteRecord &N : F.Notes)
-    Notes.push_back({{"pos", posJson(N.Pos)}, {"message", N.Message}});
-  for (const FixRecord &X : F.Fixes)
-    Fixes.push_back({{"pos", posJson(X.Pos)},
-                     {"length", X.Length},
-                     {"replacement", X.Replacement}});
-  return {{"check", F.CheckName}, {"level", F.Level}, {"message", F.Message},
-          {"pos", posJson(F.Pos)}, {"notes", Notes},  {"fixes", Fixes}};
+    Notes.push_back({{"pos", posJson(N.Pos)},
+                     {"message", N.Message},
+                     {"ranges", rangesJson(N.Ranges)},
+                     {"fixes", fixesJson(N.Fixes)}});
+  return {{"check", F.CheckName},        {"level", F.Level},
+          {"message", F.Message},        {"pos", posJson(F.Pos)},
+          {"ranges", rangesJson(F.Ranges)}, {"notes", Notes},
+          {"fixes", fixesJson(F.Fixes)}};
 }
 
 FindingRecord findingOf(const json &J) {
@@ -53,15 +89,16 @@ FindingRecord findingOf(const json &J) {
   F.Level = J.at("level");
   F.Message = J.at("message");
   F.Pos = posOf(J.at("pos"));
-  for (const json &N : J.at("notes"))
-    F.Notes.push_back({posOf(N.at("pos")), N.at("message")});
-  for (const json &X : J.at("fixes")) {
-    FixRecord R;
-    R.Pos = posOf(X.at("pos"));
-    R.Length = X.at("length");
-    R.Replacement = X.at("replacement");
-    F.Fixes.push_back(std::move(R));
+  F.Ranges = rangesOf(J.at("ranges"));
+  for (const json &N : J.at("notes")) {
+    NoteRecord Note;
+    Note.Pos = posOf(N.at("pos"));
+    Note.Message = N.at("message");
+    Note.Ranges = rangesOf(N.at("ranges"));
+    Note.Fixes = fixesOf(N.at("fixes"));
+    F.Notes.push_back(std::move(Note));
   }
+  F.Fixes = fixesOf(J.at("fixes"));
   return F;
 }
 

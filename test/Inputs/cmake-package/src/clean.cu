@@ -1,0 +1,9 @@
+#include <cuda_runtime.h>
+
+void cu_clean(cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t exec;
+  if (cudaGraphInstantiate(&exec, g, 0) != cudaSuccess)
+    return;
+  cudaGraphLaunch(exec, s);
+  cudaGraphExecDestroy(exec);
+}
