@@ -20,6 +20,7 @@
 // does not have count.
 //
 //===----------------------------------------------------------------------===//
+#include "CrossTu.h"
 #include "DiffFilter.h"
 #include "DriverSupport.h"
 #include "ExportModel.h"
@@ -167,6 +168,30 @@ static cl::opt<std::string> InjectFaultOpt(
     cl::desc("For the driver's own tests only: make the analysis of FILE "
              "crash, hang, alloc(ate without bound) or preamble-crash"),
     cl::value_desc("KIND:FILE"), cl::init(""), cl::Hidden, cl::cat(ToolCategory));
+static cl::opt<std::string> ResultCacheOpt(
+    "result-cache",
+    cl::desc("Keep each translation unit's summaries and findings in the cache "
+             "folder, keyed by a hash of its files, flags, options and the "
+             "summaries it consumed, and replay them while that is unchanged: "
+             "on (default) or off; default from $CUDAGRAPH_TIDY_RESULT_CACHE"),
+    cl::init(""), cl::cat(ToolCategory));
+static cl::opt<std::string> CrossTuOpt(
+    "cross-tu-summaries",
+    cl::desc("With two or more files: first summarise every file of the "
+             "database (or every file given), so that wrappers defined in "
+             "other files are known at their calls: on (default) or off"),
+    cl::init("on"), cl::cat(ToolCategory));
+static cl::opt<std::string> CacheDirOpt(
+    "cache-dir",
+    cl::desc("The cache folder (preamble, summary and result caches); default "
+             "$XDG_CACHE_HOME/cudagraph-tidy, else ~/.cache/cudagraph-tidy"),
+    cl::value_desc("DIR"), cl::init(""), cl::cat(ToolCategory));
+static cl::opt<unsigned> CacheMaxMbOpt(
+    "cache-max-mb",
+    cl::desc("Size bound of each part of the cache folder (preambles; summaries "
+             "and results), least recently used entries evicted first (default "
+             "$CUDAGRAPH_TIDY_CACHE_MB, else 2048)"),
+    cl::value_desc("MIB"), cl::init(0), cl::cat(ToolCategory));
 static cl::opt<bool> NoProgressOpt("no-progress",
                                    cl::desc("Print no progress lines"),
                                    cl::cat(ToolCategory));
@@ -402,6 +427,13 @@ int main(int argc, const char **argv) {
   if (Files.empty())
     return fail("no input files (give files, or -p with a compile_commands.json "
                 "that lists some)");
+  // Summaries see every file of the database, also those a --shard or
+  // --diff run does not analyse.
+  std::vector<std::string> SummaryFiles = Files;
+  if (BuildDb)
+    for (const std::string &F : BuildDb->getAllFiles())
+      if (!llvm::is_contained(Files, F))
+        SummaryFiles.push_back(F);
   if (!ExportModelOpt.empty()) {
     std::string RootError;
     cgt::ExportRequest Export{ExportModelOpt, JobsOpt, DeviceSide,
@@ -450,11 +482,24 @@ int main(int argc, const char **argv) {
                                 Files.size(), Preamble, Error))
     return fail(Error);
   Preamble.Stats = &PreambleStats;
+  cgt::CacheSettings CacheSet;
+  if (!cgt::cacheSettings(ResultCacheOpt, CrossTuOpt, CacheDirOpt, CacheMaxMbOpt, CacheSet,
+                          Error))
+    return fail(Error);
+  if (!CacheDirOpt.empty())
+    Preamble.Directory = CacheSet.Directory;
+  if (CacheMaxMbOpt)
+    Preamble.MaxBytes = CacheSet.MaxBytes;
+  cgt::CrossTuRun CrossTu(CacheSet, /*StoreResults=*/!InProcessOpt);
 
   cgt::RunResult Result;
   Result.ConfigErrors = cgt::validateApiModelFiles(**Provider, Files);
   if (Result.ConfigErrors.empty()) {
+    if (!CrossTu.prepare(**Provider, *Db, SummaryFiles, Files,
+                         {"", JobsOpt, DeviceSide, Report.SarifRoot}, Error))
+      return fail(Error);
     cgt::DriverRun Run;
+    Run.Hooks = CrossTu.hooks();
     Run.OptionsProvider = std::move(*Provider);
     Run.Compilations = Db;
     Run.DeviceSide = DeviceSide;
@@ -468,6 +513,7 @@ int main(int argc, const char **argv) {
                    (ProgressOpt || (!Quiet && sys::Process::StandardErrIsDisplayed()));
     Result = cgt::runChecks(Run, Files);
     cgt::noteEngineBudgets(Result);
+    CrossTu.finish();
   }
   if (!DiffOpt.empty())
     Result.Findings = cgt::onChangedLines(std::move(Result.Findings), Changed);
@@ -491,6 +537,7 @@ int main(int argc, const char **argv) {
   // driver also says what the lifetime engine gave up.
   if (llvm::AreStatisticsEnabled()) {
     printStats();
+    CrossTu.printStats();
     printSharedMemStats(Result);
   }
   return cgt::exitCodeFor(Result);

@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 #include "ExportModel.h"
 #include "ExportUnit.h"
+#include "ExportCache.h"
 #include "DriverSupport.h"
 #include "ApiModel/ApiModelWriter.h"
 
@@ -47,7 +48,6 @@ using namespace clang;
 namespace cgt {
 namespace {
 
-using EntryKey = std::pair<std::string, int>; // name, parameter count
 
 /// The unit's ApiModelFiles: the global option, else the first per-check
 /// one by name. The output file is left out: the export rewrites it, and a
@@ -227,8 +227,10 @@ bool writeFile(const std::string &Path, const std::string &Text, std::string &Pr
 /// The passes over the translation units and what they found.
 class Exporter {
 public:
-  Exporter(const ExportRequest &Request, std::shared_ptr<ApiModel> Builtin)
-      : Request(Request), Builtin(std::move(Builtin)), Names(Request.SourceRoot) {}
+  Exporter(const ExportRequest &Request, std::shared_ptr<ApiModel> Builtin,
+           UnitCache *Cache = nullptr)
+      : Request(Request), Builtin(std::move(Builtin)), Names(Request.SourceRoot),
+        Cache(Cache) {}
 
   /// Compile commands and model files of every unit, looked up on this
   /// thread (the user's database is not documented as safe for concurrent
@@ -277,6 +279,27 @@ public:
   }
 
   std::string text() const { return writeModelJson(documentOf(Current, Bases, *Builtin)); }
+
+  /// The entries unit `I` calls or names and does not define, as a model
+  /// file; "" when there are none.
+  std::string overlayFor(size_t I) const {
+    std::map<EntryKey, FunctionModel> Used;
+    for (const auto &[Key, M] : Current)
+      if (Units[I].ExternalCallees.count(Key.first))
+        Used.emplace(Key, M);
+    return Used.empty() ? "" : writeModelJson(documentOf(Used, Bases, *Builtin));
+  }
+
+  void summarize(ProjectSummaries &Out) const {
+    for (size_t I = 0; I < Units.size(); ++I)
+      Out.Overlays.push_back(overlayFor(I));
+    Out.Entries = Current.size();
+    Out.Passes = Passes;
+    Out.Converged = Converged;
+    Out.Conflicts = Result.Conflicts;
+    Out.Parsed = Stats.Parsed;
+    Out.Replayed = Stats.Replayed;
+  }
 
   /// What stderr says after the file is written; the exit code.
   int report() const {
@@ -346,8 +369,10 @@ private:
       Models[Files] = M;
     }
     auto Run = [&](size_t I) {
-      Units[I] = exportUnit(Jobs[I], *Models.at(Jobs[I].ModelFiles),
-                            *Bases.at(Jobs[I].ModelFiles), Names);
+      const ApiModel &Model = *Models.at(Jobs[I].ModelFiles);
+      const ApiModel &Base = *Bases.at(Jobs[I].ModelFiles);
+      Units[I] = Cache ? exportUnitCached(Jobs[I], Model, Base, Names, Current, *Cache, Stats)
+                       : exportUnit(Jobs[I], Model, Base, Names);
     };
     unsigned Threads = Request.Jobs ? Request.Jobs
                                     : llvm::hardware_concurrency().compute_thread_count();
@@ -374,9 +399,28 @@ private:
   Merged Result;
   unsigned Passes = 0;
   bool Converged = false;
+  UnitCache *Cache;
+  ExportCacheStats Stats;
 };
 
 } // namespace
+
+bool computeProjectSummaries(clang::tidy::ClangTidyOptionsProvider &Options,
+                             const tooling::CompilationDatabase &Db,
+                             const std::vector<std::string> &Files,
+                             const ExportRequest &Request, UnitCache *Cache,
+                             ProjectSummaries &Out, std::string &Error) {
+  auto Builtin = ApiModel::builtin();
+  if (!Builtin) {
+    Error = "cannot load the built-in CUDA API model: " + toString(Builtin.takeError());
+    return false;
+  }
+  Exporter E(Request, std::move(*Builtin), Cache);
+  if (!E.prepare(Options, Db, Files, Error) || !E.run(Error))
+    return false;
+  E.summarize(Out);
+  return true;
+}
 
 int exportModel(clang::tidy::ClangTidyOptionsProvider &Options,
                 const tooling::CompilationDatabase &Db, const std::vector<std::string> &Files,

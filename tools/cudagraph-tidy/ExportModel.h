@@ -17,6 +17,8 @@
 
 namespace cgt {
 
+class UnitCache;
+
 struct ExportRequest {
   std::string OutputPath;
   unsigned Jobs = 1; ///< translation units analysed at once; 0: all cores
@@ -27,6 +29,27 @@ struct ExportRequest {
   /// previous one exported, so wrappers of wrappers in other files compose.
   unsigned MaxRounds = 5;
 };
+
+/// What the passes of a checking run found (CrossTu.cpp): for each file,
+/// the model file text of the entries it calls or names and does not
+/// define ("" when none), so that the unit's findings depend on those
+/// entries only.
+struct ProjectSummaries {
+  std::vector<std::string> Overlays; ///< parallel to the files
+  unsigned Entries = 0, Passes = 0;
+  bool Converged = true;
+  std::vector<std::string> Conflicts; ///< names left out, for --stats
+  unsigned Parsed = 0, Replayed = 0;  ///< unit exports computed / from the cache
+};
+
+/// The passes of exportModel over `Files`, without writing a file, through
+/// `Cache` when given. False with `Error` when a model file does not load;
+/// a unit that does not parse just exports nothing (its check says why).
+bool computeProjectSummaries(clang::tidy::ClangTidyOptionsProvider &Options,
+                             const clang::tooling::CompilationDatabase &Db,
+                             const std::vector<std::string> &Files,
+                             const ExportRequest &Request, UnitCache *Cache,
+                             ProjectSummaries &Out, std::string &Error);
 
 /// Exports the summaries of `Files`. Returns the exit code: 0 the file was
 /// written, 2 it was not, or some translation unit did not parse (the file

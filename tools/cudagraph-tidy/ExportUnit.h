@@ -28,9 +28,12 @@ struct UnitExport {
   bool Parsed = true;
   std::string Problem;
   std::vector<Definition> Definitions;
-  /// Functions the unit calls but does not define: a later pass re-reads
-  /// the unit when one of them gets an entry.
+  /// Functions the unit calls or names but does not define: a later pass
+  /// re-reads the unit when one of them gets an entry, and a checking run
+  /// gives the unit the entries of these names only (CrossTu.h).
   std::set<std::string> ExternalCallees;
+  /// Every file the parse read, by absolute path (ReadFiles.h).
+  std::vector<std::string> Dependencies;
 };
 
 /// Names files in "doc" and capture notes: relative to the source root
@@ -47,6 +50,7 @@ public:
       return Rel.str();
     return std::string(Real);
   }
+  const std::string &root() const { return Root; }
 
 private:
   std::string Root;

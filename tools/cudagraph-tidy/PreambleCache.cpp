@@ -560,13 +560,17 @@ std::vector<ClangTidyError> runClangTidyWithPreamble(
     ClangTidyContext &Context, const tooling::CompilationDatabase &Compilations,
     const std::string &File,
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-    const PreambleCacheConfig &Cache) {
+    const PreambleCacheConfig &Cache, std::string *UsedEntry) {
   bool UseCache = Cache.Enabled && checksAllowCache(Context, File);
   std::string Used;
   std::vector<ClangTidyError> Errors =
       runOnce(Context, Compilations, File, BaseFS, Cache, UseCache, Used);
+  if (UsedEntry)
+    *UsedEntry = Used;
   if (Used.empty() || !hasCompilerError(Errors))
     return Errors;
+  if (UsedEntry)
+    UsedEntry->clear();
   // Errors on top of a preamble may be the preamble's doing (clang reading
   // back what it wrote differently): the plain parse decides, and an entry
   // it contradicts is not used again.
