@@ -371,8 +371,12 @@ private:
     auto Run = [&](size_t I) {
       const ApiModel &Model = *Models.at(Jobs[I].ModelFiles);
       const ApiModel &Base = *Bases.at(Jobs[I].ModelFiles);
-      Units[I] = Cache ? exportUnitCached(Jobs[I], Model, Base, Names, Current, *Cache, Stats)
-                       : exportUnit(Jobs[I], Model, Base, Names);
+      if (Cache)
+        Units[I] = exportUnitCached(Jobs[I], Model, Base, Names, Current, *Cache, Stats);
+      else {
+        Units[I] = exportUnit(Jobs[I], Model, Base, Names);
+        ++Stats.Parsed;
+      }
     };
     unsigned Threads = Request.Jobs ? Request.Jobs
                                     : llvm::hardware_concurrency().compute_thread_count();
