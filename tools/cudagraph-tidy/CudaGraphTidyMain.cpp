@@ -24,6 +24,7 @@
 #include "DiffFilter.h"
 #include "DriverSupport.h"
 #include "ExportModel.h"
+#include "ExportWorker.h"
 #include "Isolation.h"
 #include "Launcher.h"
 #include "MergeSarif.h"
@@ -379,6 +380,8 @@ int main(int argc, const char **argv) {
     return cgt::mergeSarifMain(argc, argv);
   if (argc > 1 && StringRef(argv[1]) == "__analyze-unit")
     return cgt::analyzeUnitWorkerMain(argc, argv);
+  if (argc > 1 && StringRef(argv[1]) == "__export-unit")
+    return cgt::exportUnitWorkerMain(argc, argv);
   if (argc > 1 && StringRef(argv[1]) == "launch")
     return cgt::launchMain(argc, argv);
   // `FILE -- nvcc ...`: clang would reject nvcc's flags.
@@ -495,8 +498,14 @@ int main(int argc, const char **argv) {
   cgt::RunResult Result;
   Result.ConfigErrors = cgt::validateApiModelFiles(**Provider, Files);
   if (Result.ConfigErrors.empty()) {
-    if (!CrossTu.prepare(**Provider, *Db, SummaryFiles, Files,
-                         {"", JobsOpt, DeviceSide, Report.SarifRoot}, Error))
+    cgt::UnitLimits Limits;
+    Limits.InProcess = InProcessOpt;
+    Limits.TimeoutSeconds = TuTimeoutOpt;
+    Limits.MemoryMB = TuMemoryOpt;
+    Limits.Fault = InjectFaultOpt;
+    cgt::ExportRequest Summaries{"", JobsOpt, DeviceSide, Report.SarifRoot};
+    Summaries.Workers = InProcessOpt ? nullptr : &Limits;
+    if (!CrossTu.prepare(**Provider, *Db, SummaryFiles, Files, Summaries, Error))
       return fail(Error);
     cgt::DriverRun Run;
     Run.Hooks = CrossTu.hooks();
@@ -505,10 +514,7 @@ int main(int argc, const char **argv) {
     Run.DeviceSide = DeviceSide;
     Run.Jobs = JobsOpt;
     Run.Preamble = std::move(Preamble);
-    Run.Limits.InProcess = InProcessOpt;
-    Run.Limits.TimeoutSeconds = TuTimeoutOpt;
-    Run.Limits.MemoryMB = TuMemoryOpt;
-    Run.Limits.Fault = InjectFaultOpt;
+    Run.Limits = Limits;
     Run.Progress = !NoProgressOpt &&
                    (ProgressOpt || (!Quiet && sys::Process::StandardErrIsDisplayed()));
     Result = cgt::runChecks(Run, Files);

@@ -10,7 +10,6 @@
 #include "ExportCache.h"
 #include "ApiModel/ApiModelWriter.h"
 
-#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <nlohmann/json.hpp>
 #include <set>
@@ -82,7 +81,9 @@ bool readManifest(const std::string &Text, std::vector<FileDigest> &Files,
   }
 }
 
-std::string exportText(const UnitExport &U) {
+} // namespace
+
+std::string unitExportToJson(const UnitExport &U) {
   std::vector<ModelDocument> Groups;
   std::vector<std::set<EntryKey>> Seen;
   json Defs = json::array();
@@ -102,12 +103,19 @@ std::string exportText(const UnitExport &U) {
   json Texts = json::array();
   for (const ModelDocument &D : Groups)
     Texts.push_back(writeModelJson(D));
-  return json{{"definitions", Defs}, {"groups", Texts}}.dump();
+  return json{{"parsed", U.Parsed},        {"problem", U.Problem},
+              {"callees", U.ExternalCallees}, {"dependencies", U.Dependencies},
+              {"definitions", Defs},       {"groups", Texts}}
+      .dump();
 }
 
-bool readExport(const std::string &Text, const ApiModel &Base, UnitExport &Out) {
+bool unitExportFromJson(const std::string &Text, const ApiModel &Base, UnitExport &Out) {
   try {
     json J = json::parse(Text);
+    Out.Parsed = J.at("parsed");
+    Out.Problem = J.at("problem");
+    Out.ExternalCallees = J.at("callees").get<std::set<std::string>>();
+    Out.Dependencies = J.at("dependencies").get<std::vector<std::string>>();
     std::vector<ApiModel> Groups;
     for (const json &T : J.at("groups")) {
       Groups.push_back(Base);
@@ -146,26 +154,9 @@ bool readExport(const std::string &Text, const ApiModel &Base, UnitExport &Out) 
   }
 }
 
-/// The parse, kept from taking the run down: the checking run analyses
-/// the unit again in a worker, which reports a crash properly.
-UnitExport parseSafely(const UnitJob &Job, const ApiModel &Model, const ApiModel &Base,
-                       const FileNamer &Names) {
-  UnitExport Out;
-  llvm::CrashRecoveryContext CRC;
-  if (!CRC.RunSafely([&] { Out = exportUnit(Job, Model, Base, Names); })) {
-    Out = UnitExport();
-    Out.Parsed = false;
-    Out.Problem = "the summary analysis crashed";
-  }
-  return Out;
-}
-
-} // namespace
-
-UnitExport exportUnitCached(const UnitJob &Job, const ApiModel &Model, const ApiModel &Base,
-                            const FileNamer &Names,
+UnitExport exportUnitCached(const UnitJob &Job, const ApiModel &Base, const FileNamer &Names,
                             const std::map<EntryKey, FunctionModel> &Entries,
-                            UnitCache &Cache, ExportCacheStats &Stats) {
+                            UnitCache &Cache, ExportCacheStats &Stats, const ParseUnit &Parse) {
   std::string Unit = unitKey(Job, Names, Cache);
   std::vector<FileDigest> Files;
   std::set<std::string> Callees;
@@ -176,22 +167,21 @@ UnitExport exportUnitCached(const UnitJob &Job, const ApiModel &Model, const Api
     std::string Name = "xv-" + variantKey(Unit, Files, usedEntries(Callees, Entries)) + ".json";
     std::string Text = Cache.get(Name);
     UnitExport Out;
-    Out.ExternalCallees = Callees;
-    if (!Text.empty() && readExport(Text, Base, Out)) {
+    if (!Text.empty() && unitExportFromJson(Text, Base, Out)) {
       ++Stats.Replayed;
       return Out;
     }
     if (!Text.empty())
       ++Cache.Corrupt;
   }
-  UnitExport Out = parseSafely(Job, Model, Base, Names);
+  UnitExport Out = Parse(Job);
   ++Stats.Parsed;
   Files.clear();
   if (!Out.Parsed || !Cache.digestAll(Out.Dependencies, Files))
     return Out; // not stored: the next run tries again
   Cache.put("xm-" + Unit + ".json", manifestText(Files, Out.ExternalCallees));
   Cache.put("xv-" + variantKey(Unit, Files, usedEntries(Out.ExternalCallees, Entries)) + ".json",
-            exportText(Out));
+            unitExportToJson(Out));
   return Out;
 }
 

@@ -25,6 +25,7 @@
 #include "ExportUnit.h"
 #include "UnitCache.h"
 #include <atomic>
+#include <functional>
 #include <map>
 
 namespace cgt {
@@ -35,13 +36,22 @@ struct ExportCacheStats {
   std::atomic<unsigned> Parsed{0}, Replayed{0};
 };
 
-/// exportUnit(Job, Model, Base, Names), or its replay from `Cache`, where
-/// `Entries` are the entries exported so far (those applied by `Model`).
-/// A crash inside the parse costs the unit its exports only.
-UnitExport exportUnitCached(const UnitJob &Job, const ApiModel &Model, const ApiModel &Base,
-                            const FileNamer &Names,
+/// How a unit's exports are computed on a miss: exportUnit with the model
+/// of the entries so far, in this process or in a worker (ExportWorker.h).
+using ParseUnit = std::function<UnitExport(const UnitJob &)>;
+
+/// Parse(Job), or its replay from `Cache`, where `Entries` are the entries
+/// exported so far (those Parse applies).
+UnitExport exportUnitCached(const UnitJob &Job, const ApiModel &Base, const FileNamer &Names,
                             const std::map<EntryKey, FunctionModel> &Entries,
-                            UnitCache &Cache, ExportCacheStats &Stats);
+                            UnitCache &Cache, ExportCacheStats &Stats, const ParseUnit &Parse);
+
+/// A unit's exports as JSON, and back: each group of definitions that share
+/// no (name, parameter count) is a model document, read back into a copy
+/// of `Base`, which declares every kind they may name. Also the worker's
+/// result (ExportWorker.cpp).
+std::string unitExportToJson(const UnitExport &U);
+bool unitExportFromJson(const std::string &Text, const ApiModel &Base, UnitExport &Out);
 
 } // namespace cgt
 

@@ -29,17 +29,20 @@
 #include "ExportModel.h"
 #include "ExportUnit.h"
 #include "ExportCache.h"
+#include "ExportWorker.h"
 #include "DriverSupport.h"
 #include "ApiModel/ApiModelWriter.h"
 
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
+#include <optional>
 #include <memory>
 #include <set>
 
@@ -249,6 +252,8 @@ public:
       if (Opts.ExtraArgs)
         J.ExtraArgs = *Opts.ExtraArgs;
       J.ModelFiles = modelFilesOf(Opts, Request.OutputPath);
+      if (Request.Workers)
+        J.Fault = faultFor(Files[I], Request.Workers->Fault);
       if (!llvm::sys::fs::exists(Files[I]))
         Units[I] = {false, "no such file", {}, {}};
       else if ((J.Commands = analysisCommands(Db, Files[I], Request.DeviceSide)).empty())
@@ -340,6 +345,12 @@ private:
     return true;
   }
 
+  /// Tests only: `Spec` is KIND:FILE as for the checks (Worker.cpp).
+  static std::string faultFor(llvm::StringRef File, llvm::StringRef Spec) {
+    auto [Kind, Name] = Spec.split(':');
+    return !Name.empty() && llvm::sys::path::filename(File) == Name ? Kind.str() : "";
+  }
+
   /// The first pass reads every unit; a later one the units that call a
   /// function whose entry the previous pass added or changed.
   std::vector<size_t> unitsToRun(const std::set<std::string> &Changed) const {
@@ -368,13 +379,32 @@ private:
       }
       Models[Files] = M;
     }
+    // Workers read the entries so far from a file.
+    llvm::SmallString<128> OverlayPath;
+    std::optional<llvm::FileRemover> RemoveOverlay;
+    if (Request.Workers && !Current.empty()) {
+      int FD;
+      if (llvm::sys::fs::createTemporaryFile("cudagraph-tidy-entries", "json", FD,
+                                             OverlayPath)) {
+        Error = "cannot write the exported entries to the temporary directory";
+        return false;
+      }
+      RemoveOverlay.emplace(OverlayPath);
+      llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+      OS << Overlay;
+    }
     auto Run = [&](size_t I) {
       const ApiModel &Model = *Models.at(Jobs[I].ModelFiles);
       const ApiModel &Base = *Bases.at(Jobs[I].ModelFiles);
-      if (Cache)
-        Units[I] = exportUnitCached(Jobs[I], Model, Base, Names, Current, *Cache, Stats);
-      else {
-        Units[I] = exportUnit(Jobs[I], Model, Base, Names);
+      ParseUnit Parse = [&](const UnitJob &J) {
+        return Request.Workers
+                   ? exportIsolated(J, std::string(OverlayPath), Base, Names, *Request.Workers)
+                   : exportUnit(J, Model, Base, Names);
+      };
+      if (Cache) {
+        Units[I] = exportUnitCached(Jobs[I], Base, Names, Current, *Cache, Stats, Parse);
+      } else {
+        Units[I] = Parse(Jobs[I]);
         ++Stats.Parsed;
       }
     };

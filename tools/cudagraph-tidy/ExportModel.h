@@ -18,6 +18,7 @@
 namespace cgt {
 
 class UnitCache;
+struct UnitLimits;
 
 struct ExportRequest {
   std::string OutputPath;
@@ -28,6 +29,9 @@ struct ExportRequest {
   /// Passes over the translation units at most: each pass applies what the
   /// previous one exported, so wrappers of wrappers in other files compose.
   unsigned MaxRounds = 5;
+  /// When set, each unit's export runs in a worker process within these
+  /// limits (ExportWorker.h); else in this process.
+  const UnitLimits *Workers = nullptr;
 };
 
 /// What the passes of a checking run found (CrossTu.cpp): for each file,

@@ -62,6 +62,7 @@ struct UnitJob {
   std::vector<clang::tooling::CompileCommand> Commands;
   std::vector<std::string> ExtraArgsBefore, ExtraArgs; ///< from the options
   std::string ModelFiles; ///< the unit's ApiModelFiles, the output left out
+  std::string Fault; ///< tests only (--inject-fault): see ExportWorker.cpp
 };
 
 /// Parses `Job`'s unit with the model `Model` (the entries so far applied)
