@@ -7,11 +7,13 @@
 //===----------------------------------------------------------------------===//
 #include "CrossTu.h"
 #include "PreambleCache.h"
+#include "ProjectSummaries/ProjectSummaries.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
+#include <set>
 
 namespace cgt {
 
@@ -96,25 +98,67 @@ std::string CrossTuRun::writeOverlay(const std::string &Text) {
   return std::string(Path);
 }
 
+namespace {
+std::string absolute(const std::string &F) {
+  llvm::SmallString<256> P(F);
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+} // namespace
+
+void CrossTuRun::leaveProjectSummaries(const std::vector<std::string> &Files) {
+  std::set<std::string> Projects;
+  for (const std::string &F : Files)
+    Projects.insert(projectOf(absolute(F)));
+  for (const std::string &P : Projects) {
+    std::string Path = projectSummariesPath(Settings.Directory, P);
+    llvm::SmallString<256> Tmp;
+    int FD;
+    if (llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path)) ||
+        llvm::sys::fs::createUniqueFile(Path + ".tmp-%%%%%%%%", FD, Tmp))
+      continue;
+    {
+      llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+      OS << Summaries.AllEntries;
+    }
+    if (llvm::sys::fs::rename(Tmp, Path))
+      llvm::sys::fs::remove(Tmp);
+  }
+}
+
+void CrossTuRun::useProjectSummaries(const std::vector<std::string> &Analysed) {
+  for (const std::string &F : Analysed) {
+    std::string Path = projectSummariesPath(Settings.Directory, projectOf(absolute(F)));
+    if (llvm::sys::fs::exists(Path))
+      Results.setSummaries(F, Path);
+  }
+}
+
 bool CrossTuRun::prepare(clang::tidy::ClangTidyOptionsProvider &Options,
                          const clang::tooling::CompilationDatabase &Db,
                          const std::vector<std::string> &SummaryFiles,
                          const std::vector<std::string> &Analysed,
                          const ExportRequest &Request, std::string &Error) {
-  if (!Settings.Summaries || SummaryFiles.size() < 2)
+  if (!Settings.Summaries)
     return true;
+  // The project's entries live in the cache: without one, a one-file run
+  // has none and a database run leaves none.
+  bool Shared = Cache && Settings.Results;
+  if (SummaryFiles.size() < 2) {
+    if (Shared)
+      useProjectSummaries(Analysed);
+    return true;
+  }
   if (!computeProjectSummaries(Options, Db, SummaryFiles, Request,
                                Settings.Results ? Cache.get() : nullptr, Summaries, Error))
     return false;
   Ran = true;
+  if (Shared && Settings.WholeDatabase)
+    leaveProjectSummaries(SummaryFiles);
   // Looked up by absolute path: the database's files and the command
   // line's may be spelled differently.
-  auto Abs = [](const std::string &F) {
-    llvm::SmallString<256> P(F);
-    llvm::sys::fs::make_absolute(P);
-    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-    return std::string(P);
-  };
+  auto Abs = absolute;
   std::map<std::string, size_t> Index;
   for (size_t I = 0; I < SummaryFiles.size(); ++I)
     Index.emplace(Abs(SummaryFiles[I]), I);

@@ -14,6 +14,13 @@
 // analyse. With fewer than two files there is nothing to learn (a unit's
 // own functions are summarised from their bodies) and no pass runs.
 //
+// The entries are also left in the cache folder for the project (the git
+// work tree) of the files (ProjectSummaries/ProjectSummaries.h), where the
+// plugin finds them, and where a one-file run (the pre-commit hook,
+// `cudagraph-tidy launch` in a build), which has no other files to
+// summarise, takes them from: as its own ApiModelFiles entry, so that its
+// result key covers them.
+//
 // Both the summary passes and the checks go through the unit cache
 // (UnitCache.h; ExportCache.h, ResultCache.h) unless --result-cache=off:
 // a warm run replays every unchanged unit without parsing it, and after a
@@ -36,6 +43,9 @@ struct CacheSettings {
   std::string Directory; ///< --cache-dir, else the preamble cache's folder
   uint64_t MaxBytes = 2048ull << 20;
   bool Summaries = true; ///< --cross-tu-summaries
+  /// The summaries cover a whole database (-p): only then are they left
+  /// for the project, which a run over some files would overwrite with part.
+  bool WholeDatabase = false;
 };
 
 /// Reads --result-cache (on|off; "" takes $CUDAGRAPH_TIDY_RESULT_CACHE,
@@ -67,6 +77,10 @@ public:
 
 private:
   std::string writeOverlay(const std::string &Text);
+  /// Leaves the entries where the plugin and one-file runs find them.
+  void leaveProjectSummaries(const std::vector<std::string> &Files);
+  /// A one-file run: the entries a database run left, when there are some.
+  void useProjectSummaries(const std::vector<std::string> &Analysed);
   CacheSettings Settings;
   std::unique_ptr<UnitCache> Cache;
   ResultCache Results;

@@ -489,6 +489,7 @@ int main(int argc, const char **argv) {
   if (!cgt::cacheSettings(ResultCacheOpt, CrossTuOpt, CacheDirOpt, CacheMaxMbOpt, CacheSet,
                           Error))
     return fail(Error);
+  CacheSet.WholeDatabase = BuildDb != nullptr;
   if (!CacheDirOpt.empty())
     Preamble.Directory = CacheSet.Directory;
   if (CacheMaxMbOpt)

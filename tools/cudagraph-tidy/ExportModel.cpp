@@ -298,6 +298,7 @@ public:
   void summarize(ProjectSummaries &Out) const {
     for (size_t I = 0; I < Units.size(); ++I)
       Out.Overlays.push_back(overlayFor(I));
+    Out.AllEntries = text();
     Out.Entries = Current.size();
     Out.Passes = Passes;
     Out.Converged = Converged;

@@ -40,6 +40,7 @@ struct ExportRequest {
 /// entries only.
 struct ProjectSummaries {
   std::vector<std::string> Overlays; ///< parallel to the files
+  std::string AllEntries; ///< every entry, as --export-model writes them
   unsigned Entries = 0, Passes = 0;
   bool Converged = true;
   std::vector<std::string> Conflicts; ///< names left out, for --stats

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "PreambleCache.h"
 #include "ResourceDir.h"
+#include "ProjectSummaries/ProjectSummaries.h"
 
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang/Basic/Version.h"
@@ -38,17 +39,7 @@ using namespace clang::tidy;
 
 namespace cgt {
 
-std::string defaultPreambleCacheDir() {
-  llvm::SmallString<256> Dir;
-  if (auto Xdg = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"); Xdg && !Xdg->empty())
-    Dir = *Xdg;
-  else if (auto Home = llvm::sys::Process::GetEnv("HOME"); Home && !Home->empty())
-    llvm::sys::path::append(Dir, *Home, ".cache");
-  else
-    return "";
-  llvm::sys::path::append(Dir, "cudagraph-tidy");
-  return std::string(Dir);
-}
+std::string defaultPreambleCacheDir() { return defaultCacheFolder(); }
 
 bool preambleCacheConfig(std::string Mode, size_t Files,
                          PreambleCacheConfig &C, std::string &Error) {

@@ -36,6 +36,9 @@ void ResultCache::setSummaries(const std::string &File, const std::string &Model
 }
 
 void ResultCache::prepare(size_t, UnitTask &Task) {
+  // The driver names the summaries a unit consumes itself, so that its
+  // result key covers them: the checks must not add the cache's on top.
+  Task.Options.CheckOptions["ProjectSummaries"] = ClangTidyOptions::ClangTidyValue("false");
   auto It = Summaries.find(Task.File);
   if (It != Summaries.end())
     addModelFile(Task.Options, It->second);
