@@ -56,17 +56,21 @@ def write_db(units, out):
         json.dump(entries, db, indent=1)
 
 
-def run(driver, db, cache, jobs, fmt, out):
+def run(driver, db, cache, jobs, fmt, out, extra=()):
     cmd = [driver, "-p", db, "--jobs", str(jobs), "--stats", "--preamble-cache=off",
-           "--result-cache=on", "--cache-dir", cache, "--format=" + fmt, "-o", out]
+           "--result-cache=on", "--cache-dir", cache, "--format=" + fmt, "-o", out] + list(extra)
     t = time.perf_counter()
     r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     dt = time.perf_counter() - t
     if r.returncode not in (0, 1, 2):
         sys.exit("failed (%d): %s\n%s" % (r.returncode, " ".join(cmd), r.stderr[-3000:]))
     stats = [l for l in r.stderr.splitlines()
-             if l.startswith("cross-file summaries:") or l.startswith("result cache:")]
-    return dt, [s if len(s) < 200 else s[:200] + "..." for s in stats]
+             if (l.startswith("cross-file summaries:") and "disagree" not in l)
+             or l.startswith("result cache:")]
+    failed = [l for l in r.stderr.splitlines() if l.startswith("cudagraph-tidy: error:")]
+    if failed:
+        stats.append("%d units not analysed (not stored, analysed again every run)" % len(failed))
+    return dt, [s if len(s) < 160 else s[:160] + "..." for s in stats]
 
 
 def same(a, b):
@@ -81,6 +85,8 @@ def main():
     ap.add_argument("--src", required=True)
     ap.add_argument("--files", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--baseline", action="store_true",
+                    help="also time a cold run without summaries and cache")
     args = ap.parse_args()
     driver = os.path.abspath(os.path.join(args.build, "bin", "cudagraph-tidy"))
     units = project_files(args.project, args.src, args.files)
@@ -96,6 +102,11 @@ def main():
     dt, stats = run(driver, db, cache, args.jobs, "text", cold["text"])
     print("cold            %7.2f s  %s" % (dt, " | ".join(stats)))
     cold_s = dt
+    if args.baseline:
+        dt, _ = run(driver, db, os.path.join(work, "none"), args.jobs, "text",
+                    os.path.join(work, "plain.text"),
+                    ["--cross-tu-summaries=off", "--result-cache=off"])
+        print("cold, no summaries, no cache %7.2f s (summaries cost %.2fx)" % (dt, cold_s / dt))
     dt, stats = run(driver, db, cache, args.jobs, "text", os.path.join(work, "warm.text"))
     print("warm, unchanged %7.2f s  (%.1f%% of cold)  identical text: %s  %s" % (
         dt, 100 * dt / cold_s, same(cold["text"], os.path.join(work, "warm.text")),

@@ -8,11 +8,13 @@
 #include "CrossTu.h"
 #include "PreambleCache.h"
 #include "ProjectSummaries/ProjectSummaries.h"
+#include "Lifetime/LifetimeAnalysis.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
+#include <array>
 #include <set>
 
 namespace cgt {
@@ -99,6 +101,29 @@ std::string CrossTuRun::writeOverlay(const std::string &Text) {
 }
 
 namespace {
+
+/// The summary passes run the lifetime engine too. In this process
+/// (--in-process) they would add to the counts the budget warnings are
+/// made of, which are the checks' alone, and a warm run, which replays the
+/// passes, would then warn less than a cold one.
+class KeepLifetimeStats {
+public:
+  KeepLifetimeStats() {
+    LifetimeStats &S = lifetimeStats();
+    Saved = {S.Functions, S.WidenedFunctions, S.BudgetFunctions, S.MostDisjuncts};
+  }
+  ~KeepLifetimeStats() {
+    LifetimeStats &S = lifetimeStats();
+    S.Functions = Saved[0];
+    S.WidenedFunctions = Saved[1];
+    S.BudgetFunctions = Saved[2];
+    S.MostDisjuncts = Saved[3];
+  }
+
+private:
+  std::array<unsigned, 4> Saved;
+};
+
 std::string absolute(const std::string &F) {
   llvm::SmallString<256> P(F);
   llvm::sys::fs::make_absolute(P);
@@ -150,9 +175,12 @@ bool CrossTuRun::prepare(clang::tidy::ClangTidyOptionsProvider &Options,
       useProjectSummaries(Analysed);
     return true;
   }
-  if (!computeProjectSummaries(Options, Db, SummaryFiles, Request,
-                               Settings.Results ? Cache.get() : nullptr, Summaries, Error))
-    return false;
+  {
+    KeepLifetimeStats Keep;
+    if (!computeProjectSummaries(Options, Db, SummaryFiles, Request,
+                                 Settings.Results ? Cache.get() : nullptr, Summaries, Error))
+      return false;
+  }
   Ran = true;
   if (Shared && Settings.WholeDatabase)
     leaveProjectSummaries(SummaryFiles);
