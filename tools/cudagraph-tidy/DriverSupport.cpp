@@ -290,6 +290,7 @@ UnitResult analyzeUnit(const UnitTask &Job) {
   std::vector<ClangTidyError> Errors =
       runClangTidyWithPreamble(Context, Db, File, BaseFS, Job.Preamble, &Preamble);
   Out.Dependencies = Recording->files();
+  Out.AbsentFiles = Recording->absent();
   if (!Preamble.empty()) {
     std::vector<std::string> Headers = preambleDependencies(Preamble);
     if (Headers.empty())

@@ -85,6 +85,8 @@ struct UnitResult {
   UnitCounters Counters; ///< filled by workers only
   /// Every file the parse read (ReadFiles.h); empty when not all known.
   std::vector<std::string> Dependencies;
+  /// The paths it looked for and did not find.
+  std::vector<std::string> AbsentFiles;
 };
 
 /// Analyses one translation unit in this process.

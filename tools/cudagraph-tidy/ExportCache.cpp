@@ -105,6 +105,7 @@ std::string unitExportToJson(const UnitExport &U) {
     Texts.push_back(writeModelJson(D));
   return json{{"parsed", U.Parsed},        {"problem", U.Problem},
               {"callees", U.ExternalCallees}, {"dependencies", U.Dependencies},
+              {"absent", U.AbsentFiles},
               {"definitions", Defs},       {"groups", Texts}}
       .dump();
 }
@@ -116,6 +117,7 @@ bool unitExportFromJson(const std::string &Text, const ApiModel &Base, UnitExpor
     Out.Problem = J.at("problem");
     Out.ExternalCallees = J.at("callees").get<std::set<std::string>>();
     Out.Dependencies = J.at("dependencies").get<std::vector<std::string>>();
+    Out.AbsentFiles = J.at("absent").get<std::vector<std::string>>();
     std::vector<ApiModel> Groups;
     for (const json &T : J.at("groups")) {
       Groups.push_back(Base);
@@ -177,8 +179,11 @@ UnitExport exportUnitCached(const UnitJob &Job, const ApiModel &Base, const File
   UnitExport Out = Parse(Job);
   ++Stats.Parsed;
   Files.clear();
-  if (!Out.Parsed || !Cache.digestAll(Out.Dependencies, Files))
-    return Out; // not stored: the next run tries again
+  // A unit that does not parse is stored too: what it read and what it
+  // missed decide it as they decide a clean parse. A worker that failed
+  // left no files: not stored, the next run tries again.
+  if (Out.Dependencies.empty() || !Cache.digestAll(Out.Dependencies, Out.AbsentFiles, Files))
+    return Out;
   Cache.put("xm-" + Unit + ".json", manifestText(Files, Out.ExternalCallees));
   Cache.put("xv-" + variantKey(Unit, Files, usedEntries(Out.ExternalCallees, Entries)) + ".json",
             unitExportToJson(Out));

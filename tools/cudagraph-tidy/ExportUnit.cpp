@@ -218,6 +218,7 @@ UnitExport exportUnit(const UnitJob &Job, const ApiModel &Model, const ApiModel 
   ConsumerFactory Consumers{Model, Base, Names, Out};
   int Status = Tool.run(tooling::newFrontendActionFactory(&Consumers).get());
   Out.Dependencies = Recording->files();
+  Out.AbsentFiles = Recording->absent();
   if (Errors.Errors || Status) {
     Out.Parsed = false;
     Out.Definitions.clear();

@@ -32,8 +32,9 @@ struct UnitExport {
   /// re-reads the unit when one of them gets an entry, and a checking run
   /// gives the unit the entries of these names only (CrossTu.h).
   std::set<std::string> ExternalCallees;
-  /// Every file the parse read, by absolute path (ReadFiles.h).
-  std::vector<std::string> Dependencies;
+  /// Every file the parse read, by absolute path (ReadFiles.h), and the
+  /// paths it looked for and did not find.
+  std::vector<std::string> Dependencies, AbsentFiles;
 };
 
 /// Names files in "doc" and capture notes: relative to the source root

@@ -14,7 +14,7 @@
 
 namespace cgt {
 
-void RecordingFileSystem::record(const llvm::Twine &Path) {
+void RecordingFileSystem::record(const llvm::Twine &Path, std::set<std::string> &Into) {
   llvm::SmallString<256> Abs;
   Path.toVector(Abs);
   if (getUnderlyingFS().makeAbsolute(Abs))
@@ -23,23 +23,44 @@ void RecordingFileSystem::record(const llvm::Twine &Path) {
   // install's lib/gcc/.../../../../include), so it stays.
   llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/false);
   std::lock_guard<std::mutex> Lock(M);
-  Files.insert(std::string(Abs));
+  Into.insert(std::string(Abs));
 }
 
 llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
 RecordingFileSystem::openFileForRead(const llvm::Twine &Path) {
   auto F = ProxyFileSystem::openFileForRead(Path);
-  if (F)
-    record(Path);
+  record(Path, F ? Files : Missing);
   return F;
 }
 
 llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
 RecordingFileSystem::openFileForReadBinary(const llvm::Twine &Path) {
   auto F = ProxyFileSystem::openFileForReadBinary(Path);
-  if (F)
-    record(Path);
+  record(Path, F ? Files : Missing);
   return F;
+}
+
+llvm::ErrorOr<llvm::vfs::Status> RecordingFileSystem::status(const llvm::Twine &Path) {
+  auto S = ProxyFileSystem::status(Path);
+  if (!S)
+    record(Path, Missing);
+  return S;
+}
+
+bool RecordingFileSystem::exists(const llvm::Twine &Path) {
+  bool E = ProxyFileSystem::exists(Path);
+  if (!E)
+    record(Path, Missing);
+  return E;
+}
+
+std::vector<std::string> RecordingFileSystem::absent() const {
+  std::lock_guard<std::mutex> Lock(M);
+  std::vector<std::string> Out;
+  for (const std::string &P : Missing)
+    if (!Files.count(P))
+      Out.push_back(P);
+  return Out;
 }
 
 std::vector<std::string> RecordingFileSystem::files() const {

@@ -9,9 +9,13 @@
 // preamble's headers: their list is the preamble entry's own .deps file,
 // which preambleDependencies() reads.
 //
-// Not recorded, as in ccache's direct mode and clangd's preambles: a header
-// that does not exist yet but would shadow one found further down the
-// include path once created.
+// The layer also records every path the compiler looked for and did not
+// find (the include search probing each directory in turn): a header
+// created later at one of them would shadow the one this parse found, or
+// let a unit that failed on a missing header parse. A cached result holds
+// only while they are still absent. Not recorded: the probes of a cached
+// preamble's own parse (its .deps file lists what it read, not what it
+// missed), as for the preamble cache itself.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_TOOLS_READFILES_H
@@ -35,13 +39,17 @@ public:
   openFileForRead(const llvm::Twine &Path) override;
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
   openFileForReadBinary(const llvm::Twine &Path) override;
+  llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &Path) override;
+  bool exists(const llvm::Twine &Path) override;
   /// Sorted, each once.
   std::vector<std::string> files() const;
+  /// The paths looked for and not found, sorted, without those found later.
+  std::vector<std::string> absent() const;
 
 private:
-  void record(const llvm::Twine &Path);
+  void record(const llvm::Twine &Path, std::set<std::string> &Into);
   mutable std::mutex M;
-  std::set<std::string> Files;
+  std::set<std::string> Files, Missing;
 };
 
 /// The headers a cached preamble entry read (`PchPath` is the entry's

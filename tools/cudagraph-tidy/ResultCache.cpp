@@ -106,11 +106,13 @@ void ResultCache::store(const UnitTask &Task, const UnitResult &Result) {
     std::lock_guard<std::mutex> Lock(M);
     Analysed.push_back(Task.File);
   }
-  if (!Cache || !Store || !Result.Status.Analyzed || !Result.ConfigErrors.empty() ||
-      Result.Dependencies.empty())
+  // A worker that crashed or ran past a budget sends no files: nothing is
+  // stored. One whose unit does not parse does, and is: its files and the
+  // paths it missed decide that outcome too.
+  if (!Cache || !Store || !Result.ConfigErrors.empty() || Result.Dependencies.empty())
     return;
   std::vector<FileDigest> Files;
-  if (!Cache->digestAll(Result.Dependencies, Files))
+  if (!Cache->digestAll(Result.Dependencies, Result.AbsentFiles, Files))
     return;
   json Deps = json::array();
   for (const FileDigest &F : Files)

@@ -19,10 +19,12 @@
 // warnings say the same), byte for byte what the worker wrote. The
 // preamble cache's counters are not replayed: no preamble was read.
 //
-// Stored: units that were analysed (not those that did not parse, crashed
-// or ran out of a budget, which the next run tries again), with every file
-// they read known, and only from worker processes, whose counters are the
-// unit's own (--in-process runs read entries but do not write them).
+// Stored: units whose worker sent a result, with every file they read and
+// every path they looked for in vain (a unit that does not parse too: a
+// header installed later at a path it missed makes it a miss); not those
+// that crashed or ran out of a budget, which the next run tries again.
+// Only from worker processes, whose counters are the unit's own
+// (--in-process runs read entries but do not write them).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_TOOLS_RESULTCACHE_H

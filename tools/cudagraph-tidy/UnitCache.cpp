@@ -143,7 +143,20 @@ std::string UnitCache::fileDigest(const std::string &Path) {
   return Digests[Path] = D;
 }
 
+bool UnitCache::exists(const std::string &Path) {
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    auto It = Exists.find(Path);
+    if (It != Exists.end())
+      return It->second;
+  }
+  bool E = llvm::sys::fs::exists(Path);
+  std::lock_guard<std::mutex> Lock(M);
+  return Exists[Path] = E;
+}
+
 bool UnitCache::digestAll(const std::vector<std::string> &Paths,
+                          const std::vector<std::string> &Absent,
                           std::vector<FileDigest> &Out) {
   for (const std::string &P : Paths) {
     std::string D = fileDigest(P);
@@ -151,13 +164,19 @@ bool UnitCache::digestAll(const std::vector<std::string> &Paths,
       return false;
     Out.emplace_back(P, D);
   }
+  for (const std::string &P : Absent) {
+    if (exists(P))
+      return false;
+    Out.emplace_back(P, AbsentDigest);
+  }
   return true;
 }
 
 bool UnitCache::stillSame(const std::vector<FileDigest> &Files) {
-  for (const FileDigest &F : Files)
-    if (fileDigest(F.first) != F.second)
+  for (const FileDigest &F : Files) {
+    if (F.second == AbsentDigest ? exists(F.first) : fileDigest(F.first) != F.second)
       return false;
+  }
   return true;
 }
 

@@ -37,8 +37,10 @@
 
 namespace cgt {
 
-/// A file the entry depends on and the hash of its contents.
+/// A file the entry depends on and the hash of its contents, or
+/// AbsentDigest for a path that must still not exist.
 using FileDigest = std::pair<std::string, std::string>;
+constexpr const char *AbsentDigest = "-";
 
 class UnitCache {
 public:
@@ -58,9 +60,12 @@ public:
   /// The hash of a file's contents, "" when it cannot be read. Each file is
   /// read once per run.
   std::string fileDigest(const std::string &Path);
-  /// The files with their hashes; false when one cannot be read.
-  bool digestAll(const std::vector<std::string> &Paths, std::vector<FileDigest> &Out);
-  /// Whether every file still has the recorded hash.
+  /// The files with their hashes, and the paths that must stay absent;
+  /// false when a file cannot be read or an absent path now exists.
+  bool digestAll(const std::vector<std::string> &Paths,
+                 const std::vector<std::string> &Absent, std::vector<FileDigest> &Out);
+  /// Whether every file still has the recorded hash, and every absent
+  /// path is still absent.
   bool stillSame(const std::vector<FileDigest> &Files);
 
   mutable std::atomic<unsigned> Corrupt{0}; ///< entries that did not parse
@@ -71,6 +76,8 @@ private:
   uint64_t MaxBytes;
   std::mutex M;
   std::map<std::string, std::string> Digests;
+  std::map<std::string, bool> Exists;
+  bool exists(const std::string &Path);
 };
 
 /// A 128-bit hash of `Text`, as 32 hex digits.

@@ -158,6 +158,7 @@ std::string resultToJson(const UnitResult &R) {
               {"findings", Findings},
               {"configErrors", R.ConfigErrors},
               {"dependencies", R.Dependencies},
+              {"absent", R.AbsentFiles},
               {"counters",
                {{"functions", C.Functions},
                 {"widened", C.WidenedFunctions},
@@ -179,6 +180,7 @@ bool resultFromJson(const std::string &Text, UnitResult &R, std::string &Error) 
           R.Findings.push_back(findingOf(F));
         R.ConfigErrors = J.at("configErrors").get<std::vector<std::string>>();
         R.Dependencies = J.at("dependencies").get<std::vector<std::string>>();
+        R.AbsentFiles = J.at("absent").get<std::vector<std::string>>();
         const json &C = J.at("counters");
         R.Counters.Functions = C.at("functions");
         R.Counters.WidenedFunctions = C.at("widened");
