@@ -12,11 +12,12 @@ The sources are extracted locally (never committed): ggml's src/ggml-cuda/*.cu
 with -I Common. Each run uses its own fresh cache folder for the cold run; the
 preamble cache is off throughout, so that the figures are the unit cache's
 alone. The changed file gets a comment appended (its summaries stay the same,
-so only it is analysed again) and then, for --change-body, a new function
-(a new summary entry, which its callers do not consume).
+so only it is analysed again).
 
 Prints one line per run: seconds, the --stats lines of the unit cache, and
-whether the report is byte-identical to the cold run's (text and SARIF)."""
+whether the report is byte-identical to the cold run's (text and SARIF).
+--baseline also times a cold run without the summaries and the cache, for
+what the summary passes cost a cold run."""
 import argparse
 import glob
 import json
@@ -69,7 +70,7 @@ def run(driver, db, cache, jobs, fmt, out, extra=()):
              or l.startswith("result cache:")]
     failed = [l for l in r.stderr.splitlines() if l.startswith("cudagraph-tidy: error:")]
     if failed:
-        stats.append("%d units not analysed (not stored, analysed again every run)" % len(failed))
+        stats.append("%d units reported as not analysed" % len(failed))
     return dt, [s if len(s) < 160 else s[:160] + "..." for s in stats]
 
 
