@@ -132,6 +132,20 @@ std::string absolute(const std::string &F) {
 }
 } // namespace
 
+std::vector<std::string> summaryFiles(const std::vector<std::string> &Files,
+                                      const clang::tooling::CompilationDatabase *Db) {
+  std::vector<std::string> Out;
+  std::set<std::string> Seen;
+  for (const std::string &F : Files)
+    if (Seen.insert(absolute(F)).second)
+      Out.push_back(F);
+  if (Db)
+    for (const std::string &F : Db->getAllFiles())
+      if (Seen.insert(absolute(F)).second)
+        Out.push_back(F);
+  return Out;
+}
+
 void CrossTuRun::leaveProjectSummaries(const std::vector<std::string> &Files) {
   std::set<std::string> Projects;
   for (const std::string &F : Files)

@@ -56,6 +56,13 @@ bool cacheSettings(std::string ResultMode, const std::string &SummaryMode,
                    const std::string &Directory, unsigned MaxMB, CacheSettings &Out,
                    std::string &Error);
 
+/// The files whose summaries a run computes: `Files`, and with a database
+/// (-p) every file of it too, each file once (compared by absolute path:
+/// the command line may name a file relatively that the database names
+/// absolutely).
+std::vector<std::string> summaryFiles(const std::vector<std::string> &Files,
+                                      const clang::tooling::CompilationDatabase *Db);
+
 class CrossTuRun {
 public:
   CrossTuRun(const CacheSettings &Settings, bool StoreResults);

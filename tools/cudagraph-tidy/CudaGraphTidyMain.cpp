@@ -170,14 +170,14 @@ static cl::opt<std::string> InjectFaultOpt(
              "crash, hang, alloc(ate without bound) or preamble-crash"),
     cl::value_desc("KIND:FILE"), cl::init(""), cl::Hidden, cl::cat(ToolCategory));
 static cl::opt<std::string> ResultCacheOpt(
-    "result-cache",
+    "result-cache", cl::value_desc("on|off"),
     cl::desc("Keep each translation unit's summaries and findings in the cache "
              "folder, keyed by a hash of its files, flags, options and the "
              "summaries it consumed, and replay them while that is unchanged: "
              "on (default) or off; default from $CUDAGRAPH_TIDY_RESULT_CACHE"),
     cl::init(""), cl::cat(ToolCategory));
 static cl::opt<std::string> CrossTuOpt(
-    "cross-tu-summaries",
+    "cross-tu-summaries", cl::value_desc("on|off"),
     cl::desc("With two or more files: first summarise every file of the "
              "database (or every file given), so that wrappers defined in "
              "other files are known at their calls: on (default) or off"),
@@ -432,11 +432,7 @@ int main(int argc, const char **argv) {
                 "that lists some)");
   // Summaries see every file of the database, also those a --shard or
   // --diff run does not analyse.
-  std::vector<std::string> SummaryFiles = Files;
-  if (BuildDb)
-    for (const std::string &F : BuildDb->getAllFiles())
-      if (!llvm::is_contained(Files, F))
-        SummaryFiles.push_back(F);
+  const std::vector<std::string> SummaryFiles = cgt::summaryFiles(Files, BuildDb.get());
   if (!ExportModelOpt.empty()) {
     std::string RootError;
     cgt::ExportRequest Export{ExportModelOpt, JobsOpt, DeviceSide,
