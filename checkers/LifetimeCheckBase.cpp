@@ -1,9 +1,11 @@
 //===- LifetimeCheckBase.cpp ----------------------------------------------===//
 #include "LifetimeCheckBase.h"
+#include "ProjectSummaries/ProjectSummaries.h"
 
 #include "Streams/StreamOrder.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FileSystem.h"
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -40,6 +42,7 @@ std::map<SharedKey, SharedAnalysis> &sharedAnalyses() {
 LifetimeCheckBase::LifetimeCheckBase(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       ApiModelFiles(Options.getLocalOrGlobal("ApiModelFiles", "")),
+      ProjectSummaries(parseBool(Options.getLocalOrGlobal("ProjectSummaries", "true"))),
       UseHelperSummaries(parseBool(Options.get("UseHelperSummaries", "true"))),
       SpeculativeMemberReports(
           parseBool(Options.getLocalOrGlobal("SpeculativeMemberReports", "false"))),
@@ -51,6 +54,7 @@ LifetimeCheckBase::LifetimeCheckBase(StringRef Name, ClangTidyContext *Context)
 
 void LifetimeCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "ApiModelFiles", ApiModelFiles);
+  Options.store(Opts, "ProjectSummaries", ProjectSummaries ? "true" : "false");
   Options.store(Opts, "UseHelperSummaries", UseHelperSummaries ? "true" : "false");
   Options.store(Opts, "SpeculativeMemberReports", SpeculativeMemberReports ? "true" : "false");
   Options.store(Opts, "AnalyzeUninstantiatedTemplates",
@@ -62,11 +66,26 @@ void LifetimeCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 /// files again for every check would be wasted work. A model that fails to
 /// load is remembered too (as null), so the error is reported once per
 /// process, not once per check and translation unit.
+std::string LifetimeCheckBase::modelFilesFor(const SourceManager &SM) const {
+  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  std::string Folder = cgt::defaultCacheFolder();
+  if (!ProjectSummaries || !Main || Folder.empty())
+    return ApiModelFiles;
+  SmallString<256> Path(Main->getName());
+  SM.getFileManager().makeAbsolutePath(Path);
+  std::string Project = cgt::projectSummariesPath(Folder, cgt::projectOf(Path));
+  if (!llvm::sys::fs::exists(Project))
+    return ApiModelFiles;
+  // After the user's files, as an exported file is listed: its entries
+  // leave out every name those files have.
+  return ApiModelFiles.empty() ? Project : ApiModelFiles + ";" + Project;
+}
+
 std::shared_ptr<const cgt::ApiModel> LifetimeCheckBase::loadModel() {
   static std::mutex Mu;
   static std::map<std::string, std::shared_ptr<const cgt::ApiModel>> Cache;
   std::lock_guard<std::mutex> Lock(Mu);
-  auto It = Cache.find(ApiModelFiles);
+  auto It = Cache.find(ModelFiles);
   if (It != Cache.end())
     return It->second;
   auto Builtin = cgt::ApiModel::builtin();
@@ -74,20 +93,20 @@ std::shared_ptr<const cgt::ApiModel> LifetimeCheckBase::loadModel() {
     configurationDiag("cannot load the built-in CUDA API model: %0",
                       DiagnosticIDs::Error)
         << llvm::toString(Builtin.takeError());
-    return Cache[ApiModelFiles] = nullptr;
+    return Cache[ModelFiles] = nullptr;
   }
   std::shared_ptr<cgt::ApiModel> M = std::move(*Builtin);
   SmallVector<StringRef, 4> Files;
-  StringRef(ApiModelFiles).split(Files, ';', -1, /*KeepEmpty=*/false);
+  StringRef(ModelFiles).split(Files, ';', -1, /*KeepEmpty=*/false);
   for (StringRef File : Files) {
     if (auto E = M->addFile(File.trim())) {
       configurationDiag("invalid API model file (ApiModelFiles=%0): %1",
                         DiagnosticIDs::Error)
-          << ApiModelFiles << llvm::toString(std::move(E));
-      return Cache[ApiModelFiles] = nullptr;
+          << ModelFiles << llvm::toString(std::move(E));
+      return Cache[ModelFiles] = nullptr;
     }
   }
-  Cache[ApiModelFiles] = M;
+  Cache[ModelFiles] = M;
   return M;
 }
 
@@ -105,6 +124,7 @@ void LifetimeCheckBase::check(const MatchFinder::MatchResult &Result) {
   if (!FD || !FD->hasBody() || ModelFailed)
     return;
   if (!Model) {
+    ModelFiles = modelFilesFor(*Result.SourceManager);
     Model = loadModel();
     if (!Model) {
       ModelFailed = true;
@@ -112,7 +132,7 @@ void LifetimeCheckBase::check(const MatchFinder::MatchResult &Result) {
     }
   }
   SharedAnalysis &S =
-      sharedAnalyses()[SharedKey(Result.Context, ApiModelFiles, UseHelperSummaries,
+      sharedAnalyses()[SharedKey(Result.Context, ModelFiles, UseHelperSummaries,
                                 SpeculativeMemberReports, AnalyzeUninstantiatedTemplates,
                                 ReportLeaksOnThrow)];
   if (!S.Analyzer) {

@@ -61,8 +61,14 @@ protected:
 
 private:
   std::shared_ptr<const cgt::ApiModel> loadModel();
+  /// ApiModelFiles, and the summaries a driver run left in the cache for
+  /// the project of the main file, when ProjectSummaries is on and there
+  /// are some (ProjectSummaries/ProjectSummaries.h).
+  std::string modelFilesFor(const SourceManager &SM) const;
 
   std::string ApiModelFiles;
+  bool ProjectSummaries;
+  std::string ModelFiles; ///< what the model was loaded from
   bool UseHelperSummaries;
   bool SpeculativeMemberReports;
   bool AnalyzeUninstantiatedTemplates;

@@ -76,5 +76,8 @@ config.environment["PATH"] = os.pathsep.join(
 # CGT_TEST_PREAMBLE_CACHE=on runs the whole suite with the cache instead.
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.cgt_build_dir, "test", "xdg-cache")
 config.environment["CUDAGRAPH_TIDY_PREAMBLE_CACHE"] = os.environ.get("CGT_TEST_PREAMBLE_CACHE", "off")
+# The result cache likewise (test/driver/result-cache.test turns it on);
+# CGT_TEST_RESULT_CACHE=on runs the whole suite with it.
+config.environment["CUDAGRAPH_TIDY_RESULT_CACHE"] = os.environ.get("CGT_TEST_RESULT_CACHE", "off")
 if os.path.isdir(os.path.join(config.cuda_path, "include")):
     config.available_features.add("cuda")

@@ -20,9 +20,11 @@
 // does not have count.
 //
 //===----------------------------------------------------------------------===//
+#include "CrossTu.h"
 #include "DiffFilter.h"
 #include "DriverSupport.h"
 #include "ExportModel.h"
+#include "ExportWorker.h"
 #include "Isolation.h"
 #include "Launcher.h"
 #include "LspServer.h"
@@ -187,6 +189,30 @@ Subcommands (before any option):
                      [--preamble-cache=auto|on|off] [-- FLAGS]
       a Language Server Protocol server over stdio (docs/editors.md)
 )");
+static cl::opt<std::string> ResultCacheOpt(
+    "result-cache", cl::value_desc("on|off"),
+    cl::desc("Keep each translation unit's summaries and findings in the cache "
+             "folder, keyed by a hash of its files, flags, options and the "
+             "summaries it consumed, and replay them while that is unchanged: "
+             "on (default) or off; default from $CUDAGRAPH_TIDY_RESULT_CACHE"),
+    cl::init(""), cl::cat(ToolCategory));
+static cl::opt<std::string> CrossTuOpt(
+    "cross-tu-summaries", cl::value_desc("on|off"),
+    cl::desc("With two or more files: first summarise every file of the "
+             "database (or every file given), so that wrappers defined in "
+             "other files are known at their calls: on (default) or off"),
+    cl::init("on"), cl::cat(ToolCategory));
+static cl::opt<std::string> CacheDirOpt(
+    "cache-dir",
+    cl::desc("The cache folder (preamble, summary and result caches); default "
+             "$XDG_CACHE_HOME/cudagraph-tidy, else ~/.cache/cudagraph-tidy"),
+    cl::value_desc("DIR"), cl::init(""), cl::cat(ToolCategory));
+static cl::opt<unsigned> CacheMaxMbOpt(
+    "cache-max-mb",
+    cl::desc("Size bound of each part of the cache folder (preambles; summaries "
+             "and results), least recently used entries evicted first (default "
+             "$CUDAGRAPH_TIDY_CACHE_MB, else 2048)"),
+    cl::value_desc("MIB"), cl::init(0), cl::cat(ToolCategory));
 static cl::opt<bool> NoProgressOpt("no-progress",
                                    cl::desc("Print no progress lines"),
                                    cl::cat(ToolCategory));
@@ -374,6 +400,8 @@ int main(int argc, const char **argv) {
     return cgt::mergeSarifMain(argc, argv);
   if (argc > 1 && StringRef(argv[1]) == "__analyze-unit")
     return cgt::analyzeUnitWorkerMain(argc, argv);
+  if (argc > 1 && StringRef(argv[1]) == "__export-unit")
+    return cgt::exportUnitWorkerMain(argc, argv);
   if (argc > 1 && StringRef(argv[1]) == "launch")
     return cgt::launchMain(argc, argv);
   if (argc > 1 && StringRef(argv[1]) == "lsp")
@@ -425,6 +453,9 @@ int main(int argc, const char **argv) {
   if (Files.empty())
     return fail("no input files (give files, or -p with a compile_commands.json "
                 "that lists some)");
+  // Summaries see every file of the database, also those a --shard or
+  // --diff run does not analyse.
+  const std::vector<std::string> SummaryFiles = cgt::summaryFiles(Files, BuildDb.get());
   if (!ExportModelOpt.empty()) {
     std::string RootError;
     cgt::ExportRequest Export{ExportModelOpt, JobsOpt, DeviceSide,
@@ -471,24 +502,42 @@ int main(int argc, const char **argv) {
                                 Files.size(), Preamble, Error))
     return fail(Error);
   Preamble.Stats = &PreambleStats;
+  cgt::CacheSettings CacheSet;
+  if (!cgt::cacheSettings(ResultCacheOpt, CrossTuOpt, CacheDirOpt, CacheMaxMbOpt, CacheSet,
+                          Error))
+    return fail(Error);
+  CacheSet.WholeDatabase = BuildDb != nullptr;
+  if (!CacheDirOpt.empty())
+    Preamble.Directory = CacheSet.Directory;
+  if (CacheMaxMbOpt)
+    Preamble.MaxBytes = CacheSet.MaxBytes;
+  cgt::CrossTuRun CrossTu(CacheSet, /*StoreResults=*/!InProcessOpt);
 
   cgt::RunResult Result;
   Result.ConfigErrors = cgt::validateApiModelFiles(**Provider, Files);
   if (Result.ConfigErrors.empty()) {
+    cgt::UnitLimits Limits;
+    Limits.InProcess = InProcessOpt;
+    Limits.TimeoutSeconds = TuTimeoutOpt;
+    Limits.MemoryMB = TuMemoryOpt;
+    Limits.Fault = InjectFaultOpt;
+    cgt::ExportRequest Summaries{"", JobsOpt, DeviceSide, Report.SarifRoot};
+    Summaries.Workers = InProcessOpt ? nullptr : &Limits;
+    if (!CrossTu.prepare(**Provider, *Db, SummaryFiles, Files, Summaries, Error))
+      return fail(Error);
     cgt::DriverRun Run;
+    Run.Hooks = CrossTu.hooks();
     Run.OptionsProvider = std::move(*Provider);
     Run.Compilations = Db;
     Run.DeviceSide = DeviceSide;
     Run.Jobs = JobsOpt;
     Run.Preamble = std::move(Preamble);
-    Run.Limits.InProcess = InProcessOpt;
-    Run.Limits.TimeoutSeconds = TuTimeoutOpt;
-    Run.Limits.MemoryMB = TuMemoryOpt;
-    Run.Limits.Fault = InjectFaultOpt;
+    Run.Limits = Limits;
     Run.Progress = !NoProgressOpt &&
                    (ProgressOpt || (!Quiet && sys::Process::StandardErrIsDisplayed()));
     Result = cgt::runChecks(Run, Files);
     cgt::noteEngineBudgets(Result);
+    CrossTu.finish();
   }
   if (!DiffOpt.empty())
     Result.Findings = cgt::onChangedLines(std::move(Result.Findings), Changed);
@@ -512,6 +561,7 @@ int main(int argc, const char **argv) {
   // driver also says what the lifetime engine gave up.
   if (llvm::AreStatisticsEnabled()) {
     printStats();
+    CrossTu.printStats();
     printSharedMemStats(Result);
   }
   return cgt::exitCodeFor(Result);

@@ -11,6 +11,7 @@
 #include "Isolation.h"
 #include "TextReport.h"
 #include "Sarif/CodeClimateWriter.h"
+#include "ReadFiles.h"
 #include "ApiModel/ApiModel.h"
 #include "CompileDb/NvccArgs.h"
 #include "Sarif/SarifWriter.h"
@@ -297,15 +298,25 @@ UnitResult analyzeUnit(const UnitTask &Job) {
       std::make_unique<DefaultOptionsProvider>(ClangTidyGlobalOptions(),
                                                Job.Options),
       false, false, false);
-  auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::vfs::createPhysicalFileSystem());
+  auto Recording =
+      llvm::makeIntrusiveRefCnt<RecordingFileSystem>(llvm::vfs::createPhysicalFileSystem());
+  auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Recording);
   // Quiet: runClangTidy's "N warnings generated" says nothing the report
   // does not.
   // The shared-memory checks count their kernels per thread (one TU at a
   // time on each).
   smem::unitCoverage() = smem::UnitCoverage();
+  std::string Preamble;
   std::vector<ClangTidyError> Errors =
-      runClangTidyWithPreamble(Context, Db, File, BaseFS, Job.Preamble);
+      runClangTidyWithPreamble(Context, Db, File, BaseFS, Job.Preamble, &Preamble);
+  Out.Dependencies = Recording->files();
+  Out.AbsentFiles = Recording->absent();
+  if (!Preamble.empty()) {
+    std::vector<std::string> Headers = preambleDependencies(Preamble);
+    if (Headers.empty())
+      Out.Dependencies.clear(); // evicted meanwhile: not all known
+    Out.Dependencies.insert(Out.Dependencies.end(), Headers.begin(), Headers.end());
+  }
   if (!RelativeTo.empty())
     spellRelativeTo(Errors, RelativeTo);
   if (Context.isCheckEnabled("cudagraph-shared-index-overflow") ||
@@ -460,14 +471,20 @@ RunResult runChecks(DriverRun &Run, const std::vector<std::string> &Files) {
         Run.OptionsProvider->getOptions(Files[I]), 0);
     Tasks[I].Preamble = Run.Preamble;
     injectFaultInto(Tasks[I], Run.Limits.Fault);
+    if (Run.Hooks)
+      Run.Hooks->prepare(I, Tasks[I]);
   }
   unsigned Threads = Run.Jobs ? Run.Jobs : llvm::hardware_concurrency().compute_thread_count();
   Threads = std::max(1u, std::min<unsigned>(Threads, ToAnalyze.size()));
   StartCounter Progress{Run.Progress, ToAnalyze.size()};
   auto AnalyzeOne = [&](size_t I) {
     Progress.started(Files[I]);
+    if (Run.Hooks && Run.Hooks->replay(Tasks[I], Units[I]))
+      return;
     Units[I] = Run.Limits.InProcess ? analyzeUnit(Tasks[I])
                                     : analyzeIsolated(Tasks[I], Run.Limits);
+    if (Run.Hooks)
+      Run.Hooks->store(Tasks[I], Units[I]);
   };
   if (Threads <= 1) {
     for (size_t I : ToAnalyze)

@@ -31,6 +31,21 @@ struct UnitLimits {
   std::string Fault;
 };
 
+struct UnitTask;
+struct UnitResult;
+
+/// What a run does around each unit's analysis (ResultCache.h): adjust its
+/// task (the summaries of other units it consumes), replay a stored result
+/// instead of analysing, store a fresh one. Called from several threads.
+class UnitHooks {
+public:
+  virtual ~UnitHooks() = default;
+  virtual void prepare(size_t Index, UnitTask &Task) = 0;
+  /// True when `Out` was filled without analysing.
+  virtual bool replay(const UnitTask &Task, UnitResult &Out) = 0;
+  virtual void store(const UnitTask &Task, const UnitResult &Result) = 0;
+};
+
 struct DriverRun {
   std::unique_ptr<clang::tidy::ClangTidyOptionsProvider> OptionsProvider;
   const clang::tooling::CompilationDatabase *Compilations = nullptr;
@@ -41,6 +56,7 @@ struct DriverRun {
   /// starts (the driver turns it on when stderr is a terminal).
   bool Progress = false;
   UnitLimits Limits;
+  UnitHooks *Hooks = nullptr; ///< none: every unit is analysed
 };
 
 /// Everything one translation unit's analysis needs, resolved on the main
@@ -68,6 +84,10 @@ struct UnitResult {
   std::vector<FindingRecord> Findings;
   std::vector<std::string> ConfigErrors;
   UnitCounters Counters; ///< filled by workers only
+  /// Every file the parse read (ReadFiles.h); empty when not all known.
+  std::vector<std::string> Dependencies;
+  /// The paths it looked for and did not find.
+  std::vector<std::string> AbsentFiles;
 };
 
 /// Analyses one translation unit in this process.

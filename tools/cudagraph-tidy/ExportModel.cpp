@@ -28,17 +28,21 @@
 //===----------------------------------------------------------------------===//
 #include "ExportModel.h"
 #include "ExportUnit.h"
+#include "ExportCache.h"
+#include "ExportWorker.h"
 #include "DriverSupport.h"
 #include "ApiModel/ApiModelWriter.h"
 
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
+#include <optional>
 #include <memory>
 #include <set>
 
@@ -47,7 +51,6 @@ using namespace clang;
 namespace cgt {
 namespace {
 
-using EntryKey = std::pair<std::string, int>; // name, parameter count
 
 /// The unit's ApiModelFiles: the global option, else the first per-check
 /// one by name. The output file is left out: the export rewrites it, and a
@@ -227,8 +230,10 @@ bool writeFile(const std::string &Path, const std::string &Text, std::string &Pr
 /// The passes over the translation units and what they found.
 class Exporter {
 public:
-  Exporter(const ExportRequest &Request, std::shared_ptr<ApiModel> Builtin)
-      : Request(Request), Builtin(std::move(Builtin)), Names(Request.SourceRoot) {}
+  Exporter(const ExportRequest &Request, std::shared_ptr<ApiModel> Builtin,
+           UnitCache *Cache = nullptr)
+      : Request(Request), Builtin(std::move(Builtin)), Names(Request.SourceRoot),
+        Cache(Cache) {}
 
   /// Compile commands and model files of every unit, looked up on this
   /// thread (the user's database is not documented as safe for concurrent
@@ -247,6 +252,8 @@ public:
       if (Opts.ExtraArgs)
         J.ExtraArgs = *Opts.ExtraArgs;
       J.ModelFiles = modelFilesOf(Opts, Request.OutputPath);
+      if (Request.Workers)
+        J.Fault = faultFor(Files[I], Request.Workers->Fault);
       if (!llvm::sys::fs::exists(Files[I]))
         Units[I] = {false, "no such file", {}, {}};
       else if ((J.Commands = analysisCommands(Db, Files[I], Request.DeviceSide)).empty())
@@ -277,6 +284,28 @@ public:
   }
 
   std::string text() const { return writeModelJson(documentOf(Current, Bases, *Builtin)); }
+
+  /// The entries unit `I` calls or names and does not define, as a model
+  /// file; "" when there are none.
+  std::string overlayFor(size_t I) const {
+    std::map<EntryKey, FunctionModel> Used;
+    for (const auto &[Key, M] : Current)
+      if (Units[I].ExternalCallees.count(Key.first))
+        Used.emplace(Key, M);
+    return Used.empty() ? "" : writeModelJson(documentOf(Used, Bases, *Builtin));
+  }
+
+  void summarize(ProjectSummaries &Out) const {
+    for (size_t I = 0; I < Units.size(); ++I)
+      Out.Overlays.push_back(overlayFor(I));
+    Out.AllEntries = text();
+    Out.Entries = Current.size();
+    Out.Passes = Passes;
+    Out.Converged = Converged;
+    Out.Conflicts = Result.Conflicts;
+    Out.Parsed = Stats.Parsed;
+    Out.Replayed = Stats.Replayed;
+  }
 
   /// What stderr says after the file is written; the exit code.
   int report() const {
@@ -317,6 +346,12 @@ private:
     return true;
   }
 
+  /// Tests only: `Spec` is KIND:FILE as for the checks (Worker.cpp).
+  static std::string faultFor(llvm::StringRef File, llvm::StringRef Spec) {
+    auto [Kind, Name] = Spec.split(':');
+    return !Name.empty() && llvm::sys::path::filename(File) == Name ? Kind.str() : "";
+  }
+
   /// The first pass reads every unit; a later one the units that call a
   /// function whose entry the previous pass added or changed.
   std::vector<size_t> unitsToRun(const std::set<std::string> &Changed) const {
@@ -345,9 +380,34 @@ private:
       }
       Models[Files] = M;
     }
+    // Workers read the entries so far from a file.
+    llvm::SmallString<128> OverlayPath;
+    std::optional<llvm::FileRemover> RemoveOverlay;
+    if (Request.Workers && !Current.empty()) {
+      int FD;
+      if (llvm::sys::fs::createTemporaryFile("cudagraph-tidy-entries", "json", FD,
+                                             OverlayPath)) {
+        Error = "cannot write the exported entries to the temporary directory";
+        return false;
+      }
+      RemoveOverlay.emplace(OverlayPath);
+      llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+      OS << Overlay;
+    }
     auto Run = [&](size_t I) {
-      Units[I] = exportUnit(Jobs[I], *Models.at(Jobs[I].ModelFiles),
-                            *Bases.at(Jobs[I].ModelFiles), Names);
+      const ApiModel &Model = *Models.at(Jobs[I].ModelFiles);
+      const ApiModel &Base = *Bases.at(Jobs[I].ModelFiles);
+      ParseUnit Parse = [&](const UnitJob &J) {
+        return Request.Workers
+                   ? exportIsolated(J, std::string(OverlayPath), Base, Names, *Request.Workers)
+                   : exportUnit(J, Model, Base, Names);
+      };
+      if (Cache) {
+        Units[I] = exportUnitCached(Jobs[I], Base, Names, Current, *Cache, Stats, Parse);
+      } else {
+        Units[I] = Parse(Jobs[I]);
+        ++Stats.Parsed;
+      }
     };
     unsigned Threads = Request.Jobs ? Request.Jobs
                                     : llvm::hardware_concurrency().compute_thread_count();
@@ -374,9 +434,28 @@ private:
   Merged Result;
   unsigned Passes = 0;
   bool Converged = false;
+  UnitCache *Cache;
+  ExportCacheStats Stats;
 };
 
 } // namespace
+
+bool computeProjectSummaries(clang::tidy::ClangTidyOptionsProvider &Options,
+                             const tooling::CompilationDatabase &Db,
+                             const std::vector<std::string> &Files,
+                             const ExportRequest &Request, UnitCache *Cache,
+                             ProjectSummaries &Out, std::string &Error) {
+  auto Builtin = ApiModel::builtin();
+  if (!Builtin) {
+    Error = "cannot load the built-in CUDA API model: " + toString(Builtin.takeError());
+    return false;
+  }
+  Exporter E(Request, std::move(*Builtin), Cache);
+  if (!E.prepare(Options, Db, Files, Error) || !E.run(Error))
+    return false;
+  E.summarize(Out);
+  return true;
+}
 
 int exportModel(clang::tidy::ClangTidyOptionsProvider &Options,
                 const tooling::CompilationDatabase &Db, const std::vector<std::string> &Files,

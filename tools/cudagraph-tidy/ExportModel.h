@@ -17,6 +17,9 @@
 
 namespace cgt {
 
+class UnitCache;
+struct UnitLimits;
+
 struct ExportRequest {
   std::string OutputPath;
   unsigned Jobs = 1; ///< translation units analysed at once; 0: all cores
@@ -26,7 +29,32 @@ struct ExportRequest {
   /// Passes over the translation units at most: each pass applies what the
   /// previous one exported, so wrappers of wrappers in other files compose.
   unsigned MaxRounds = 5;
+  /// When set, each unit's export runs in a worker process within these
+  /// limits (ExportWorker.h); else in this process.
+  const UnitLimits *Workers = nullptr;
 };
+
+/// What the passes of a checking run found (CrossTu.cpp): for each file,
+/// the model file text of the entries it calls or names and does not
+/// define ("" when none), so that the unit's findings depend on those
+/// entries only.
+struct ProjectSummaries {
+  std::vector<std::string> Overlays; ///< parallel to the files
+  std::string AllEntries; ///< every entry, as --export-model writes them
+  unsigned Entries = 0, Passes = 0;
+  bool Converged = true;
+  std::vector<std::string> Conflicts; ///< names left out, for --stats
+  unsigned Parsed = 0, Replayed = 0;  ///< unit exports computed / from the cache
+};
+
+/// The passes of exportModel over `Files`, without writing a file, through
+/// `Cache` when given. False with `Error` when a model file does not load;
+/// a unit that does not parse just exports nothing (its check says why).
+bool computeProjectSummaries(clang::tidy::ClangTidyOptionsProvider &Options,
+                             const clang::tooling::CompilationDatabase &Db,
+                             const std::vector<std::string> &Files,
+                             const ExportRequest &Request, UnitCache *Cache,
+                             ProjectSummaries &Out, std::string &Error);
 
 /// Exports the summaries of `Files`. Returns the exit code: 0 the file was
 /// written, 2 it was not, or some translation unit did not parse (the file

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExportUnit.h"
+#include "ReadFiles.h"
 #include "ResourceDir.h"
 #include "Lifetime/LifetimeAnalysis.h"
 
@@ -59,10 +60,15 @@ const FunctionModel *entryFor(const ApiModel &M, const FunctionDecl *FD) {
   return FD->isCXXClassMember() ? nullptr : M.lookup(FD->getName(), N);
 }
 
+/// Definitions, and the functions the unit calls or names. Names count as
+/// well as calls (a deleter `&cuda_free`, a callback), and so do calls in
+/// template instantiations, which the engine analyses: a checking run
+/// gives a unit only the entries of these names.
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
   std::vector<const FunctionDecl *> Definitions;
   std::vector<const FunctionDecl *> Callees;
+  bool shouldVisitTemplateInstantiations() const { return true; }
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (FD->doesThisDeclarationHaveABody())
       Definitions.push_back(FD);
@@ -70,6 +76,11 @@ public:
   }
   bool VisitCallExpr(CallExpr *C) {
     if (const FunctionDecl *F = C->getDirectCallee())
+      Callees.push_back(F);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *F = dyn_cast<FunctionDecl>(E->getDecl()))
       Callees.push_back(F);
     return true;
   }
@@ -187,8 +198,9 @@ UnitExport exportUnit(const UnitJob &Job, const ApiModel &Model, const ApiModel 
                       const FileNamer &Names) {
   UnitExport Out;
   OneFileDatabase Db(Job.Commands);
-  auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::vfs::createPhysicalFileSystem());
+  auto Recording =
+      llvm::makeIntrusiveRefCnt<RecordingFileSystem>(llvm::vfs::createPhysicalFileSystem());
+  auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Recording);
   tooling::ClangTool Tool(Db, {Job.File}, std::make_shared<PCHContainerOperations>(), FS);
   Tool.appendArgumentsAdjuster([&](const tooling::CommandLineArguments &Args, llvm::StringRef) {
     tooling::CommandLineArguments Adjusted = Args;
@@ -205,6 +217,8 @@ UnitExport exportUnit(const UnitJob &Job, const ApiModel &Model, const ApiModel 
   Tool.setDiagnosticConsumer(&Errors);
   ConsumerFactory Consumers{Model, Base, Names, Out};
   int Status = Tool.run(tooling::newFrontendActionFactory(&Consumers).get());
+  Out.Dependencies = Recording->files();
+  Out.AbsentFiles = Recording->absent();
   if (Errors.Errors || Status) {
     Out.Parsed = false;
     Out.Definitions.clear();

@@ -28,9 +28,13 @@ struct UnitExport {
   bool Parsed = true;
   std::string Problem;
   std::vector<Definition> Definitions;
-  /// Functions the unit calls but does not define: a later pass re-reads
-  /// the unit when one of them gets an entry.
+  /// Functions the unit calls or names but does not define: a later pass
+  /// re-reads the unit when one of them gets an entry, and a checking run
+  /// gives the unit the entries of these names only (CrossTu.h).
   std::set<std::string> ExternalCallees;
+  /// Every file the parse read, by absolute path (ReadFiles.h), and the
+  /// paths it looked for and did not find.
+  std::vector<std::string> Dependencies, AbsentFiles;
 };
 
 /// Names files in "doc" and capture notes: relative to the source root
@@ -47,6 +51,7 @@ public:
       return Rel.str();
     return std::string(Real);
   }
+  const std::string &root() const { return Root; }
 
 private:
   std::string Root;
@@ -58,6 +63,7 @@ struct UnitJob {
   std::vector<clang::tooling::CompileCommand> Commands;
   std::vector<std::string> ExtraArgsBefore, ExtraArgs; ///< from the options
   std::string ModelFiles; ///< the unit's ApiModelFiles, the output left out
+  std::string Fault; ///< tests only (--inject-fault): see ExportWorker.cpp
 };
 
 /// Parses `Job`'s unit with the model `Model` (the entries so far applied)

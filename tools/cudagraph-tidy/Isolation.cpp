@@ -36,9 +36,10 @@ std::string selfPath() {
 }
 
 WorkerEnd runWorker(const std::string &JobPath, const std::string &ResultPath,
-                    const UnitLimits &Limits) {
+                    const UnitLimits &Limits,
+                    llvm::StringRef Subcommand = "__analyze-unit") {
   std::string Self = selfPath();
-  llvm::StringRef Args[] = {Self, "__analyze-unit", JobPath, ResultPath};
+  llvm::StringRef Args[] = {Self, Subcommand, JobPath, ResultPath};
   WorkerEnd End;
   bool Failed = false;
   llvm::sys::ProcessInfo PI = llvm::sys::ExecuteNoWait(
@@ -135,6 +136,27 @@ void raiseTo(std::atomic<unsigned> &Max, unsigned V) {
 }
 
 } // namespace
+
+bool runWorkerJob(llvm::StringRef Subcommand, const std::string &JobText,
+                  const UnitLimits &Limits, std::string &ResultText, std::string &Problem) {
+  llvm::SmallString<128> JobPath, ResultPath;
+  if (llvm::sys::fs::createTemporaryFile("cudagraph-tidy-job", "json", JobPath) ||
+      llvm::sys::fs::createTemporaryFile("cudagraph-tidy-result", "json", ResultPath)) {
+    Problem = "cannot create the analysis worker's files in the temporary directory";
+    return false;
+  }
+  llvm::FileRemover RemoveJob(JobPath), RemoveResult(ResultPath);
+  if (!writeWireFile(std::string(JobPath), JobText)) {
+    Problem = "cannot write the analysis worker's job file";
+    return false;
+  }
+  WorkerEnd End = runWorker(std::string(JobPath), std::string(ResultPath), Limits, Subcommand);
+  ResultText = readWireFile(std::string(ResultPath));
+  if (!End.TimedOut && End.ReturnCode == 0)
+    return true;
+  Problem = failureText(End, ResultText, Limits);
+  return false;
+}
 
 UnitResult analyzeIsolated(const UnitTask &Job, const UnitLimits &Limits) {
   UnitResult Out;

@@ -26,6 +26,16 @@ namespace cgt {
 /// Analyses `Job` in a worker process within `Limits`.
 UnitResult analyzeIsolated(const UnitTask &Job, const UnitLimits &Limits);
 
+/// Runs `cudagraph-tidy SUBCOMMAND JOB RESULT` with `JobText` as the job,
+/// within `Limits`. True with the result file's text when the worker
+/// exited 0; else false with `Problem` saying how it ended (a signal, a
+/// limit). The summary passes' workers use it (ExportWorker.cpp).
+bool runWorkerJob(llvm::StringRef Subcommand, const std::string &JobText,
+                  const UnitLimits &Limits, std::string &ResultText, std::string &Problem);
+
+/// In a worker: a failed allocation exits with WorkerOutOfMemoryExit.
+void exitOnOutOfMemory();
+
 /// Adds a worker's counters to this process's (lib/Lifetime's statistics
 /// and the preamble cache's).
 void addCounters(const UnitCounters &C, PreambleCacheStats *Preamble);

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "PreambleCache.h"
 #include "ResourceDir.h"
+#include "ProjectSummaries/ProjectSummaries.h"
 
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang/Basic/Version.h"
@@ -38,17 +39,7 @@ using namespace clang::tidy;
 
 namespace cgt {
 
-std::string defaultPreambleCacheDir() {
-  llvm::SmallString<256> Dir;
-  if (auto Xdg = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"); Xdg && !Xdg->empty())
-    Dir = *Xdg;
-  else if (auto Home = llvm::sys::Process::GetEnv("HOME"); Home && !Home->empty())
-    llvm::sys::path::append(Dir, *Home, ".cache");
-  else
-    return "";
-  llvm::sys::path::append(Dir, "cudagraph-tidy");
-  return std::string(Dir);
-}
+std::string defaultPreambleCacheDir() { return defaultCacheFolder(); }
 
 bool preambleCacheConfig(std::string Mode, size_t Files,
                          PreambleCacheConfig &C, std::string &Error) {
@@ -566,13 +557,17 @@ std::vector<ClangTidyError> runClangTidyWithPreamble(
     ClangTidyContext &Context, const tooling::CompilationDatabase &Compilations,
     const std::string &File,
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-    const PreambleCacheConfig &Cache) {
+    const PreambleCacheConfig &Cache, std::string *UsedEntry) {
   bool UseCache = Cache.Enabled && checksAllowCache(Context, File);
   std::string Used;
   std::vector<ClangTidyError> Errors =
       runOnce(Context, Compilations, File, BaseFS, Cache, UseCache, Used);
+  if (UsedEntry)
+    *UsedEntry = Used;
   if (Used.empty() || !hasCompilerError(Errors))
     return Errors;
+  if (UsedEntry)
+    UsedEntry->clear();
   // Errors on top of a preamble may be the preamble's doing (clang reading
   // back what it wrote differently): the plain parse decides, and an entry
   // it contradicts is not used again.

@@ -99,13 +99,16 @@ bool preambleCacheConfig(std::string Mode, size_t Files,
 constexpr size_t AutoBuildLimit = 8;
 
 /// clang::tidy::runClangTidy for one translation unit, with the preamble
-/// served from (and added to) the cache when `Cache.Enabled`.
+/// served from (and added to) the cache when `Cache.Enabled`. `UsedEntry`,
+/// when given, is set to the .pch the result was parsed against ("" for a
+/// plain parse), whose headers the parse did not open itself.
 std::vector<clang::tidy::ClangTidyError>
 runClangTidyWithPreamble(clang::tidy::ClangTidyContext &Context,
                          const clang::tooling::CompilationDatabase &Compilations,
                          const std::string &File,
                          llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-                         const PreambleCacheConfig &Cache);
+                         const PreambleCacheConfig &Cache,
+                         std::string *UsedEntry = nullptr);
 
 /// A precompiled preamble names the headers it read by absolute path, where
 /// a full parse of a main file named relatively ("src/a.cu") names the

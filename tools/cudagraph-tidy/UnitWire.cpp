@@ -194,6 +194,8 @@ std::string resultToJson(const UnitResult &R) {
   return json{{"status", statusJson(R.Status)},
               {"findings", Findings},
               {"configErrors", R.ConfigErrors},
+              {"dependencies", R.Dependencies},
+              {"absent", R.AbsentFiles},
               {"counters",
                {{"functions", C.Functions},
                 {"widened", C.WidenedFunctions},
@@ -214,6 +216,8 @@ bool resultFromJson(const std::string &Text, UnitResult &R, std::string &Error) 
         for (const json &F : J.at("findings"))
           R.Findings.push_back(findingOf(F));
         R.ConfigErrors = J.at("configErrors").get<std::vector<std::string>>();
+        R.Dependencies = J.at("dependencies").get<std::vector<std::string>>();
+        R.AbsentFiles = J.at("absent").get<std::vector<std::string>>();
         const json &C = J.at("counters");
         R.Counters.Functions = C.at("functions");
         R.Counters.WidenedFunctions = C.at("widened");

@@ -74,14 +74,18 @@ UnitCounters countersOfThisProcess() {
 
 } // namespace
 
+void exitOnOutOfMemory() {
+  std::set_new_handler(outOfMemory);
+  llvm::install_bad_alloc_error_handler(
+      [](void *, const char *, bool) { outOfMemory(); });
+}
+
 int analyzeUnitWorkerMain(int Argc, const char **Argv) {
   if (Argc != 4) {
     llvm::errs() << "cudagraph-tidy: error: __analyze-unit JOB RESULT is internal\n";
     return 2;
   }
-  std::set_new_handler(outOfMemory);
-  llvm::install_bad_alloc_error_handler(
-      [](void *, const char *, bool) { outOfMemory(); });
+  exitOnOutOfMemory();
   auto Buf = llvm::MemoryBuffer::getFile(Argv[2]);
   UnitTask Task;
   std::string Error;

@@ -1,0 +1,1 @@
+#define CFG_RELEASE(p) cudaFree(p)

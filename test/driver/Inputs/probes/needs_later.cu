@@ -1,0 +1,2 @@
+// Does not parse until later.h exists.
+#include "later.h"

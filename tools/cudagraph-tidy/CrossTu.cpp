@@ -1,0 +1,244 @@
+//===- CrossTu.cpp - a checking run that sees every unit ------------------===//
+//
+// The consumed summaries' model file is named by the hash of its text, so
+// that a unit's options, which name it, change exactly when the entries it
+// consumes change: its result key (ResultCache.h) follows.
+//
+//===----------------------------------------------------------------------===//
+#include "CrossTu.h"
+#include "PreambleCache.h"
+#include "ProjectSummaries/ProjectSummaries.h"
+#include "Lifetime/LifetimeAnalysis.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include <array>
+#include <set>
+
+namespace cgt {
+
+bool cacheSettings(std::string ResultMode, const std::string &SummaryMode,
+                   const std::string &Directory, unsigned MaxMB, CacheSettings &Out,
+                   std::string &Error) {
+  if (ResultMode.empty())
+    if (auto Env = llvm::sys::Process::GetEnv("CUDAGRAPH_TIDY_RESULT_CACHE"))
+      ResultMode = *Env;
+  if (ResultMode.empty())
+    ResultMode = "on";
+  if (ResultMode != "on" && ResultMode != "off") {
+    Error = "unknown --result-cache '" + ResultMode + "' (expected on or off)";
+    return false;
+  }
+  if (SummaryMode != "on" && SummaryMode != "off") {
+    Error = "unknown --cross-tu-summaries '" + SummaryMode + "' (expected on or off)";
+    return false;
+  }
+  Out.Results = ResultMode == "on";
+  Out.Summaries = SummaryMode == "on";
+  Out.Directory = Directory.empty() ? defaultPreambleCacheDir() : Directory;
+  if (!Directory.empty()) {
+    if (llvm::sys::fs::exists(Directory) && !llvm::sys::fs::is_directory(Directory)) {
+      Error = "--cache-dir '" + Directory + "' is not a directory";
+      return false;
+    }
+    if (std::error_code EC = llvm::sys::fs::create_directories(Directory)) {
+      Error = "--cache-dir '" + Directory + "': " + EC.message();
+      return false;
+    }
+  }
+  uint64_t MB = MaxMB;
+  if (!MB)
+    if (auto Env = llvm::sys::Process::GetEnv("CUDAGRAPH_TIDY_CACHE_MB"))
+      llvm::StringRef(*Env).getAsInteger(10, MB);
+  Out.MaxBytes = (MB ? MB : 2048) << 20;
+  return true;
+}
+
+CrossTuRun::CrossTuRun(const CacheSettings &S, bool StoreResults)
+    : Settings(S),
+      Cache(S.Directory.empty() ? nullptr
+                                : std::make_unique<UnitCache>(S.Directory, S.MaxBytes)),
+      Results(S.Results ? Cache.get() : nullptr, StoreResults) {}
+
+CrossTuRun::~CrossTuRun() {
+  if (!TempDir.empty())
+    llvm::sys::fs::remove_directories(TempDir);
+}
+
+std::string CrossTuRun::writeOverlay(const std::string &Text) {
+  std::string Dir;
+  if (Cache && !llvm::sys::fs::create_directories(Cache->summariesDirectory()))
+    Dir = Cache->summariesDirectory();
+  if (Dir.empty()) {
+    if (TempDir.empty()) {
+      llvm::SmallString<256> T;
+      if (llvm::sys::fs::createUniqueDirectory("cudagraph-tidy-summaries", T))
+        return "";
+      TempDir = std::string(T);
+    }
+    Dir = TempDir;
+  }
+  llvm::SmallString<256> Path(Dir);
+  llvm::sys::path::append(Path, hashText(Text) + ".json");
+  // Same name, same contents: an existing file is already right.
+  if (llvm::sys::fs::exists(Path))
+    return std::string(Path);
+  llvm::SmallString<256> Tmp;
+  int FD;
+  if (llvm::sys::fs::createUniqueFile(Path + ".tmp-%%%%%%%%", FD, Tmp))
+    return "";
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+  }
+  if (llvm::sys::fs::rename(Tmp, Path)) {
+    llvm::sys::fs::remove(Tmp);
+    return "";
+  }
+  return std::string(Path);
+}
+
+namespace {
+
+/// The summary passes run the lifetime engine too. In this process
+/// (--in-process) they would add to the counts the budget warnings are
+/// made of, which are the checks' alone, and a warm run, which replays the
+/// passes, would then warn less than a cold one.
+class KeepLifetimeStats {
+public:
+  KeepLifetimeStats() {
+    LifetimeStats &S = lifetimeStats();
+    Saved = {S.Functions, S.WidenedFunctions, S.BudgetFunctions, S.MostDisjuncts};
+  }
+  ~KeepLifetimeStats() {
+    LifetimeStats &S = lifetimeStats();
+    S.Functions = Saved[0];
+    S.WidenedFunctions = Saved[1];
+    S.BudgetFunctions = Saved[2];
+    S.MostDisjuncts = Saved[3];
+  }
+
+private:
+  std::array<unsigned, 4> Saved;
+};
+
+std::string absolute(const std::string &F) {
+  llvm::SmallString<256> P(F);
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+} // namespace
+
+std::vector<std::string> summaryFiles(const std::vector<std::string> &Files,
+                                      const clang::tooling::CompilationDatabase *Db) {
+  std::vector<std::string> Out;
+  std::set<std::string> Seen;
+  for (const std::string &F : Files)
+    if (Seen.insert(absolute(F)).second)
+      Out.push_back(F);
+  if (Db)
+    for (const std::string &F : Db->getAllFiles())
+      if (Seen.insert(absolute(F)).second)
+        Out.push_back(F);
+  return Out;
+}
+
+void CrossTuRun::leaveProjectSummaries(const std::vector<std::string> &Files) {
+  std::set<std::string> Projects;
+  for (const std::string &F : Files)
+    Projects.insert(projectOf(absolute(F)));
+  for (const std::string &P : Projects) {
+    std::string Path = projectSummariesPath(Settings.Directory, P);
+    llvm::SmallString<256> Tmp;
+    int FD;
+    if (llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path)) ||
+        llvm::sys::fs::createUniqueFile(Path + ".tmp-%%%%%%%%", FD, Tmp))
+      continue;
+    {
+      llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+      OS << Summaries.AllEntries;
+    }
+    if (llvm::sys::fs::rename(Tmp, Path))
+      llvm::sys::fs::remove(Tmp);
+  }
+}
+
+void CrossTuRun::useProjectSummaries(const std::vector<std::string> &Analysed) {
+  for (const std::string &F : Analysed) {
+    std::string Path = projectSummariesPath(Settings.Directory, projectOf(absolute(F)));
+    if (llvm::sys::fs::exists(Path))
+      Results.setSummaries(F, Path);
+  }
+}
+
+bool CrossTuRun::prepare(clang::tidy::ClangTidyOptionsProvider &Options,
+                         const clang::tooling::CompilationDatabase &Db,
+                         const std::vector<std::string> &SummaryFiles,
+                         const std::vector<std::string> &Analysed,
+                         const ExportRequest &Request, std::string &Error) {
+  if (!Settings.Summaries)
+    return true;
+  // The project's entries live in the cache: without one, a one-file run
+  // has none and a database run leaves none.
+  bool Shared = Cache && Settings.Results;
+  if (SummaryFiles.size() < 2) {
+    if (Shared)
+      useProjectSummaries(Analysed);
+    return true;
+  }
+  {
+    KeepLifetimeStats Keep;
+    if (!computeProjectSummaries(Options, Db, SummaryFiles, Request,
+                                 Settings.Results ? Cache.get() : nullptr, Summaries, Error))
+      return false;
+  }
+  Ran = true;
+  if (Shared && Settings.WholeDatabase)
+    leaveProjectSummaries(SummaryFiles);
+  // Looked up by absolute path: the database's files and the command
+  // line's may be spelled differently.
+  auto Abs = absolute;
+  std::map<std::string, size_t> Index;
+  for (size_t I = 0; I < SummaryFiles.size(); ++I)
+    Index.emplace(Abs(SummaryFiles[I]), I);
+  for (const std::string &F : Analysed) {
+    auto It = Index.find(Abs(F));
+    if (It == Index.end() || Summaries.Overlays[It->second].empty())
+      continue;
+    std::string Path = writeOverlay(Summaries.Overlays[It->second]);
+    if (Path.empty()) {
+      Error = "cannot write the summaries of other files for '" + F + "'";
+      return false;
+    }
+    Results.setSummaries(F, Path);
+  }
+  return true;
+}
+
+void CrossTuRun::finish() {
+  if (Cache && Settings.Results)
+    Cache->evict();
+}
+
+void CrossTuRun::printStats() const {
+  if (Ran)
+    llvm::errs() << "cross-file summaries: " << Summaries.Entries << " entries in "
+                 << Summaries.Passes << " passes; " << Summaries.Parsed
+                 << " unit exports parsed, " << Summaries.Replayed
+                 << " replayed from the cache" << (Summaries.Converged ? "" : "; not converged")
+                 << "\n";
+  for (const std::string &C : Summaries.Conflicts)
+    llvm::errs() << "cross-file summaries: not used, definitions disagree: " << C << "\n";
+  std::vector<std::string> Analysed = Results.analysed();
+  llvm::errs() << "result cache: " << Results.Replayed << " replayed, " << Analysed.size()
+               << " analysed";
+  for (size_t I = 0; I < Analysed.size(); ++I)
+    llvm::errs() << (I ? ", " : " (") << Analysed[I];
+  llvm::errs() << (Analysed.empty() ? "" : ")")
+               << (Cache ? "" : "; no cache folder") << "\n";
+}
+
+} // namespace cgt

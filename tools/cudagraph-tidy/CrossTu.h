@@ -1,0 +1,101 @@
+//===- CrossTu.h - a checking run that sees every unit ----------*- C++ -*-===//
+//
+// `cudagraph-tidy -p build` (with --shard, --diff or files too) does in one
+// command what --export-model and a second run did: it computes the
+// exported summaries of every unit of the database (the passes of
+// ExportModel.cpp, in parallel, to the fixpoint across units), writes for
+// each analysed unit a model file of the entries it calls or names and
+// does not define, named by the hash of its contents, and adds it to the
+// unit's ApiModelFiles. A release wrapper in another file is then known
+// at every call, with no model file for the user to manage.
+//
+// Summaries come from every file of the database, not just the analysed
+// ones: a shard or a --diff run sees the wrappers of files it does not
+// analyse. With fewer than two files there is nothing to learn (a unit's
+// own functions are summarised from their bodies) and no pass runs.
+//
+// The entries are also left in the cache folder for the project (the git
+// work tree) of the files (ProjectSummaries/ProjectSummaries.h), where the
+// plugin finds them, and where a one-file run (the pre-commit hook,
+// `cudagraph-tidy launch` in a build), which has no other files to
+// summarise, takes them from: as its own ApiModelFiles entry, so that its
+// result key covers them.
+//
+// Both the summary passes and the checks go through the unit cache
+// (UnitCache.h; ExportCache.h, ResultCache.h) unless --result-cache=off:
+// a warm run replays every unchanged unit without parsing it, and after a
+// change re-analyses the changed units and the units whose consumed
+// summaries changed, no others.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_TOOLS_CROSSTU_H
+#define CUDAGRAPH_TIDY_TOOLS_CROSSTU_H
+
+#include "ExportModel.h"
+#include "ResultCache.h"
+#include "UnitCache.h"
+#include <memory>
+
+namespace cgt {
+
+struct CacheSettings {
+  bool Results = true;   ///< --result-cache
+  std::string Directory; ///< --cache-dir, else the preamble cache's folder
+  uint64_t MaxBytes = 2048ull << 20;
+  bool Summaries = true; ///< --cross-tu-summaries
+  /// The summaries cover a whole database (-p): only then are they left
+  /// for the project, which a run over some files would overwrite with part.
+  bool WholeDatabase = false;
+};
+
+/// Reads --result-cache (on|off; "" takes $CUDAGRAPH_TIDY_RESULT_CACHE,
+/// else on), --cross-tu-summaries (on|off), --cache-dir (must be a
+/// directory or creatable) and --cache-max-mb (0: the preamble cache's
+/// $CUDAGRAPH_TIDY_CACHE_MB, else 2048). False with `Error` for a bad value.
+bool cacheSettings(std::string ResultMode, const std::string &SummaryMode,
+                   const std::string &Directory, unsigned MaxMB, CacheSettings &Out,
+                   std::string &Error);
+
+/// The files whose summaries a run computes: `Files`, and with a database
+/// (-p) every file of it too, each file once (compared by absolute path:
+/// the command line may name a file relatively that the database names
+/// absolutely).
+std::vector<std::string> summaryFiles(const std::vector<std::string> &Files,
+                                      const clang::tooling::CompilationDatabase *Db);
+
+class CrossTuRun {
+public:
+  CrossTuRun(const CacheSettings &Settings, bool StoreResults);
+  ~CrossTuRun();
+
+  /// Computes the summaries over `SummaryFiles` and prepares the model
+  /// file of each of `Analysed`. False with `Error` when a model file the
+  /// options name does not load.
+  bool prepare(clang::tidy::ClangTidyOptionsProvider &Options,
+               const clang::tooling::CompilationDatabase &Db,
+               const std::vector<std::string> &SummaryFiles,
+               const std::vector<std::string> &Analysed, const ExportRequest &Request,
+               std::string &Error);
+  UnitHooks *hooks() { return &Results; }
+  /// After the run: the cache within its bound.
+  void finish();
+  /// The --stats lines.
+  void printStats() const;
+
+private:
+  std::string writeOverlay(const std::string &Text);
+  /// Leaves the entries where the plugin and one-file runs find them.
+  void leaveProjectSummaries(const std::vector<std::string> &Files);
+  /// A one-file run: the entries a database run left, when there are some.
+  void useProjectSummaries(const std::vector<std::string> &Analysed);
+  CacheSettings Settings;
+  std::unique_ptr<UnitCache> Cache;
+  ResultCache Results;
+  ProjectSummaries Summaries;
+  bool Ran = false;
+  std::string TempDir; ///< model files when there is no cache folder
+};
+
+} // namespace cgt
+
+#endif

@@ -1,0 +1,131 @@
+//===- ResultCache.cpp - replaying a unit's findings ----------------------===//
+//
+// An entry holds the result text exactly as the worker sent it, so a
+// replay goes through the same resultFromJson as a fresh analysis: the
+// report cannot tell them apart.
+//
+//===----------------------------------------------------------------------===//
+#include "ResultCache.h"
+#include "UnitWire.h"
+
+#include "clang-tidy/ClangTidyOptions.h"
+#include "llvm/Support/FileSystem.h"
+#include <nlohmann/json.hpp>
+
+using json = nlohmann::json;
+using namespace clang::tidy;
+
+namespace cgt {
+
+void addModelFile(ClangTidyOptions &Opts, const std::string &ModelPath) {
+  bool Global = false;
+  for (auto &KV : Opts.CheckOptions) {
+    llvm::StringRef Key = KV.getKey();
+    if (Key != "ApiModelFiles" && !Key.ends_with(".ApiModelFiles"))
+      continue;
+    Global |= Key == "ApiModelFiles";
+    std::string &V = KV.getValue().Value;
+    V += (llvm::StringRef(V).trim().empty() ? "" : ";") + ModelPath;
+  }
+  if (!Global)
+    Opts.CheckOptions["ApiModelFiles"] = ClangTidyOptions::ClangTidyValue(ModelPath);
+}
+
+void ResultCache::setSummaries(const std::string &File, const std::string &ModelPath) {
+  Summaries[File] = ModelPath;
+}
+
+void ResultCache::prepare(size_t, UnitTask &Task) {
+  // The driver names the summaries a unit consumes itself, so that its
+  // result key covers them: the checks must not add the cache's on top.
+  Task.Options.CheckOptions["ProjectSummaries"] = ClangTidyOptions::ClangTidyValue("false");
+  auto It = Summaries.find(Task.File);
+  if (It != Summaries.end())
+    addModelFile(Task.Options, It->second);
+}
+
+std::string ResultCache::keyOf(const UnitTask &Task) const {
+  KeyBuilder K;
+  K.add("check-v1").add(toolIdentity()).add(Task.File).add(Task.Fault);
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  K.add(Cwd);
+  for (const auto &C : Task.Commands) {
+    K.add(C.Directory).add(C.Filename);
+    for (const std::string &A : C.CommandLine)
+      K.add(A);
+  }
+  K.add(configurationAsText(Task.Options));
+  for (const auto &KV : Task.Options.CheckOptions) {
+    llvm::StringRef Key = KV.getKey();
+    if (Key != "ApiModelFiles" && !Key.ends_with(".ApiModelFiles"))
+      continue;
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    llvm::StringRef(KV.getValue().Value).split(Parts, ';', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef P : Parts)
+      K.add(Cache->fileDigest(P.trim().str()));
+  }
+  K.add(Cache->fileDigest(Task.File));
+  return "r-" + K.key() + ".json";
+}
+
+bool ResultCache::replay(const UnitTask &Task, UnitResult &Out) {
+  if (!Cache)
+    return false;
+  std::string Text = Cache->get(keyOf(Task));
+  if (Text.empty())
+    return false;
+  std::vector<FileDigest> Files;
+  std::string Result;
+  try {
+    json J = json::parse(Text);
+    for (const json &F : J.at("files"))
+      Files.emplace_back(F.at(0).get<std::string>(), F.at(1).get<std::string>());
+    Result = J.at("result").get<std::string>();
+  } catch (const json::exception &) {
+    ++Cache->Corrupt;
+    return false;
+  }
+  if (Files.empty() || !Cache->stillSame(Files))
+    return false;
+  UnitResult R;
+  std::string Error;
+  if (!resultFromJson(Result, R, Error)) {
+    ++Cache->Corrupt;
+    return false;
+  }
+  R.Counters.PreambleHits = R.Counters.PreambleBuilds = 0;
+  R.Counters.PreambleSkipped = R.Counters.PreambleFailed = 0;
+  Out = std::move(R);
+  ++Replayed;
+  return true;
+}
+
+void ResultCache::store(const UnitTask &Task, const UnitResult &Result) {
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    Analysed.push_back(Task.File);
+  }
+  // A worker that crashed or ran past a budget sends no files: nothing is
+  // stored. One whose unit does not parse does, and is: its files and the
+  // paths it missed decide that outcome too.
+  if (!Cache || !Store || !Result.ConfigErrors.empty() || Result.Dependencies.empty())
+    return;
+  std::vector<FileDigest> Files;
+  if (!Cache->digestAll(Result.Dependencies, Result.AbsentFiles, Files))
+    return;
+  json Deps = json::array();
+  for (const FileDigest &F : Files)
+    Deps.push_back({F.first, F.second});
+  if (Cache->put(keyOf(Task), json{{"files", Deps}, {"result", resultToJson(Result)}}.dump()))
+    ++Stored;
+}
+
+std::vector<std::string> ResultCache::analysed() const {
+  std::lock_guard<std::mutex> Lock(M);
+  std::vector<std::string> Out = Analysed;
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+} // namespace cgt

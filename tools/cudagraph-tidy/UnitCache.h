@@ -1,0 +1,103 @@
+//===- UnitCache.h - per-unit results kept between runs ---------*- C++ -*-===//
+//
+// A content-addressed store for what one translation unit's analysis
+// produced: its exported summaries (ExportCache.cpp) and its findings
+// (ResultCache.cpp). It lives in the preamble cache's folder:
+//
+//   <cache folder>/units/<kind>-<key>.json
+//
+// A key is a hash of everything that can change the entry: the tool's own
+// binary, the unit's file and effective flags, its resolved clang-tidy
+// options (the .clang-tidy chain, --config, --checks), the contents of its
+// API model files, the summaries of other units it consumed, and the
+// contents of every file it read. The last is known only after a parse,
+// so an entry records its files with their content hashes and a reader
+// checks them (ccache's "direct mode"): contents, not timestamps, so that a
+// fresh checkout on another CI machine hits the entries a shard saved.
+//
+// Writes go to a unique temporary name and are renamed into place, so
+// parallel jobs, shards and machines sharing one folder see a whole entry
+// or none. An entry that does not parse is ignored (and rewritten by the
+// run that misses it). Reading an entry touches it; at the end of a run
+// the least recently used entries go until the folder's units/ part is
+// within its bound (--cache-max-mb).
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_TOOLS_UNITCACHE_H
+#define CUDAGRAPH_TIDY_TOOLS_UNITCACHE_H
+
+#include "llvm/ADT/StringRef.h"
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cgt {
+
+/// A file the entry depends on and the hash of its contents, or
+/// AbsentDigest for a path that must still not exist.
+using FileDigest = std::pair<std::string, std::string>;
+constexpr const char *AbsentDigest = "-";
+
+class UnitCache {
+public:
+  /// `Directory` is the cache folder; entries go to its units/ folder.
+  UnitCache(std::string Directory, uint64_t MaxBytes);
+
+  /// The entry's text, "" when there is none. Touches it (recently used).
+  std::string get(llvm::StringRef Name) const;
+  /// Publishes the entry atomically; false when the folder is not writable.
+  bool put(llvm::StringRef Name, llvm::StringRef Text) const;
+  /// Removes least recently used entries past the bound.
+  void evict() const;
+  /// Where content-addressed files other than entries go (the summaries
+  /// each unit consumed, which its options name): <folder>/summaries.
+  std::string summariesDirectory() const;
+
+  /// The hash of a file's contents, "" when it cannot be read. Each file is
+  /// read once per run.
+  std::string fileDigest(const std::string &Path);
+  /// The files with their hashes, and the paths that must stay absent;
+  /// false when a file cannot be read or an absent path now exists.
+  bool digestAll(const std::vector<std::string> &Paths,
+                 const std::vector<std::string> &Absent, std::vector<FileDigest> &Out);
+  /// Whether every file still has the recorded hash, and every absent
+  /// path is still absent.
+  bool stillSame(const std::vector<FileDigest> &Files);
+
+  mutable std::atomic<unsigned> Corrupt{0}; ///< entries that did not parse
+
+private:
+  std::string Units;
+  std::string Root;
+  uint64_t MaxBytes;
+  std::mutex M;
+  std::map<std::string, std::string> Digests;
+  std::map<std::string, bool> Exists;
+  bool exists(const std::string &Path);
+};
+
+/// A 128-bit hash of `Text`, as 32 hex digits.
+std::string hashText(llvm::StringRef Text);
+
+/// Builds a key from parts; each part is length-prefixed, so that parts
+/// cannot run into each other.
+class KeyBuilder {
+public:
+  KeyBuilder &add(llvm::StringRef Part);
+  std::string key() const { return hashText(Text); }
+
+private:
+  std::string Text;
+};
+
+/// The hash of this binary's own contents: any change to the tool, a
+/// rebuild during development included, invalidates every entry.
+const std::string &toolIdentity();
+
+} // namespace cgt
+
+#endif
