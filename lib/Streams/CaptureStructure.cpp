@@ -211,10 +211,8 @@ void FunctionRun::checkIsolation(OrderState &St, const CallExpr *Site, unsigned 
   if (Eff.FlagsArg >= 0) {
     if (Eff.FlagsArg >= static_cast<int>(Site->getNumArgs()))
       return;
-    Expr::EvalResult R;
-    const Expr *Flags = Site->getArg(Eff.FlagsArg);
-    if (Flags->isValueDependent() || !Flags->EvaluateAsInt(R, Ctx) ||
-        (R.Val.getInt().getExtValue() & Eff.FlagBit))
+    auto Flags = constantOf(Site->getArg(Eff.FlagsArg), Ctx);
+    if (!Flags || (*Flags & Eff.FlagBit))
       return; // an external wait, or flags this function cannot read
   }
   unsigned Where = *E->second.RecordedIn.begin();

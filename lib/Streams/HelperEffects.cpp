@@ -58,10 +58,9 @@ bool allocatesReturnValue(const FunctionDecl *FD, const Expr *Out) {
 }
 
 int paramIndexOf(const FunctionDecl *FD, const Expr *E) {
+  E = stripDefault(E);
   if (!E)
     return NotAParam;
-  if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
-    E = D->getExpr();
   E = E->IgnoreParenCasts();
   if (const auto *DR = dyn_cast<DeclRefExpr>(E))
     if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()))
@@ -73,35 +72,14 @@ int paramIndexOf(const FunctionDecl *FD, const Expr *E) {
 
 /// The stream parameter an argument names: -1 the default stream.
 int streamParamOf(const FunctionDecl *FD, const Expr *E, ASTContext &Ctx) {
-  if (!E)
-    return -1;
-  if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
-    E = D->getExpr();
-  const Expr *Bare = E->IgnoreParenCasts();
-  Expr::EvalResult R;
-  if (isa<CXXNullPtrLiteralExpr>(Bare) ||
-      (!Bare->isValueDependent() && Bare->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0))
+  if (!E || isDefaultStreamLiteral(E, Ctx))
     return -1;
   return paramIndexOf(FD, E);
 }
 
 /// The pointer parameter an argument names, through `p + n` and `&p[i]`.
 int memoryParamOf(const FunctionDecl *FD, const Expr *E) {
-  for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
-    E = E->IgnoreParenCasts();
-    if (const auto *BO = dyn_cast<BinaryOperator>(E);
-        BO && BO->isAdditiveOp() && BO->getLHS()->getType()->isPointerType()) {
-      E = BO->getLHS();
-      continue;
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
-      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())) {
-        E = AS->getBase();
-        continue;
-      }
-    break;
-  }
-  return paramIndexOf(FD, E);
+  return paramIndexOf(FD, memoryBase(E));
 }
 
 bool isStreamOrEventType(QualType T, const ApiModel &Model) {

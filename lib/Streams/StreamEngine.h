@@ -46,6 +46,7 @@
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -55,6 +56,17 @@ namespace streams {
 
 using clang::Expr;
 using clang::Stmt;
+
+// Reading the expressions the engine follows (StreamIds.cpp); the helper
+// summaries read their arguments the same way.
+/// The expression a defaulted argument stands for.
+const Expr *stripDefault(const Expr *E);
+/// An integer constant, or nothing (value-dependent or not constant).
+std::optional<long long> constantOf(const Expr *E, clang::ASTContext &Ctx);
+/// The default stream written as 0, NULL or nullptr.
+bool isDefaultStreamLiteral(const Expr *E, clang::ASTContext &Ctx);
+/// The pointer memory is named by, through casts, `p + n` and `&p[i]`.
+const Expr *memoryBase(const Expr *E);
 
 /// Stream ids of one function. 0 and 1 are the default streams; places
 /// get ids from 2 on, at most 64 in all (the Ordered masks).
@@ -228,6 +240,8 @@ public:
 
 private:
   unsigned placeId(const Expr *E);
+  /// The id of the place E names as written, or Unknown.
+  unsigned keyedId(const Expr *E);
   bool keyOf(const Expr *E, PlaceKey &K, std::string &Name, bool &Fuzzy);
   unsigned idFor(const PlaceKey &K, const std::string &Name, bool Fuzzy);
   void scanStreamCreations();

@@ -53,6 +53,8 @@ struct CopyScanner : RecursiveASTVisitor<CopyScanner> {
   }
 };
 
+} // namespace
+
 std::optional<long long> constantOf(const Expr *E, ASTContext &Ctx) {
   if (!E || E->isValueDependent())
     return std::nullopt;
@@ -67,7 +69,36 @@ const Expr *stripDefault(const Expr *E) {
     return D->getExpr();
   return E;
 }
-} // namespace
+
+bool isDefaultStreamLiteral(const Expr *E, ASTContext &Ctx) {
+  const Expr *Bare = stripDefault(E);
+  if (!Bare)
+    return false;
+  Bare = Bare->IgnoreParenCasts();
+  if (isa<CXXNullPtrLiteralExpr>(Bare) || isa<GNUNullExpr>(Bare))
+    return true;
+  auto C = constantOf(Bare, Ctx);
+  return C && *C == 0;
+}
+
+const Expr *memoryBase(const Expr *E) {
+  E = stripDefault(E);
+  for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
+    E = E->IgnoreParenCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && BO->isAdditiveOp() && BO->getLHS()->getType()->isPointerType()) {
+      E = BO->getLHS();
+      continue;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())) {
+        E = AS->getBase();
+        continue;
+      }
+    break;
+  }
+  return E;
+}
 
 unsigned FunctionRun::idFor(const PlaceKey &K, const std::string &Name, bool Fuzzy) {
   auto [It, Fresh] = Ids.try_emplace(K, static_cast<unsigned>(Streams.size()));
@@ -125,6 +156,15 @@ bool FunctionRun::keyOf(const Expr *E, PlaceKey &K, std::string &Name, bool &Fuz
   return false;
 }
 
+unsigned FunctionRun::keyedId(const Expr *E) {
+  PlaceKey K;
+  std::string Name;
+  bool Fuzzy = false;
+  if (!E || !keyOf(E, K, Name, Fuzzy))
+    return Unknown;
+  return idFor(K, Name, Fuzzy);
+}
+
 unsigned FunctionRun::placeId(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
     E = stripDefault(E)->IgnoreParenImpCasts();
@@ -139,34 +179,21 @@ unsigned FunctionRun::placeId(const Expr *E) {
       return Unknown;   // given several, or a call's result
     E = It->second;
   }
-  if (!E)
-    return Unknown;
-  PlaceKey K;
-  std::string Name;
-  bool Fuzzy = false;
-  if (!keyOf(E, K, Name, Fuzzy))
-    return Unknown;
-  return idFor(K, Name, Fuzzy);
+  return keyedId(E);
 }
 
 unsigned FunctionRun::streamOf(const Expr *E) {
   E = stripDefault(E);
-  if (!E)
+  if (!E || isDefaultStreamLiteral(E, Ctx))
     return defaultStream();
   const Expr *Bare = E->IgnoreParenCasts();
-  if (isa<CXXNullPtrLiteralExpr>(Bare) || isa<GNUNullExpr>(Bare))
-    return defaultStream();
-  if (auto C = constantOf(Bare, Ctx)) {
-    if (*C == 0)
-      return defaultStream();
+  if (auto C = constantOf(Bare, Ctx))
     return *C == 1 ? LegacyStream : *C == 2 ? PerThreadStream : Unknown;
-  }
   // A local stream that is the default stream by its only value.
   if (const auto *DR = dyn_cast<DeclRefExpr>(Bare))
     if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
       if (auto It = CopiedFrom.find(VD); It != CopiedFrom.end() && It->second) {
-        const Expr *From = It->second->IgnoreParenCasts();
-        if (isa<CXXNullPtrLiteralExpr>(From) || constantOf(From, Ctx))
+        if (isDefaultStreamLiteral(It->second, Ctx) || constantOf(It->second->IgnoreParenCasts(), Ctx))
           return streamOf(It->second);
       }
   unsigned Id = placeId(E);
@@ -174,44 +201,18 @@ unsigned FunctionRun::streamOf(const Expr *E) {
 }
 
 unsigned FunctionRun::pointerOf(const Expr *E) {
-  E = stripDefault(E);
-  for (unsigned Depth = 0; E && Depth < 4; ++Depth) {
-    E = E->IgnoreParenCasts();
-    if (const auto *BO = dyn_cast<BinaryOperator>(E);
-        BO && BO->isAdditiveOp() && BO->getLHS()->getType()->isPointerType()) {
-      E = BO->getLHS();
-      continue;
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
-      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())) {
-        E = AS->getBase();
-        continue;
-      }
-    break;
-  }
+  E = memoryBase(E);
   if (!E || !E->getType()->isPointerType())
     return Unknown;
-  PlaceKey K;
-  std::string Name;
-  bool Fuzzy = false;
-  if (!keyOf(E, K, Name, Fuzzy))
-    return Unknown;
-  return idFor(K, Name, Fuzzy);
+  return keyedId(E);
 }
 
 unsigned FunctionRun::pointerOutOf(const Expr *E) {
   E = stripDefault(E);
-  if (!E)
-    return Unknown;
-  const auto *UO = dyn_cast<UnaryOperator>(E->IgnoreParenCasts());
+  const auto *UO = E ? dyn_cast<UnaryOperator>(E->IgnoreParenCasts()) : nullptr;
   if (!UO || UO->getOpcode() != UO_AddrOf)
     return Unknown;
-  PlaceKey K;
-  std::string Name;
-  bool Fuzzy = false;
-  if (!keyOf(UO->getSubExpr(), K, Name, Fuzzy))
-    return Unknown;
-  return idFor(K, Name, Fuzzy);
+  return keyedId(UO->getSubExpr());
 }
 
 void FunctionRun::scanStreamCreations() {
