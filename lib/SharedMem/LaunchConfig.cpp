@@ -20,7 +20,6 @@
 #include "SharedMem/LaunchResolver.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -183,45 +182,39 @@ std::set<bool> mayBe(const Expr *E, const CallPath &P, LaunchResolver &R,
 
 /// False when an `if` around the launch in its function cannot take the
 /// branch the launch is on (matrixMul's `if (block_size == 16)
-/// MatrixMulCUDA<16><<<grid, threads>>>` with block_size 32).
-bool feasible(ASTContext &Ctx, const Stmt *Site, const CallPath &P,
-              LaunchResolver &R) {
-  DynTypedNode N = DynTypedNode::create(*Site);
+/// MatrixMulCUDA<16><<<grid, threads>>>` with block_size 32). `PM` holds
+/// the parents of the body the launch is in.
+bool feasible(const ParentMap &PM, const Stmt *Site, const CallPath &P, LaunchResolver &R) {
+  const Stmt *Child = Site;
   for (int Up = 0; Up < 32; ++Up) {
-    auto Parents = Ctx.getParents(N);
-    if (Parents.size() != 1)
+    const Stmt *Pa = PM.getParent(Child);
+    if (!Pa || isa<LambdaExpr>(Pa))
       return true;
-    const DynTypedNode &Pa = Parents[0];
-    if (Pa.get<FunctionDecl>() || Pa.get<LambdaExpr>())
-      return true;
-    if (const auto *If = Pa.get<IfStmt>()) {
-      const Stmt *Child = N.get<Stmt>();
-      bool InThen = Child && Child == If->getThen();
-      bool InElse = Child && Child == If->getElse();
+    if (const auto *If = dyn_cast<IfStmt>(Pa)) {
+      bool InThen = Child == If->getThen();
+      bool InElse = Child == If->getElse();
       if ((InThen || InElse) && If->getCond() && !If->isConsteval()) {
         std::set<bool> V = mayBe(If->getCond(), P, R);
         if (!V.count(InThen))
           return false;
       }
     }
-    N = Pa;
+    Child = Pa;
   }
   return true;
 }
 
-/// Where a value expression sits: the block of its statement and the
-/// `case` segment of it, so that `case 0: k = &a; threads = X; break;`
-/// pairs a with X only. An initialiser sits everywhere ({nullptr, -2}).
-std::pair<const Stmt *, int> segmentOf(ASTContext &Ctx, const Expr *E) {
-  DynTypedNode N = DynTypedNode::create(*E);
+/// Where a value expression of a local sits: the block of its statement
+/// and the `case` segment of it, so that `case 0: k = &a; threads = X;
+/// break;` pairs a with X only. An initialiser sits everywhere ({nullptr,
+/// -2}). `PM` holds the parents of the body of the local's function.
+std::pair<const Stmt *, int> segmentOf(const ParentMap &PM, const Expr *E) {
+  const Stmt *Child = E;
   for (int Up = 0; Up < 16; ++Up) {
-    auto Ps = Ctx.getParents(N);
-    if (Ps.size() != 1)
+    const Stmt *P = PM.getParent(Child);
+    if (!P || isa<DeclStmt>(P))
       break;
-    if (Ps[0].get<VarDecl>() || Ps[0].get<DeclStmt>())
-      return {nullptr, -2};
-    if (const auto *CS = Ps[0].get<CompoundStmt>()) {
-      const Stmt *Child = N.get<Stmt>();
+    if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
       int Idx = -1, I = 0, Seg = -1;
       for (const Stmt *S : CS->body()) {
         if (isa<SwitchCase>(S))
@@ -234,16 +227,20 @@ std::pair<const Stmt *, int> segmentOf(ASTContext &Ctx, const Expr *E) {
       }
       return {CS, Idx >= 0 ? Seg : -1};
     }
-    N = Ps[0];
+    Child = P;
   }
   return {nullptr, -2};
+}
+
+const FunctionDecl *functionOf(const VarDecl *Local) {
+  return dyn_cast_or_null<FunctionDecl>(Local->getParentFunctionOrMethod());
 }
 
 /// (kernel, shape) pairs of a launch whose kernel and block are both local
 /// variables assigned in several places: paired by the segment of their
 /// assignments when any two share one, otherwise every combination.
 std::vector<std::pair<const FunctionDecl *, BlockShape>>
-pairedChoices(ASTContext &Ctx, LaunchResolver &R, const Expr *KernelE,
+pairedChoices(LaunchResolver &R, const Expr *KernelE,
               const Expr *BlockE, const CallPath &P) {
   std::vector<std::pair<const FunctionDecl *, BlockShape>> Out;
   auto localVar = [](const Expr *E) -> const VarDecl * {
@@ -263,12 +260,12 @@ pairedChoices(ASTContext &Ctx, LaunchResolver &R, const Expr *KernelE,
   bool AnyShared = false;
   if (Paired) {
     for (const Expr *X : KVals)
-      Ks.push_back({R.kernels(X, P), segmentOf(Ctx, X)});
+      Ks.push_back({R.kernels(X, P), segmentOf(R.parentsIn(functionOf(KV)), X)});
     for (const Expr *X : SVals) {
       std::vector<BlockShape> Sh = R.shapes(X, P);
       if (Sh.empty())
         return Out; // one value that does not fold: no shape
-      Ss.push_back({Sh, segmentOf(Ctx, X)});
+      Ss.push_back({Sh, segmentOf(R.parentsIn(functionOf(SV)), X)});
     }
     for (auto &K : Ks)
       for (auto &S : Ss)
@@ -430,9 +427,9 @@ void SharedMemAnalyzer::indexLaunches() {
     SourceLocation Loc = S.E->getBeginLoc();
     bool AnyShape = false;
     std::set<const FunctionDecl *> AllKernels;
-    R.pinCaseArmsAround(S.E);
+    R.pinCaseArmsAround(S.E, S.Fn);
     for (const CallPath &P : R.pathsFor(S.Fn)) {
-      if (!feasible(Ctx, S.E, P, R))
+      if (!feasible(R.parentsIn(S.Fn), S.E, P, R))
         continue;
       std::set<const FunctionDecl *> Ks;
       std::vector<BlockShape> Shapes;
@@ -450,7 +447,7 @@ void SharedMemAnalyzer::indexLaunches() {
           break;
         }
         if (Cfg->getNumArgs() >= 2)
-          for (auto &[K, Sh] : pairedChoices(Ctx, R, KC->getCallee(), Cfg->getArg(1), P)) {
+          for (auto &[K, Sh] : pairedChoices(R, KC->getCallee(), Cfg->getArg(1), P)) {
             AllKernels.insert(K);
             for (const auto &B : Bytes) {
               add(K, Sh, B, Loc);
@@ -525,7 +522,7 @@ void SharedMemAnalyzer::indexLaunches() {
             AnyShape = true;
           }
     }
-    R.pinCaseArmsAround(nullptr);
+    R.pinCaseArmsAround(nullptr, nullptr);
     if (!AnyShape)
       for (const FunctionDecl *K : AllKernels)
         ++UnknownLaunches[K->getCanonicalDecl()];

@@ -6,7 +6,7 @@
 #include "SharedMem/LaunchResolver.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
@@ -188,26 +188,23 @@ std::optional<std::vector<int64_t>> armOf(ASTContext &Ctx, const CompoundStmt *B
   }
 }
 
-/// The innermost switch arm on a variable that `S` sits in, if any.
-std::optional<CaseArm> caseArmOf(ASTContext &Ctx, const Stmt *S) {
-  DynTypedNode N = DynTypedNode::create(*S);
+/// The innermost switch arm on a variable that `S` sits in, if any; `PM`
+/// holds the parents of the body `S` is in.
+std::optional<CaseArm> caseArmOf(ASTContext &Ctx, const ParentMap &PM, const Stmt *S) {
+  const Stmt *Child = S;
   for (int Up = 0; Up < 32; ++Up) {
-    auto Ps = Ctx.getParents(N);
-    if (Ps.size() != 1 || Ps[0].get<FunctionDecl>() || Ps[0].get<LambdaExpr>())
+    const Stmt *P = PM.getParent(Child);
+    if (!P || isa<LambdaExpr>(P))
       return std::nullopt;
-    const Stmt *Child = N.get<Stmt>();
-    if (const auto *Body = Ps[0].get<CompoundStmt>()) {
-      auto Up2 = Ctx.getParents(Ps[0]);
-      const auto *Sw = Up2.size() == 1 ? Up2[0].get<SwitchStmt>() : nullptr;
-      if (Sw && Child) {
+    if (const auto *Body = dyn_cast<CompoundStmt>(P))
+      if (const auto *Sw = dyn_cast_or_null<SwitchStmt>(PM.getParent(Body))) {
         const VarDecl *V = switchVariable(Sw);
         auto Vals = armOf(Ctx, Body, Child);
         if (!V || !Vals)
           return std::nullopt;
         return CaseArm{V, *Vals};
       }
-    }
-    N = Ps[0];
+    Child = P;
   }
   return std::nullopt;
 }
@@ -310,18 +307,25 @@ const Expr *LaunchResolver::argumentFor(const ParmVarDecl *P, const CallPath &Pa
   return nullptr;
 }
 
-void LaunchResolver::pinCaseArmsAround(const Stmt *Site) {
+void LaunchResolver::pinCaseArmsAround(const Stmt *Site, const FunctionDecl *Within) {
   Pinned.clear();
-  if (!Site)
+  if (!Site || !Within)
     return;
-  if (auto Arm = caseArmOf(Ctx, Site))
+  if (auto Arm = caseArmOf(Ctx, parentsIn(Within), Site))
     Pinned[Arm->Var] = Arm->Values;
 }
 
-bool LaunchResolver::reachesPinnedArm(const Expr *Assigned) {
-  if (Pinned.empty())
+const ParentMap &LaunchResolver::parentsIn(const FunctionDecl *F) {
+  std::unique_ptr<ParentMap> &PM = Parents[F];
+  if (!PM)
+    PM = std::make_unique<ParentMap>(F ? F->getBody() : nullptr);
+  return *PM;
+}
+
+bool LaunchResolver::reachesPinnedArm(const Expr *Assigned, const FunctionDecl *Within) {
+  if (Pinned.empty() || !Within)
     return true;
-  auto Arm = caseArmOf(Ctx, Assigned);
+  auto Arm = caseArmOf(Ctx, parentsIn(Within), Assigned);
   if (!Arm)
     return true;
   auto P = Pinned.find(Arm->Var);
@@ -405,7 +409,7 @@ std::vector<int64_t> LaunchResolver::ints(const Expr *E, const CallPath &P,
       // Every value the variable may hold must fold: `b = 64; if (n) b = n;`
       // is unknown, not 64.
       for (const Expr *X : Vals) {
-        if (!reachesPinnedArm(X))
+        if (!reachesPinnedArm(X, ownerOf(V)))
           continue;
         std::vector<int64_t> One = ints(X, P, Depth + 1);
         if (One.empty()) {
