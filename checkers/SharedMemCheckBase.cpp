@@ -47,13 +47,34 @@ public:
 };
 } // namespace
 
+namespace {
+/// One analyser per translation unit and BlockShapes value, shared by the
+/// two checks: the launch index is built once, and each kernel interpreted
+/// once per shape (SharedMemAnalyzer::interpretOnce), not once per check.
+using AnalyzerKey = std::pair<const ASTContext *, std::string>;
+std::map<AnalyzerKey, std::shared_ptr<cgt::smem::SharedMemAnalyzer>> &analyzers() {
+  thread_local std::map<AnalyzerKey, std::shared_ptr<cgt::smem::SharedMemAnalyzer>> Map;
+  return Map;
+}
+
+std::shared_ptr<cgt::smem::SharedMemAnalyzer>
+sharedAnalyzer(ASTContext &Ctx, const std::string &ShapesText,
+               const std::map<std::string, std::vector<cgt::smem::BlockShape>> &Shapes) {
+  std::shared_ptr<cgt::smem::SharedMemAnalyzer> &A = analyzers()[{&Ctx, ShapesText}];
+  if (!A) {
+    A = std::make_shared<cgt::smem::SharedMemAnalyzer>(Ctx);
+    A->setShapeOption(Shapes);
+  }
+  return A;
+}
+} // namespace
+
 void SharedMemCheckBase::check(const MatchFinder::MatchResult &Result) {
   const auto *K = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
   if (!K || !K->hasBody() || K->isDependentContext())
     return;
   if (!Analyzer || AnalyzerCtx != Result.Context) {
-    Analyzer = std::make_unique<cgt::smem::SharedMemAnalyzer>(*Result.Context);
-    Analyzer->setShapeOption(BlockShapes);
+    Analyzer = sharedAnalyzer(*Result.Context, BlockShapesText, BlockShapes);
     AnalyzerCtx = Result.Context;
   }
   cgt::smem::KernelReport Rep = checkKernel(K, *Analyzer);
@@ -69,6 +90,11 @@ void SharedMemCheckBase::check(const MatchFinder::MatchResult &Result) {
 
 void SharedMemCheckBase::onEndOfTranslationUnit() {
   flush();
+  // The first check to get here drops the unit's analysers from the map;
+  // the others keep theirs until their own end.
+  auto &Map = analyzers();
+  for (auto It = Map.begin(); It != Map.end();)
+    It = It->first.first == AnalyzerCtx ? Map.erase(It) : std::next(It);
   Analyzer.reset();
   AnalyzerCtx = nullptr;
   resetTranslationUnit();

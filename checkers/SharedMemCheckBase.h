@@ -8,6 +8,7 @@
 // reported, with a note naming the others. It also counts, per translation
 // unit, the kernels with __shared__ accesses and those the analysis has no
 // verdict for (cgt::smem::unitCoverage, printed by `cudagraph-tidy --stats`).
+// The checks of one unit share one analyser (per BlockShapes value).
 //
 // Options (both checks)
 //   BlockShapes (''): block shapes of kernels launched in other files,
@@ -68,7 +69,7 @@ protected:
 
 private:
   void flush();
-  std::unique_ptr<cgt::smem::SharedMemAnalyzer> Analyzer;
+  std::shared_ptr<cgt::smem::SharedMemAnalyzer> Analyzer;
   ASTContext *AnalyzerCtx = nullptr;
   std::string BlockShapesText;
   std::map<std::string, std::vector<cgt::smem::BlockShape>> BlockShapes;

@@ -66,6 +66,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Analysis.h"
+#include "AstWalk/WrittenStatements.h"
 #include "Lifetime/Ownership/Ownership.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -80,22 +81,25 @@ namespace {
 
 /// Finds calls in a body, for the cheap "is this function worth analysing"
 /// tests; does not look into lambdas (they are analysed on their own).
-class CallCollector : public RecursiveASTVisitor<CallCollector> {
+class CallCollector {
 public:
   CallCollector() = default;
   /// Stops the walk at the first call `Enough` accepts.
   explicit CallCollector(llvm::function_ref<bool(const CallExpr *)> Enough) : Enough(Enough) {}
   std::vector<const CallExpr *> Calls;
   bool HasThrow = false;
-  bool VisitCallExpr(CallExpr *C) {
-    Calls.push_back(C);
-    return !Enough || !Enough(C);
+
+  /// False when `Enough` stopped the walk; calls come in source order.
+  bool TraverseStmt(const Stmt *Body) {
+    return !findWrittenStmt(Body, /*IntoLambdas=*/false, [&](const Stmt *S) {
+      HasThrow |= isa<CXXThrowExpr>(S);
+      const auto *C = dyn_cast<CallExpr>(S);
+      if (!C)
+        return false;
+      Calls.push_back(C);
+      return Enough && Enough(C);
+    });
   }
-  bool VisitCXXThrowExpr(CXXThrowExpr *) {
-    HasThrow = true;
-    return true;
-  }
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
 
 private:
   llvm::function_ref<bool(const CallExpr *)> Enough;

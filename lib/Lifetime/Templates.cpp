@@ -48,9 +48,18 @@ namespace {
 /// is judged by the function around it (templateOwner).
 class InstantiationCollector : public RecursiveASTVisitor<InstantiationCollector> {
 public:
-  explicit InstantiationCollector(llvm::DenseSet<const FunctionDecl *> &Out) : Out(Out) {}
+  InstantiationCollector(const SourceManager &SM, llvm::DenseSet<const FunctionDecl *> &Out)
+      : SM(SM), Out(Out) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool TraverseStmt(Stmt *, DataRecursionQueue * = nullptr) { return true; }
+  /// The patterns asked about are the user's (the checks skip system
+  /// headers), and their instantiations sit with them, not in the CUDA and
+  /// C++ headers, whose declarations are most of the unit.
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && SM.isInSystemHeader(D->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (!FD->isTemplateInstantiation() || !FD->doesThisDeclarationHaveABody())
       return true;
@@ -63,6 +72,7 @@ public:
   }
 
 private:
+  const SourceManager &SM;
   llvm::DenseSet<const FunctionDecl *> &Out;
 };
 
@@ -103,7 +113,7 @@ bool LifetimeAnalyzer::Impl::isUninstantiatedPattern(const FunctionDecl *FD) {
     return false;
   if (!InstantiatedPatterns) {
     InstantiatedPatterns.emplace();
-    InstantiationCollector C(*InstantiatedPatterns);
+    InstantiationCollector C(Ctx.getSourceManager(), *InstantiatedPatterns);
     C.TraverseDecl(Ctx.getTranslationUnitDecl());
   }
   return !InstantiatedPatterns->count(Owner->getCanonicalDecl());

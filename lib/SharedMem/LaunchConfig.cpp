@@ -347,9 +347,6 @@ std::string describeThreads(unsigned First, unsigned Last, unsigned Count) {
   return OS.str();
 }
 
-SharedMemAnalyzer::SharedMemAnalyzer(ASTContext &Ctx) : Ctx(Ctx) {}
-SharedMemAnalyzer::~SharedMemAnalyzer() = default;
-
 void SharedMemAnalyzer::indexLaunches() {
   if (Indexed)
     return;

@@ -22,6 +22,8 @@
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
+#include <optional>
+#include <tuple>
 #include <set>
 
 using namespace clang;
@@ -255,6 +257,55 @@ std::optional<PaddingFix> paddingText(ASTContext &Ctx, const VarDecl *VD) {
 
 } // namespace
 
+/// The runs of the kernel analysed last only: the checks of one kernel
+/// come one after the other, and records are large.
+struct SharedMemAnalyzer::InterpretRuns {
+  using Key = std::tuple<unsigned, unsigned, unsigned, std::optional<uint64_t>, bool, int,
+                         unsigned, unsigned>;
+  struct Run {
+    std::vector<AccessRecord> Records;
+    uint64_t Steps;
+  };
+  const FunctionDecl *Kernel = nullptr;
+  std::map<Key, Run> Runs;
+};
+
+SharedMemAnalyzer::SharedMemAnalyzer(ASTContext &Ctx) : Ctx(Ctx) {}
+SharedMemAnalyzer::~SharedMemAnalyzer() = default;
+
+bool SharedMemAnalyzer::interpretOnce(const FunctionDecl *Kernel, const LaunchConfig &Cfg,
+                                      unsigned MaxUnroll, std::vector<AccessRecord> &Out,
+                                      uint64_t &Budget) {
+  if (!Runs)
+    Runs = std::make_unique<InterpretRuns>();
+  if (Kernel != Runs->Kernel) {
+    Runs->Runs.clear();
+    Runs->Kernel = Kernel;
+  }
+  InterpretRuns::Key Key{Cfg.Block.X,        Cfg.Block.Y,
+                         Cfg.Block.Z,        Cfg.DynSharedBytes,
+                         Cfg.DynFromAttribute, static_cast<int>(Cfg.Origin),
+                         Cfg.Loc.getRawEncoding(), MaxUnroll};
+  auto It = Runs->Runs.find(Key);
+  if (It == Runs->Runs.end()) {
+    uint64_t Left = Budget;
+    std::vector<AccessRecord> Recs;
+    if (!interpretKernel(Ctx, Kernel, Cfg, MaxUnroll, {}, Recs, Left)) {
+      Budget = Left;
+      return false;
+    }
+    It = Runs->Runs.emplace(Key, InterpretRuns::Run{std::move(Recs), Budget - Left}).first;
+  }
+  // What a fresh run would have done: the same steps, charged again.
+  if (It->second.Steps > Budget) {
+    Budget = 0;
+    return false;
+  }
+  Budget -= It->second.Steps;
+  Out = It->second.Records;
+  return true;
+}
+
 KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
                                         const AnalysisOptions &Opts) {
   KernelReport Rep;
@@ -281,7 +332,7 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
       std::vector<const Expr *> Order;
       for (const LaunchConfig &Cfg : Shapes) {
         std::vector<AccessRecord> Recs;
-        if (!interpretKernel(Ctx, Kernel, Cfg, Opts.MaxUnroll, {}, Recs, Budget)) {
+        if (!interpretOnce(Kernel, Cfg, Opts.MaxUnroll, Recs, Budget)) {
           Rep.GaveUp = true;
           return Rep;
         }
@@ -315,7 +366,7 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
     std::vector<const Expr *> Order;
     for (const LaunchConfig &Cfg : Rep.Configs) {
       std::vector<AccessRecord> Recs;
-      if (!interpretKernel(Ctx, Kernel, Cfg, Opts.MaxUnroll, {}, Recs, Budget)) {
+      if (!interpretOnce(Kernel, Cfg, Opts.MaxUnroll, Recs, Budget)) {
         Rep.GaveUp = true;
         return Rep;
       }

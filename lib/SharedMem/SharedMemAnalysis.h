@@ -144,6 +144,8 @@ struct KernelReport {
   bool GaveUp = false; ///< the step budget ran out; nothing is reported
 };
 
+struct AccessRecord;
+
 /// One per translation unit: it indexes the launches of the TU on first use.
 class SharedMemAnalyzer {
 public:
@@ -163,6 +165,15 @@ public:
 private:
   void indexLaunches();
   std::vector<LaunchConfig> shapesFor(const clang::FunctionDecl *Kernel);
+  /// interpretKernel without padding, each (kernel, shape) run once: both
+  /// checks analyse the same kernel under the same shapes, one after the
+  /// other, and the overflow and bank passes of one analysis do too. A
+  /// replay charges the budget the steps the run took, so that what gives
+  /// up is what would have given up without the replay.
+  bool interpretOnce(const clang::FunctionDecl *Kernel, const LaunchConfig &Cfg,
+                     unsigned MaxUnroll, std::vector<AccessRecord> &Out, uint64_t &Budget);
+  struct InterpretRuns; ///< SharedMemAnalysis.cpp
+  std::unique_ptr<InterpretRuns> Runs;
   clang::ASTContext &Ctx;
   bool Indexed = false;
   std::map<const clang::FunctionDecl *, std::vector<LaunchConfig>> Launches;

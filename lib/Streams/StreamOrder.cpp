@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Streams/StreamEngine.h"
+#include "AstWalk/WrittenStatements.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -102,23 +103,19 @@ const FunctionModel *StreamOrderAnalyzer::Impl::modelFor(const CallExpr *Call) c
 bool StreamOrderAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
   // Only functions that allocate, free or capture can have a finding; the
   // walk is cheap next to the dataflow the others would cost.
-  struct Finder : RecursiveASTVisitor<Finder> {
-    Impl &I;
-    bool Found = false;
-    explicit Finder(Impl &I) : I(I) {}
-    bool VisitCallExpr(CallExpr *C) {
-      if (const FunctionModel *M = I.modelFor(C)) {
-        Found |= M->Order.Role == OrderRole::Alloc || M->Order.Role == OrderRole::Free ||
-                 M->Capture == CaptureRole::Begin || M->Capture == CaptureRole::End;
-      } else if (const HelperSummary *H = I.helperOf(C)) {
-        for (const HelperStep &S : H->Steps)
-          Found |= S.Role == OrderRole::Alloc || S.Role == OrderRole::Free;
-      }
-      return !Found;
-    }
-  } F(*this);
-  F.TraverseStmt(FD->getBody());
-  return F.Found;
+  return findWrittenStmt(FD->getBody(), /*IntoLambdas=*/true, [&](const Stmt *S) {
+    const auto *C = dyn_cast<CallExpr>(S);
+    if (!C)
+      return false;
+    if (const FunctionModel *M = modelFor(C))
+      return M->Order.Role == OrderRole::Alloc || M->Order.Role == OrderRole::Free ||
+             M->Capture == CaptureRole::Begin || M->Capture == CaptureRole::End;
+    if (const HelperSummary *H = helperOf(C))
+      for (const HelperStep &Step : H->Steps)
+        if (Step.Role == OrderRole::Alloc || Step.Role == OrderRole::Free)
+          return true;
+    return false;
+  });
 }
 
 //===----------------------------------------------------------------------===//

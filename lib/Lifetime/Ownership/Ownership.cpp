@@ -397,32 +397,52 @@ void OwnershipIndex::noteAssignment(const BinaryOperator *BO, const MemberExpr *
 const CallExpr *OwnershipIndex::acquisitionOfLocal(const VarDecl *VD, const FunctionDecl *FD,
                                                    const AcquireEffect **EffOut,
                                                    const FunctionModel **MOut) {
-  const CallExpr *Found = nullptr;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || Found)
-      return;
-    if (const auto *Call = dyn_cast<CallExpr>(S))
+  auto [It, New] = LocalAcquisitions.try_emplace(FD);
+  if (New)
+    indexLocalAcquisitions(FD, It->second);
+  auto Found = It->second.find(VD);
+  if (Found == It->second.end())
+    return nullptr;
+  *EffOut = Found->second.Eff;
+  *MOut = Found->second.Model;
+  return Found->second.Call;
+}
+
+/// `&v`: v.
+static const VarDecl *addressOfVariable(const Expr *Arg) {
+  const auto *UO = dyn_cast<UnaryOperator>(strip(Arg));
+  const auto *DRE = UO && UO->getOpcode() == UO_AddrOf
+                        ? dyn_cast<DeclRefExpr>(strip(UO->getSubExpr()))
+                        : nullptr;
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+/// One walk per function, not one per member assignment of a local: the
+/// first call in source order that acquires into each local by address.
+void OwnershipIndex::indexLocalAcquisitions(const FunctionDecl *FD,
+                                            llvm::DenseMap<const VarDecl *, LocalAcquisition> &Out) {
+  llvm::SmallVector<const Stmt *, 32> Stack{FD->getBody()};
+  while (!Stack.empty()) {
+    const Stmt *S = Stack.pop_back_val();
+    if (!S)
+      continue;
+    // Only a call given `&v` can acquire into v: the others' models (and
+    // the helper summaries behind them) are not asked for.
+    if (const auto *Call = dyn_cast<CallExpr>(S); Call && llvm::any_of(Call->arguments(), addressOfVariable))
       if (const FunctionModel *M = A.modelFor(Call))
         for (const AcquireEffect &Eff : M->Acquires) {
           if (!Eff.Owned || Eff.Arg < 0 || Eff.Arg >= static_cast<int>(Call->getNumArgs()) ||
               !Eff.Field.empty())
             continue;
-          const auto *UO = dyn_cast<UnaryOperator>(strip(Call->getArg(Eff.Arg)));
-          const auto *DRE = UO && UO->getOpcode() == UO_AddrOf
-                                ? dyn_cast<DeclRefExpr>(strip(UO->getSubExpr()))
-                                : nullptr;
-          if (DRE && DRE->getDecl() == VD) {
-            Found = Call;
-            *EffOut = &Eff;
-            *MOut = M;
-            return;
-          }
+          if (const VarDecl *Local = addressOfVariable(Call->getArg(Eff.Arg)))
+            Out.try_emplace(Local, LocalAcquisition{Call, &Eff, M});
         }
+    // Children in reverse, so that they come off in source order.
+    size_t First = Stack.size();
     for (const Stmt *Child : S->children())
-      Walk(Child);
-  };
-  Walk(FD->getBody());
-  return Found;
+      Stack.push_back(Child);
+    std::reverse(Stack.begin() + First, Stack.end());
+  }
 }
 
 void OwnershipIndex::addAcquisition(const CallExpr *Call, const FunctionModel &M,

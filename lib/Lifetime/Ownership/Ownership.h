@@ -43,6 +43,7 @@
 #include "Lifetime/Analysis.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseMap.h"
 #include <map>
 #include <set>
 #include <string>
@@ -144,6 +145,13 @@ private:
   void addAcquisition(const clang::CallExpr *Call, const FunctionModel &M,
                       const AcquireEffect &Eff, const clang::MemberExpr *ME,
                       const clang::FunctionDecl *FD);
+  struct LocalAcquisition {
+    const clang::CallExpr *Call;
+    const AcquireEffect *Eff;
+    const FunctionModel *Model;
+  };
+  void indexLocalAcquisitions(const clang::FunctionDecl *FD,
+                              llvm::DenseMap<const clang::VarDecl *, LocalAcquisition> &Out);
   const clang::CallExpr *acquisitionOfLocal(const clang::VarDecl *VD,
                                             const clang::FunctionDecl *FD,
                                             const AcquireEffect **Eff,
@@ -204,6 +212,10 @@ private:
   std::set<const clang::CXXRecordDecl *> StaticInstances;
   std::set<const clang::CXXRecordDecl *> LeaversDone;
   std::map<const clang::FieldDecl *, std::vector<LiveOnReturn>> Leavers;
+  /// Per function: the locals acquired into by address (acquisitionOfLocal).
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 llvm::DenseMap<const clang::VarDecl *, LocalAcquisition>>
+      LocalAcquisitions;
   /// Members written on the functions that leave another member live.
   std::map<const clang::FieldDecl *, std::set<const clang::FieldDecl *>> Companions;
 };
