@@ -41,6 +41,7 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
+#include <atomic>
 #include <map>
 #include <optional>
 #include <memory>
@@ -305,6 +306,7 @@ public:
     Out.Conflicts = Result.Conflicts;
     Out.Parsed = Stats.Parsed;
     Out.Replayed = Stats.Replayed;
+    Out.ParsedWithChecks = ParsedWithChecks;
   }
 
   /// What stderr says after the file is written; the exit code.
@@ -383,7 +385,7 @@ private:
     // Workers read the entries so far from a file.
     llvm::SmallString<128> OverlayPath;
     std::optional<llvm::FileRemover> RemoveOverlay;
-    if (Request.Workers && !Current.empty()) {
+    if ((Request.Workers || Request.Checked) && !Current.empty()) {
       int FD;
       if (llvm::sys::fs::createTemporaryFile("cudagraph-tidy-entries", "json", FD,
                                              OverlayPath)) {
@@ -398,6 +400,11 @@ private:
       const ApiModel &Model = *Models.at(Jobs[I].ModelFiles);
       const ApiModel &Base = *Bases.at(Jobs[I].ModelFiles);
       ParseUnit Parse = [&](const UnitJob &J) {
+        if (Request.Checked && Request.Checked->parsesWithChecks(I)) {
+          ++ParsedWithChecks;
+          return Request.Checked->parseWithChecks(I, J, std::string(OverlayPath),
+                                                  overlayFor(I), Base);
+        }
         return Request.Workers
                    ? exportIsolated(J, std::string(OverlayPath), Base, Names, *Request.Workers)
                    : exportUnit(J, Model, Base, Names);
@@ -436,6 +443,7 @@ private:
   bool Converged = false;
   UnitCache *Cache;
   ExportCacheStats Stats;
+  std::atomic<unsigned> ParsedWithChecks{0};
 };
 
 } // namespace
