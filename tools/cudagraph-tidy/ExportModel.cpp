@@ -15,6 +15,14 @@
 // `cuda_free()` in util.cu is found in the first pass, `free_buffers()` in
 // buffers.cu, which calls it, in the second.
 //
+// How a unit is parsed in a pass: by --export-model, in this process
+// (exportUnit); in a checking run, in a worker, with its checks when the
+// run analyses it (Request.Checked: CheckedExport.h; its checks get the
+// entries it consumes so far, overlayFor, and the parse's result is kept
+// for them) and for its exports alone otherwise (ExportWorker.h); through
+// the unit cache when there is one (ExportCache.h), which replays a pass
+// without parsing. Each way exports what exportUnit does.
+//
 // Entries are merged by (name, parameter count) over the translation units,
 // in input order. A name whose definitions disagree (overloads of one arity,
 // or one function defined differently by several programs of one database)

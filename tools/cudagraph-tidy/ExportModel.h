@@ -6,6 +6,10 @@
 // that the checks read through ApiModelFiles, so that a wrapper defined in
 // one file is known where another file calls it.
 //
+// The same passes give a checking run its cross-file summaries
+// (computeProjectSummaries, CrossTu.h), where the units the run analyses
+// are parsed with their checks (CheckedParses).
+//
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_TOOLS_EXPORTMODEL_H
 #define CUDAGRAPH_TIDY_TOOLS_EXPORTMODEL_H
