@@ -231,7 +231,11 @@ bool CrossTuRun::prepare(DriverRun &Run, const std::vector<std::string> &Summary
   }
   bool OK;
   {
-    // The passes' own lifetime analyses (--in-process) are not the checks'.
+    // The passes' own lifetime analyses (--in-process) are not the checks':
+    // counted, they would make a cold run, which parses for the passes,
+    // warn otherwise than a warm one, which replays them. The checks' parses
+    // in the passes count in their workers, and their results bring the
+    // counts when they are taken (runChecks).
     KeepLifetimeStats Keep;
     OK = computeProjectSummaries(*Run.OptionsProvider, *Run.Compilations, SummaryFiles,
                                  Passes, Settings.Results ? Cache.get() : nullptr, Summaries,
