@@ -67,7 +67,7 @@ def run(driver, db, cache, jobs, fmt, out, extra=()):
         sys.exit("failed (%d): %s\n%s" % (r.returncode, " ".join(cmd), r.stderr[-3000:]))
     stats = [l for l in r.stderr.splitlines()
              if (l.startswith("cross-file summaries:") and "disagree" not in l)
-             or l.startswith("result cache:")]
+             or l.startswith("result cache:") or l.startswith("translation unit parses:")]
     failed = [l for l in r.stderr.splitlines() if l.startswith("cudagraph-tidy: error:")]
     if failed:
         stats.append("%d units reported as not analysed" % len(failed))
@@ -88,6 +88,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--baseline", action="store_true",
                     help="also time a cold run without summaries and cache")
+    ap.add_argument("--keep", metavar="DIR",
+                    help="copy the cold run's text and SARIF reports to DIR, to compare "
+                         "two builds' findings")
     args = ap.parse_args()
     driver = os.path.abspath(os.path.join(args.build, "bin", "cudagraph-tidy"))
     units = project_files(args.project, args.src, args.files)
@@ -125,6 +128,10 @@ def main():
     run(driver, db, fresh, args.jobs, "sarif", cold["sarif"])
     print("SARIF of a warm run identical to a cold run's: %s" %
           same(cold["sarif"], os.path.join(work, "warm.sarif")))
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+        for fmt in ("text", "sarif"):
+            shutil.copy(cold[fmt], os.path.join(args.keep, "%s.cold.%s" % (args.project, fmt)))
     with open(target) as f:
         text = f.read()
     with open(target, "w") as f:

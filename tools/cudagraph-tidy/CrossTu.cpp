@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CrossTu.h"
+#include "CheckedExport.h"
+#include "Isolation.h"
 #include "PreambleCache.h"
 #include "ProjectSummaries/ProjectSummaries.h"
 #include "Lifetime/LifetimeAnalysis.h"
@@ -14,7 +16,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
-#include <array>
 #include <set>
 
 namespace cgt {
@@ -68,6 +69,8 @@ CrossTuRun::~CrossTuRun() {
 }
 
 std::string CrossTuRun::writeOverlay(const std::string &Text) {
+  // The passes' threads write them too (parseWithChecks).
+  std::lock_guard<std::mutex> Lock(OverlayLock);
   std::string Dir;
   if (Cache && !llvm::sys::fs::create_directories(Cache->summariesDirectory()))
     Dir = Cache->summariesDirectory();
@@ -101,28 +104,6 @@ std::string CrossTuRun::writeOverlay(const std::string &Text) {
 }
 
 namespace {
-
-/// The summary passes run the lifetime engine too. In this process
-/// (--in-process) they would add to the counts the budget warnings are
-/// made of, which are the checks' alone, and a warm run, which replays the
-/// passes, would then warn less than a cold one.
-class KeepLifetimeStats {
-public:
-  KeepLifetimeStats() {
-    LifetimeStats &S = lifetimeStats();
-    Saved = {S.Functions, S.WidenedFunctions, S.BudgetFunctions, S.MostDisjuncts};
-  }
-  ~KeepLifetimeStats() {
-    LifetimeStats &S = lifetimeStats();
-    S.Functions = Saved[0];
-    S.WidenedFunctions = Saved[1];
-    S.BudgetFunctions = Saved[2];
-    S.MostDisjuncts = Saved[3];
-  }
-
-private:
-  std::array<unsigned, 4> Saved;
-};
 
 std::string absolute(const std::string &F) {
   llvm::SmallString<256> P(F);
@@ -174,9 +155,60 @@ void CrossTuRun::useProjectSummaries(const std::vector<std::string> &Analysed) {
   }
 }
 
-bool CrossTuRun::prepare(clang::tidy::ClangTidyOptionsProvider &Options,
-                         const clang::tooling::CompilationDatabase &Db,
-                         const std::vector<std::string> &SummaryFiles,
+void CrossTuRun::planChecks(DriverRun &Run, const std::vector<std::string> &SummaryFiles,
+                            const std::vector<std::string> &Analysed) {
+  // Before any summaries are set: the tasks consume none.
+  Plan = planUnits(Run, Analysed);
+  Limits = Run.Limits;
+  std::map<std::string, size_t> ByPath;
+  for (size_t J : Plan.ToAnalyze)
+    ByPath.emplace(absolute(Analysed[J]), J);
+  TaskOf.assign(SummaryFiles.size(), std::string::npos);
+  for (size_t I = 0; I < SummaryFiles.size(); ++I)
+    if (auto It = ByPath.find(absolute(SummaryFiles[I])); It != ByPath.end())
+      TaskOf[I] = It->second;
+}
+
+bool CrossTuRun::parsesWithChecks(size_t Index) const {
+  return Index < TaskOf.size() && TaskOf[Index] != std::string::npos;
+}
+
+UnitExport CrossTuRun::parseWithChecks(size_t Index, const UnitJob &Job,
+                                       const std::string &EntriesPath,
+                                       const std::string &Consumed, const ApiModel &Base) {
+  UnitTask Task = Plan.Tasks[TaskOf[Index]];
+  // The consumed summaries as prepare will name them (by the hash of their
+  // text); without the file the parse still exports, but its findings are
+  // not the unit's.
+  bool Keep = true;
+  if (!Consumed.empty()) {
+    std::string Path = writeOverlay(Consumed);
+    Keep = !Path.empty();
+    if (Keep)
+      addModelFile(Task.Options, Path);
+  }
+  UnitTask Sent = Task;
+  Sent.Summaries = {true, Job.ModelFiles, EntriesPath, SourceRoot};
+  UnitResult R = analyzeIsolated(Sent, Limits);
+  UnitExport Out = summariesOf(R, Base);
+  // A worker that sent nothing (a crash, a budget) is not kept: the checks
+  // run the unit again and report what happened to it.
+  if (R.Summaries.empty())
+    return Out;
+  R.Summaries.clear();
+  // The preamble work was done now, whether or not the result is used.
+  UnitCounters Preamble;
+  std::swap(Preamble.PreambleHits, R.Counters.PreambleHits);
+  std::swap(Preamble.PreambleBuilds, R.Counters.PreambleBuilds);
+  std::swap(Preamble.PreambleSkipped, R.Counters.PreambleSkipped);
+  std::swap(Preamble.PreambleFailed, R.Counters.PreambleFailed);
+  addCounters(Preamble, Task.Preamble.Stats);
+  if (Keep)
+    Results.keep(Task, std::move(R));
+  return Out;
+}
+
+bool CrossTuRun::prepare(DriverRun &Run, const std::vector<std::string> &SummaryFiles,
                          const std::vector<std::string> &Analysed,
                          const ExportRequest &Request, std::string &Error) {
   if (!Settings.Summaries)
@@ -189,12 +221,30 @@ bool CrossTuRun::prepare(clang::tidy::ClangTidyOptionsProvider &Options,
       useProjectSummaries(Analysed);
     return true;
   }
-  {
-    KeepLifetimeStats Keep;
-    if (!computeProjectSummaries(Options, Db, SummaryFiles, Request,
-                                 Settings.Results ? Cache.get() : nullptr, Summaries, Error))
-      return false;
+  // A parse with the checks needs a worker: its counts are the unit's own,
+  // and only the result it is kept as adds them to this process's.
+  ExportRequest Passes = Request;
+  if (Request.Workers) {
+    planChecks(Run, SummaryFiles, Analysed);
+    SourceRoot = Request.SourceRoot;
+    Passes.Checked = this;
   }
+  bool OK;
+  {
+    // The passes' own lifetime analyses (--in-process) are not the checks':
+    // counted, they would make a cold run, which parses for the passes,
+    // warn otherwise than a warm one, which replays them. The checks' parses
+    // in the passes count in their workers, and their results bring the
+    // counts when they are taken (runChecks).
+    KeepLifetimeStats Keep;
+    OK = computeProjectSummaries(*Run.OptionsProvider, *Run.Compilations, SummaryFiles,
+                                 Passes, Settings.Results ? Cache.get() : nullptr, Summaries,
+                                 Error);
+  }
+  Plan = UnitPlan();
+  TaskOf.clear();
+  if (!OK)
+    return false;
   Ran = true;
   if (Shared && Settings.WholeDatabase)
     leaveProjectSummaries(SummaryFiles);
@@ -224,15 +274,22 @@ void CrossTuRun::finish() {
 }
 
 void CrossTuRun::printStats() const {
-  if (Ran)
+  std::vector<std::string> Analysed = Results.analysed();
+  if (Ran) {
+    unsigned Both = Summaries.ParsedWithChecks;
+    unsigned Alone = Summaries.Parsed - Both;
+    unsigned Checks = Analysed.size() - Results.FromSummaryPasses;
     llvm::errs() << "cross-file summaries: " << Summaries.Entries << " entries in "
                  << Summaries.Passes << " passes; " << Summaries.Parsed
-                 << " unit exports parsed, " << Summaries.Replayed
-                 << " replayed from the cache" << (Summaries.Converged ? "" : "; not converged")
-                 << "\n";
+                 << " unit exports parsed (" << Both << " with the unit's checks), "
+                 << Summaries.Replayed << " replayed from the cache"
+                 << (Summaries.Converged ? "" : "; not converged") << "\n";
+    llvm::errs() << "translation unit parses: " << Both + Alone + Checks << " ("
+                 << Both << " checks and summaries in one, " << Alone
+                 << " summaries alone, " << Checks << " checks alone)\n";
+  }
   for (const std::string &C : Summaries.Conflicts)
     llvm::errs() << "cross-file summaries: not used, definitions disagree: " << C << "\n";
-  std::vector<std::string> Analysed = Results.analysed();
   llvm::errs() << "result cache: " << Results.Replayed << " replayed, " << Analysed.size()
                << " analysed";
   for (size_t I = 0; I < Analysed.size(); ++I)

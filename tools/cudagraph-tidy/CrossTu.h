@@ -21,6 +21,17 @@
 // summarise, takes them from: as its own ApiModelFiles entry, so that its
 // result key covers them.
 //
+// The order of work: the passes parse each analysed unit with its checks
+// (CheckedExport.h; in worker processes, not with --in-process), giving the
+// checks the summaries the unit consumes so far, and the other files of
+// the database for their summaries alone (ExportModel.cpp). After the
+// fixpoint the checks run (runChecks); a unit whose consumed summaries did
+// not change since its last parse in the passes (most units: those that
+// call no other file's wrappers have none) has exactly the task it was
+// parsed with, and the result of that parse is its result (ResultCache.h:
+// kept). So a cold run parses most units once, and a unit that consumes
+// another file's wrappers once more, in the pass after they appeared.
+//
 // Both the summary passes and the checks go through the unit cache
 // (UnitCache.h; ExportCache.h, ResultCache.h) unless --result-cache=off:
 // a warm run replays every unchanged unit without parsing it, and after a
@@ -35,6 +46,7 @@
 #include "ResultCache.h"
 #include "UnitCache.h"
 #include <memory>
+#include <mutex>
 
 namespace cgt {
 
@@ -63,17 +75,17 @@ bool cacheSettings(std::string ResultMode, const std::string &SummaryMode,
 std::vector<std::string> summaryFiles(const std::vector<std::string> &Files,
                                       const clang::tooling::CompilationDatabase *Db);
 
-class CrossTuRun {
+class CrossTuRun : private CheckedParses {
 public:
   CrossTuRun(const CacheSettings &Settings, bool StoreResults);
   ~CrossTuRun();
 
   /// Computes the summaries over `SummaryFiles` and prepares the model
-  /// file of each of `Analysed`. False with `Error` when a model file the
+  /// file of each of `Analysed`, which `Run` (its hooks this run's) is
+  /// about to check; with workers, those units are parsed with their
+  /// checks in the passes. False with `Error` when a model file the
   /// options name does not load.
-  bool prepare(clang::tidy::ClangTidyOptionsProvider &Options,
-               const clang::tooling::CompilationDatabase &Db,
-               const std::vector<std::string> &SummaryFiles,
+  bool prepare(DriverRun &Run, const std::vector<std::string> &SummaryFiles,
                const std::vector<std::string> &Analysed, const ExportRequest &Request,
                std::string &Error);
   UnitHooks *hooks() { return &Results; }
@@ -83,6 +95,13 @@ public:
   void printStats() const;
 
 private:
+  /// The checks' tasks of the analysed units, and which unit of the
+  /// passes each is.
+  void planChecks(DriverRun &Run, const std::vector<std::string> &SummaryFiles,
+                  const std::vector<std::string> &Analysed);
+  bool parsesWithChecks(size_t Index) const override;
+  UnitExport parseWithChecks(size_t Index, const UnitJob &Job, const std::string &EntriesPath,
+                             const std::string &Consumed, const ApiModel &Base) override;
   std::string writeOverlay(const std::string &Text);
   /// Leaves the entries where the plugin and one-file runs find them.
   void leaveProjectSummaries(const std::vector<std::string> &Files);
@@ -93,7 +112,14 @@ private:
   ResultCache Results;
   ProjectSummaries Summaries;
   bool Ran = false;
+  std::mutex OverlayLock;
   std::string TempDir; ///< model files when there is no cache folder
+  /// While the passes run: the checks' tasks (planUnits) and, per unit of
+  /// the passes, the index of its task (npos: not analysed, export only).
+  UnitPlan Plan;
+  std::vector<size_t> TaskOf;
+  UnitLimits Limits;
+  std::string SourceRoot;
 };
 
 } // namespace cgt

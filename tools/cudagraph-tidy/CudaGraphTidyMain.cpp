@@ -521,10 +521,6 @@ int main(int argc, const char **argv) {
     Limits.TimeoutSeconds = TuTimeoutOpt;
     Limits.MemoryMB = TuMemoryOpt;
     Limits.Fault = InjectFaultOpt;
-    cgt::ExportRequest Summaries{"", JobsOpt, DeviceSide, Report.SarifRoot};
-    Summaries.Workers = InProcessOpt ? nullptr : &Limits;
-    if (!CrossTu.prepare(**Provider, *Db, SummaryFiles, Files, Summaries, Error))
-      return fail(Error);
     cgt::DriverRun Run;
     Run.Hooks = CrossTu.hooks();
     Run.OptionsProvider = std::move(*Provider);
@@ -535,6 +531,13 @@ int main(int argc, const char **argv) {
     Run.Limits = Limits;
     Run.Progress = !NoProgressOpt &&
                    (ProgressOpt || (!Quiet && sys::Process::StandardErrIsDisplayed()));
+    // The summary passes parse the analysed units with their checks (the
+    // tasks runChecks will build from Run), and runChecks then takes the
+    // results of those whose task did not change.
+    cgt::ExportRequest Summaries{"", JobsOpt, DeviceSide, Report.SarifRoot};
+    Summaries.Workers = InProcessOpt ? nullptr : &Run.Limits;
+    if (!CrossTu.prepare(Run, SummaryFiles, Files, Summaries, Error))
+      return fail(Error);
     Result = cgt::runChecks(Run, Files);
     cgt::noteEngineBudgets(Result);
     CrossTu.finish();

@@ -276,7 +276,7 @@ private:
 
 } // namespace
 
-UnitResult analyzeUnit(const UnitTask &Job) {
+UnitResult analyzeUnit(const UnitTask &Job, const ExtraConsumerFactory &Extra) {
   const std::string &File = Job.File;
   std::vector<tooling::CompileCommand> Cmds = Job.Commands;
   UnitResult Out;
@@ -308,7 +308,7 @@ UnitResult analyzeUnit(const UnitTask &Job) {
   smem::unitCoverage() = smem::UnitCoverage();
   std::string Preamble;
   std::vector<ClangTidyError> Errors =
-      runClangTidyWithPreamble(Context, Db, File, BaseFS, Job.Preamble, &Preamble);
+      runClangTidyWithPreamble(Context, Db, File, BaseFS, Job.Preamble, &Preamble, Extra);
   Out.Dependencies = Recording->files();
   Out.AbsentFiles = Recording->absent();
   if (!Preamble.empty()) {
@@ -427,53 +427,55 @@ private:
 
 } // namespace
 
-RunResult runChecks(DriverRun &Run, const std::vector<std::string> &Files) {
-  RunResult Result;
-  CudaAdjustingDatabase Db(*Run.Compilations, Run.DeviceSide);
-  std::vector<UnitResult> Units(Files.size());
-  // Looked up here, on one thread: the user's database (JSON, interpolating)
-  // is not documented as safe for concurrent use.
-  std::vector<std::vector<tooling::CompileCommand>> Commands(Files.size());
-  std::vector<size_t> ToAnalyze;
-  // Databases match absolute paths; a relative one would be interpolated
-  // as a new file relative to the build directory instead.
-  std::vector<std::string> Paths;
-  for (const std::string &F : Files) {
-    llvm::SmallString<256> Abs(F);
-    llvm::sys::fs::make_absolute(Abs);
-    llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-    Paths.push_back(std::string(Abs));
-  }
+UnitPlan planUnits(DriverRun &Run, const std::vector<std::string> &Files) {
+  UnitPlan Plan;
+  Plan.Units.resize(Files.size());
+  Plan.Tasks.resize(Files.size());
+  // Commands looked up here, on one thread: the user's database (JSON,
+  // interpolating) is not documented as safe for concurrent use. As the
+  // summary passes look them up (analysisCommands), so that both parse
+  // with the same command.
   for (size_t I = 0; I < Files.size(); ++I) {
-    Units[I].Status.File = Files[I];
-    if (!llvm::sys::fs::exists(Paths[I])) {
-      Units[I].Status.Analyzed = false;
-      Units[I].Status.Problem = "no such file";
+    Plan.Units[I].Status.File = Files[I];
+    if (!llvm::sys::fs::exists(Files[I])) {
+      Plan.Units[I].Status.Analyzed = false;
+      Plan.Units[I].Status.Problem = "no such file";
       continue;
     }
-    Commands[I] = Db.getCompileCommands(Paths[I]);
-    keepUserPath(Commands[I], Files[I], Paths[I]);
-    if (Commands[I].empty()) {
-      Units[I].Status.Analyzed = false;
-      Units[I].Status.Problem =
+    Plan.Tasks[I].Commands = analysisCommands(*Run.Compilations, Files[I], Run.DeviceSide);
+    if (Plan.Tasks[I].Commands.empty()) {
+      Plan.Units[I].Status.Analyzed = false;
+      Plan.Units[I].Status.Problem =
           "no compile command for this file in the compilation database";
       continue;
     }
-    ToAnalyze.push_back(I);
+    Plan.ToAnalyze.push_back(I);
   }
   // Options resolved here too: the provider reads .clang-tidy files and
   // caches them, which is not documented as thread-safe either.
-  std::vector<UnitTask> Tasks(Files.size());
-  for (size_t I : ToAnalyze) {
-    Tasks[I].File = Files[I];
-    Tasks[I].Commands = std::move(Commands[I]);
-    Tasks[I].Options = ClangTidyOptions::getDefaults().merge(
+  for (size_t I : Plan.ToAnalyze) {
+    UnitTask &T = Plan.Tasks[I];
+    T.File = Files[I];
+    T.Options = ClangTidyOptions::getDefaults().merge(
         Run.OptionsProvider->getOptions(Files[I]), 0);
-    Tasks[I].Preamble = Run.Preamble;
-    injectFaultInto(Tasks[I], Run.Limits.Fault);
+    T.Preamble = Run.Preamble;
+    injectFaultInto(T, Run.Limits.Fault);
     if (Run.Hooks)
-      Run.Hooks->prepare(I, Tasks[I]);
+      Run.Hooks->prepare(I, T);
   }
+  return Plan;
+}
+
+UnitResult analyzeTask(const UnitTask &Task, const UnitLimits &Limits) {
+  return Limits.InProcess ? analyzeUnit(Task) : analyzeIsolated(Task, Limits);
+}
+
+RunResult runChecks(DriverRun &Run, const std::vector<std::string> &Files) {
+  RunResult Result;
+  UnitPlan Plan = planUnits(Run, Files);
+  std::vector<UnitResult> &Units = Plan.Units;
+  std::vector<UnitTask> &Tasks = Plan.Tasks;
+  const std::vector<size_t> &ToAnalyze = Plan.ToAnalyze;
   unsigned Threads = Run.Jobs ? Run.Jobs : llvm::hardware_concurrency().compute_thread_count();
   Threads = std::max(1u, std::min<unsigned>(Threads, ToAnalyze.size()));
   StartCounter Progress{Run.Progress, ToAnalyze.size()};
@@ -481,8 +483,7 @@ RunResult runChecks(DriverRun &Run, const std::vector<std::string> &Files) {
     Progress.started(Files[I]);
     if (Run.Hooks && Run.Hooks->replay(Tasks[I], Units[I]))
       return;
-    Units[I] = Run.Limits.InProcess ? analyzeUnit(Tasks[I])
-                                    : analyzeIsolated(Tasks[I], Run.Limits);
+    Units[I] = analyzeTask(Tasks[I], Run.Limits);
     if (Run.Hooks)
       Run.Hooks->store(Tasks[I], Units[I]);
   };

@@ -34,6 +34,15 @@ struct UnitLimits {
 struct UnitTask;
 struct UnitResult;
 
+/// What the parse that runs a unit's checks needs to export its summaries
+/// as well (CheckedExport.h): the unit's ApiModelFiles without the
+/// consumed summaries (the base, whose names are not exported), the
+/// entries exported so far ("" for none) and the source root.
+struct SummaryRequest {
+  bool Enabled = false;
+  std::string ModelFiles, EntriesPath, Root;
+};
+
 /// What a run does around each unit's analysis (ResultCache.h): adjust its
 /// task (the summaries of other units it consumes), replay a stored result
 /// instead of analysing, store a fresh one. Called from several threads.
@@ -68,6 +77,9 @@ struct UnitTask {
   clang::tidy::ClangTidyOptions Options;
   PreambleCacheConfig Preamble{/*Enabled=*/false};
   std::string Fault; ///< tests only: the fault to inject into this unit
+  /// A summary pass's request: the same parse also exports the unit's
+  /// summaries (CheckedExport.h). Not part of what the checks do.
+  SummaryRequest Summaries;
 };
 
 /// What the engines counted while analysing one unit, for --stats and the
@@ -88,10 +100,28 @@ struct UnitResult {
   std::vector<std::string> Dependencies;
   /// The paths it looked for and did not find.
   std::vector<std::string> AbsentFiles;
+  /// The unit's exports (unitExportToJson) when the task asked for them
+  /// and the worker finished; "" otherwise.
+  std::string Summaries;
 };
 
-/// Analyses one translation unit in this process.
-UnitResult analyzeUnit(const UnitTask &Job);
+/// Analyses one translation unit in this process; `Extra` reads the same
+/// AST after the checks.
+UnitResult analyzeUnit(const UnitTask &Job, const ExtraConsumerFactory &Extra = {});
+
+/// analyzeUnit in this process or in a worker (analyzeIsolated), as
+/// `Limits` say.
+UnitResult analyzeTask(const UnitTask &Task, const UnitLimits &Limits);
+
+/// The units of `Files` as runChecks analyses them: a task for each file
+/// of ToAnalyze (the hooks' prepare applied), a status saying why not for
+/// the others. The summary passes build their checks' tasks with it too.
+struct UnitPlan {
+  std::vector<UnitTask> Tasks;   ///< parallel to the files
+  std::vector<UnitResult> Units; ///< parallel to the files
+  std::vector<size_t> ToAnalyze;
+};
+UnitPlan planUnits(DriverRun &Run, const std::vector<std::string> &Files);
 
 struct RunResult {
   std::vector<FindingRecord> Findings; ///< sorted by file, offset, check

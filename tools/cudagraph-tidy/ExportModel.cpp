@@ -15,6 +15,14 @@
 // `cuda_free()` in util.cu is found in the first pass, `free_buffers()` in
 // buffers.cu, which calls it, in the second.
 //
+// How a unit is parsed in a pass: by --export-model, in this process
+// (exportUnit); in a checking run, in a worker, with its checks when the
+// run analyses it (Request.Checked: CheckedExport.h; its checks get the
+// entries it consumes so far, overlayFor, and the parse's result is kept
+// for them) and for its exports alone otherwise (ExportWorker.h); through
+// the unit cache when there is one (ExportCache.h), which replays a pass
+// without parsing. Each way exports what exportUnit does.
+//
 // Entries are merged by (name, parameter count) over the translation units,
 // in input order. A name whose definitions disagree (overloads of one arity,
 // or one function defined differently by several programs of one database)
@@ -41,6 +49,7 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
+#include <atomic>
 #include <map>
 #include <optional>
 #include <memory>
@@ -305,6 +314,7 @@ public:
     Out.Conflicts = Result.Conflicts;
     Out.Parsed = Stats.Parsed;
     Out.Replayed = Stats.Replayed;
+    Out.ParsedWithChecks = ParsedWithChecks;
   }
 
   /// What stderr says after the file is written; the exit code.
@@ -383,7 +393,7 @@ private:
     // Workers read the entries so far from a file.
     llvm::SmallString<128> OverlayPath;
     std::optional<llvm::FileRemover> RemoveOverlay;
-    if (Request.Workers && !Current.empty()) {
+    if ((Request.Workers || Request.Checked) && !Current.empty()) {
       int FD;
       if (llvm::sys::fs::createTemporaryFile("cudagraph-tidy-entries", "json", FD,
                                              OverlayPath)) {
@@ -398,6 +408,11 @@ private:
       const ApiModel &Model = *Models.at(Jobs[I].ModelFiles);
       const ApiModel &Base = *Bases.at(Jobs[I].ModelFiles);
       ParseUnit Parse = [&](const UnitJob &J) {
+        if (Request.Checked && Request.Checked->parsesWithChecks(I)) {
+          ++ParsedWithChecks;
+          return Request.Checked->parseWithChecks(I, J, std::string(OverlayPath),
+                                                  overlayFor(I), Base);
+        }
         return Request.Workers
                    ? exportIsolated(J, std::string(OverlayPath), Base, Names, *Request.Workers)
                    : exportUnit(J, Model, Base, Names);
@@ -436,6 +451,7 @@ private:
   bool Converged = false;
   UnitCache *Cache;
   ExportCacheStats Stats;
+  std::atomic<unsigned> ParsedWithChecks{0};
 };
 
 } // namespace

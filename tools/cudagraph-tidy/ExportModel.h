@@ -6,6 +6,10 @@
 // that the checks read through ApiModelFiles, so that a wrapper defined in
 // one file is known where another file calls it.
 //
+// The same passes give a checking run its cross-file summaries
+// (computeProjectSummaries, CrossTu.h), where the units the run analyses
+// are parsed with their checks (CheckedParses).
+//
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_TOOLS_EXPORTMODEL_H
 #define CUDAGRAPH_TIDY_TOOLS_EXPORTMODEL_H
@@ -17,8 +21,28 @@
 
 namespace cgt {
 
+class ApiModel;
 class UnitCache;
+struct UnitExport;
+struct UnitJob;
 struct UnitLimits;
+
+/// A checking run's parses of the units it analyses (CrossTu.h): a unit's
+/// export comes from the worker that runs its checks (CheckedExport.h),
+/// which parses it once for both.
+class CheckedParses {
+public:
+  virtual ~CheckedParses() = default;
+  /// Whether unit `Index` (of the passes' files) is parsed with its checks.
+  virtual bool parsesWithChecks(size_t Index) const = 0;
+  /// Parses unit `Index` with its checks, which consume `Consumed` (the
+  /// model file text of the entries it calls and does not define, "" for
+  /// none), and exports it as exportUnit would export `Job` with the
+  /// entries so far from `EntriesPath` ("" for none); `Base` reads them.
+  virtual UnitExport parseWithChecks(size_t Index, const UnitJob &Job,
+                                     const std::string &EntriesPath,
+                                     const std::string &Consumed, const ApiModel &Base) = 0;
+};
 
 struct ExportRequest {
   std::string OutputPath;
@@ -32,6 +56,8 @@ struct ExportRequest {
   /// When set, each unit's export runs in a worker process within these
   /// limits (ExportWorker.h); else in this process.
   const UnitLimits *Workers = nullptr;
+  /// When set, the units it names are parsed with their checks.
+  CheckedParses *Checked = nullptr;
 };
 
 /// What the passes of a checking run found (CrossTu.cpp): for each file,
@@ -45,6 +71,7 @@ struct ProjectSummaries {
   bool Converged = true;
   std::vector<std::string> Conflicts; ///< names left out, for --stats
   unsigned Parsed = 0, Replayed = 0;  ///< unit exports computed / from the cache
+  unsigned ParsedWithChecks = 0;      ///< of Parsed, by CheckedParses
 };
 
 /// The passes of exportModel over `Files`, without writing a file, through

@@ -18,6 +18,7 @@
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -86,7 +87,6 @@ public:
   }
 };
 
-
 class ExportConsumer : public ASTConsumer {
 public:
   ExportConsumer(const ApiModel &Model, const ApiModel &Base, const FileNamer &Names,
@@ -150,15 +150,45 @@ private:
   UnitExport &Out;
 };
 
-/// Makes one ExportConsumer per run (tooling::newFrontendActionFactory).
-struct ConsumerFactory {
+} // namespace
+
+std::unique_ptr<ASTConsumer> newExportConsumer(const ApiModel &Model, const ApiModel &Base,
+                                               const FileNamer &Names, UnitExport &Out) {
+  return std::make_unique<ExportConsumer>(Model, Base, Names, Out);
+}
+
+namespace {
+
+/// One ExportConsumer per run, on the invocation the checks' parse has
+/// (PreambleCache.cpp's runInvocation, as clang-tidy's): __clang_analyzer__
+/// defined, so that a summary describes the code the checks see.
+class ExportAction : public tooling::FrontendActionFactory {
+public:
+  ExportAction(const ApiModel &Model, const ApiModel &Base, const FileNamer &Names,
+               UnitExport &Out)
+      : Model(Model), Base(Base), Names(Names), Out(Out) {}
+  std::unique_ptr<FrontendAction> create() override {
+    struct Action : ASTFrontendAction {
+      ExportAction &F;
+      explicit Action(ExportAction &F) : F(F) {}
+      std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
+        return newExportConsumer(F.Model, F.Base, F.Names, F.Out);
+      }
+    };
+    return std::make_unique<Action>(*this);
+  }
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCH,
+                     DiagnosticConsumer *Diags) override {
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    return FrontendActionFactory::runInvocation(Invocation, Files, PCH, Diags);
+  }
+
+private:
   const ApiModel &Model;
   const ApiModel &Base;
   const FileNamer &Names;
   UnitExport &Out;
-  std::unique_ptr<ASTConsumer> newASTConsumer() {
-    return std::make_unique<ExportConsumer>(Model, Base, Names, Out);
-  }
 };
 
 /// Counts compiler errors and keeps the first, silently. The base class's
@@ -211,12 +241,13 @@ UnitExport exportUnit(const UnitJob &Job, const ApiModel &Model, const ApiModel 
     Adjusted.insert(Adjusted.end(), Job.ExtraArgs.begin(), Job.ExtraArgs.end());
     return Adjusted;
   });
-  Tool.appendArgumentsAdjuster(resourceDirAdjuster());
+  // In the checks' order (PreambleCache.cpp's runOnce).
   Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
+  Tool.appendArgumentsAdjuster(resourceDirAdjuster());
   ErrorCounter Errors;
   Tool.setDiagnosticConsumer(&Errors);
-  ConsumerFactory Consumers{Model, Base, Names, Out};
-  int Status = Tool.run(tooling::newFrontendActionFactory(&Consumers).get());
+  ExportAction Action(Model, Base, Names, Out);
+  int Status = Tool.run(&Action);
   Out.Dependencies = Recording->files();
   Out.AbsentFiles = Recording->absent();
   if (Errors.Errors || Status) {

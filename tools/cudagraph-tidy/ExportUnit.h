@@ -4,6 +4,11 @@
 // and merges): parses one translation unit and asks the lifetime engine
 // for the summary of each definition other files can call by name.
 //
+// The reading of the AST is one consumer, newExportConsumer, which
+// exportUnit's own parse runs and which a checking run adds to the parse
+// that runs the checks (CheckedExport.h), so that a unit it analyses is
+// parsed once for both.
+//
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_TOOLS_EXPORTUNIT_H
 #define CUDAGRAPH_TIDY_TOOLS_EXPORTUNIT_H
@@ -11,9 +16,14 @@
 #include "ApiModel/ApiModel.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringRef.h"
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
+
+namespace clang {
+class ASTConsumer;
+}
 
 namespace cgt {
 
@@ -65,6 +75,15 @@ struct UnitJob {
   std::string ModelFiles; ///< the unit's ApiModelFiles, the output left out
   std::string Fault; ///< tests only (--inject-fault): see ExportWorker.cpp
 };
+
+/// Reads a parsed unit's exports into `Out` (its definitions and the
+/// names it calls; nothing when the parse had errors), with the model
+/// `Model` (the entries so far applied) and `Base` (built-in and
+/// hand-written entries, whose names are not exported). The models and
+/// `Out` must outlive it.
+std::unique_ptr<clang::ASTConsumer> newExportConsumer(const ApiModel &Model,
+                                                      const ApiModel &Base,
+                                                      const FileNamer &Names, UnitExport &Out);
 
 /// Parses `Job`'s unit with the model `Model` (the entries so far applied)
 /// and exports its definitions that `Base` (built-in and hand-written

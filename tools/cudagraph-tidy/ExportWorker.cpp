@@ -3,7 +3,7 @@
 // The worker loads the built-in model, the unit's ApiModelFiles (the base,
 // whose names are not exported) and on top the entries so far, exactly as
 // the in-process pass does (ExportModel.cpp), so the two give the same
-// exports. Crash and out-of-memory exits are the analysis worker's
+// exports; so does the checks' worker when it exports (CheckedExport.cpp). Crash and out-of-memory exits are the analysis worker's
 // (Worker.cpp), so the parent words them the same way.
 //
 //===----------------------------------------------------------------------===//
@@ -57,6 +57,30 @@ void injectFault(const std::string &Kind) {
 
 } // namespace
 
+bool loadExportModels(const std::string &ModelFiles, const std::string &EntriesPath,
+                      ExportModels &Out, std::string &Error) {
+  auto Builtin = ApiModel::builtin();
+  if (!Builtin) {
+    Error = toString(Builtin.takeError());
+    return false;
+  }
+  Out.Base = std::make_unique<ApiModel>(**Builtin);
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  llvm::StringRef(ModelFiles).split(Parts, ';', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef P : Parts)
+    if (llvm::Error E = Out.Base->addFile(P.trim())) {
+      Error = toString(std::move(E));
+      return false;
+    }
+  Out.Model = std::make_unique<ApiModel>(*Out.Base);
+  if (!EntriesPath.empty())
+    if (llvm::Error E = Out.Model->addFile(EntriesPath)) {
+      Error = toString(std::move(E));
+      return false;
+    }
+  return true;
+}
+
 UnitExport exportIsolated(const UnitJob &Job, const std::string &OverlayPath,
                           const ApiModel &Base, const FileNamer &Names,
                           const UnitLimits &Limits) {
@@ -97,25 +121,13 @@ int exportUnitWorkerMain(int Argc, const char **Argv) {
                  << "\n";
     return 2;
   }
-  auto Builtin = ApiModel::builtin();
-  if (!Builtin) {
-    llvm::errs() << "cudagraph-tidy: error: " << toString(Builtin.takeError()) << "\n";
+  ExportModels Models;
+  std::string Error;
+  if (!loadExportModels(Job.ModelFiles, Overlay, Models, Error)) {
+    llvm::errs() << "cudagraph-tidy: error: " << Error << "\n";
     return 2;
   }
-  ApiModel Base(**Builtin);
-  llvm::SmallVector<llvm::StringRef, 4> Parts;
-  llvm::StringRef(Job.ModelFiles).split(Parts, ';', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef P : Parts)
-    if (llvm::Error E = Base.addFile(P.trim())) {
-      llvm::errs() << "cudagraph-tidy: error: " << toString(std::move(E)) << "\n";
-      return 2;
-    }
-  ApiModel Model(Base);
-  if (!Overlay.empty())
-    if (llvm::Error E = Model.addFile(Overlay)) {
-      llvm::errs() << "cudagraph-tidy: error: " << toString(std::move(E)) << "\n";
-      return 2;
-    }
+  const ApiModel &Base = *Models.Base, &Model = *Models.Model;
   UnitExport Out;
   llvm::CrashRecoveryContext::Enable();
   llvm::CrashRecoveryContext CRC;

@@ -17,6 +17,7 @@
 
 #include "DriverSupport.h"
 #include "ExportUnit.h"
+#include <memory>
 
 namespace cgt {
 
@@ -25,6 +26,16 @@ namespace cgt {
 UnitExport exportIsolated(const UnitJob &Job, const std::string &OverlayPath,
                           const ApiModel &Base, const FileNamer &Names,
                           const UnitLimits &Limits);
+
+/// The models of a unit's export: `Base` the built-in model and the
+/// unit's ApiModelFiles (`ModelFiles`, ';'-separated), `Model` the base
+/// and the entries so far (`EntriesPath`, "" for none). False with `Error`
+/// when a file does not load.
+struct ExportModels {
+  std::unique_ptr<ApiModel> Base, Model;
+};
+bool loadExportModels(const std::string &ModelFiles, const std::string &EntriesPath,
+                      ExportModels &Out, std::string &Error);
 
 /// `cudagraph-tidy __export-unit JOB RESULT`.
 int exportUnitWorkerMain(int Argc, const char **Argv);

@@ -186,6 +186,22 @@ UnitResult analyzeIsolated(const UnitTask &Job, const UnitLimits &Limits) {
   return Out;
 }
 
+KeepLifetimeStats::KeepLifetimeStats() {
+  const LifetimeStats &S = lifetimeStats();
+  Saved[0] = S.Functions;
+  Saved[1] = S.WidenedFunctions;
+  Saved[2] = S.BudgetFunctions;
+  Saved[3] = S.MostDisjuncts;
+}
+
+KeepLifetimeStats::~KeepLifetimeStats() {
+  LifetimeStats &S = lifetimeStats();
+  S.Functions = Saved[0];
+  S.WidenedFunctions = Saved[1];
+  S.BudgetFunctions = Saved[2];
+  S.MostDisjuncts = Saved[3];
+}
+
 void addCounters(const UnitCounters &C, PreambleCacheStats *Preamble) {
   LifetimeStats &S = lifetimeStats();
   S.Functions += C.Functions;

@@ -40,6 +40,18 @@ void exitOnOutOfMemory();
 /// and the preamble cache's).
 void addCounters(const UnitCounters &C, PreambleCacheStats *Preamble);
 
+/// Puts this process's lifetime counts (the budget warnings and --stats
+/// are made of them) back as they were when it was made: work that is not
+/// a unit's checks, such as the summary passes, must not add to them.
+class KeepLifetimeStats {
+public:
+  KeepLifetimeStats();
+  ~KeepLifetimeStats();
+
+private:
+  unsigned Saved[4];
+};
+
 /// `cudagraph-tidy __analyze-unit JOB RESULT`: the worker (Worker.cpp).
 int analyzeUnitWorkerMain(int Argc, const char **Argv);
 

@@ -16,6 +16,7 @@
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/PrecompiledPreamble.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
@@ -391,25 +392,34 @@ std::string usePreamble(CompilerInvocation &CI, FileManager &Files,
 
 class Action : public ASTFrontendAction {
 public:
-  explicit Action(ClangTidyASTConsumerFactory *Factory) : Factory(Factory) {}
+  Action(ClangTidyASTConsumerFactory *Factory, const ExtraConsumerFactory &Extra)
+      : Factory(Factory), Extra(Extra) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
                                                  llvm::StringRef File) override {
-    return Factory->createASTConsumer(Compiler, File);
+    std::unique_ptr<ASTConsumer> Checks = Factory->createASTConsumer(Compiler, File);
+    if (!Extra || !Checks)
+      return Checks;
+    std::vector<std::unique_ptr<ASTConsumer>> Both;
+    Both.push_back(std::move(Checks));
+    Both.push_back(Extra());
+    return std::make_unique<MultiplexConsumer>(std::move(Both));
   }
 
 private:
   ClangTidyASTConsumerFactory *Factory;
+  const ExtraConsumerFactory &Extra;
 };
 
 class ActionFactory : public tooling::FrontendActionFactory {
 public:
   ActionFactory(ClangTidyContext &Context,
                 llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-                const PreambleCacheConfig &Cache, bool UseCache)
+                const PreambleCacheConfig &Cache, bool UseCache,
+                const ExtraConsumerFactory &Extra)
       : ConsumerFactory(Context, std::move(BaseFS)), Cache(Cache),
-        UseCache(UseCache) {}
+        UseCache(UseCache), Extra(Extra) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<Action>(&ConsumerFactory);
+    return std::make_unique<Action>(&ConsumerFactory, Extra);
   }
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
                      FileManager *Files,
@@ -441,6 +451,7 @@ private:
   ClangTidyASTConsumerFactory ConsumerFactory;
   const PreambleCacheConfig &Cache;
   bool UseCache;
+  const ExtraConsumerFactory &Extra;
 };
 
 } // namespace
@@ -483,7 +494,8 @@ std::vector<ClangTidyError>
 runOnce(ClangTidyContext &Context, const tooling::CompilationDatabase &Compilations,
         const std::string &File,
         llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-        const PreambleCacheConfig &Cache, bool UseCache, std::string &UsedEntry) {
+        const PreambleCacheConfig &Cache, bool UseCache, std::string &UsedEntry,
+        const ExtraConsumerFactory &Extra) {
   tooling::ClangTool Tool(Compilations, {File},
                           std::make_shared<PCHContainerOperations>(), BaseFS);
   // clang-tidy's ExtraArgs/ExtraArgsBefore from the configuration.
@@ -525,7 +537,7 @@ runOnce(ClangTidyContext &Context, const tooling::CompilationDatabase &Compilati
   Context.setDiagnosticsEngine(std::move(DiagOpts), &DE);
   Tool.setDiagnosticConsumer(&DiagConsumer);
 
-  ActionFactory Factory(Context, std::move(BaseFS), Cache, UseCache);
+  ActionFactory Factory(Context, std::move(BaseFS), Cache, UseCache, Extra);
   Factory.DriverArgs = &Effective;
   Tool.run(&Factory);
   UsedEntry = Factory.UsedEntry;
@@ -557,11 +569,12 @@ std::vector<ClangTidyError> runClangTidyWithPreamble(
     ClangTidyContext &Context, const tooling::CompilationDatabase &Compilations,
     const std::string &File,
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-    const PreambleCacheConfig &Cache, std::string *UsedEntry) {
+    const PreambleCacheConfig &Cache, std::string *UsedEntry,
+    const ExtraConsumerFactory &Extra) {
   bool UseCache = Cache.Enabled && checksAllowCache(Context, File);
   std::string Used;
   std::vector<ClangTidyError> Errors =
-      runOnce(Context, Compilations, File, BaseFS, Cache, UseCache, Used);
+      runOnce(Context, Compilations, File, BaseFS, Cache, UseCache, Used, Extra);
   if (UsedEntry)
     *UsedEntry = Used;
   if (Used.empty() || !hasCompilerError(Errors))
@@ -573,7 +586,7 @@ std::vector<ClangTidyError> runClangTidyWithPreamble(
   // it contradicts is not used again.
   std::string None;
   std::vector<ClangTidyError> Plain =
-      runOnce(Context, Compilations, File, BaseFS, Cache, false, None);
+      runOnce(Context, Compilations, File, BaseFS, Cache, false, None, Extra);
   if (!hasCompilerError(Plain)) {
     markPreambleFailed(Used);
     if (Cache.Stats)

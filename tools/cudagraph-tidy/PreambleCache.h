@@ -49,6 +49,8 @@
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <atomic>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -98,17 +100,23 @@ bool preambleCacheConfig(std::string Mode, size_t Files,
                          PreambleCacheConfig &Out, std::string &Error);
 constexpr size_t AutoBuildLimit = 8;
 
+/// Another consumer of the AST the checks read, made for each parse (a
+/// unit may be parsed twice: see runClangTidyWithPreamble).
+using ExtraConsumerFactory = std::function<std::unique_ptr<clang::ASTConsumer>()>;
+
 /// clang::tidy::runClangTidy for one translation unit, with the preamble
 /// served from (and added to) the cache when `Cache.Enabled`. `UsedEntry`,
 /// when given, is set to the .pch the result was parsed against ("" for a
-/// plain parse), whose headers the parse did not open itself.
+/// plain parse), whose headers the parse did not open itself. `Extra`,
+/// when set, reads the same AST after the checks.
 std::vector<clang::tidy::ClangTidyError>
 runClangTidyWithPreamble(clang::tidy::ClangTidyContext &Context,
                          const clang::tooling::CompilationDatabase &Compilations,
                          const std::string &File,
                          llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
                          const PreambleCacheConfig &Cache,
-                         std::string *UsedEntry = nullptr);
+                         std::string *UsedEntry = nullptr,
+                         const ExtraConsumerFactory &Extra = {});
 
 /// A precompiled preamble names the headers it read by absolute path, where
 /// a full parse of a main file named relatively ("src/a.cu") names the

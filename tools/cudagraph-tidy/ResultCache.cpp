@@ -2,7 +2,9 @@
 //
 // An entry holds the result text exactly as the worker sent it, so a
 // replay goes through the same resultFromJson as a fresh analysis: the
-// report cannot tell them apart.
+// report cannot tell them apart. A kept result is the worker's too, and is
+// compared by its whole task (the job the worker was sent, less the
+// summary request), so only the task the checks would run takes it.
 //
 //===----------------------------------------------------------------------===//
 #include "ResultCache.h"
@@ -69,7 +71,30 @@ std::string ResultCache::keyOf(const UnitTask &Task) const {
   return "r-" + K.key() + ".json";
 }
 
+void ResultCache::keep(const UnitTask &Task, UnitResult Result) {
+  std::string Text = taskToJson(Task);
+  std::lock_guard<std::mutex> Lock(M);
+  Kept[Task.File] = {std::move(Text), std::move(Result)};
+}
+
+bool ResultCache::replayKept(const UnitTask &Task, UnitResult &Out) {
+  std::string Text = taskToJson(Task);
+  {
+    std::lock_guard<std::mutex> Lock(M);
+    auto It = Kept.find(Task.File);
+    if (It == Kept.end() || It->second.first != Text)
+      return false;
+    Out = It->second.second;
+    Analysed.push_back(Task.File);
+  }
+  ++FromSummaryPasses;
+  save(Task, Out);
+  return true;
+}
+
 bool ResultCache::replay(const UnitTask &Task, UnitResult &Out) {
+  if (replayKept(Task, Out))
+    return true;
   if (!Cache)
     return false;
   std::string Text = Cache->get(keyOf(Task));
@@ -106,6 +131,10 @@ void ResultCache::store(const UnitTask &Task, const UnitResult &Result) {
     std::lock_guard<std::mutex> Lock(M);
     Analysed.push_back(Task.File);
   }
+  save(Task, Result);
+}
+
+void ResultCache::save(const UnitTask &Task, const UnitResult &Result) {
   // A worker that crashed or ran past a budget sends no files: nothing is
   // stored. One whose unit does not parse does, and is: its files and the
   // paths it missed decide that outcome too.

@@ -3,7 +3,10 @@
 // The hooks a checking run calls around each unit (UnitHooks in
 // DriverSupport.h): before the analysis, the unit's options get the model
 // file of the summaries of other units it consumes (CrossTu.h); then its
-// result is looked up in the unit cache (UnitCache.h):
+// result is the one a summary pass's parse already analysed with the same
+// task, kept in memory (keep: the unit consumes what it consumed then, and
+// is not parsed again; it counts as analysed and is stored as below), else
+// it is looked up in the unit cache (UnitCache.h):
 //
 //   r-<unit key>   the files the analysis read, with their hashes, and the
 //                  unit's result as the worker wrote it (UnitWire.h)
@@ -47,21 +50,33 @@ public:
   /// run names it).
   void setSummaries(const std::string &File, const std::string &ModelPath);
 
+  /// The result of `Task`, analysed by a summary pass's parse before the
+  /// checks run (CheckedExport.h). The checks' replay takes it when their
+  /// task for the file is still `Task`; a later one for the file replaces it.
+  void keep(const UnitTask &Task, UnitResult Result);
+
   void prepare(size_t Index, UnitTask &Task) override;
+  /// A kept result (counted as analysed, and stored), else the cache's.
   bool replay(const UnitTask &Task, UnitResult &Out) override;
   void store(const UnitTask &Task, const UnitResult &Result) override;
 
   std::atomic<unsigned> Replayed{0}, Stored{0};
+  /// Of the units analysed, those whose kept result was their result.
+  std::atomic<unsigned> FromSummaryPasses{0};
   /// The units analysed, for --stats.
   std::vector<std::string> analysed() const;
 
 private:
   std::string keyOf(const UnitTask &Task) const;
+  bool replayKept(const UnitTask &Task, UnitResult &Out);
+  void save(const UnitTask &Task, const UnitResult &Result);
   UnitCache *Cache;
   bool Store;
   std::map<std::string, std::string> Summaries;
   mutable std::mutex M;
   std::vector<std::string> Analysed;
+  /// By file: the task as text (taskToJson) and its result.
+  std::map<std::string, std::pair<std::string, UnitResult>> Kept;
 };
 
 /// Adds `ModelPath` to every ApiModelFiles option of `Opts` (the global

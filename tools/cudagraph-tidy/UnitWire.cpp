@@ -154,7 +154,12 @@ std::string taskToJson(const UnitTask &Job) {
                 {"maxBytes", P.MaxBytes},
                 {"inUseMarker", P.InUseMarker},
                 {"crashOnRead", P.FaultCrashOnRead}}},
-              {"fault", Job.Fault}}
+              {"fault", Job.Fault},
+              {"summaries",
+               {{"enabled", Job.Summaries.Enabled},
+                {"modelFiles", Job.Summaries.ModelFiles},
+                {"entries", Job.Summaries.EntriesPath},
+                {"root", Job.Summaries.Root}}}}
       .dump();
 }
 
@@ -182,6 +187,11 @@ bool taskFromJson(const std::string &Text, UnitTask &Job, std::string &Error) {
         Job.Preamble.InUseMarker = P.at("inUseMarker");
         Job.Preamble.FaultCrashOnRead = P.at("crashOnRead");
         Job.Fault = J.at("fault");
+        const json &S = J.at("summaries");
+        Job.Summaries.Enabled = S.at("enabled");
+        Job.Summaries.ModelFiles = S.at("modelFiles");
+        Job.Summaries.EntriesPath = S.at("entries");
+        Job.Summaries.Root = S.at("root");
       },
       Error);
 }
@@ -196,6 +206,7 @@ std::string resultToJson(const UnitResult &R) {
               {"configErrors", R.ConfigErrors},
               {"dependencies", R.Dependencies},
               {"absent", R.AbsentFiles},
+              {"summaries", R.Summaries},
               {"counters",
                {{"functions", C.Functions},
                 {"widened", C.WidenedFunctions},
@@ -218,6 +229,7 @@ bool resultFromJson(const std::string &Text, UnitResult &R, std::string &Error) 
         R.ConfigErrors = J.at("configErrors").get<std::vector<std::string>>();
         R.Dependencies = J.at("dependencies").get<std::vector<std::string>>();
         R.AbsentFiles = J.at("absent").get<std::vector<std::string>>();
+        R.Summaries = J.at("summaries");
         const json &C = J.at("counters");
         R.Counters.Functions = C.at("functions");
         R.Counters.WidenedFunctions = C.at("widened");

@@ -3,10 +3,11 @@
 // The driver analyses each translation unit in a worker process
 // (Isolation.h). What crosses the process boundary is written here as JSON
 // files: the job (the file, its compile commands, its resolved clang-tidy
-// options as .clang-tidy YAML, the preamble cache settings) and the result
-// (the unit's status, its findings, configuration errors, and the engines'
-// counters, which the parent adds to its own so --stats and the budget
-// warnings cover every worker). A field the reader does not know is an
+// options as .clang-tidy YAML, the preamble cache settings, a summary
+// pass's request) and the result (the unit's status, its findings,
+// configuration errors, the engines' counters, which the parent adds to
+// its own so --stats and the budget warnings cover every worker, and the
+// unit's exported summaries when asked: CheckedExport.h). A field the reader does not know is an
 // error: parent and worker are always the same binary.
 //
 //===----------------------------------------------------------------------===//

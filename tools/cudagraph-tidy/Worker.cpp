@@ -1,9 +1,10 @@
 //===- Worker.cpp - the worker process that analyses one unit -------------===//
 //
 // `cudagraph-tidy __analyze-unit JOB RESULT` (Isolation.h): reads the job,
-// analyses the unit in this process and writes the result. A crash inside
-// the analysis is caught by llvm::CrashRecoveryContext, which writes clang's
-// stack trace and lets the worker say which signal it was (exit code
+// analyses the unit in this process and writes the result (with its
+// exported summaries when a summary pass asks: CheckedExport.h). A crash
+// inside the analysis is caught by llvm::CrashRecoveryContext, which writes
+// clang's stack trace and lets the worker say which signal it was (exit code
 // WorkerCrashedExit); a failed allocation exits with WorkerOutOfMemoryExit.
 // The worker never tries to go on after either: it has one unit, and its
 // state after a signal is not to be trusted.
@@ -15,6 +16,7 @@
 // tests can show what a real failure of each kind leaves of a run.
 //
 //===----------------------------------------------------------------------===//
+#include "CheckedExport.h"
 #include "Isolation.h"
 #include "UnitWire.h"
 #include "Lifetime/LifetimeAnalysis.h"
@@ -102,7 +104,7 @@ int analyzeUnitWorkerMain(int Argc, const char **Argv) {
   CRC.DumpStackAndCleanupOnFailure = true;
   bool OK = CRC.RunSafely([&] {
     injectFault(Task.Fault);
-    Result = analyzeUnit(Task);
+    Result = Task.Summaries.Enabled ? analyzeWithSummaries(Task) : analyzeUnit(Task);
   });
   if (!OK) {
     // RetCode is 128 + the signal for a caught signal.
