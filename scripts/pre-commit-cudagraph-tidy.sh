@@ -29,8 +29,8 @@
 #
 # Speed: the driver keeps each file's precompiled #include block in
 # $XDG_CACHE_HOME/cudagraph-tidy (its default --preamble-cache=auto builds
-# entries for runs of up to 8 files), so a second commit touching a file
-# skips re-parsing cuda_runtime.h. `args: [--diff=HEAD]` in the hook's
+# entries for runs of up to 8 files, on the second run that misses one), so
+# from the third commit touching a file on, cuda_runtime.h is not re-parsed. `args: [--diff=HEAD]` in the hook's
 # configuration reports only findings on the lines the commit changes.
 set -u
 

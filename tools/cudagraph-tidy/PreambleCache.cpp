@@ -55,6 +55,7 @@ bool preambleCacheConfig(std::string Mode, size_t Files,
   }
   C.Enabled = Mode != "off";
   C.Build = Mode == "on" || Files <= AutoBuildLimit;
+  C.BuildOnSecondMiss = Mode == "auto";
   C.Directory = defaultPreambleCacheDir();
   if (C.Directory.empty())
     C.Enabled = false;
@@ -300,6 +301,19 @@ std::string failedMarkerOf(llvm::StringRef PchPath) {
   return (PchPath.drop_back(strlen(".pch")) + ".failed").str();
 }
 
+/// With BuildOnSecondMiss, true the first time the entry is missed: the
+/// key is marked seen, and the parse goes on without a preamble.
+bool firstMiss(const PreambleCacheConfig &Cache, llvm::StringRef PchPath) {
+  if (!Cache.BuildOnSecondMiss)
+    return false;
+  std::string Seen = (PchPath.drop_back(strlen(".pch")) + ".seen").str();
+  if (llvm::sys::fs::exists(Seen))
+    return false;
+  std::string Empty;
+  publish(Seen, &Empty, nullptr);
+  return true;
+}
+
 /// Names the entry a parse is about to build or read, and the private link
 /// it reads it through, for the parent process to mark failed and clean up
 /// if this one dies (Isolation.cpp); "" clears it.
@@ -358,7 +372,7 @@ std::string usePreamble(CompilerInvocation &CI, FileManager &Files,
   markInUse(Cache, Pch);
   bool Fresh = llvm::sys::fs::exists(Pch) && depsStillValid(join(Dir, Key + ".deps"));
   if (!Fresh) {
-    if (!Cache.Build ||
+    if (!Cache.Build || firstMiss(Cache, Pch) ||
         !buildEntry(CI, Files, PCHOps, **Main, Bounds, std::string(MainPath), Dir, Key)) {
       if (Cache.Stats)
         ++Cache.Stats->Skipped;

@@ -70,6 +70,11 @@ struct PreambleCacheConfig {
   /// or editor run has and a one-off CI run over thousands of files does
   /// not: see preambleCacheConfig().
   bool Build = true;
+  /// Build an entry on the second miss of its key, not the first ("auto"):
+  /// a key seen once is only marked ("<key>.seen"), so that a one-off run
+  /// costs what a run without the cache costs, and the build, about one
+  /// more parse of the preamble, is paid by a run that has a next one.
+  bool BuildOnSecondMiss = false;
   std::string Directory;            ///< empty: the default location
   uint64_t MaxBytes = 2048ull << 20;
   PreambleCacheStats *Stats = nullptr;
@@ -94,7 +99,8 @@ std::string defaultPreambleCacheDir();
 /// The configuration for `Mode` ("auto", "on" or "off"; "" takes
 /// $CUDAGRAPH_TIDY_PREAMBLE_CACHE, else "auto") and a run over `Files`
 /// translation units: "auto" reuses entries always and builds them for runs
-/// of at most AutoBuildLimit files; "on" always builds. The cap comes from
+/// of at most AutoBuildLimit files, on the second miss of a key; "on"
+/// always builds, on the first miss. The cap comes from
 /// CUDAGRAPH_TIDY_CACHE_MB. Returns false with `Error` for a bad mode.
 bool preambleCacheConfig(std::string Mode, size_t Files,
                          PreambleCacheConfig &Out, std::string &Error);

@@ -150,6 +150,7 @@ std::string taskToJson(const UnitTask &Job) {
               {"preamble",
                {{"enabled", P.Enabled},
                 {"build", P.Build},
+                {"buildOnSecondMiss", P.BuildOnSecondMiss},
                 {"directory", P.Directory},
                 {"maxBytes", P.MaxBytes},
                 {"inUseMarker", P.InUseMarker},
@@ -182,6 +183,7 @@ bool taskFromJson(const std::string &Text, UnitTask &Job, std::string &Error) {
         const json &P = J.at("preamble");
         Job.Preamble.Enabled = P.at("enabled");
         Job.Preamble.Build = P.at("build");
+        Job.Preamble.BuildOnSecondMiss = P.at("buildOnSecondMiss");
         Job.Preamble.Directory = P.at("directory");
         Job.Preamble.MaxBytes = P.at("maxBytes");
         Job.Preamble.InUseMarker = P.at("inUseMarker");
