@@ -2,11 +2,18 @@
 """What the cudagraph-* checks and the preamble cache cost, on real CUDA code.
 
   bench/perf/run_perf.py [--build build] [--rounds 5] [--skip-ggml]
+                         [--only ggml-cuda.cu,graphMemoryNodes.cu,transpose.cu]
+                         [--instructions] [--plugin-only]
 
 Needs the sources on this machine (never committed): /work/ggml
 (src/ggml-cuda/ggml-cuda.cu) and /work/cuda-samples (three graph samples and
 transpose); pass --ggml / --samples for other places.
 
+0. The plugin: clang-tidy-22 -load CudaGraphTidy.so with every cudagraph-*
+   check against clang-tidy-22 with one trivial check, alternated, the
+   median of the per-pair ratios; with --instructions also the ratio of
+   the instructions both execute (valgrind), which a loaded or noisy
+   machine does not change.
 1. Paired runs, per translation unit: the driver with all cudagraph-* checks
    against the driver with one trivial clang-tidy check (misc-misplaced-const),
    A and B alternated, `rounds` pairs; the median of the per-pair ratios.
@@ -14,7 +21,8 @@ transpose); pass --ggml / --samples for other places.
    preamble cache populated first, then both sides read it.
 2. The warm one-file run a pre-commit hook makes, on each file of examples/:
    the driver, and the published hook script, with the cache warm (median of
-   `rounds` runs), and the same file with the cache off.
+   `rounds` runs), the same file with the cache off, and cold (an empty
+   cache folder each round: what the first run of a key costs).
 3. The checks' own time: clang-tidy-22 -load CudaGraphTidy.so
    --enable-check-profile, the sum of the cudagraph-* rows (matchers and
    callbacks) against the wall time of the whole run.
@@ -97,6 +105,46 @@ def paired(driver, unit, cache, rounds, env):
     return statistics.median(ratios), statistics.median(a_times), statistics.median(b_times)
 
 
+def plugin_cmd(clang_tidy, plugin, f, flags, all_checks):
+    checks = ["-load", plugin, "-checks=-*,cudagraph-*"] if all_checks else \
+             ["-checks=-*,misc-misplaced-const"]
+    return [clang_tidy] + checks + [f, "--"] + CUDA_ARGS + flags
+
+
+def paired_plugin(clang_tidy, plugin, unit, rounds, env):
+    """clang-tidy-22 with the plugin (all cudagraph-* checks) against
+    clang-tidy-22 with one trivial check, alternated: the median per-pair
+    ratio and the median seconds of each side."""
+    name, cwd, f, flags = unit
+    a_cmd = plugin_cmd(clang_tidy, plugin, f, flags, True)
+    b_cmd = plugin_cmd(clang_tidy, plugin, f, flags, False)
+    ratios, a_times, b_times = [], [], []
+    for i in range(rounds):
+        if i % 2:
+            b = timed(b_cmd, cwd, env); a = timed(a_cmd, cwd, env)
+        else:
+            a = timed(a_cmd, cwd, env); b = timed(b_cmd, cwd, env)
+        ratios.append(a / b)
+        a_times.append(a)
+        b_times.append(b)
+    return statistics.median(ratios), statistics.median(a_times), statistics.median(b_times)
+
+
+def instructions(cmd, cwd, env):
+    """Instructions the command executes (valgrind --tool=callgrind): the
+    same on a loaded machine as on a quiet one."""
+    out = tempfile.mktemp(prefix="cgt-perf-cg-")
+    r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out] + cmd,
+                       cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True)
+    if os.path.exists(out):
+        os.remove(out)
+    for line in r.stderr.splitlines():
+        if "refs:" in line:
+            return int(line.split("refs:")[1].strip().replace(",", ""))
+    sys.exit("valgrind gave no instruction count for: " + " ".join(cmd))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -104,6 +152,12 @@ def main():
     ap.add_argument("--ggml", default="/work/ggml")
     ap.add_argument("--samples", default="/work/cuda-samples")
     ap.add_argument("--skip-ggml", action="store_true")
+    ap.add_argument("--only", default="",
+                    help="comma-separated unit names to time (default: all)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count instructions with valgrind (plugin, both sides)")
+    ap.add_argument("--plugin-only", action="store_true",
+                    help="only the plugin pairs (and --instructions)")
     args = ap.parse_args()
     driver = os.path.join(args.build, "bin", "cudagraph-tidy")
     plugin = os.path.join(args.build, "lib", "CudaGraphTidy.so")
@@ -111,14 +165,31 @@ def main():
     cache_home = tempfile.mkdtemp(prefix="cgt-perf-cache-")
     env = dict(os.environ, XDG_CACHE_HOME=cache_home, CUDAGRAPH_TIDY=driver)
     env.pop("CUDAGRAPH_TIDY_BUILD_DIR", None)
+    picked = [u for u in units(args.ggml, args.samples, args.skip_ggml)
+              if not args.only or u[0] in args.only.split(",")]
     try:
-        print("## paired runs: all cudagraph-* checks / one trivial check (median of %d pairs)"
+        print("## plugin: clang-tidy-22 -load CudaGraphTidy.so (all cudagraph-*) / "
+              "clang-tidy-22 misc-misplaced-const (median of %d pairs)" % args.rounds)
+        print("%-34s %8s %8s %8s %12s" % ("unit", "ratio", "all s", "triv s", "instructions"))
+        for u in picked:
+            r = paired_plugin(clang_tidy, plugin, u, args.rounds, env)
+            ins = ""
+            if args.instructions:
+                name, cwd, f, flags = u
+                a = instructions(plugin_cmd(clang_tidy, plugin, f, flags, True), cwd, env)
+                b = instructions(plugin_cmd(clang_tidy, plugin, f, flags, False), cwd, env)
+                ins = "%.3fx (%.2fG / %.2fG)" % (a / b, a / 1e9, b / 1e9)
+            print("%-34s %7.3fx %8.3f %8.3f %s" % ((u[0],) + r + (ins,)))
+            sys.stdout.flush()
+        if args.plugin_only:
+            return
+        print("\n## paired runs: all cudagraph-* checks / one trivial check (median of %d pairs)"
               % args.rounds)
         print("%-34s %8s %8s %8s %8s %8s %8s" % ("unit", "cold", "all s", "triv s",
                                                "warm", "all s", "triv s"))
         cold_ratios = []
         warm_ratios = []
-        for u in units(args.ggml, args.samples, args.skip_ggml):
+        for u in picked:
             c = paired(driver, u, False, args.rounds, env)
             w = paired(driver, u, True, args.rounds, env)
             cold_ratios.append(c[0])
@@ -129,7 +200,7 @@ def main():
                                            statistics.median(warm_ratios)))
 
         print("\n## one-file pre-commit run on examples/ (median of %d runs)" % args.rounds)
-        print("%-20s %10s %10s %10s" % ("file", "no cache", "warm", "hook warm"))
+        print("%-20s %10s %10s %10s %10s" % ("file", "no cache", "cold", "warm", "hook warm"))
         hook = os.path.join(ROOT, "scripts", "pre-commit-cudagraph-tidy.sh")
         work = tempfile.mkdtemp(prefix="cgt-perf-repo-")
         subprocess.run(["git", "init", "-q", work], check=True)
@@ -140,12 +211,22 @@ def main():
             base = [driver, "--quiet", ex, "--"] + CUDA_ARGS
             off = statistics.median(timed(base[:1] + ["--preamble-cache=off"] + base[1:], work, env)
                                     for _ in range(args.rounds))
-            timed(base, work, env)  # warm the cache (auto builds for one file)
+            # Cold: each round on an empty cache folder ("auto" marks the
+            # key on its first miss and parses as without the cache).
+            colds = []
+            for _ in range(args.rounds):
+                fresh = tempfile.mkdtemp(prefix="cgt-perf-cold-")
+                colds.append(timed(base, work, dict(env, XDG_CACHE_HOME=fresh)))
+                shutil.rmtree(fresh, ignore_errors=True)
+            cold = statistics.median(colds)
+            timed(base, work, env)  # first miss: marks the key
+            timed(base, work, env)  # second miss: builds the entry
             warm = statistics.median(timed(base, work, env) for _ in range(args.rounds))
             hook_cmd = ["bash", hook, ex]
             timed(hook_cmd, work, env)
+            timed(hook_cmd, work, env)
             hook_warm = statistics.median(timed(hook_cmd, work, env) for _ in range(args.rounds))
-            print("%-20s %9.3fs %9.3fs %9.3fs" % (ex, off, warm, hook_warm))
+            print("%-20s %9.3fs %9.3fs %9.3fs %9.3fs" % (ex, off, cold, warm, hook_warm))
             sys.stdout.flush()
         shutil.rmtree(work, ignore_errors=True)
 

@@ -160,6 +160,7 @@ void CrossTuRun::planChecks(DriverRun &Run, const std::vector<std::string> &Summ
   // Before any summaries are set: the tasks consume none.
   Plan = planUnits(Run, Analysed);
   Limits = Run.Limits;
+  Progress = Run.Progress;
   std::map<std::string, size_t> ByPath;
   for (size_t J : Plan.ToAnalyze)
     ByPath.emplace(absolute(Analysed[J]), J);
@@ -177,6 +178,12 @@ UnitExport CrossTuRun::parseWithChecks(size_t Index, const UnitJob &Job,
                                        const std::string &EntriesPath,
                                        const std::string &Consumed, const ApiModel &Base) {
   UnitTask Task = Plan.Tasks[TaskOf[Index]];
+  if (Progress) {
+    std::lock_guard<std::mutex> Lock(ProgressLock);
+    if (Started.insert(Task.File).second)
+      llvm::errs() << "[" << Started.size() << "/" << Plan.ToAnalyze.size() << "] "
+                   << Task.File << "\n";
+  }
   // The consumed summaries as prepare will name them (by the hash of their
   // text); without the file the parse still exports, but its findings are
   // not the unit's.

@@ -47,6 +47,7 @@
 #include "UnitCache.h"
 #include <memory>
 #include <mutex>
+#include <set>
 
 namespace cgt {
 
@@ -119,6 +120,12 @@ private:
   UnitPlan Plan;
   std::vector<size_t> TaskOf;
   UnitLimits Limits;
+  /// "[3/66] file" as a parse with the checks starts (DriverRun::Progress):
+  /// on a cold run that is where the time goes. A unit parsed again in a
+  /// later pass is not counted again.
+  bool Progress = false;
+  std::set<std::string> Started;
+  std::mutex ProgressLock;
   std::string SourceRoot;
 };
 
