@@ -90,6 +90,8 @@ public:
                const std::vector<std::string> &Analysed, const ExportRequest &Request,
                std::string &Error);
   UnitHooks *hooks() { return &Results; }
+  /// Whether the passes printed progress lines (DriverRun::Progress).
+  bool announcedUnits() const { return !Started.empty(); }
   /// After the run: the cache within its bound.
   void finish();
   /// The --stats lines.

@@ -538,6 +538,10 @@ int main(int argc, const char **argv) {
     Summaries.Workers = InProcessOpt ? nullptr : &Run.Limits;
     if (!CrossTu.prepare(Run, SummaryFiles, Files, Summaries, Error))
       return fail(Error);
+    // The passes named each unit as they parsed it; the checks that follow
+    // mostly take those results, and one "[i/N]" sequence is enough.
+    if (CrossTu.announcedUnits())
+      Run.Progress = false;
     Result = cgt::runChecks(Run, Files);
     cgt::noteEngineBudgets(Result);
     CrossTu.finish();
