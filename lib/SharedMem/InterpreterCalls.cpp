@@ -100,15 +100,19 @@ void Interp::bind(const ArgBinding &B) {
 }
 
 void Interp::noteReturn(const Expr *Value) {
-  CallFrame &Fr = Frames.back();
-  bool First = !Fr.Returned;
-  Fr.Returned = true;
+  // By index, not by reference: the value may call another inlined
+  // function, whose frame can move the frames (cuda-samples' scan.cu
+  // returned through a freed frame until 2026-12-02).
+  const size_t Index = Frames.size() - 1;
+  bool First = !Frames[Index].Returned;
+  Frames[Index].Returned = true;
   if (!Value) {
-    Fr.Ret = SymVal::top();
+    Frames[Index].Ret = SymVal::top();
     return;
   }
   if (Value->getType()->isPointerType()) {
     PtrVal P = evalPtr(Value);
+    CallFrame &Fr = Frames[Index];
     bool Same = P.VD == Fr.RetPtr.VD && P.Off == Fr.RetPtr.Off &&
                 P.Carve == Fr.RetPtr.Carve;
     Fr.RetPtr = First || Same ? P : PtrVal();
@@ -118,6 +122,7 @@ void Interp::noteReturn(const Expr *Value) {
   SymVal V = evalAny(Value);
   if (Value->getType()->isIntegralOrEnumerationType())
     V = normalize(V, Value->getType());
+  CallFrame &Fr = Frames[Index];
   Fr.Ret = First || V == Fr.Ret ? V : SymVal::top();
 }
 
