@@ -92,6 +92,12 @@ def paired(driver, unit, cache, rounds, env):
     if cache:  # populate both sides' entries (same preamble, same key)
         timed(a_cmd, cwd, env)
         timed(b_cmd, cwd, env)
+    return alternated(a_cmd, b_cmd, cwd, rounds, env)
+
+
+def alternated(a_cmd, b_cmd, cwd, rounds, env):
+    """`rounds` pairs of A and B: the median per-pair ratio A/B and the
+    median seconds of each side."""
     ratios, a_times, b_times = [], [], []
     for i in range(rounds):
         # Alternate which side goes first so drift hits both equally.
@@ -118,16 +124,7 @@ def paired_plugin(clang_tidy, plugin, unit, rounds, env):
     name, cwd, f, flags = unit
     a_cmd = plugin_cmd(clang_tidy, plugin, f, flags, True)
     b_cmd = plugin_cmd(clang_tidy, plugin, f, flags, False)
-    ratios, a_times, b_times = [], [], []
-    for i in range(rounds):
-        if i % 2:
-            b = timed(b_cmd, cwd, env); a = timed(a_cmd, cwd, env)
-        else:
-            a = timed(a_cmd, cwd, env); b = timed(b_cmd, cwd, env)
-        ratios.append(a / b)
-        a_times.append(a)
-        b_times.append(b)
-    return statistics.median(ratios), statistics.median(a_times), statistics.median(b_times)
+    return alternated(a_cmd, b_cmd, cwd, rounds, env)
 
 
 def instructions(cmd, cwd, env):
