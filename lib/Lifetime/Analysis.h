@@ -332,10 +332,11 @@ private:
                       bool &Infeasible);
   void restorePrunedSwitchDefaults();
   IdSet refineSubject(const EdgeTest &E, bool NonZero, PathState &P, bool &Infeasible);
-  bool hasZeroCase(const SwitchStmt *Switch) const;
+  bool hasZeroCase(const SwitchStmt *Switch);
   void refineOnCaseValues(const SwitchStmt *Switch, const EdgeTest &E, const CFGBlock *To,
                           PathState &P, bool &Infeasible);
-  std::optional<int64_t> caseValue(const SwitchCase *C) const;
+  std::optional<int64_t> caseValue(const SwitchCase *C);
+  const std::vector<int64_t> &caseValues(const SwitchStmt *Switch);
   bool assumeCaseValue(const SwitchStmt *Switch, const CFGBlock *To, PathState &P);
   uintptr_t caseFactKey(uintptr_t Subject, int64_t Value);
   const EdgeTest &edgeTest(const Expr *Cond);
@@ -622,6 +623,13 @@ private:
   std::map<const FieldDecl *, LiveOnReturn> MembersLiveAtExit;
   std::map<const CallExpr *, unsigned> ReturnedResource;
   llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;
+  /// Case labels' constants, and each switch's in case-list order: every
+  /// edge out of a switch asks about all of its cases (ggml's `switch (op)`
+  /// has ninety), and evaluating a label is costly.
+  llvm::DenseMap<const SwitchCase *, std::optional<int64_t>> CaseValues;
+  llvm::DenseMap<const SwitchStmt *, std::vector<int64_t>> SwitchCaseValues;
+  /// caseFactKey's keys, by (subject, switch), in the order of caseValues.
+  std::map<std::pair<uintptr_t, const SwitchStmt *>, std::vector<uintptr_t>> CaseFactKeys;
   llvm::DenseMap<const Expr *, std::optional<ValueTest>> ValueTests;
   llvm::DenseMap<const Expr *, std::optional<int64_t>> ConstantValues;
   /// Places whose type can be a value symbol (isValueSymbol).

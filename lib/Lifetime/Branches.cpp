@@ -337,10 +337,8 @@ void Analysis::refineOnSwitch(const SwitchStmt *Switch, const CFGBlock *To, Path
   std::optional<bool> NonZero;
   const Stmt *Label = To->getLabel();
   if (const auto *Case = dyn_cast_or_null<CaseStmt>(Label)) {
-    Expr::EvalResult V;
-    if (!Case->getRHS() && !Case->getLHS()->isValueDependent() &&
-        Case->getLHS()->EvaluateAsInt(V, Ctx))
-      NonZero = V.Val.getInt() != 0;
+    if (std::optional<int64_t> V = caseValue(Case))
+      NonZero = *V != 0;
   } else if (hasZeroCase(Switch)) {
     NonZero = true; // default, or past the switch with no case taken
   }
@@ -395,14 +393,28 @@ void Analysis::restorePrunedSwitchDefaults() {
   }
 }
 
-/// The constant of a `case` label; none for `default` and GNU ranges.
-std::optional<int64_t> Analysis::caseValue(const SwitchCase *C) const {
+/// The constant of a `case` label; none for `default`, GNU ranges and
+/// values wider than 64 bits.
+std::optional<int64_t> Analysis::caseValue(const SwitchCase *C) {
   const auto *Case = dyn_cast_or_null<CaseStmt>(C);
-  Expr::EvalResult V;
-  if (!Case || Case->getRHS() || Case->getLHS()->isValueDependent() ||
-      !Case->getLHS()->EvaluateAsInt(V, Ctx))
+  if (!Case)
     return std::nullopt;
-  return V.Val.getInt().getExtValue();
+  auto [It, New] = CaseValues.try_emplace(Case);
+  Expr::EvalResult V;
+  if (New && !Case->getRHS() && !Case->getLHS()->isValueDependent() &&
+      Case->getLHS()->EvaluateAsInt(V, Ctx) && V.Val.getInt().getSignificantBits() <= 64)
+    It->second = V.Val.getInt().getExtValue();
+  return It->second;
+}
+
+/// The constants of the switch's case labels, in case-list order.
+const std::vector<int64_t> &Analysis::caseValues(const SwitchStmt *Switch) {
+  auto [It, New] = SwitchCaseValues.try_emplace(Switch);
+  if (New)
+    for (const SwitchCase *C = Switch->getSwitchCaseList(); C; C = C->getNextSwitchCase())
+      if (std::optional<int64_t> V = caseValue(C))
+        It->second.push_back(*V);
+  return It->second;
 }
 
 /// The fact "the subject of fact `Subject` equals `Value`".
@@ -431,12 +443,14 @@ void Analysis::refineOnCaseValues(const SwitchStmt *Switch, const EdgeTest &E,
   std::optional<int64_t> Taken = caseValue(Label);
   if (isa_and_nonnull<CaseStmt>(Label) && !Taken)
     return; // a case we cannot evaluate: nothing is known
-  for (const SwitchCase *C = Switch->getSwitchCaseList(); C; C = C->getNextSwitchCase()) {
-    std::optional<int64_t> V = caseValue(C);
-    if (!V)
-      continue;
-    uintptr_t K = caseFactKey(*E.Fact, *V);
-    bool Holds = Taken && *V == *Taken;
+  const std::vector<int64_t> &Values = caseValues(Switch);
+  auto [Keys, New] = CaseFactKeys.try_emplace({*E.Fact, Switch});
+  if (New)
+    for (int64_t V : Values)
+      Keys->second.push_back(caseFactKey(*E.Fact, V));
+  for (size_t I = 0; I < Values.size(); ++I) {
+    uintptr_t K = Keys->second[I];
+    bool Holds = Taken && Values[I] == *Taken;
     auto F = P.Facts.find(K);
     if (F != P.Facts.end() && F->second != Holds) {
       Infeasible = true;
@@ -464,22 +478,14 @@ bool Analysis::assumeCaseValue(const SwitchStmt *Switch, const CFGBlock *To, Pat
   }
   if (Label && !isa<DefaultStmt>(Label))
     return true;
-  for (const SwitchCase *C = Switch->getSwitchCaseList(); C; C = C->getNextSwitchCase())
-    if (std::optional<int64_t> V = caseValue(C))
-      if (!P.Values.assume(S, values::Relation::NE, *V))
-        return false;
+  for (int64_t V : caseValues(Switch))
+    if (!P.Values.assume(S, values::Relation::NE, V))
+      return false;
   return true;
 }
 
-bool Analysis::hasZeroCase(const SwitchStmt *Switch) const {
-  for (const SwitchCase *C = Switch->getSwitchCaseList(); C; C = C->getNextSwitchCase())
-    if (const auto *Case = dyn_cast<CaseStmt>(C)) {
-      Expr::EvalResult V;
-      if (!Case->getRHS() && !Case->getLHS()->isValueDependent() &&
-          Case->getLHS()->EvaluateAsInt(V, Ctx) && V.Val.getInt() == 0)
-        return true;
-    }
-  return false;
+bool Analysis::hasZeroCase(const SwitchStmt *Switch) {
+  return llvm::is_contained(caseValues(Switch), 0);
 }
 
 /// What the path learns when `E.Subject` is (or is not) zero: a fact, the

@@ -35,19 +35,45 @@ std::optional<int64_t> Interp::constantOf(const Expr *E) {
   return R;
 }
 
+Interp::ExprFacts Interp::factsOf(const Expr *E) {
+  if (auto It = Facts.find(E); It != Facts.end())
+    return It->second;
+  ExprFacts F;
+  F.Bare = E->IgnoreParens();
+  F.Const = constantOf(F.Bare);
+  if (!F.Const)
+    std::tie(F.Var, F.Dim) = builtinOf(F.Bare);
+  return Facts[E] = F;
+}
+
+const Interp::IntType &Interp::intType(QualType T) {
+  auto [It, New] = IntTypes.try_emplace(T.getTypePtr());
+  if (New) {
+    IntType &I = It->second;
+    I.Integral = T->isIntegralOrEnumerationType();
+    I.Bool = T->isBooleanType();
+    I.Unsigned = T->isUnsignedIntegerOrEnumerationType();
+    I.Width = I.Integral ? static_cast<unsigned>(Ctx.getIntWidth(T)) : 0;
+  }
+  return It->second;
+}
+
 SymVal Interp::normalize(SymVal V, QualType T) {
-  if (!V.isConst() || !T->isIntegralOrEnumerationType())
+  if (!V.isConst())
     return V;
-  if (T->isBooleanType()) {
+  const IntType &I = intType(T);
+  if (!I.Integral)
+    return V;
+  if (I.Bool) {
     V.C = V.C != 0;
     return V;
   }
-  unsigned W = Ctx.getIntWidth(T);
+  unsigned W = I.Width;
   if (W >= 64)
     return V;
   uint64_t Mask = (uint64_t(1) << W) - 1;
   uint64_t U = static_cast<uint64_t>(V.C) & Mask;
-  if (T->isUnsignedIntegerOrEnumerationType())
+  if (I.Unsigned)
     V.C = static_cast<int64_t>(U);
   else
     V.C = (U >> (W - 1)) ? static_cast<int64_t>(U | ~Mask) : static_cast<int64_t>(U);
@@ -83,23 +109,31 @@ SymVal Interp::loadVar(const VarDecl *V) {
   auto It = Env.find(V);
   if (It != Env.end())
     return It->second;
-  if (isa<ParmVarDecl>(V) || V->hasGlobalStorage() || V->hasAttr<CUDASharedAttr>()) {
-    uint64_t Id = key(V, 1) | 1; // uniform over the block
-    if (!V->hasAttr<CUDASharedAttr>())
-      ParamSyms.insert(Id);
-    return SymVal::symbol(Id);
+  auto [Class, New] = UniformVars.try_emplace(V, VarClass::Local);
+  if (New) {
+    bool Shared = V->hasAttr<CUDASharedAttr>();
+    if (Shared)
+      Class->second = VarClass::Shared;
+    else if (isa<ParmVarDecl>(V) || V->hasGlobalStorage())
+      Class->second = VarClass::Param;
   }
-  return SymVal::top();
+  if (Class->second == VarClass::Local)
+    return SymVal::top();
+  uint64_t Id = key(V, 1) | 1; // uniform over the block
+  if (Class->second == VarClass::Param)
+    ParamSyms.insert(Id);
+  return SymVal::symbol(Id);
 }
 
 SymVal Interp::eval(const Expr *E) {
   if (!step())
     return SymVal::top();
-  E = E->IgnoreParens();
-  if (auto C = constantOf(E))
-    return SymVal::constant(*C);
-  if (auto B = builtin(E))
-    return *B;
+  const ExprFacts F = factsOf(E);
+  if (F.Const)
+    return SymVal::constant(*F.Const);
+  if (F.Var != Builtin::None)
+    return builtinValue(F.Var, F.Dim);
+  E = F.Bare;
   if (const auto *CE = dyn_cast<CastExpr>(E))
     return evalCast(CE);
   if (const auto *U = dyn_cast<UnaryOperator>(E))
@@ -162,7 +196,7 @@ SymVal Interp::evalCast(const CastExpr *CE) {
     if (CE->getCastKind() == CK_IntegralToBoolean && !V.isConst() && !V.Top)
       return opq(key(CE), V, SymVal());
     if (CE->getCastKind() == CK_IntegralCast && !V.isConst() &&
-        Ctx.getIntWidth(CE->getType()) < Ctx.getIntWidth(Sub->getType()))
+        intType(CE->getType()).Width < intType(Sub->getType()).Width)
       return typeBounded(V, CE->getType(), CE);
     return normalize(V, CE->getType());
   }

@@ -24,41 +24,57 @@ bool Interp::step() {
 
 /// threadIdx/blockDim/blockIdx/gridDim .x/.y/.z, parsed from the property
 /// access clang builds for them (MSPropertyRefExpr on the builtin variable).
-std::optional<SymVal> Interp::builtin(const Expr *E) {
+std::pair<Interp::Builtin, int8_t> Interp::builtinOf(const Expr *E) {
+  const std::pair<Builtin, int8_t> None{Builtin::None, 0};
   const auto *P = dyn_cast<PseudoObjectExpr>(E);
   if (!P)
-    return std::nullopt;
+    return None;
   const auto *M = dyn_cast<MSPropertyRefExpr>(P->getSyntacticForm()->IgnoreParens());
   if (!M)
-    return std::nullopt;
+    return None;
   const Expr *Base = M->getBaseExpr()->IgnoreParenImpCasts();
   if (const auto *O = dyn_cast<OpaqueValueExpr>(Base))
     Base = O->getSourceExpr()->IgnoreParenImpCasts();
   const auto *D = dyn_cast<DeclRefExpr>(Base);
   if (!D)
-    return std::nullopt;
+    return None;
   StringRef Var = D->getDecl()->getName(), Prop = M->getPropertyDecl()->getName();
-  int Dim = Prop == "x" ? 0 : Prop == "y" ? 1 : Prop == "z" ? 2 : -1;
+  int8_t Dim = Prop == "x" ? 0 : Prop == "y" ? 1 : Prop == "z" ? 2 : -1;
   if (Dim < 0)
-    return std::nullopt;
+    return None;
+  Builtin B = Var == "threadIdx" ? Builtin::ThreadIdx
+              : Var == "blockDim" ? Builtin::BlockDim
+              : Var == "blockIdx" ? Builtin::BlockIdx
+              : Var == "gridDim"  ? Builtin::GridDim
+                                  : Builtin::None;
+  return {B, Dim};
+}
+
+SymVal Interp::builtinValue(Builtin Var, int8_t Dim) {
   const BlockShape &B = Cfg.Block;
-  if (Var == "threadIdx") {
+  switch (Var) {
+  case Builtin::ThreadIdx: {
     SymVal V = SymVal::constant(Dim == 0 ? Tx : Dim == 1 ? Ty : Tz);
     V.ShapeDep = Dim != 0;
     V.ThreadDep = true;
     return V;
   }
-  if (Var == "blockDim") {
+  case Builtin::BlockDim: {
     SymVal V = SymVal::constant(Dim == 0 ? B.X : Dim == 1 ? B.Y : B.Z);
     V.ShapeDep = true;
     return V;
   }
-  if (Var == "blockIdx" || Var == "gridDim") {
-    uint64_t Id = static_cast<uint64_t>(llvm::hash_combine(Var, Dim, 0xb1du)) | 1;
-    (Var == "blockIdx" ? BlockSyms : ParamSyms).insert(Id);
+  case Builtin::BlockIdx:
+  case Builtin::GridDim: {
+    StringRef Name = Var == Builtin::BlockIdx ? "blockIdx" : "gridDim";
+    uint64_t Id = static_cast<uint64_t>(llvm::hash_combine(Name, int(Dim), 0xb1du)) | 1;
+    (Var == Builtin::BlockIdx ? BlockSyms : ParamSyms).insert(Id);
     return SymVal::symbol(Id);
   }
-  return std::nullopt;
+  case Builtin::None:
+    break;
+  }
+  return SymVal::top();
 }
 
 } // namespace cgt::smem::detail

@@ -87,11 +87,35 @@ private:
 
   std::optional<int64_t> constantOf(const Expr *E);
 
+  /// What eval needs to know of an expression that is the same for every
+  /// thread, worked out once per run instead of once per thread: the
+  /// expression under its parentheses, its constant value, and which
+  /// builtin coordinate it reads.
+  enum class Builtin : int8_t { None, ThreadIdx, BlockDim, BlockIdx, GridDim };
+  struct ExprFacts {
+    const Expr *Bare = nullptr;
+    std::optional<int64_t> Const;
+    Builtin Var = Builtin::None;
+    int8_t Dim = 0;
+  };
+  ExprFacts factsOf(const Expr *E);
+
+  /// An integer type as normalize and typeBounded see it, by type.
+  struct IntType {
+    bool Integral = false; ///< integral or enumeration
+    bool Bool = false;
+    bool Unsigned = false;
+    unsigned Width = 0;
+  };
+  const IntType &intType(QualType T);
+
   SymVal normalize(SymVal V, QualType T);
 
   /// threadIdx/blockDim/blockIdx/gridDim .x/.y/.z, parsed from the property
   /// access clang builds for them (MSPropertyRefExpr on the builtin variable).
-  std::optional<SymVal> builtin(const Expr *E);
+  static std::pair<Builtin, int8_t> builtinOf(const Expr *E);
+  /// The value of builtin `Var` along `Dim` for this thread.
+  SymVal builtinValue(Builtin Var, int8_t Dim);
 
   Tri truth(const SymVal &V);
 
@@ -294,6 +318,13 @@ private:
   unsigned LoopDepth = 0;
 
   llvm::DenseMap<const Expr *, std::optional<int64_t>> Consts;
+  llvm::DenseMap<const Expr *, ExprFacts> Facts;
+  llvm::DenseMap<const Type *, IntType> IntTypes;
+  /// What a variable without a value in the environment reads as: a
+  /// parameter or global is a block-uniform symbol, so is a __shared__
+  /// scalar (not a parameter value); a local is unknown.
+  enum class VarClass : int8_t { Local, Param, Shared };
+  llvm::DenseMap<const VarDecl *, VarClass> UniformVars;
   llvm::DenseMap<const Expr *, unsigned> Index;
   std::map<std::vector<int>, unsigned> IterKeys;
   std::map<const VarDecl *, ArrayLayout> Layouts;

@@ -164,7 +164,7 @@ std::optional<OverflowFinding> overflowOf(ASTContext &Ctx, const AccessRecord &R
 
 struct Group {
   LaneAddresses Addr;
-  std::vector<std::pair<uint64_t, int64_t>> Terms;
+  SymVal::TermList Terms;
   bool Any = false, Valid = true;
 };
 

@@ -17,18 +17,21 @@
 #ifndef CUDAGRAPH_TIDY_SHAREDMEM_SYMVAL_H
 #define CUDAGRAPH_TIDY_SHAREDMEM_SYMVAL_H
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <cstdint>
 #include <optional>
 #include <utility>
-#include <vector>
 
 namespace cgt::smem {
 
 struct SymVal {
   bool Top = false;
   int64_t C = 0;
-  /// Sorted by symbol id, no zero coefficients.
-  std::vector<std::pair<uint64_t, int64_t>> Terms;
+  /// Sorted by symbol id, no zero coefficients. Inline: almost every value
+  /// has at most two symbols, and the interpreter copies values per thread.
+  using TermList = llvm::SmallVector<std::pair<uint64_t, int64_t>, 2>;
+  TermList Terms;
   /// Depends on blockDim or threadIdx.y/z: meaningless under an assumed
   /// 1-D block shape.
   bool ShapeDep = false;

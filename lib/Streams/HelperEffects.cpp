@@ -18,6 +18,8 @@
 //===----------------------------------------------------------------------===//
 #include "Streams/StreamEngine.h"
 
+#include "AstWalk/WrittenStatements.h"
+
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -90,14 +92,17 @@ bool isStreamOrEventType(QualType T, const ApiModel &Model) {
   return K && (K->Name == "stream" || K->Name == "event");
 }
 
-struct CallsInOrder : RecursiveASTVisitor<CallsInOrder> {
+/// The calls of a body in source order, outside lambdas (a lambda's calls
+/// run when it is called, not where it is written).
+std::vector<const CallExpr *> callsInOrder(const Stmt *Body) {
   std::vector<const CallExpr *> Calls;
-  bool VisitCallExpr(CallExpr *C) {
-    Calls.push_back(C);
-    return true;
-  }
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-};
+  findWrittenStmt(Body, /*IntoLambdas=*/false, [&](const Stmt *S) {
+    if (const auto *C = dyn_cast<CallExpr>(S))
+      Calls.push_back(C);
+    return false;
+  });
+  return Calls;
+}
 } // namespace
 
 const HelperSummary *StreamOrderAnalyzer::Impl::helperOf(const CallExpr *Call) {
@@ -115,12 +120,10 @@ const HelperSummary *StreamOrderAnalyzer::Impl::helperOf(const CallExpr *Call) {
     S->Opaque = true; // recursion, or nested too deep to follow
     return (Helpers[Def] = std::move(S)).get();
   }
-  CallsInOrder C;
-  C.TraverseStmt(Def->getBody());
   auto Step = [&](OrderRole R, int Stream, std::vector<int> Mem, const Stmt *Site) {
     S->Steps.push_back({R, Stream, std::move(Mem), Site});
   };
-  for (const CallExpr *Inner : C.Calls) {
+  for (const CallExpr *Inner : callsInOrder(Def->getBody())) {
     if (S->Opaque)
       break;
     if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Inner)) {

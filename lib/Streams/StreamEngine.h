@@ -271,6 +271,9 @@ struct StreamOrderAnalyzer::Impl {
   clang::ASTContext &Ctx;
   std::map<const clang::FunctionDecl *, std::unique_ptr<HelperSummary>> Helpers;
   std::set<const clang::FunctionDecl *> InProgress;
+  /// isInteresting's verdict on a call, by (callee, argument count): the
+  /// same few callees are called from hundreds of bodies.
+  llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>, bool> CallIsInteresting;
 };
 
 } // namespace streams

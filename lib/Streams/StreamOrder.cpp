@@ -103,10 +103,7 @@ const FunctionModel *StreamOrderAnalyzer::Impl::modelFor(const CallExpr *Call) c
 bool StreamOrderAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
   // Only functions that allocate, free or capture can have a finding; the
   // walk is cheap next to the dataflow the others would cost.
-  return findWrittenStmt(FD->getBody(), /*IntoLambdas=*/true, [&](const Stmt *S) {
-    const auto *C = dyn_cast<CallExpr>(S);
-    if (!C)
-      return false;
+  auto Interesting = [&](const CallExpr *C) {
     if (const FunctionModel *M = modelFor(C))
       return M->Order.Role == OrderRole::Alloc || M->Order.Role == OrderRole::Free ||
              M->Capture == CaptureRole::Begin || M->Capture == CaptureRole::End;
@@ -115,6 +112,18 @@ bool StreamOrderAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
         if (Step.Role == OrderRole::Alloc || Step.Role == OrderRole::Free)
           return true;
     return false;
+  };
+  return findWrittenStmt(FD->getBody(), /*IntoLambdas=*/true, [&](const Stmt *S) {
+    const auto *C = dyn_cast<CallExpr>(S);
+    const FunctionDecl *Callee = C ? C->getDirectCallee() : nullptr;
+    if (!Callee)
+      return false;
+    auto Key = std::make_pair(Callee->getFirstDecl(), C->getNumArgs());
+    if (auto It = CallIsInteresting.find(Key); It != CallIsInteresting.end())
+      return It->second;
+    bool Result = Interesting(C);
+    CallIsInteresting[Key] = Result;
+    return Result;
   });
 }
 
