@@ -151,7 +151,7 @@ Flow Interp::exec(const Stmt *S) {
 }
 
 void Interp::declare(const VarDecl *V) {
-  if (V->hasAttr<CUDASharedAttr>() || V->hasGlobalStorage())
+  if (isStatic(V))
     return;
   const Expr *Init = V->getInit();
   QualType T = V->getType();

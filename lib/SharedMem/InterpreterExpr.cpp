@@ -103,24 +103,32 @@ SymVal Interp::evalAny(const Expr *E) {
   return eval(E);
 }
 
+Interp::VarClass Interp::varClass(const VarDecl *V) {
+  auto [It, New] = VarClasses.try_emplace(V, VarClass::Local);
+  if (New) {
+    if (V->hasAttr<CUDASharedAttr>())
+      It->second = VarClass::Shared;
+    else if (V->hasGlobalStorage())
+      It->second = VarClass::Global;
+    else if (isa<ParmVarDecl>(V))
+      It->second = VarClass::Param;
+  }
+  return It->second;
+}
+
 SymVal Interp::loadVar(const VarDecl *V) {
   if (Escaped.count(V))
     return SymVal::top();
   auto It = Env.find(V);
   if (It != Env.end())
     return It->second;
-  auto [Class, New] = UniformVars.try_emplace(V, VarClass::Local);
-  if (New) {
-    bool Shared = V->hasAttr<CUDASharedAttr>();
-    if (Shared)
-      Class->second = VarClass::Shared;
-    else if (isa<ParmVarDecl>(V) || V->hasGlobalStorage())
-      Class->second = VarClass::Param;
-  }
-  if (Class->second == VarClass::Local)
+  // Parameters, globals and __shared__ scalars are uniform over the block;
+  // the first two are problem values (ParamSyms).
+  VarClass Class = varClass(V);
+  if (Class == VarClass::Local)
     return SymVal::top();
-  uint64_t Id = key(V, 1) | 1; // uniform over the block
-  if (Class->second == VarClass::Param)
+  uint64_t Id = key(V, 1) | 1;
+  if (Class != VarClass::Shared)
     ParamSyms.insert(Id);
   return SymVal::symbol(Id);
 }

@@ -122,7 +122,7 @@ void Interp::havoc(const Stmt *Loop, const Stmt *Body, const Expr *Cond,
            const Expr *Inc, bool Induction) {
   LoopInfo &LI = loopInfo(Loop, Body, Cond, Inc);
   for (const VarDecl *V : LI.Written) {
-    if (V->hasGlobalStorage() || V->hasAttr<CUDASharedAttr>())
+    if (isStatic(V))
       continue;
     auto St = LI.Step.find(V);
     bool Counter = Induction && St != LI.Step.end();

@@ -58,7 +58,7 @@ const VarDecl *Interp::localVar(const Expr *E) {
   E = E->IgnoreParenImpCasts();
   const auto *D = dyn_cast<DeclRefExpr>(E);
   const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-  if (!V || V->hasGlobalStorage() || V->hasAttr<CUDASharedAttr>())
+  if (!V || isStatic(V))
     return nullptr;
   return V;
 }
@@ -118,7 +118,7 @@ Loc Interp::resolve(const Expr *E) {
     const auto *V = dyn_cast<VarDecl>(D->getDecl());
     if (auto It = V ? RefLocs.find(V) : RefLocs.end(); It != RefLocs.end())
       return It->second; // a callee's reference parameter bound to shared storage
-    if (V && V->hasAttr<CUDASharedAttr>()) {
+    if (V && varClass(V) == VarClass::Shared) {
       L.VD = V;
       L.Direct = true;
     }

@@ -160,6 +160,15 @@ private:
 
   SymVal evalAny(const Expr *E);
 
+  /// A variable's storage, asked for at every read and declaration by every
+  /// thread (an attribute lookup is a hash lookup in the ASTContext).
+  enum class VarClass : int8_t { Local, Param, Global, Shared };
+  VarClass varClass(const VarDecl *V);
+  bool isStatic(const VarDecl *V) {
+    VarClass C = varClass(V);
+    return C == VarClass::Global || C == VarClass::Shared;
+  }
+
   SymVal loadVar(const VarDecl *V);
 
   SymVal eval(const Expr *E);
@@ -320,11 +329,7 @@ private:
   llvm::DenseMap<const Expr *, std::optional<int64_t>> Consts;
   llvm::DenseMap<const Expr *, ExprFacts> Facts;
   llvm::DenseMap<const Type *, IntType> IntTypes;
-  /// What a variable without a value in the environment reads as: a
-  /// parameter or global is a block-uniform symbol, so is a __shared__
-  /// scalar (not a parameter value); a local is unknown.
-  enum class VarClass : int8_t { Local, Param, Shared };
-  llvm::DenseMap<const VarDecl *, VarClass> UniformVars;
+  llvm::DenseMap<const VarDecl *, VarClass> VarClasses;
   llvm::DenseMap<const Expr *, unsigned> Index;
   std::map<std::vector<int>, unsigned> IterKeys;
   std::map<const VarDecl *, ArrayLayout> Layouts;

@@ -273,9 +273,9 @@ struct SharedMemAnalyzer::InterpretRuns {
 SharedMemAnalyzer::SharedMemAnalyzer(ASTContext &Ctx) : Ctx(Ctx) {}
 SharedMemAnalyzer::~SharedMemAnalyzer() = default;
 
-bool SharedMemAnalyzer::interpretOnce(const FunctionDecl *Kernel, const LaunchConfig &Cfg,
-                                      unsigned MaxUnroll, std::vector<AccessRecord> &Out,
-                                      uint64_t &Budget) {
+const std::vector<AccessRecord> *
+SharedMemAnalyzer::interpretOnce(const FunctionDecl *Kernel, const LaunchConfig &Cfg,
+                                 unsigned MaxUnroll, uint64_t &Budget) {
   if (!Runs)
     Runs = std::make_unique<InterpretRuns>();
   if (Kernel != Runs->Kernel) {
@@ -292,18 +292,17 @@ bool SharedMemAnalyzer::interpretOnce(const FunctionDecl *Kernel, const LaunchCo
     std::vector<AccessRecord> Recs;
     if (!interpretKernel(Ctx, Kernel, Cfg, MaxUnroll, {}, Recs, Left)) {
       Budget = Left;
-      return false;
+      return nullptr;
     }
     It = Runs->Runs.emplace(Key, InterpretRuns::Run{std::move(Recs), Budget - Left}).first;
   }
   // What a fresh run would have done: the same steps, charged again.
   if (It->second.Steps > Budget) {
     Budget = 0;
-    return false;
+    return nullptr;
   }
   Budget -= It->second.Steps;
-  Out = It->second.Records;
-  return true;
+  return &It->second.Records;
 }
 
 KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
@@ -331,12 +330,12 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
       std::map<const Expr *, OverflowFinding> Best;
       std::vector<const Expr *> Order;
       for (const LaunchConfig &Cfg : Shapes) {
-        std::vector<AccessRecord> Recs;
-        if (!interpretOnce(Kernel, Cfg, Opts.MaxUnroll, Recs, Budget)) {
+        const std::vector<AccessRecord> *Recs = interpretOnce(Kernel, Cfg, Opts.MaxUnroll, Budget);
+        if (!Recs) {
           Rep.GaveUp = true;
           return Rep;
         }
-        for (const AccessRecord &R : Recs) {
+        for (const AccessRecord &R : *Recs) {
           auto F = overflowOf(Ctx, R, Cfg, Opts.PossibleOverflows);
           if (!F)
             continue;
@@ -365,12 +364,12 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
     std::map<const Expr *, BankFinding> Best;
     std::vector<const Expr *> Order;
     for (const LaunchConfig &Cfg : Rep.Configs) {
-      std::vector<AccessRecord> Recs;
-      if (!interpretOnce(Kernel, Cfg, Opts.MaxUnroll, Recs, Budget)) {
+      const std::vector<AccessRecord> *Recs = interpretOnce(Kernel, Cfg, Opts.MaxUnroll, Budget);
+      if (!Recs) {
         Rep.GaveUp = true;
         return Rep;
       }
-      for (const AccessRecord &R : Recs) {
+      for (const AccessRecord &R : *Recs) {
         auto W = worstCost(R, Cfg);
         if (!W || W->first.excess() == 0)
           continue;

@@ -169,9 +169,11 @@ private:
   /// checks analyse the same kernel under the same shapes, one after the
   /// other, and the overflow and bank passes of one analysis do too. A
   /// replay charges the budget the steps the run took, so that what gives
-  /// up is what would have given up without the replay.
-  bool interpretOnce(const clang::FunctionDecl *Kernel, const LaunchConfig &Cfg,
-                     unsigned MaxUnroll, std::vector<AccessRecord> &Out, uint64_t &Budget);
+  /// up is what would have given up without the replay. The records are the
+  /// run's own (valid until the next kernel's run), null when it gave up.
+  const std::vector<AccessRecord> *interpretOnce(const clang::FunctionDecl *Kernel,
+                                                 const LaunchConfig &Cfg, unsigned MaxUnroll,
+                                                 uint64_t &Budget);
   struct InterpretRuns; ///< SharedMemAnalysis.cpp
   std::unique_ptr<InterpretRuns> Runs;
   clang::ASTContext &Ctx;
