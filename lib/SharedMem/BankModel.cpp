@@ -5,9 +5,10 @@
 //===----------------------------------------------------------------------===//
 #include "SharedMem/BankModel.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 #include <numeric>
-#include <set>
 #include <vector>
 
 namespace cgt::smem {
@@ -26,19 +27,23 @@ static int64_t floorMod(int64_t A, int64_t B) { return A - floorDiv(A, B) * B; }
 /// Cost of one phase: the most distinct words any single bank must serve.
 static unsigned phaseCost(const LaneAddresses &Addr, unsigned First,
                           unsigned Count, unsigned AccessBytes) {
-  std::array<std::set<int64_t>, NumBanks> Words;
+  // The distinct words the lanes touch; a bank serves one word per wavefront.
+  llvm::SmallVector<int64_t, 4 * WarpSize> Words;
   for (unsigned L = First; L < First + Count; ++L) {
     if (!Addr[L])
       continue;
     int64_t FirstWord = floorDiv(*Addr[L], BankBytes);
     int64_t LastWord = floorDiv(*Addr[L] + AccessBytes - 1, BankBytes);
     for (int64_t W = FirstWord; W <= LastWord; ++W)
-      Words[floorMod(W, NumBanks)].insert(W);
+      Words.push_back(W);
   }
-  size_t Max = 0;
-  for (const auto &S : Words)
-    Max = std::max(Max, S.size());
-  return static_cast<unsigned>(Max);
+  llvm::sort(Words);
+  Words.erase(std::unique(Words.begin(), Words.end()), Words.end());
+  std::array<unsigned, NumBanks> PerBank{};
+  unsigned Max = 0;
+  for (int64_t W : Words)
+    Max = std::max(Max, ++PerBank[floorMod(W, NumBanks)]);
+  return Max;
 }
 
 WarpCost warpCost(const LaneAddresses &Addr, unsigned AccessBytes) {

@@ -338,6 +338,7 @@ void Interp::record(const Loc &L, const Expr *E, bool Load, bool Store) {
   I.Off.ShapeDep |= PathShapeDep;
   if (L.Direct) {
     I.Dims = L.Dims;
+    I.DimBounds.reserve(L.Dims.size());
     for (const SymVal &D : L.Dims)
       I.DimBounds.push_back(D.isConst() ? Bound() : boundOf(D));
   }

@@ -262,6 +262,12 @@ std::optional<PaddingFix> paddingText(ASTContext &Ctx, const VarDecl *VD) {
 struct SharedMemAnalyzer::InterpretRuns {
   using Key = std::tuple<unsigned, unsigned, unsigned, std::optional<uint64_t>, bool, int,
                          unsigned, unsigned>;
+  static Key keyOf(const LaunchConfig &Cfg, unsigned MaxUnroll) {
+    return Key{Cfg.Block.X,        Cfg.Block.Y,
+               Cfg.Block.Z,        Cfg.DynSharedBytes,
+               Cfg.DynFromAttribute, static_cast<int>(Cfg.Origin),
+               Cfg.Loc.getRawEncoding(), MaxUnroll};
+  }
   struct Run {
     std::vector<AccessRecord> Records;
     uint64_t Steps;
@@ -282,10 +288,7 @@ SharedMemAnalyzer::interpretOnce(const FunctionDecl *Kernel, const LaunchConfig 
     Runs->Runs.clear();
     Runs->Kernel = Kernel;
   }
-  InterpretRuns::Key Key{Cfg.Block.X,        Cfg.Block.Y,
-                         Cfg.Block.Z,        Cfg.DynSharedBytes,
-                         Cfg.DynFromAttribute, static_cast<int>(Cfg.Origin),
-                         Cfg.Loc.getRawEncoding(), MaxUnroll};
+  InterpretRuns::Key Key = InterpretRuns::keyOf(Cfg, MaxUnroll);
   auto It = Runs->Runs.find(Key);
   if (It == Runs->Runs.end()) {
     uint64_t Left = Budget;
@@ -401,34 +404,60 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
     for (const Expr *E : Order)
       Rep.Conflicts.push_back(Best.at(E));
 
-    if (Opts.PaddingFixes)
+    if (Opts.PaddingFixes) {
+      // Several findings on one array under one shape ask the same question:
+      // a completed re-run is replayed, charging the steps it took.
+      std::map<std::pair<const VarDecl *, InterpretRuns::Key>, std::pair<bool, uint64_t>> Padded;
       for (BankFinding &F : Rep.Conflicts) {
         auto Text = paddingText(Ctx, F.Array);
         if (!Text)
           continue;
-        // Accept the padding only if, re-run with it, no access of this
-        // array in the kernel has excess wavefronts left.
-        PadMap Pad{{F.Array, Text->NewCols}};
-        std::vector<AccessRecord> Recs;
-        if (!interpretKernel(Ctx, Kernel, F.Config, Opts.MaxUnroll, Pad, Recs, Budget))
+        auto Key = std::make_pair(F.Array, InterpretRuns::keyOf(F.Config, Opts.MaxUnroll));
+        auto Known = Padded.find(Key);
+        if (Known == Padded.end()) {
+          uint64_t Left = Budget;
+          std::optional<bool> Clean = paddingRemovesConflicts(Kernel, F, Text->NewCols,
+                                                              Opts.MaxUnroll, Left);
+          uint64_t Steps = Budget - Left;
+          Budget = Left;
+          if (!Clean)
+            continue; // out of steps: nothing later runs either
+          Known = Padded.emplace(Key, std::make_pair(*Clean, Steps)).first;
+        } else if (Known->second.second > Budget) {
+          Budget = 0;
           continue;
-        bool Clean = true;
-        for (const AccessRecord &R : Recs) {
-          if (R.Array != F.Array)
-            continue;
-          if (!R.Direct) {
-            Clean = false;
-            break;
-          }
-          auto W = worstCost(R, F.Config);
-          if (W && W->first.excess() > 0)
-            Clean = false;
+        } else {
+          Budget -= Known->second.second;
         }
-        if (Clean)
+        if (Known->second.first)
           F.Fix = Text;
       }
+    }
   }
   return Rep;
+}
+
+/// Accept the padding only if, re-run with it, no access of this array in
+/// the kernel has excess wavefronts left; none when the run gave up.
+std::optional<bool> SharedMemAnalyzer::paddingRemovesConflicts(const FunctionDecl *Kernel,
+                                                               const BankFinding &F,
+                                                               uint64_t NewCols,
+                                                               unsigned MaxUnroll,
+                                                               uint64_t &Budget) {
+  PadMap Pad{{F.Array, NewCols}};
+  std::vector<AccessRecord> Recs;
+  if (!interpretKernel(Ctx, Kernel, F.Config, MaxUnroll, Pad, Recs, Budget))
+    return std::nullopt;
+  for (const AccessRecord &R : Recs) {
+    if (R.Array != F.Array)
+      continue;
+    if (!R.Direct)
+      return false;
+    auto W = worstCost(R, F.Config);
+    if (W && W->first.excess() > 0)
+      return false;
+  }
+  return true;
 }
 
 } // namespace cgt::smem

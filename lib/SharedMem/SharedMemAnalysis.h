@@ -174,6 +174,9 @@ private:
   const std::vector<AccessRecord> *interpretOnce(const clang::FunctionDecl *Kernel,
                                                  const LaunchConfig &Cfg, unsigned MaxUnroll,
                                                  uint64_t &Budget);
+  std::optional<bool> paddingRemovesConflicts(const clang::FunctionDecl *Kernel,
+                                              const BankFinding &F, uint64_t NewCols,
+                                              unsigned MaxUnroll, uint64_t &Budget);
   struct InterpretRuns; ///< SharedMemAnalysis.cpp
   std::unique_ptr<InterpretRuns> Runs;
   clang::ASTContext &Ctx;

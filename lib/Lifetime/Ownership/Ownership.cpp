@@ -198,7 +198,7 @@ std::vector<const Decl *> OwnershipIndex::scanFunction(const FunctionDecl *FD) {
         // `v.push_back(obj)`, `v.push_back(Obj(n))`: the library copies it
         // (a class with its own destructor and no move of its own is
         // moved by copying).
-        if (SM.isInSystemHeader(Callee->getLocation()) && isa<CXXMemberCallExpr>(Call))
+        if (isa<CXXMemberCallExpr>(Call) && SM.isInSystemHeader(Callee->getLocation()))
           for (const Expr *Arg : Call->arguments())
             if (const auto *RD = strip(Arg)->getType()->getAsCXXRecordDecl())
               Copies.try_emplace(RD, Arg);
@@ -426,9 +426,11 @@ void OwnershipIndex::indexLocalAcquisitions(const FunctionDecl *FD,
     const Stmt *S = Stack.pop_back_val();
     if (!S)
       continue;
-    // Only a call given `&v` can acquire into v: the others' models (and
-    // the helper summaries behind them) are not asked for.
-    if (const auto *Call = dyn_cast<CallExpr>(S); Call && llvm::any_of(Call->arguments(), addressOfVariable))
+    // Only a call given `&v` can acquire into v, and only one that may
+    // acquire at all: the others' models (and the helper summaries behind
+    // them, which nothing else may need) are not asked for.
+    if (const auto *Call = dyn_cast<CallExpr>(S);
+        Call && llvm::any_of(Call->arguments(), addressOfVariable) && A.mayAcquire(Call))
       if (const FunctionModel *M = A.modelFor(Call))
         for (const AcquireEffect &Eff : M->Acquires) {
           if (!Eff.Owned || Eff.Arg < 0 || Eff.Arg >= static_cast<int>(Call->getNumArgs()) ||
