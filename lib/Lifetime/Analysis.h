@@ -219,10 +219,6 @@ struct LifetimeAnalyzer::Impl {
   std::set<const CXXRecordDecl *> ContainerClassesScanned;
 
   const FunctionModel *modelFor(const CallExpr *Call);
-  /// False when the call cannot acquire anything: its callee is neither in
-  /// the model nor a helper that calls what the model knows (a summary only
-  /// acquires what its body's modelled calls do).
-  bool mayAcquire(const CallExpr *Call);
   const FunctionModel *attributeModel(const FunctionDecl *FD);
   const FunctionDecl *calleeOf(const CallExpr *Call);
   const FunctionSummary *summaryOf(const FunctionDecl *FD);

@@ -339,14 +339,6 @@ const FunctionModel *LifetimeAnalyzer::Impl::modelFor(const CallExpr *Call) {
   return M;
 }
 
-bool LifetimeAnalyzer::Impl::mayAcquire(const CallExpr *Call) {
-  const FunctionDecl *Callee = calleeOf(Call);
-  if (!Callee || lookupModel(Callee, Call->getNumArgs()) || attributeModel(Callee))
-    return true;
-  const FunctionDecl *Def = Callee->getDefinition();
-  return Def && isInteresting(Def);
-}
-
 LifetimeStats &lifetimeStats() {
   static LifetimeStats Stats;
   return Stats;

@@ -426,11 +426,9 @@ void OwnershipIndex::indexLocalAcquisitions(const FunctionDecl *FD,
     const Stmt *S = Stack.pop_back_val();
     if (!S)
       continue;
-    // Only a call given `&v` can acquire into v, and only one that may
-    // acquire at all: the others' models (and the helper summaries behind
-    // them, which nothing else may need) are not asked for.
-    if (const auto *Call = dyn_cast<CallExpr>(S);
-        Call && llvm::any_of(Call->arguments(), addressOfVariable) && A.mayAcquire(Call))
+    // Only a call given `&v` can acquire into v: the others' models (and
+    // the helper summaries behind them) are not asked for.
+    if (const auto *Call = dyn_cast<CallExpr>(S); Call && llvm::any_of(Call->arguments(), addressOfVariable))
       if (const FunctionModel *M = A.modelFor(Call))
         for (const AcquireEffect &Eff : M->Acquires) {
           if (!Eff.Owned || Eff.Arg < 0 || Eff.Arg >= static_cast<int>(Call->getNumArgs()) ||
