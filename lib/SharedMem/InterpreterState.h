@@ -100,7 +100,7 @@ private:
   };
   ExprFacts factsOf(const Expr *E);
 
-  /// An integer type as normalize and typeBounded see it, by type.
+  /// An integer type as normalize and integral casts see it, by type.
   struct IntType {
     bool Integral = false; ///< integral or enumeration
     bool Bool = false;
