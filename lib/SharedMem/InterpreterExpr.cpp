@@ -19,20 +19,16 @@ using namespace clang;
 
 namespace cgt::smem::detail {
 
-std::optional<int64_t> Interp::constantOf(const Expr *E) {
-  auto It = Consts.find(E);
-  if (It != Consts.end())
-    return It->second;
-  std::optional<int64_t> R;
+/// Asked once per expression and run: factsOf keeps the answer.
+std::optional<int64_t> Interp::constantOf(const Expr *E) const {
   QualType T = E->getType();
-  if (!E->isValueDependent() && !E->isTypeDependent() &&
-      (T->isIntegralOrEnumerationType()) && !E->HasSideEffects(Ctx)) {
-    Expr::EvalResult ER;
-    if (E->EvaluateAsInt(ER, Ctx) && ER.Val.getInt().getSignificantBits() <= 64)
-      R = ER.Val.getInt().getExtValue();
-  }
-  Consts[E] = R;
-  return R;
+  if (E->isValueDependent() || E->isTypeDependent() ||
+      !T->isIntegralOrEnumerationType() || E->HasSideEffects(Ctx))
+    return std::nullopt;
+  Expr::EvalResult ER;
+  if (E->EvaluateAsInt(ER, Ctx) && ER.Val.getInt().getSignificantBits() <= 64)
+    return ER.Val.getInt().getExtValue();
+  return std::nullopt;
 }
 
 Interp::ExprFacts Interp::factsOf(const Expr *E) {

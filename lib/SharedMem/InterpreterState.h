@@ -85,7 +85,7 @@ private:
 
   bool step();
 
-  std::optional<int64_t> constantOf(const Expr *E);
+  std::optional<int64_t> constantOf(const Expr *E) const;
 
   /// What eval needs to know of an expression that is the same for every
   /// thread, worked out once per run instead of once per thread: the
@@ -326,7 +326,6 @@ private:
   std::vector<int> Iters;
   unsigned LoopDepth = 0;
 
-  llvm::DenseMap<const Expr *, std::optional<int64_t>> Consts;
   llvm::DenseMap<const Expr *, ExprFacts> Facts;
   llvm::DenseMap<const Type *, IntType> IntTypes;
   llvm::DenseMap<const VarDecl *, VarClass> VarClasses;
