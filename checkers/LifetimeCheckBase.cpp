@@ -2,6 +2,7 @@
 #include "LifetimeCheckBase.h"
 #include "ProjectSummaries/ProjectSummaries.h"
 
+#include "AstWalk/WrittenCalls.h"
 #include "Streams/StreamOrder.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/DenseMap.h"
@@ -142,9 +143,12 @@ void LifetimeCheckBase::check(const MatchFinder::MatchResult &Result) {
     Opts.AnalyzeUninstantiatedTemplates = AnalyzeUninstantiatedTemplates;
     Opts.ReportLeaksOnThrow = ReportLeaksOnThrow;
     S.Model = Model;
-    S.Analyzer = std::make_unique<cgt::LifetimeAnalyzer>(*Model, *Result.Context, Opts);
+    // Both engines ask of every function what it calls: one walk per body.
+    auto Calls = std::make_shared<cgt::WrittenCallsIndex>();
+    S.Analyzer = std::make_unique<cgt::LifetimeAnalyzer>(*Model, *Result.Context, Opts, Calls);
     if (StreamChecksEnabled)
-      S.Streams = std::make_unique<cgt::streams::StreamOrderAnalyzer>(*Model, *Result.Context);
+      S.Streams =
+          std::make_unique<cgt::streams::StreamOrderAnalyzer>(*Model, *Result.Context, Calls);
   }
   auto [It, Fresh] = S.Findings.try_emplace(FD);
   if (Fresh) {

@@ -35,6 +35,7 @@
 #ifndef CUDAGRAPH_TIDY_LIFETIME_ANALYSIS_H
 #define CUDAGRAPH_TIDY_LIFETIME_ANALYSIS_H
 
+#include "AstWalk/WrittenCalls.h"
 #include "Lifetime/LifetimeAnalysis.h"
 #include "Lifetime/Containers.h"
 #include "Lifetime/Join.h"
@@ -183,8 +184,10 @@ struct LifetimeAnalyzer::Impl {
   unsigned Depth = 0;
   /// Members across the translation unit, built on first use.
   std::unique_ptr<lifetime::OwnershipIndex> Ownership;
+  std::shared_ptr<WrittenCallsIndex> Calls;
 
-  Impl(const ApiModel &M, ASTContext &C, LifetimeOptions O);
+  Impl(const ApiModel &M, ASTContext &C, LifetimeOptions O,
+       std::shared_ptr<WrittenCallsIndex> Calls);
   ~Impl();
   lifetime::OwnershipIndex &ownership();
 

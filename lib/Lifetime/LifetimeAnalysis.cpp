@@ -66,7 +66,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Analysis.h"
-#include "AstWalk/WrittenStatements.h"
+#include "AstWalk/WrittenCalls.h"
 #include "Lifetime/Ownership/Ownership.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -77,38 +77,10 @@ using namespace clang;
 namespace cgt {
 using namespace lifetime;
 
-namespace {
-
-/// Finds calls in a body, for the cheap "is this function worth analysing"
-/// tests; does not look into lambdas (they are analysed on their own).
-class CallCollector {
-public:
-  CallCollector() = default;
-  /// Stops the walk at the first call `Enough` accepts.
-  explicit CallCollector(llvm::function_ref<bool(const CallExpr *)> Enough) : Enough(Enough) {}
-  std::vector<const CallExpr *> Calls;
-  bool HasThrow = false;
-
-  /// False when `Enough` stopped the walk; calls come in source order.
-  bool TraverseStmt(const Stmt *Body) {
-    return !findWrittenStmt(Body, /*IntoLambdas=*/false, [&](const Stmt *S) {
-      HasThrow |= isa<CXXThrowExpr>(S);
-      const auto *C = dyn_cast<CallExpr>(S);
-      if (!C)
-        return false;
-      Calls.push_back(C);
-      return Enough && Enough(C);
-    });
-  }
-
-private:
-  llvm::function_ref<bool(const CallExpr *)> Enough;
-};
-
-} // namespace
-
-LifetimeAnalyzer::Impl::Impl(const ApiModel &M, ASTContext &C, LifetimeOptions O)
-    : Model(M), Ctx(C), Opts(O) {}
+LifetimeAnalyzer::Impl::Impl(const ApiModel &M, ASTContext &C, LifetimeOptions O,
+                             std::shared_ptr<WrittenCallsIndex> Shared)
+    : Model(M), Ctx(C), Opts(O),
+      Calls(Shared ? std::move(Shared) : std::make_shared<WrittenCallsIndex>()) {}
 
 LifetimeAnalyzer::Impl::~Impl() = default;
 
@@ -147,8 +119,10 @@ bool LifetimeAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
     --Depth;
     return HelperIsInteresting;
   };
-  CallCollector C(MakesInteresting);
-  bool Result = !C.TraverseStmt(FD->getBody());
+  // Lambdas are analysed on their own: their calls do not count here.
+  bool Result = llvm::any_of(Calls->of(FD->getBody()).Calls, [&](const WrittenCall &C) {
+    return !C.InLambda && MakesInteresting(C.Call);
+  });
   Interesting[FD] = Result;
   return Result;
 }
@@ -163,11 +137,10 @@ const FunctionSummary *LifetimeAnalyzer::Impl::summaryOf(const FunctionDecl *Cal
     return It->second.get();
   if (InProgress.count(Def) || Depth >= 4)
     return nullptr;
-  CallCollector C;
-  C.TraverseStmt(Def->getBody());
-  bool MayNotReturn = C.HasThrow || llvm::any_of(C.Calls, [](const CallExpr *Call) {
-    const FunctionDecl *F = Call->getDirectCallee();
-    return F && F->isNoReturn();
+  const BodyCalls &Written = Calls->of(Def->getBody());
+  bool MayNotReturn = Written.Throws || llvm::any_of(Written.Calls, [](const WrittenCall &C) {
+    const FunctionDecl *F = C.Call->getDirectCallee();
+    return !C.InLambda && F && F->isNoReturn();
   });
   // A helper that calls nothing the model knows may still be handed a
   // resource: its summary says whether it only uses it (launches kernels on
@@ -345,8 +318,9 @@ LifetimeStats &lifetimeStats() {
 }
 
 LifetimeAnalyzer::LifetimeAnalyzer(const ApiModel &Model, ASTContext &Ctx,
-                                   LifetimeOptions Opts)
-    : P(std::make_unique<Impl>(Model, Ctx, Opts)) {}
+                                   LifetimeOptions Opts,
+                                   std::shared_ptr<WrittenCallsIndex> Calls)
+    : P(std::make_unique<Impl>(Model, Ctx, Opts, std::move(Calls))) {}
 
 LifetimeAnalyzer::~LifetimeAnalyzer() = default;
 

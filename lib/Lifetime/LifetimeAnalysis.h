@@ -113,10 +113,15 @@ struct LifetimeStats {
 };
 LifetimeStats &lifetimeStats();
 
+class WrittenCallsIndex;
+
 class LifetimeAnalyzer {
 public:
+  /// `Calls`: the unit's index of written calls, when another engine
+  /// analysing the same unit shares it (AstWalk/WrittenCalls.h).
   LifetimeAnalyzer(const ApiModel &Model, clang::ASTContext &Ctx,
-                   LifetimeOptions Opts = {});
+                   LifetimeOptions Opts = {},
+                   std::shared_ptr<WrittenCallsIndex> Calls = nullptr);
   ~LifetimeAnalyzer();
 
   /// Quick syntactic test: does the body call anything the analysis models?

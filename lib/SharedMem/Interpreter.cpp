@@ -56,27 +56,27 @@ bool Interp::run() {
   return true;
 }
 
-void Interp::join(const EnvT &A, const PtrEnvT &PA, const EnvT &B, const PtrEnvT &PB) {
-  Env.clear();
-  for (const auto &KV : A) {
+/// The values after an undecided branch: what both sides agree on, Top for
+/// the rest. Built in place in the first side's maps, which are moved in.
+void Interp::join(EnvT &&A, PtrEnvT &&PA, const EnvT &B, const PtrEnvT &PB) {
+  Env = std::move(A);
+  for (auto &KV : Env) {
     auto It = B.find(KV.first);
-    Env[KV.first] = (It != B.end() && It->second == KV.second) ? KV.second
-                                                               : SymVal::top();
+    if (It == B.end() || It->second != KV.second)
+      KV.second = SymVal::top();
   }
   for (const auto &KV : B)
-    if (!A.count(KV.first))
-      Env[KV.first] = SymVal::top();
-  Ptrs.clear();
-  for (const auto &KV : PA) {
+    Env.try_emplace(KV.first, SymVal::top());
+  Ptrs = std::move(PA);
+  for (auto &KV : Ptrs) {
     auto It = PB.find(KV.first);
     bool Same = It != PB.end() && It->second.VD == KV.second.VD &&
-                It->second.Off == KV.second.Off &&
-                It->second.Carve == KV.second.Carve;
-    Ptrs[KV.first] = Same ? KV.second : PtrVal();
+                It->second.Off == KV.second.Off && It->second.Carve == KV.second.Carve;
+    if (!Same)
+      KV.second = PtrVal();
   }
   for (const auto &KV : PB)
-    if (!PA.count(KV.first))
-      Ptrs[KV.first] = PtrVal();
+    Ptrs.try_emplace(KV.first, PtrVal());
 }
 
 Flow Interp::exec(const Stmt *S) {
@@ -237,7 +237,7 @@ Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bo
     narrow(Cond, false);
   else if (!Consteval && FE != Flow::Normal && FT == Flow::Normal)
     narrow(Cond, true);
-  join(ET, PT, EE, PE); // rebuilds Env/Ptrs: its inputs must not alias them
+  join(std::move(ET), std::move(PT), EE, PE);
   // A branch that may leave keeps the rest of the path undecided, unless
   // only edge blocks take it.
   bool Leaves = Interior == 1   ? FT != Flow::Normal

@@ -28,12 +28,17 @@ struct Bound {
   bool finiteLo() const { return Lo != INT64_MIN; }
 };
 
+/// Per-dimension indices of a subscripted access. Inline: most shared
+/// arrays have one or two dimensions, and every access of every thread
+/// builds one.
+using DimList = llvm::SmallVector<SymVal, 2>;
+
 struct Instance {
   unsigned Tid = 0;     ///< linear thread id
   unsigned IterKey = 0; ///< interned iteration numbers of the enclosing loops
   SymVal Off;           ///< byte offset from the array's start
-  std::vector<SymVal> Dims; ///< per-dimension indices (direct subscripts only)
-  std::vector<Bound> DimBounds; ///< ranges of the non-constant Dims
+  DimList Dims; ///< per-dimension indices (direct subscripts only)
+  llvm::SmallVector<Bound, 2> DimBounds; ///< ranges of the non-constant Dims
   Bound OffBound;
   /// Reached through a pointer carved out of the array (see InterpreterMemory.cpp):
   /// the carve, its start, and the offset from it.

@@ -48,7 +48,7 @@ struct Loc {
   SymVal Off;
   const VarDecl *Carve = nullptr;
   SymVal CarveStart;
-  std::vector<SymVal> Dims;
+  DimList Dims;
   bool Direct = false; ///< reached only through subscripts of the array
   bool Member = false;
 };
@@ -248,7 +248,7 @@ private:
   using EnvT = llvm::DenseMap<const VarDecl *, SymVal>;
   using PtrEnvT = llvm::DenseMap<const VarDecl *, PtrVal>;
 
-  void join(const EnvT &A, const PtrEnvT &PA, const EnvT &B, const PtrEnvT &PB);
+  void join(EnvT &&A, PtrEnvT &&PA, const EnvT &B, const PtrEnvT &PB);
 
   Flow exec(const Stmt *S);
 

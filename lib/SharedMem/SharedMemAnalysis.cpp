@@ -406,7 +406,7 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
 
     if (Opts.PaddingFixes) {
       // Several findings on one array under one shape ask the same question:
-      // a completed re-run is replayed, charging the steps it took.
+      // its answer is kept, and asking again charges the steps it took.
       std::map<std::pair<const VarDecl *, InterpretRuns::Key>, std::pair<bool, uint64_t>> Padded;
       for (BankFinding &F : Rep.Conflicts) {
         auto Text = paddingText(Ctx, F.Array);
@@ -437,23 +437,44 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
   return Rep;
 }
 
-/// Accept the padding only if, re-run with it, no access of this array in
-/// the kernel has excess wavefronts left; none when the run gave up.
+namespace {
+
+/// `R` as the padded layout `Now` places it: a direct access's offset is
+/// the sum of its indices times the strides (plus a member's offset, which
+/// padding does not move), so only the strides' change is added.
+AccessRecord relaidOut(const AccessRecord &R, const ArrayLayout &Was, const ArrayLayout &Now) {
+  AccessRecord Out = R;
+  for (Instance &I : Out.Inst)
+    for (size_t D = 0; D < I.Dims.size() && D < Was.Strides.size(); ++D)
+      if (int64_t Delta = Now.Strides[D] - Was.Strides[D])
+        I.Off = add(I.Off, scale(I.Dims[D], Delta));
+  return Out;
+}
+
+} // namespace
+
+/// Accept the padding only if, with it, no access of this array in the
+/// kernel has excess wavefronts left; none when the run gave up. Padding
+/// changes no value the kernel computes (the interpreter reads strides only
+/// to place subscripts; `sizeof` is the declared type's), so the padded
+/// run's accesses are the unpadded run's, placed anew; like a re-run, the
+/// question costs the run's steps.
 std::optional<bool> SharedMemAnalyzer::paddingRemovesConflicts(const FunctionDecl *Kernel,
                                                                const BankFinding &F,
                                                                uint64_t NewCols,
                                                                unsigned MaxUnroll,
                                                                uint64_t &Budget) {
-  PadMap Pad{{F.Array, NewCols}};
-  std::vector<AccessRecord> Recs;
-  if (!interpretKernel(Ctx, Kernel, F.Config, MaxUnroll, Pad, Recs, Budget))
+  const std::vector<AccessRecord> *Recs = interpretOnce(Kernel, F.Config, MaxUnroll, Budget);
+  if (!Recs)
     return std::nullopt;
-  for (const AccessRecord &R : Recs) {
+  ArrayLayout Was = layoutOf(Ctx, F.Array, F.Config, {});
+  ArrayLayout Now = layoutOf(Ctx, F.Array, F.Config, PadMap{{F.Array, NewCols}});
+  for (const AccessRecord &R : *Recs) {
     if (R.Array != F.Array)
       continue;
     if (!R.Direct)
       return false;
-    auto W = worstCost(R, F.Config);
+    auto W = worstCost(relaidOut(R, Was, Now), F.Config);
     if (W && W->first.excess() > 0)
       return false;
   }

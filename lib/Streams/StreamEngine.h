@@ -41,6 +41,7 @@
 #ifndef CUDAGRAPH_TIDY_STREAMS_STREAMENGINE_H
 #define CUDAGRAPH_TIDY_STREAMS_STREAMENGINE_H
 
+#include "AstWalk/WrittenCalls.h"
 #include "Streams/StreamOrder.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
@@ -260,7 +261,9 @@ private:
 };
 
 struct StreamOrderAnalyzer::Impl {
-  Impl(const ApiModel &Model, clang::ASTContext &Ctx) : Model(Model), Ctx(Ctx) {}
+  Impl(const ApiModel &Model, clang::ASTContext &Ctx, std::shared_ptr<WrittenCallsIndex> Calls)
+      : Model(Model), Ctx(Ctx),
+        Calls(Calls ? std::move(Calls) : std::make_shared<WrittenCallsIndex>()) {}
   const FunctionModel *modelFor(const clang::CallExpr *Call) const;
   /// The summary of a helper defined in this translation unit, or null.
   const HelperSummary *helperOf(const clang::CallExpr *Call);
@@ -269,6 +272,7 @@ struct StreamOrderAnalyzer::Impl {
 
   const ApiModel &Model;
   clang::ASTContext &Ctx;
+  std::shared_ptr<WrittenCallsIndex> Calls;
   std::map<const clang::FunctionDecl *, std::unique_ptr<HelperSummary>> Helpers;
   std::set<const clang::FunctionDecl *> InProgress;
   /// isInteresting's verdict on a call, by (callee, argument count): the

@@ -83,8 +83,9 @@ void OrderState::joinWith(const OrderState &O) {
 // The analyzer and its per-translation-unit state
 //===----------------------------------------------------------------------===//
 
-StreamOrderAnalyzer::StreamOrderAnalyzer(const ApiModel &Model, ASTContext &Ctx)
-    : P(std::make_unique<Impl>(Model, Ctx)) {}
+StreamOrderAnalyzer::StreamOrderAnalyzer(const ApiModel &Model, ASTContext &Ctx,
+                                         std::shared_ptr<WrittenCallsIndex> Calls)
+    : P(std::make_unique<Impl>(Model, Ctx, std::move(Calls))) {}
 StreamOrderAnalyzer::~StreamOrderAnalyzer() = default;
 
 std::vector<LifetimeFinding> StreamOrderAnalyzer::analyze(const FunctionDecl *FD, bool Pattern) {
@@ -113,9 +114,10 @@ bool StreamOrderAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
           return true;
     return false;
   };
-  return findWrittenStmt(FD->getBody(), /*IntoLambdas=*/true, [&](const Stmt *S) {
-    const auto *C = dyn_cast<CallExpr>(S);
-    const FunctionDecl *Callee = C ? C->getDirectCallee() : nullptr;
+  // The calls in the body's lambdas count with it.
+  return llvm::any_of(Calls->of(FD->getBody()).Calls, [&](const WrittenCall &W) {
+    const CallExpr *C = W.Call;
+    const FunctionDecl *Callee = C->getDirectCallee();
     if (!Callee)
       return false;
     auto Key = std::make_pair(Callee->getFirstDecl(), C->getNumArgs());

@@ -39,7 +39,10 @@ namespace streams {
 
 class StreamOrderAnalyzer {
 public:
-  StreamOrderAnalyzer(const ApiModel &Model, clang::ASTContext &Ctx);
+  /// `Calls`: the unit's index of written calls, shared with the lifetime
+  /// engine on the same unit (AstWalk/WrittenCalls.h).
+  StreamOrderAnalyzer(const ApiModel &Model, clang::ASTContext &Ctx,
+                      std::shared_ptr<WrittenCallsIndex> Calls = nullptr);
   ~StreamOrderAnalyzer();
 
   /// Findings of kinds StreamUse*, StreamFree*, Capture{Unjoined,

@@ -185,6 +185,27 @@ void host(float *o) { k<32><<<1, dim3(32, 32)>>>(o); }
   EXPECT_EQ(K.Conflicts[0].Fix->NewCols, 33u);
 }
 
+// The padded layout moves every dimension but the last. Here a warp spans
+// both values of the outer index: with 33-element rows its stride becomes
+// 16 * 33 words (16 banks apart), which is what makes the padding work; a
+// fix judged on the inner stride alone would keep a 2-way conflict.
+TEST_F(SharedMemTest, PaddingFixOfThreeDimensionalArray) {
+  KernelReport R = run(R"cpp(
+__global__ void k(float *o, int c) {
+  __shared__ float t[2][16][32];
+  t[threadIdx.y][threadIdx.x][0] = 1.0f;
+  o[threadIdx.x] = t[threadIdx.y][threadIdx.x][c & 31];
+}
+void host(float *o) { k<<<1, dim3(16, 2)>>>(o, 3); }
+)cpp", "k");
+  ASSERT_EQ(R.Conflicts.size(), 2u);
+  for (const BankFinding &F : R.Conflicts) {
+    EXPECT_EQ(F.Cost.Degree, 32u);
+    ASSERT_TRUE(F.Fix.has_value());
+    EXPECT_EQ(F.Fix->NewCols, 33u);
+  }
+}
+
 TEST_F(SharedMemTest, UnknownLaneCoefficientGivesNoVerdict) {
   KernelReport R = run(R"cpp(
 __global__ void k(float *g, int ld) {
