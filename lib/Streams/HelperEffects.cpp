@@ -18,7 +18,6 @@
 //===----------------------------------------------------------------------===//
 #include "Streams/StreamEngine.h"
 
-#include "AstWalk/WrittenStatements.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -92,17 +91,6 @@ bool isStreamOrEventType(QualType T, const ApiModel &Model) {
   return K && (K->Name == "stream" || K->Name == "event");
 }
 
-/// The calls of a body in source order, outside lambdas (a lambda's calls
-/// run when it is called, not where it is written).
-std::vector<const CallExpr *> callsInOrder(const Stmt *Body) {
-  std::vector<const CallExpr *> Calls;
-  findWrittenStmt(Body, /*IntoLambdas=*/false, [&](const Stmt *S) {
-    if (const auto *C = dyn_cast<CallExpr>(S))
-      Calls.push_back(C);
-    return false;
-  });
-  return Calls;
-}
 } // namespace
 
 const HelperSummary *StreamOrderAnalyzer::Impl::helperOf(const CallExpr *Call) {
@@ -123,7 +111,12 @@ const HelperSummary *StreamOrderAnalyzer::Impl::helperOf(const CallExpr *Call) {
   auto Step = [&](OrderRole R, int Stream, std::vector<int> Mem, const Stmt *Site) {
     S->Steps.push_back({R, Stream, std::move(Mem), Site});
   };
-  for (const CallExpr *Inner : callsInOrder(Def->getBody())) {
+  // In source order, outside lambdas: a lambda's calls run when it is
+  // called, not where it is written.
+  for (const WrittenCall &W : Calls->of(Def->getBody()).Calls) {
+    if (W.InLambda)
+      continue;
+    const CallExpr *Inner = W.Call;
     if (S->Opaque)
       break;
     if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Inner)) {
