@@ -185,6 +185,11 @@ struct LifetimeAnalyzer::Impl {
   /// Members across the translation unit, built on first use.
   std::unique_ptr<lifetime::OwnershipIndex> Ownership;
   std::shared_ptr<WrittenCallsIndex> Calls;
+  /// Parents of each body's statements, built once: the ownership index
+  /// and every analysis of a function (its own, its helper summaries, each
+  /// specialisation) ask about the same body.
+  llvm::DenseMap<const Stmt *, std::unique_ptr<lifetime::ParentIndex>> Parents;
+  const lifetime::ParentIndex &parentsOf(const Stmt *Body, unsigned SizeHint = 0);
 
   Impl(const ApiModel &M, ASTContext &C, LifetimeOptions O,
        std::shared_ptr<WrittenCallsIndex> Calls);
@@ -592,7 +597,7 @@ private:
   /// SummaryMode: parameters the caller passes as constants (their values
   /// hold on entry).
   LifetimeAnalyzer::Impl::ConstantArgs Constants;
-  ParentIndex PM;
+  const ParentIndex *PM = nullptr; ///< the unit's, for this body (Impl::parentsOf)
   std::unique_ptr<CFG> Cfg;
   const CFGBlock *CurrentBlock = nullptr;
 

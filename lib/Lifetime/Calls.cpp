@@ -325,12 +325,12 @@ bool Analysis::elementUseHitsRelease(const ResState &RS, const Expr *UseArg,
     return *I < 64 && (((RS.ReleasedElements & Own) >> *I) & 1);
   if (RS.ReleasedElements != ~uint64_t(0))
     return false;
-  const Stmt *Loop = PM.getParent(RS.ReleaseSite);
+  const Stmt *Loop = PM->getParent(RS.ReleaseSite);
   while (Loop && !isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Loop))
-    Loop = PM.getParent(Loop);
+    Loop = PM->getParent(Loop);
   if (!Loop)
     return true;
-  for (const Stmt *S = UseCall; S; S = PM.getParent(S))
+  for (const Stmt *S = UseCall; S; S = PM->getParent(S))
     if (S == Loop)
       return false;
   return true;

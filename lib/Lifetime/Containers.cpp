@@ -405,7 +405,7 @@ bool Analysis::isContainerInsertPart(const Stmt *S) {
     return false;
   if (const auto *Call = dyn_cast<CallExpr>(S); Call && !passesArgumentsThrough(Call))
     return false;
-  for (const Stmt *Up = PM.getParent(S); Up; Up = PM.getParent(Up)) {
+  for (const Stmt *Up = PM->getParent(S); Up; Up = PM->getParent(Up)) {
     if (const auto *Call = dyn_cast<CallExpr>(Up)) {
       if (passesArgumentsThrough(Call))
         continue;
@@ -558,7 +558,7 @@ static bool modelBorrows(const FunctionModel &M, int I) {
 /// range loop's variable only look at it (a release is the release's).
 bool Analysis::elementReadOut(const Expr *Access) {
   const Stmt *Cur = Access;
-  while (const Stmt *Up = PM.getParent(Cur)) {
+  while (const Stmt *Up = PM->getParent(Cur)) {
     if (isa<ParenExpr, ImplicitCastExpr, MaterializeTemporaryExpr, ExprWithCleanups,
             CXXBindTemporaryExpr>(Up)) {
       Cur = Up;
@@ -575,7 +575,7 @@ bool Analysis::elementReadOut(const Expr *Access) {
         return false;
       if (UO->getOpcode() != UO_AddrOf)
         return true;
-      const auto *CE = dyn_cast_or_null<CallExpr>(PM.getParentIgnoreParenImpCasts(UO));
+      const auto *CE = dyn_cast_or_null<CallExpr>(PM->getParentIgnoreParenImpCasts(UO));
       return !(CE && A.modelFor(CE)); // `cudaStreamCreate(&v[i])`: an acquisition
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(Up)) {
@@ -587,7 +587,7 @@ bool Analysis::elementReadOut(const Expr *Access) {
       if (isa<CUDAKernelCallExpr>(CE))
         return false;
       // The launch configuration `<<<g, b, 0, streams[i]>>>`.
-      if (const auto *Kernel = dyn_cast_or_null<CUDAKernelCallExpr>(PM.getParent(CE));
+      if (const auto *Kernel = dyn_cast_or_null<CUDAKernelCallExpr>(PM->getParent(CE));
           Kernel && Kernel->getConfig() == CE)
         return false;
       const FunctionModel *M = A.modelFor(CE);

@@ -66,7 +66,7 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
   } else if (const auto *Cons = dyn_cast<CXXConstructExpr>(S)) {
     escapeArgs(Cons->getConstructor(), {Cons->getArgs(), Cons->getNumArgs()}, P);
   } else if (const auto *ILE = dyn_cast<InitListExpr>(S)) {
-    if (!isa_and_nonnull<InitListExpr>(PM.getParent(ILE)))
+    if (!isa_and_nonnull<InitListExpr>(PM->getParent(ILE)))
       escapeValueRefs(ILE, P);
   } else if (const auto *L = dyn_cast<LambdaExpr>(S)) {
     // A lambda that is only called here does its work at the call.
@@ -204,8 +204,8 @@ StateSet Analysis::propagateEdge(const CFGBlock *From, unsigned SuccIndex,
 /// The try-dispatch block of the innermost try of this function whose
 /// try-block holds `S`, if any: where a throw from `S` goes.
 const CFGBlock *Analysis::handlerDispatchFor(const Stmt *S) {
-  for (const Stmt *Cur = S; Cur; Cur = PM.getParent(Cur)) {
-    const Stmt *Up = PM.getParent(Cur);
+  for (const Stmt *Cur = S; Cur; Cur = PM->getParent(Cur)) {
+    const Stmt *Up = PM->getParent(Cur);
     if (!Up || isa<LambdaExpr>(Up))
       return nullptr;
     if (const auto *Try = dyn_cast<CXXTryStmt>(Up); Try && Try->getTryBlock() == Cur) {
@@ -380,7 +380,7 @@ bool Analysis::run() {
   unsigned Elements = 0;
   for (const CFGBlock *B : *Cfg)
     Elements += B ? B->size() : 0;
-  PM.build(FD->getBody(), Elements + Elements / 4 + 16);
+  PM = &A.parentsOf(FD->getBody(), Elements + Elements / 4 + 16);
   restorePrunedSwitchDefaults();
   unsigned N = Cfg->getNumBlockIDs();
   // Reverse post-order keeps the number of revisits small, and says which

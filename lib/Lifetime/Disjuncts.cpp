@@ -255,7 +255,7 @@ bool Analysis::isRelevant(const CFGBlock *Blk, const PathState &P) const {
 bool Analysis::onlyReads(const Expr *Mention) const {
   const Stmt *Cur = Mention;
   bool PointerValue = false; // Cur is a pointer read from, or decayed from, it
-  while (const Stmt *Up = PM.getParent(Cur)) {
+  while (const Stmt *Up = PM->getParent(Cur)) {
     const auto *Cast = dyn_cast<ImplicitCastExpr>(Up);
     CastKind Kind = Cast ? Cast->getCastKind() : CK_NoOp;
     if (isa<ParenExpr>(Up) || (Cast && Kind == CK_NoOp)) {

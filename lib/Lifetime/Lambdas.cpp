@@ -56,7 +56,7 @@ bool Analysis::onlyCalled(const VarDecl *VD) {
     if (!S || !Only)
       return;
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == VD) {
-      const Stmt *Up = PM.getParentIgnoreParenImpCasts(const_cast<DeclRefExpr *>(DRE));
+      const Stmt *Up = PM->getParentIgnoreParenImpCasts(const_cast<DeclRefExpr *>(DRE));
       const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Up);
       if (!Op || Op->getOperator() != OO_Call || strip(Op->getArg(0)) != DRE)
         Only = false;
@@ -69,10 +69,10 @@ bool Analysis::onlyCalled(const VarDecl *VD) {
 }
 
 bool Analysis::isLocalLambda(const LambdaExpr *L) {
-  const Stmt *Up = PM.getParentIgnoreParenImpCasts(const_cast<LambdaExpr *>(L));
+  const Stmt *Up = PM->getParentIgnoreParenImpCasts(const_cast<LambdaExpr *>(L));
   while (Up && (isa<MaterializeTemporaryExpr>(Up) || isa<CXXBindTemporaryExpr>(Up) ||
                 isa<ExprWithCleanups>(Up) || isa<CXXConstructExpr>(Up)))
-    Up = PM.getParentIgnoreParenImpCasts(const_cast<Stmt *>(Up));
+    Up = PM->getParentIgnoreParenImpCasts(const_cast<Stmt *>(Up));
   if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Up))
     return Op->getOperator() == OO_Call;
   if (const auto *DS = dyn_cast_or_null<DeclStmt>(Up))

@@ -84,6 +84,15 @@ LifetimeAnalyzer::Impl::Impl(const ApiModel &M, ASTContext &C, LifetimeOptions O
 
 LifetimeAnalyzer::Impl::~Impl() = default;
 
+const ParentIndex &LifetimeAnalyzer::Impl::parentsOf(const Stmt *Body, unsigned SizeHint) {
+  auto [It, New] = Parents.try_emplace(Body);
+  if (New) {
+    It->second = std::make_unique<ParentIndex>();
+    It->second->build(Body, SizeHint);
+  }
+  return *It->second;
+}
+
 OwnershipIndex &LifetimeAnalyzer::Impl::ownership() {
   if (!Ownership)
     Ownership = std::make_unique<OwnershipIndex>(*this);

@@ -107,7 +107,7 @@ void Analysis::scanScopes() {
   for (const DeclStmt *DS : BodyDecls)
     for (const Decl *D : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(D))
-        ScopeOwner[VD] = PM.getParent(DS);
+        ScopeOwner[VD] = PM->getParent(DS);
 }
 
 /// Leaving a scope (clang's CFG names it by its first variable) ends the

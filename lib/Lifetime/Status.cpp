@@ -24,7 +24,7 @@ void Analysis::bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS
   RS.SuccessIsZero = SuccessIsZero;
   const Stmt *Cur = Call;
   unsigned Wrappers = 0;
-  while (const Stmt *Parent = PM.getParent(Cur)) {
+  while (const Stmt *Parent = PM->getParent(Cur)) {
     if (isa<ParenExpr>(Parent) || isa<ImplicitCastExpr>(Parent) ||
         isa<ExplicitCastExpr>(Parent) || isa<ExprWithCleanups>(Parent)) {
       Cur = Parent;
@@ -85,7 +85,7 @@ void Analysis::bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS
 bool Analysis::bindThroughBooleanChain(const Stmt *From, ResState &RS) {
   bool SuccessIsZero = RS.SuccessIsZero;
   const Stmt *Cur = From;
-  while (const Stmt *Parent = PM.getParent(Cur)) {
+  while (const Stmt *Parent = PM->getParent(Cur)) {
     if (isa<ParenExpr>(Parent) || isa<ImplicitCastExpr>(Parent) ||
         isa<ExprWithCleanups>(Parent)) {
       Cur = Parent;
@@ -179,13 +179,13 @@ void Analysis::takeOverUncheckedStatus(const CallExpr *Call, PathState &P) {
 /// A call whose result nobody uses (an expression statement).
 bool Analysis::isDiscarded(const CallExpr *Call) const {
   const Stmt *Cur = Call;
-  const Stmt *Parent = PM.getParent(Cur);
+  const Stmt *Parent = PM->getParent(Cur);
   while (Parent && (isa<ParenExpr>(Parent) || isa<ImplicitCastExpr>(Parent) ||
                     isa<ExprWithCleanups>(Parent) ||
                     (isa<CStyleCastExpr>(Parent) &&
                      cast<CStyleCastExpr>(Parent)->getType()->isVoidType()))) {
     Cur = Parent;
-    Parent = PM.getParent(Cur);
+    Parent = PM->getParent(Cur);
   }
   if (const auto *If = dyn_cast_or_null<IfStmt>(Parent))
     return If->getCond() != Cur;

@@ -13,25 +13,26 @@
 #include "Lifetime/ParentIndex.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
-#include <optional>
 
 namespace cgt {
 namespace lifetime {
 
-/// A body's ParentIndex, built on first use: most functions mention no member
-/// and call no method, and building one costs as much as the scan.
+/// A body's ParentIndex, asked for on first use: most functions mention no
+/// member and call no method, and building one costs as much as the scan.
+/// The unit keeps it for the function's own analysis.
 class LazyParents {
 public:
-  explicit LazyParents(Stmt *Body) : Body(Body) {}
+  LazyParents(LifetimeAnalyzer::Impl &A, const Stmt *Body) : A(A), Body(Body) {}
   const ParentIndex &get() {
     if (!PM)
-      PM.emplace(Body);
+      PM = &A.parentsOf(Body);
     return *PM;
   }
 
 private:
-  Stmt *Body;
-  std::optional<ParentIndex> PM;
+  LifetimeAnalyzer::Impl &A;
+  const Stmt *Body;
+  const ParentIndex *PM = nullptr;
 };
 
 namespace {
@@ -122,6 +123,9 @@ bool declaredInside(const Expr *Object, const Stmt *Loop) {
 
 
 
+/// An argument of class type (asked before the costlier header test).
+bool passesRecord(const Expr *Arg) { return strip(Arg)->getType()->getAsCXXRecordDecl(); }
+
 /// A constructor or assignment that copies (or, with no move of its own,
 /// moves through the copy) and that the user did not write.
 bool isImplicitCopy(const CXXMethodDecl *MD) {
@@ -178,7 +182,7 @@ std::string OwnershipIndex::text(const Expr *E) const { return shortSourceText(E
 
 std::vector<const Decl *> OwnershipIndex::scanFunction(const FunctionDecl *FD) {
   const SourceManager &SM = A.Ctx.getSourceManager();
-  LazyParents PM(FD->getBody());
+  LazyParents PM(A, FD->getBody());
   std::vector<const Decl *> LocalDecls;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S)
@@ -198,7 +202,8 @@ std::vector<const Decl *> OwnershipIndex::scanFunction(const FunctionDecl *FD) {
         // `v.push_back(obj)`, `v.push_back(Obj(n))`: the library copies it
         // (a class with its own destructor and no move of its own is
         // moved by copying).
-        if (isa<CXXMemberCallExpr>(Call) && SM.isInSystemHeader(Callee->getLocation()))
+        if (isa<CXXMemberCallExpr>(Call) && llvm::any_of(Call->arguments(), passesRecord) &&
+            SM.isInSystemHeader(Callee->getLocation()))
           for (const Expr *Arg : Call->arguments())
             if (const auto *RD = strip(Arg)->getType()->getAsCXXRecordDecl())
               Copies.try_emplace(RD, Arg);
