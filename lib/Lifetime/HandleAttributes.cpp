@@ -61,7 +61,6 @@ const FunctionModel *LifetimeAnalyzer::Impl::attributeModel(const FunctionDecl *
   auto M = std::make_unique<FunctionModel>();
   M->Name = FD->getNameAsString();
   M->Origin = "attributes";
-  std::vector<std::string> AnyKind = Model.kindNames();
   for (const FunctionDecl *Redecl : FD->redecls()) {
     if (returnsCudaHandle(Redecl) &&
         llvm::none_of(M->Acquires, [](const AcquireEffect &E) { return E.Arg == ReturnValue; }))
@@ -77,7 +76,7 @@ const FunctionModel *LifetimeAnalyzer::Impl::attributeModel(const FunctionDecl *
       if (hasCudaHandleAttr<ReleaseHandleAttr>(P) && !Has(M->Releases)) {
         ReleaseEffect R;
         R.Arg = Arg;
-        R.Kinds = AnyKind;
+        R.Kinds = Model.kindNames(); // asked only here: every callee comes through
         M->Releases.push_back(R);
       }
       if (hasCudaHandleAttr<UseHandleAttr>(P) && !Has(M->Uses))
