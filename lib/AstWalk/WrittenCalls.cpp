@@ -1,15 +1,13 @@
 //===- WrittenCalls.cpp - the calls each body spells, walked once ---------===//
 //
-// See WrittenCalls.h. The walk is findWrittenStmt's (WrittenStatements.cpp)
-// with lambdas entered, carrying whether a statement is inside one.
+// See WrittenCalls.h. The walk is findWrittenStmt (WrittenStatements.cpp)
+// with lambdas entered, told whether a statement is inside one.
 //
 //===----------------------------------------------------------------------===//
 #include "AstWalk/WrittenCalls.h"
+#include "AstWalk/WrittenStatements.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/StmtCXX.h"
-#include "llvm/ADT/SmallVector.h"
-#include <algorithm>
 
 using namespace clang;
 
@@ -19,27 +17,12 @@ namespace {
 
 BodyCalls collect(const Stmt *Body) {
   BodyCalls Out;
-  llvm::SmallVector<std::pair<const Stmt *, bool>, 32> Stack{{Body, false}};
-  while (!Stack.empty()) {
-    auto [S, InLambda] = Stack.pop_back_val();
-    if (!S)
-      continue;
+  findWrittenStmt(Body, /*IntoLambdas=*/true, [&](const Stmt *S, bool InLambda) {
     if (const auto *C = dyn_cast<CallExpr>(S))
       Out.Calls.push_back({C, InLambda});
     Out.Throws |= !InLambda && isa<CXXThrowExpr>(S);
-    bool ChildrenInLambda = InLambda || isa<LambdaExpr>(S);
-    size_t First = Stack.size();
-    if (const auto *For = dyn_cast<CXXForRangeStmt>(S))
-      for (const Stmt *Child :
-           {For->getInit(), static_cast<const Stmt *>(For->getLoopVarStmt()),
-            static_cast<const Stmt *>(For->getRangeInit()), For->getBody()})
-        Stack.push_back({Child, ChildrenInLambda});
-    else
-      for (const Stmt *Child : S->children())
-        Stack.push_back({Child, ChildrenInLambda});
-    // Pushed in order, popped in reverse: reversed, they come off in order.
-    std::reverse(Stack.begin() + First, Stack.end());
-  }
+    return false;
+  });
   return Out;
 }
 

@@ -15,24 +15,33 @@ using namespace clang;
 namespace cgt {
 
 bool findWrittenStmt(const Stmt *Body, bool IntoLambdas,
-                     llvm::function_ref<bool(const Stmt *)> Visit) {
-  llvm::SmallVector<const Stmt *, 32> Stack{Body};
+                     llvm::function_ref<bool(const Stmt *, bool InLambda)> Visit) {
+  llvm::SmallVector<std::pair<const Stmt *, bool>, 32> Stack{{Body, false}};
   while (!Stack.empty()) {
-    const Stmt *S = Stack.pop_back_val();
+    auto [S, InLambda] = Stack.pop_back_val();
     if (!S || (!IntoLambdas && isa<LambdaExpr>(S)))
       continue;
-    if (Visit(S))
+    if (Visit(S, InLambda))
       return true;
+    bool ChildInLambda = InLambda || isa<LambdaExpr>(S);
     size_t First = Stack.size();
     if (const auto *For = dyn_cast<CXXForRangeStmt>(S))
-      Stack.append({For->getInit(), For->getLoopVarStmt(), For->getRangeInit(), For->getBody()});
+      for (const Stmt *Child : {For->getInit(), static_cast<const Stmt *>(For->getLoopVarStmt()),
+                                static_cast<const Stmt *>(For->getRangeInit()), For->getBody()})
+        Stack.push_back({Child, ChildInLambda});
     else
       for (const Stmt *Child : S->children())
-        Stack.push_back(Child);
+        Stack.push_back({Child, ChildInLambda});
     // Pushed in order, popped in reverse: reversed, they come off in order.
     std::reverse(Stack.begin() + First, Stack.end());
   }
   return false;
+}
+
+bool findWrittenStmt(const Stmt *Body, bool IntoLambdas,
+                     llvm::function_ref<bool(const Stmt *)> Visit) {
+  return findWrittenStmt(Body, IntoLambdas,
+                         [&](const Stmt *S, bool) { return Visit(S); });
 }
 
 } // namespace cgt

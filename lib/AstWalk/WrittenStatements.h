@@ -24,6 +24,11 @@ namespace cgt {
 bool findWrittenStmt(const clang::Stmt *Body, bool IntoLambdas,
                      llvm::function_ref<bool(const clang::Stmt *)> Visit);
 
+/// The same walk, telling `Visit` whether the statement sits inside one of
+/// the body's lambdas (always false unless `IntoLambdas`).
+bool findWrittenStmt(const clang::Stmt *Body, bool IntoLambdas,
+                     llvm::function_ref<bool(const clang::Stmt *, bool InLambda)> Visit);
+
 } // namespace cgt
 
 #endif
