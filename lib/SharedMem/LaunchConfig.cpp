@@ -25,6 +25,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include <algorithm>
 #include <set>
 #include "llvm/Support/raw_ostream.h"
 
@@ -63,9 +64,11 @@ public:
   // Declarations in system headers (CUDA's, CCCL's) launch only the
   // library's own kernels, which are not analysed. Skipping them keeps the
   // walk off every inline body and instantiation of those headers, which
-  // a precompiled preamble would otherwise read back one by one.
+  // a precompiled preamble would otherwise read back one by one. A
+  // declaration inside a function is where the function is: not asked (a
+  // file lookup for every local and static_assert).
   bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) &&
+    if (D && !isa<TranslationUnitDecl>(D) && !D->getDeclContext()->isFunctionOrMethod() &&
         Ctx.getSourceManager().isInSystemHeader(D->getLocation()))
       return true;
     return RecursiveASTVisitor::TraverseDecl(D);
@@ -76,6 +79,54 @@ public:
   // default argument, an array bound -- is not a launch either.
   bool TraverseTypeLoc(TypeLoc, bool = true) { return true; }
   bool TraverseType(QualType, bool = true) { return true; }
+
+  // Statements are walked here rather than by RAV's per-class dispatch,
+  // which cost five times as much per node (ggml's mmq-config tables alone
+  // are 160K statements of __host__ __device__ code). The walk is RAV's
+  // pre-order: a class whose Traverse is RAV's default (visit, then
+  // children(), its written type skipped as above) is visited here; any
+  // other -- declarations, lambdas, initialiser lists, default arguments,
+  // qualified or templated names -- goes back to RAV for that node, whose
+  // children come back here.
+  bool TraverseStmt(Stmt *S, DataRecursionQueue * = nullptr) {
+    llvm::SmallVector<Stmt *, 32> Stack;
+    if (S)
+      Stack.push_back(S);
+    while (!Stack.empty()) {
+      Stmt *Node = Stack.pop_back_val();
+      switch (walkOf(Node)) {
+      case Walk::Leaf:
+        break;
+      case Walk::OneChild:
+        Stack.push_back(cast<Expr>(*Node->child_begin()));
+        break;
+      case Walk::Operands:
+        Stack.push_back(cast<BinaryOperator>(Node)->getRHS());
+        Stack.push_back(cast<BinaryOperator>(Node)->getLHS());
+        break;
+      case Walk::Children: {
+        visit(Node);
+        size_t First = Stack.size();
+        for (Stmt *Child : Node->children())
+          if (Child)
+            Stack.push_back(Child);
+        std::reverse(Stack.begin() + First, Stack.end());
+        break;
+      }
+      case Walk::Declarations:
+        // RAV's DeclStmt: each declaration in turn, before the next statement.
+        for (Decl *D : cast<DeclStmt>(Node)->decls())
+          if (!TraverseDecl(D))
+            return false;
+        break;
+      case Walk::ByRAV:
+        if (!RecursiveASTVisitor::dataTraverseNode(Node, nullptr))
+          return false;
+        break;
+      }
+    }
+    return true;
+  }
 
 #define CGT_TRAVERSE(KIND)                                                     \
   bool Traverse##KIND(KIND *FD) {                                              \
@@ -136,6 +187,98 @@ public:
   }
 
 private:
+  /// RAV's WalkUpFrom for the classes walked here: the Visit functions
+  /// above, base class first.
+  void visit(Stmt *S) {
+    if (auto *Call = dyn_cast<CallExpr>(S)) {
+      VisitCallExpr(Call);
+      if (auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call))
+        VisitCUDAKernelCallExpr(Launch);
+    } else if (auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
+      VisitCXXConstructExpr(Construct);
+    }
+  }
+
+  /// How RAV traverses a statement, for the classes walked here. Leaves,
+  /// single operands and binary operators (most of any body) have no
+  /// children() call to pay for.
+  enum class Walk {
+    Leaf,         ///< no children, nothing to visit
+    OneChild,     ///< nothing to visit, one expression child
+    Operands,     ///< a binary operator: LHS, then RHS
+    Children,     ///< visit, then children() (DEF_TRAVERSE_STMT empty or type only)
+    Declarations, ///< a DeclStmt
+    ByRAV         ///< anything else: RAV's own Traverse for the node
+  };
+  static Walk walkOf(const Stmt *S) {
+    switch (S->getStmtClass()) {
+    case Stmt::IntegerLiteralClass:
+    case Stmt::FloatingLiteralClass:
+    case Stmt::StringLiteralClass:
+    case Stmt::CharacterLiteralClass:
+    case Stmt::CXXBoolLiteralExprClass:
+    case Stmt::CXXNullPtrLiteralExprClass:
+    case Stmt::CXXThisExprClass:
+    case Stmt::BreakStmtClass:
+    case Stmt::ContinueStmtClass:
+    case Stmt::NullStmtClass:
+    case Stmt::GotoStmtClass:
+      return Walk::Leaf;
+    case Stmt::ParenExprClass:
+    case Stmt::ImplicitCastExprClass:
+    case Stmt::UnaryOperatorClass:
+    case Stmt::ExprWithCleanupsClass:
+    case Stmt::ConstantExprClass:
+      return Walk::OneChild;
+    case Stmt::BinaryOperatorClass:
+    case Stmt::CompoundAssignOperatorClass:
+      return Walk::Operands;
+    case Stmt::DeclStmtClass:
+      return Walk::Declarations;
+    case Stmt::CompoundStmtClass:
+    case Stmt::IfStmtClass:
+    case Stmt::ForStmtClass:
+    case Stmt::WhileStmtClass:
+    case Stmt::DoStmtClass:
+    case Stmt::SwitchStmtClass:
+    case Stmt::CaseStmtClass:
+    case Stmt::DefaultStmtClass:
+    case Stmt::ReturnStmtClass:
+    case Stmt::LabelStmtClass:
+    case Stmt::AttributedStmtClass:
+    case Stmt::ParenListExprClass:
+    case Stmt::CStyleCastExprClass:
+    case Stmt::CXXFunctionalCastExprClass:
+    case Stmt::CXXStaticCastExprClass:
+    case Stmt::CXXReinterpretCastExprClass:
+    case Stmt::CXXConstCastExprClass:
+    case Stmt::ConditionalOperatorClass:
+    case Stmt::UnaryExprOrTypeTraitExprClass:
+    case Stmt::CallExprClass:
+    case Stmt::CXXMemberCallExprClass:
+    case Stmt::CXXOperatorCallExprClass:
+    case Stmt::CUDAKernelCallExprClass:
+    case Stmt::CXXConstructExprClass:
+    case Stmt::CXXTemporaryObjectExprClass:
+    case Stmt::ArraySubscriptExprClass:
+    case Stmt::CXXBindTemporaryExprClass:
+    case Stmt::SubstNonTypeTemplateParmExprClass:
+      return Walk::Children;
+    // A qualifier or template arguments as written may hold expressions.
+    case Stmt::DeclRefExprClass: {
+      const auto *Ref = cast<DeclRefExpr>(S);
+      return !Ref->hasQualifier() && !Ref->hasExplicitTemplateArgs() ? Walk::Leaf : Walk::ByRAV;
+    }
+    case Stmt::MemberExprClass: {
+      const auto *Member = cast<MemberExpr>(S);
+      return !Member->hasQualifier() && !Member->hasExplicitTemplateArgs() ? Walk::Children
+                                                                           : Walk::ByRAV;
+    }
+    default:
+      return Walk::ByRAV;
+    }
+  }
+
   ASTContext &Ctx;
   LaunchResolver &R;
   const FunctionDecl *Current = nullptr;

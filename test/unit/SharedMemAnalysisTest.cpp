@@ -358,6 +358,33 @@ void host(float *g) { launch(a, 32, g); launch(b, 256, g); }
   EXPECT_EQ(B.Overflows.size(), 1u);
 }
 
+TEST_F(SharedMemTest, LaunchesInDeclarationsInitialisersAndQualifiedCalls) {
+  // The launch index walks statements itself and hands declarations,
+  // initialiser lists and qualified or templated names back to RAV: each
+  // launch below sits behind one of them.
+  const char *Code = R"cpp(
+__global__ void a(float *g) { __shared__ float s[64]; s[threadIdx.x] = 0; }
+__global__ void b(float *g) { __shared__ float s[64]; s[threadIdx.x] = 0; }
+__global__ void c(float *g) { __shared__ float s[64]; s[threadIdx.x] = 0; }
+namespace ns {
+template <typename K> void launch(K k, int threads, float *g) { k<<<1, threads>>>(g); }
+}
+void host(float *g) {
+  struct Local { static void go(float *g) { a<<<1, 32>>>(g); } };
+  Local::go(g);
+  int done[] = {(b<<<1, 128>>>(g), 0)};
+  (void)done;
+  ns::launch<void (*)(float *)>(c, 96, g);
+}
+)cpp";
+  for (auto [Kernel, Threads] : {std::pair{"a", 32u}, {"b", 128u}, {"c", 96u}}) {
+    KernelReport R = run(Code, Kernel);
+    ASSERT_EQ(R.Configs.size(), 1u) << Kernel;
+    EXPECT_EQ(R.Configs[0].Origin, ShapeOrigin::Launch) << Kernel;
+    EXPECT_EQ(R.Configs[0].Block.X, Threads) << Kernel;
+  }
+}
+
 TEST_F(SharedMemTest, BlockShapesOptionParses) {
   std::map<std::string, std::vector<BlockShape>> M;
   std::string Bad;
