@@ -10,29 +10,30 @@
 #include "Lifetime/Ownership/Ownership.h"
 #include "Lifetime/Analysis.h"
 
-#include "Lifetime/ParentIndex.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 
 namespace cgt {
 namespace lifetime {
 
-/// A body's ParentIndex, asked for on first use: most functions mention no
-/// member and call no method, and building one costs as much as the scan.
-/// The unit keeps it for the function's own analysis.
-class LazyParents {
+/// The statements from a body down to the one the scan is at: all that
+/// classify asks of a statement is its ancestors, so the scan keeps them
+/// instead of building each body's ParentIndex (most bodies are never
+/// analysed). Through children() the scan meets each statement under the
+/// parent a ParentMap gives it.
+class AncestorChain {
 public:
-  LazyParents(LifetimeAnalyzer::Impl &A, const Stmt *Body) : A(A), Body(Body) {}
-  const ParentIndex &get() {
-    if (!PM)
-      PM = &A.parentsOf(Body);
-    return *PM;
+  void push(const Stmt *S) { Chain.push_back(S); }
+  void pop() { Chain.pop_back(); }
+  const Stmt *getParent(const Stmt *S) const {
+    for (size_t I = Chain.size(); I > 1; --I)
+      if (Chain[I - 1] == S)
+        return Chain[I - 2];
+    return nullptr;
   }
 
 private:
-  LifetimeAnalyzer::Impl &A;
-  const Stmt *Body;
-  const ParentIndex *PM = nullptr;
+  llvm::SmallVector<const Stmt *, 32> Chain;
 };
 
 namespace {
@@ -46,24 +47,28 @@ public:
   FunctionCollector(const SourceManager &SM, LifetimeAnalyzer::Impl &A) : SM(SM), A(A) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   /// The CUDA and C++ headers hold most of a unit's declarations and none
-  /// of its owners: not walking them is most of this index's cost.
+  /// of its owners: not walking them is most of this index's cost. Every
+  /// declaration visited below came through here.
   bool TraverseDecl(Decl *D) {
     if (D && !isa<TranslationUnitDecl>(D) && SM.isInSystemHeader(D->getLocation()))
       return true;
     return RecursiveASTVisitor::TraverseDecl(D);
   }
   bool TraverseStmt(Stmt *, DataRecursionQueue * = nullptr) { return true; }
+  /// Types as written declare no function and no static instance; walking
+  /// them visited (and header-tested) every parameter.
+  bool TraverseTypeLoc(TypeLoc, bool = true) { return true; }
+  bool TraverseType(QualType, bool = true) { return true; }
   bool VisitFunctionDecl(FunctionDecl *FD) {
     // Patterns of templates too (Templates.cpp): a class template's
     // members are its pattern's own declarations.
     if (FD->doesThisDeclarationHaveABody() &&
-        (!FD->isDependentContext() || A.isOwnershipPattern(FD)) &&
-        !SM.isInSystemHeader(FD->getLocation()) && !isLambdaCall(FD))
+        (!FD->isDependentContext() || A.isOwnershipPattern(FD)) && !isLambdaCall(FD))
       Functions.push_back(FD);
     return true;
   }
   bool VisitVarDecl(VarDecl *VD) {
-    if (VD->hasGlobalStorage() && !SM.isInSystemHeader(VD->getLocation()))
+    if (VD->hasGlobalStorage())
       if (const auto *RD = VD->getType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl())
         StaticInstances.insert(RD);
     return true;
@@ -81,7 +86,7 @@ private:
 };
 
 /// The parent of `S`, past parentheses and casts.
-const Stmt *parentOf(const Stmt *S, const ParentIndex &PM) {
+const Stmt *parentOf(const Stmt *S, const AncestorChain &PM) {
   const Stmt *P = PM.getParent(S);
   while (P && (isa<ParenExpr>(P) || isa<CastExpr>(P) || isa<ExprWithCleanups>(P) ||
                isa<MaterializeTemporaryExpr>(P)))
@@ -97,7 +102,7 @@ bool runsOnce(const DoStmt *Do) {
 }
 
 /// The innermost loop `S` sits in, if any.
-const Stmt *enclosingLoop(const Stmt *S, const ParentIndex &PM) {
+const Stmt *enclosingLoop(const Stmt *S, const AncestorChain &PM) {
   for (const Stmt *P = PM.getParent(S); P; P = PM.getParent(P)) {
     if (const auto *Do = dyn_cast<DoStmt>(P); Do && runsOnce(Do))
       continue;
@@ -182,13 +187,14 @@ std::string OwnershipIndex::text(const Expr *E) const { return shortSourceText(E
 
 std::vector<const Decl *> OwnershipIndex::scanFunction(const FunctionDecl *FD) {
   const SourceManager &SM = A.Ctx.getSourceManager();
-  LazyParents PM(A, FD->getBody());
+  AncestorChain PM;
   std::vector<const Decl *> LocalDecls;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (!S)
       return;
+    PM.push(S);
     if (const auto *ME = dyn_cast<MemberExpr>(S); ME && isa<FieldDecl>(ME->getMemberDecl()))
-      classify(ME, FD, PM.get());
+      classify(ME, FD, PM);
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       LocalDecls.insert(LocalDecls.end(), DS->decl_begin(), DS->decl_end());
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
@@ -217,6 +223,7 @@ std::vector<const Decl *> OwnershipIndex::scanFunction(const FunctionDecl *FD) {
         Copies.try_emplace(CE->getConstructor()->getParent(), CE);
     for (const Stmt *Child : S->children())
       Walk(Child);
+    PM.pop();
   };
   Walk(FD->getBody());
   if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
@@ -229,14 +236,16 @@ void OwnershipIndex::scanConstructorInits(const CXXConstructorDecl *Ctor) {
   for (const CXXCtorInitializer *Init : Ctor->inits()) {
     if (!Init->isWritten() || !Init->getInit())
       continue;
-    ParentIndex PM(Init->getInit());
+    AncestorChain PM;
     std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
       if (!S)
         return;
+      PM.push(S);
       if (const auto *ME = dyn_cast<MemberExpr>(S))
         classify(ME, Ctor, PM);
       for (const Stmt *Child : S->children())
         Walk(Child);
+      PM.pop();
     };
     Walk(Init->getInit());
     const FieldDecl *F = Init->getMember();
@@ -265,7 +274,7 @@ void OwnershipIndex::handOut(const MemberExpr *ME, const Stmt *At, const Functio
 
 /// What one mention of a member does with it.
 void OwnershipIndex::classify(const MemberExpr *ME, const FunctionDecl *FD,
-                              const ParentIndex &PM) {
+                              const AncestorChain &PM) {
   const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
   if (!F)
     return;
@@ -374,7 +383,7 @@ void OwnershipIndex::noteCallArgument(const CallExpr *Call, unsigned I, bool ByA
 }
 
 void OwnershipIndex::noteAssignment(const BinaryOperator *BO, const MemberExpr *ME,
-                                    const FunctionDecl *FD, const ParentIndex &) {
+                                    const FunctionDecl *FD, const AncestorChain &) {
   const auto *F = cast<FieldDecl>(ME->getMemberDecl());
   OwnedMember &O = Members[F];
   O.Field = F;
@@ -468,12 +477,12 @@ void OwnershipIndex::addAcquisition(const CallExpr *Call, const FunctionModel &M
 /// does not index (`for (...) runner.capture()`, not `slots[i].alloc()`), or
 /// twice on the same object in one function.
 void OwnershipIndex::noteRepeatedCall(const CallExpr *Call, const FunctionDecl *Callee,
-                                      const FunctionDecl *In, LazyParents &PM) {
+                                      const FunctionDecl *In, const AncestorChain &PM) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
   if (!MC)
     return;
   if (isThisCall(Call)) {
-    ObjectCalls.push_back({Callee, In, "this", enclosingLoop(Call, PM.get()), Call->getBeginLoc()});
+    ObjectCalls.push_back({Callee, In, "this", enclosingLoop(Call, PM), Call->getBeginLoc()});
     return;
   }
   const Expr *Object = MC->getImplicitObjectArgument();
@@ -490,7 +499,7 @@ void OwnershipIndex::noteRepeatedCall(const CallExpr *Call, const FunctionDecl *
   if (Indexed)
     return;
   std::string Key = text(Object->IgnoreParenImpCasts());
-  const Stmt *Loop = enclosingLoop(Call, PM.get());
+  const Stmt *Loop = enclosingLoop(Call, PM);
   if (Loop && declaredInside(Object, Loop))
     Loop = nullptr;
   if (!Key.empty())

@@ -53,7 +53,7 @@
 namespace cgt {
 namespace lifetime {
 
-class LazyParents;
+class AncestorChain;
 
 /// One acquisition into a member: `cudaGraphInstantiate(&exec_, ...)`,
 /// `ctx->stream = make_stream()`, or `cudaStreamCreate(&s); s_ = s;`.
@@ -137,11 +137,11 @@ private:
   std::vector<const clang::Decl *> scanFunction(const clang::FunctionDecl *FD);
   void scanConstructorInits(const clang::CXXConstructorDecl *Ctor);
   void classify(const clang::MemberExpr *ME, const clang::FunctionDecl *FD,
-                const ParentIndex &PM);
+                const AncestorChain &PM);
   void noteCallArgument(const clang::CallExpr *Call, unsigned I, bool ByAddress,
                         const clang::MemberExpr *ME, const clang::FunctionDecl *FD);
   void noteAssignment(const clang::BinaryOperator *BO, const clang::MemberExpr *ME,
-                      const clang::FunctionDecl *FD, const ParentIndex &PM);
+                      const clang::FunctionDecl *FD, const AncestorChain &PM);
   void addAcquisition(const clang::CallExpr *Call, const FunctionModel &M,
                       const AcquireEffect &Eff, const clang::MemberExpr *ME,
                       const clang::FunctionDecl *FD);
@@ -176,7 +176,7 @@ private:
                           const clang::Expr *Acquisition);
   bool calledRepeatedly(const clang::CXXMethodDecl *M) const;
   void noteRepeatedCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee,
-                        const clang::FunctionDecl *In, LazyParents &PM);
+                        const clang::FunctionDecl *In, const AncestorChain &PM);
   bool releasedByProtocol(const clang::FunctionDecl *Releaser,
                           const clang::CXXMethodDecl *M) const;
   clang::SourceLocation loc(const clang::Stmt *S) const;
