@@ -185,9 +185,9 @@ struct LifetimeAnalyzer::Impl {
   /// Members across the translation unit, built on first use.
   std::unique_ptr<lifetime::OwnershipIndex> Ownership;
   std::shared_ptr<WrittenCallsIndex> Calls;
-  /// Parents of each body's statements, built once: the ownership index
-  /// and every analysis of a function (its own, its helper summaries, each
-  /// specialisation) ask about the same body.
+  /// Parents of each body's statements, built once: every analysis of a
+  /// function (its own, its helper summaries, each specialisation) asks
+  /// about the same body. (The ownership scan keeps its own ancestors.)
   llvm::DenseMap<const Stmt *, std::unique_ptr<lifetime::ParentIndex>> Parents;
   const lifetime::ParentIndex &parentsOf(const Stmt *Body, unsigned SizeHint = 0);
 
