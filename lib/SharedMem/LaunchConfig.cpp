@@ -81,7 +81,7 @@ public:
   bool TraverseType(QualType, bool = true) { return true; }
 
   // Statements are walked here rather than by RAV's per-class dispatch,
-  // which cost five times as much per node (ggml's mmq-config tables alone
+  // which cost three times as much per node (ggml's mmq-config tables alone
   // are 160K statements of __host__ __device__ code). The walk is RAV's
   // pre-order: a class whose Traverse is RAV's default (visit, then
   // children(), its written type skipped as above) is visited here; any
