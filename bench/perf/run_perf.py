@@ -4,6 +4,7 @@
   bench/perf/run_perf.py [--build build] [--rounds 5] [--skip-ggml]
                          [--only ggml-cuda.cu,graphMemoryNodes.cu,transpose.cu]
                          [--instructions] [--plugin-only]
+  bench/perf/run_perf.py --driver-instructions --only ggml-cuda.cu,transpose.cu
 
 Needs the sources on this machine (never committed): /work/ggml
 (src/ggml-cuda/ggml-cuda.cu) and /work/cuda-samples (three graph samples and
@@ -13,7 +14,10 @@ transpose); pass --ggml / --samples for other places.
    check against clang-tidy-22 with one trivial check, alternated, the
    median of the per-pair ratios; with --instructions also the ratio of
    the instructions both execute (valgrind), which a loaded or noisy
-   machine does not change.
+   machine does not change. With --driver-instructions: only the
+   instructions of the driver (all cudagraph-* checks, --preamble-cache=off
+   --result-cache=off, every process it starts or forks counted) against
+   those of the plugin's trivial-check run, the comparison issue 23 asks for.
 1. Paired runs, per translation unit: the driver with all cudagraph-* checks
    against the driver with one trivial clang-tidy check (misc-misplaced-const),
    A and B alternated, `rounds` pairs; the median of the per-pair ratios.
@@ -129,17 +133,33 @@ def paired_plugin(clang_tidy, plugin, unit, rounds, env):
 
 def instructions(cmd, cwd, env):
     """Instructions the command executes (valgrind --tool=callgrind): the
-    same on a loaded machine as on a quiet one."""
-    out = tempfile.mktemp(prefix="cgt-perf-cg-")
-    r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out] + cmd,
+    same on a loaded machine as on a quiet one. Every process counts: those
+    it starts (--trace-children) and those it forks (valgrind follows a
+    fork by itself); each prints its own total."""
+    out_dir = tempfile.mkdtemp(prefix="cgt-perf-cg-")
+    r = subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes",
+                        "--callgrind-out-file=" + os.path.join(out_dir, "cg.%p")] + cmd,
                        cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                        text=True)
-    if os.path.exists(out):
-        os.remove(out)
-    for line in r.stderr.splitlines():
-        if "refs:" in line:
-            return int(line.split("refs:")[1].strip().replace(",", ""))
-    sys.exit("valgrind gave no instruction count for: " + " ".join(cmd))
+    shutil.rmtree(out_dir, ignore_errors=True)
+    counts = [int(line.split("refs:")[1].strip().replace(",", ""))
+              for line in r.stderr.splitlines() if "refs:" in line]
+    if not counts:
+        sys.exit("valgrind gave no instruction count for: " + " ".join(cmd))
+    return sum(counts)
+
+
+def driver_instructions(driver, clang_tidy, units, env):
+    """The driver's instructions, worker included, against the plugin's
+    trivial check: what a user pays over running clang-tidy at all."""
+    print("## driver (all cudagraph-*, caches off) / clang-tidy-22 misc-misplaced-const, "
+          "instructions")
+    for name, cwd, f, flags in units:
+        a = instructions([driver, "--quiet", "--preamble-cache=off", "--result-cache=off",
+                          f, "--"] + CUDA_ARGS + flags, cwd, env)
+        b = instructions(plugin_cmd(clang_tidy, None, f, flags, False), cwd, env)
+        print("%-34s %.3fx (%.3fG / %.3fG)" % (name, a / b, a / 1e9, b / 1e9))
+        sys.stdout.flush()
 
 
 def main():
@@ -153,6 +173,8 @@ def main():
                     help="comma-separated unit names to time (default: all)")
     ap.add_argument("--instructions", action="store_true",
                     help="also count instructions with valgrind (plugin, both sides)")
+    ap.add_argument("--driver-instructions", action="store_true",
+                    help="only the driver's instructions against the plugin's trivial check")
     ap.add_argument("--plugin-only", action="store_true",
                     help="only the plugin pairs (and --instructions)")
     args = ap.parse_args()
@@ -165,6 +187,9 @@ def main():
     picked = [u for u in units(args.ggml, args.samples, args.skip_ggml)
               if not args.only or u[0] in args.only.split(",")]
     try:
+        if args.driver_instructions:
+            driver_instructions(driver, clang_tidy, picked, env)
+            return
         print("## plugin: clang-tidy-22 -load CudaGraphTidy.so (all cudagraph-*) / "
               "clang-tidy-22 misc-misplaced-const (median of %d pairs)" % args.rounds)
         print("%-34s %8s %8s %8s %12s" % ("unit", "ratio", "all s", "triv s", "instructions"))

@@ -298,9 +298,12 @@ UnitResult analyzeUnit(const UnitTask &Job, const ExtraConsumerFactory &Extra) {
       std::make_unique<DefaultOptionsProvider>(ClangTidyGlobalOptions(),
                                                Job.Options),
       false, false, false);
-  auto Recording =
-      llvm::makeIntrusiveRefCnt<RecordingFileSystem>(llvm::vfs::createPhysicalFileSystem());
-  auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Recording);
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Disk = llvm::vfs::createPhysicalFileSystem();
+  llvm::IntrusiveRefCntPtr<RecordingFileSystem> Recording;
+  if (Job.RecordReads)
+    Recording = llvm::makeIntrusiveRefCnt<RecordingFileSystem>(Disk);
+  auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      Recording ? llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(Recording) : Disk);
   // Quiet: runClangTidy's "N warnings generated" says nothing the report
   // does not.
   // The shared-memory checks count their kernels per thread (one TU at a
@@ -309,9 +312,11 @@ UnitResult analyzeUnit(const UnitTask &Job, const ExtraConsumerFactory &Extra) {
   std::string Preamble;
   std::vector<ClangTidyError> Errors =
       runClangTidyWithPreamble(Context, Db, File, BaseFS, Job.Preamble, &Preamble, Extra);
-  Out.Dependencies = Recording->files();
-  Out.AbsentFiles = Recording->absent();
-  if (!Preamble.empty()) {
+  if (Recording) {
+    Out.Dependencies = Recording->files();
+    Out.AbsentFiles = Recording->absent();
+  }
+  if (Recording && !Preamble.empty()) {
     std::vector<std::string> Headers = preambleDependencies(Preamble);
     if (Headers.empty())
       Out.Dependencies.clear(); // evicted meanwhile: not all known

@@ -77,6 +77,11 @@ struct UnitTask {
   clang::tidy::ClangTidyOptions Options;
   PreambleCacheConfig Preamble{/*Enabled=*/false};
   std::string Fault; ///< tests only: the fault to inject into this unit
+  /// Whether the result lists the files the parse read and the paths it
+  /// missed (ReadFiles.h). Only a cache that keys on them needs the lists;
+  /// recording and sending them costs about 0.2% of a unit like
+  /// ggml-cuda.cu, so a run without one leaves them out (ResultCache.h).
+  bool RecordReads = true;
   /// A summary pass's request: the same parse also exports the unit's
   /// summaries (CheckedExport.h). Not part of what the checks do.
   SummaryRequest Summaries;
@@ -96,7 +101,8 @@ struct UnitResult {
   std::vector<FindingRecord> Findings;
   std::vector<std::string> ConfigErrors;
   UnitCounters Counters; ///< filled by workers only
-  /// Every file the parse read (ReadFiles.h); empty when not all known.
+  /// Every file the parse read (ReadFiles.h); empty when not all known
+  /// or not asked for (UnitTask::RecordReads).
   std::vector<std::string> Dependencies;
   /// The paths it looked for and did not find.
   std::vector<std::string> AbsentFiles;

@@ -85,8 +85,8 @@ UnitExport exportIsolated(const UnitJob &Job, const std::string &OverlayPath,
                           const ApiModel &Base, const FileNamer &Names,
                           const UnitLimits &Limits) {
   std::string Result, Problem;
-  if (!runWorkerJob("__export-unit", jobText(Job, OverlayPath, Names), Limits, Result,
-                    Problem))
+  if (!runWorkerJob({"__export-unit", exportUnitWorkerMain},
+                    jobText(Job, OverlayPath, Names), Limits, Result, Problem))
     return failed("the summary analysis: " + Problem);
   UnitExport Out;
   if (!unitExportFromJson(Result, Base, Out))

@@ -4,6 +4,21 @@
 // zero timeout) instead of using Wait's own timeout, which is an alarm()
 // for the whole process and so cannot serve several --jobs threads at once.
 //
+// How a worker starts:
+//
+//   parent runs one thread ──fork──> child: memory budget, counters zeroed,
+//                                    the worker's entry point, _exit
+//   parent runs several    ──fork+exec──> `cudagraph-tidy SUBCOMMAND JOB RESULT`
+//
+// A fork of a one-thread process inherits what an exec would build again:
+// libclang-cpp's and libLLVM's relocations and static constructors (about
+// 35M instructions per unit, over 0.3% of a unit like ggml-cuda.cu). With
+// other threads running (--jobs, the thread pools of the summary passes)
+// a fork could copy a lock some other thread holds, which nothing in the
+// child would ever release: those workers are exec'd. Both kinds run the
+// same entry point on the same job and result files, so the outcome is the
+// same (test/driver/isolation.test compares --jobs 1 with --jobs 2).
+//
 //===----------------------------------------------------------------------===//
 #include "Isolation.h"
 #include "UnitWire.h"
@@ -15,10 +30,16 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <thread>
+#include <unistd.h>
 
 namespace cgt {
 namespace {
@@ -35,15 +56,87 @@ std::string selfPath() {
   return llvm::sys::fs::getMainExecutable("cudagraph-tidy", &Anchor);
 }
 
-WorkerEnd runWorker(const std::string &JobPath, const std::string &ResultPath,
-                    const UnitLimits &Limits,
-                    llvm::StringRef Subcommand = "__analyze-unit") {
+/// True when this process runs exactly one thread (Linux's
+/// /proc/self/status); false when that cannot be read.
+bool runsOneThread() {
+  int Fd = ::open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return false;
+  char Buf[8192];
+  ssize_t N = ::read(Fd, Buf, sizeof(Buf) - 1);
+  ::close(Fd);
+  if (N <= 0)
+    return false;
+  Buf[N] = '\0';
+  const char *Line = ::strstr(Buf, "\nThreads:");
+  return Line && std::strtol(Line + std::strlen("\nThreads:"), nullptr, 10) == 1;
+}
+
+/// The budget ExecuteNoWait gives an exec'd worker, set the same way.
+void limitMemory(unsigned MemoryMB) {
+  if (!MemoryMB)
+    return;
+  struct rlimit R;
+  rlim_t Limit = static_cast<rlim_t>(MemoryMB) * 1048576;
+  if (::getrlimit(RLIMIT_DATA, &R) == 0) {
+    R.rlim_cur = Limit;
+    ::setrlimit(RLIMIT_DATA, &R);
+  }
+}
+
+/// The child side of a forked worker: what main() of an exec'd worker
+/// would do before calling the entry point, minus what the fork already
+/// gave it. Never returns: the parent's atexit handlers and static
+/// destructors are the parent's to run.
+[[noreturn]] void runForkedWorker(const WorkerEntry &Entry, const char **Argv,
+                                  unsigned MemoryMB) {
+  limitMemory(MemoryMB);
+  // A worker reports its own unit's counts; the parent's so far are not.
+  resetLifetimeStats();
+  int Code = Entry.Main(4, Argv);
+  llvm::outs().flush();
+  std::fflush(nullptr);
+  ::_exit(Code);
+}
+
+/// Starts the worker: forked when this process runs one thread, else
+/// exec'd (the head comment says why).
+llvm::sys::ProcessInfo startWorker(const WorkerEntry &Entry, const std::string &JobPath,
+                                   const std::string &ResultPath, unsigned MemoryMB,
+                                   std::string &Message, bool &Failed) {
   std::string Self = selfPath();
-  llvm::StringRef Args[] = {Self, Subcommand, JobPath, ResultPath};
+  if (!runsOneThread()) {
+    llvm::StringRef Args[] = {Self, Entry.Subcommand, JobPath, ResultPath};
+    return llvm::sys::ExecuteNoWait(Self, Args, std::nullopt, {}, MemoryMB, &Message,
+                                    &Failed);
+  }
+  std::string Sub = Entry.Subcommand.str();
+  const char *Argv[] = {Self.c_str(), Sub.c_str(), JobPath.c_str(), ResultPath.c_str(),
+                        nullptr};
+  // Buffered output would otherwise be written twice: by the parent and by
+  // the child that copied the buffer.
+  llvm::outs().flush();
+  llvm::errs().flush();
+  std::fflush(nullptr);
+  llvm::sys::ProcessInfo PI;
+  pid_t Pid = ::fork();
+  if (Pid == 0)
+    runForkedWorker(Entry, Argv, MemoryMB);
+  if (Pid < 0) {
+    Message = std::string("cannot fork: ") + std::strerror(errno);
+    Failed = true;
+    return PI;
+  }
+  PI.Pid = PI.Process = Pid;
+  return PI;
+}
+
+WorkerEnd runWorker(const std::string &JobPath, const std::string &ResultPath,
+                    const UnitLimits &Limits, const WorkerEntry &Entry) {
   WorkerEnd End;
   bool Failed = false;
-  llvm::sys::ProcessInfo PI = llvm::sys::ExecuteNoWait(
-      Self, Args, std::nullopt, {}, Limits.MemoryMB, &End.Message, &Failed);
+  llvm::sys::ProcessInfo PI =
+      startWorker(Entry, JobPath, ResultPath, Limits.MemoryMB, End.Message, Failed);
   if (Failed) {
     End.ReturnCode = -1;
     return End;
@@ -112,7 +205,8 @@ bool attempt(const UnitTask &Job, const UnitLimits &Limits, UnitResult &Out,
     Problem = "cannot write the analysis worker's job file";
     return false;
   }
-  WorkerEnd End = runWorker(std::string(JobPath), std::string(ResultPath), Limits);
+  WorkerEnd End = runWorker(std::string(JobPath), std::string(ResultPath), Limits,
+                            {"__analyze-unit", analyzeUnitWorkerMain});
   std::string Text = readWireFile(std::string(ResultPath));
   if (!End.TimedOut && End.ReturnCode == 0) {
     std::string Error;
@@ -137,7 +231,7 @@ void raiseTo(std::atomic<unsigned> &Max, unsigned V) {
 
 } // namespace
 
-bool runWorkerJob(llvm::StringRef Subcommand, const std::string &JobText,
+bool runWorkerJob(const WorkerEntry &Entry, const std::string &JobText,
                   const UnitLimits &Limits, std::string &ResultText, std::string &Problem) {
   llvm::SmallString<128> JobPath, ResultPath;
   if (llvm::sys::fs::createTemporaryFile("cudagraph-tidy-job", "json", JobPath) ||
@@ -150,7 +244,7 @@ bool runWorkerJob(llvm::StringRef Subcommand, const std::string &JobText,
     Problem = "cannot write the analysis worker's job file";
     return false;
   }
-  WorkerEnd End = runWorker(std::string(JobPath), std::string(ResultPath), Limits, Subcommand);
+  WorkerEnd End = runWorker(std::string(JobPath), std::string(ResultPath), Limits, Entry);
   ResultText = readWireFile(std::string(ResultPath));
   if (!End.TimedOut && End.ReturnCode == 0)
     return true;
@@ -184,6 +278,14 @@ UnitResult analyzeIsolated(const UnitTask &Job, const UnitLimits &Limits) {
   Out.Status.Analyzed = false;
   Out.Status.Problem = Problem;
   return Out;
+}
+
+void resetLifetimeStats() {
+  LifetimeStats &S = lifetimeStats();
+  S.Functions = 0;
+  S.WidenedFunctions = 0;
+  S.BudgetFunctions = 0;
+  S.MostDisjuncts = 0;
 }
 
 KeepLifetimeStats::KeepLifetimeStats() {

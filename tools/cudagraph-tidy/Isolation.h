@@ -1,8 +1,10 @@
 //===- Isolation.h - one translation unit cannot take the run down -*- C++ -*-===//
 //
-// Each translation unit is analysed in a worker process: this same binary,
-// run as `cudagraph-tidy __analyze-unit JOB RESULT` (Worker.cpp), with its
-// job and result passed as JSON files (UnitWire.h). The parent waits with
+// Each translation unit is analysed in a worker process: a fork of the
+// driver when it runs one thread, else this same binary run as
+// `cudagraph-tidy __analyze-unit JOB RESULT` (Isolation.cpp says why); both
+// run Worker.cpp's entry point with the job and result passed as JSON
+// files (UnitWire.h). The parent waits with
 // a wall-time budget (--tu-timeout; past it the worker is killed) and
 // starts the worker under a memory budget (--tu-memory, an rlimit on its
 // data segment, so an allocation past it fails inside the worker). A worker
@@ -26,11 +28,19 @@ namespace cgt {
 /// Analyses `Job` in a worker process within `Limits`.
 UnitResult analyzeIsolated(const UnitTask &Job, const UnitLimits &Limits);
 
-/// Runs `cudagraph-tidy SUBCOMMAND JOB RESULT` with `JobText` as the job,
-/// within `Limits`. True with the result file's text when the worker
-/// exited 0; else false with `Problem` saying how it ended (a signal, a
-/// limit). The summary passes' workers use it (ExportWorker.cpp).
-bool runWorkerJob(llvm::StringRef Subcommand, const std::string &JobText,
+/// A worker's entry point: the subcommand an exec'd worker is started
+/// with, and the function it runs (`Main(4, {self, Subcommand, JOB,
+/// RESULT})`), which a forked worker calls directly.
+struct WorkerEntry {
+  llvm::StringRef Subcommand;
+  int (*Main)(int Argc, const char **Argv);
+};
+
+/// Runs `Entry` with `JobText` as the job, within `Limits`. True with the
+/// result file's text when the worker exited 0; else false with `Problem`
+/// saying how it ended (a signal, a limit). The summary passes' workers
+/// use it (ExportWorker.cpp).
+bool runWorkerJob(const WorkerEntry &Entry, const std::string &JobText,
                   const UnitLimits &Limits, std::string &ResultText, std::string &Problem);
 
 /// In a worker: a failed allocation exits with WorkerOutOfMemoryExit.
@@ -39,6 +49,9 @@ void exitOnOutOfMemory();
 /// Adds a worker's counters to this process's (lib/Lifetime's statistics
 /// and the preamble cache's).
 void addCounters(const UnitCounters &C, PreambleCacheStats *Preamble);
+
+/// Sets this process's lifetime counts to zero (a forked worker's start).
+void resetLifetimeStats();
 
 /// Puts this process's lifetime counts (the budget warnings and --stats
 /// are made of them) back as they were when it was made: work that is not

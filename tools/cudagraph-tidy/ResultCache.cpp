@@ -41,6 +41,9 @@ void ResultCache::prepare(size_t, UnitTask &Task) {
   // The driver names the summaries a unit consumes itself, so that its
   // result key covers them: the checks must not add the cache's on top.
   Task.Options.CheckOptions["ProjectSummaries"] = ClangTidyOptions::ClangTidyValue("false");
+  // The files a unit read key its stored result and its stored summaries
+  // (the passes get this cache or none): with no cache, nobody reads them.
+  Task.RecordReads = Cache != nullptr;
   auto It = Summaries.find(Task.File);
   if (It != Summaries.end())
     addModelFile(Task.Options, It->second);

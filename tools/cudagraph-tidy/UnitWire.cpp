@@ -156,6 +156,7 @@ std::string taskToJson(const UnitTask &Job) {
                 {"inUseMarker", P.InUseMarker},
                 {"crashOnRead", P.FaultCrashOnRead}}},
               {"fault", Job.Fault},
+              {"recordReads", Job.RecordReads},
               {"summaries",
                {{"enabled", Job.Summaries.Enabled},
                 {"modelFiles", Job.Summaries.ModelFiles},
@@ -189,6 +190,7 @@ bool taskFromJson(const std::string &Text, UnitTask &Job, std::string &Error) {
         Job.Preamble.InUseMarker = P.at("inUseMarker");
         Job.Preamble.FaultCrashOnRead = P.at("crashOnRead");
         Job.Fault = J.at("fault");
+        Job.RecordReads = J.at("recordReads");
         const json &S = J.at("summaries");
         Job.Summaries.Enabled = S.at("enabled");
         Job.Summaries.ModelFiles = S.at("modelFiles");
