@@ -636,8 +636,10 @@ private:
   /// has ninety), and evaluating a label is costly.
   llvm::DenseMap<const SwitchCase *, std::optional<int64_t>> CaseValues;
   llvm::DenseMap<const SwitchStmt *, std::vector<int64_t>> SwitchCaseValues;
-  /// caseFactKey's keys, by (subject, switch), in the order of caseValues.
-  std::map<std::pair<uintptr_t, const SwitchStmt *>, std::vector<uintptr_t>> CaseFactKeys;
+  /// caseFactKey's keys, by (subject, switch), sorted, each with the index
+  /// of its value in caseValues.
+  std::map<std::pair<uintptr_t, const SwitchStmt *>, std::vector<std::pair<uintptr_t, size_t>>>
+      CaseFactKeys;
   llvm::DenseMap<const Expr *, std::optional<ValueTest>> ValueTests;
   llvm::DenseMap<const Expr *, std::optional<int64_t>> ConstantValues;
   /// Places whose type can be a value symbol (isValueSymbol).

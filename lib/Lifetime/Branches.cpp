@@ -185,30 +185,26 @@ void Analysis::invalidateFacts(Key K, PathState &P) {
 }
 
 void Analysis::forgetFactsKeepingValue(Key K, PathState &P) {
-  for (auto It = P.Facts.begin(); It != P.Facts.end();) {
-    auto V = FactVars.find(It->first);
-    bool Touches = V != FactVars.end() && llvm::is_contained(V->second, K);
-    It = Touches ? P.Facts.erase(It) : It + 1;
-  }
+  P.Facts.eraseIf([&](const std::pair<uintptr_t, bool> &F) {
+    auto V = FactVars.find(F.first);
+    return V != FactVars.end() && llvm::is_contained(V->second, K);
+  });
 }
 
 void Analysis::invalidateFactsIf(llvm::function_ref<bool(Key)> Touched, PathState &P) {
   forgetValues(Touched, P);
-  for (auto It = P.Facts.begin(); It != P.Facts.end();) {
-    auto V = FactVars.find(It->first);
-    bool Touches = V != FactVars.end() && llvm::any_of(V->second, Touched);
-    It = Touches ? P.Facts.erase(It) : It + 1;
-  }
+  P.Facts.eraseIf([&](const std::pair<uintptr_t, bool> &F) {
+    auto V = FactVars.find(F.first);
+    return V != FactVars.end() && llvm::any_of(V->second, Touched);
+  });
 }
 
 void Analysis::invalidateFieldFacts(PathState &P) {
   forgetValues([](Key K) { return isField(K); }, P);
-  for (auto It = P.Facts.begin(); It != P.Facts.end();) {
-    auto V = FactVars.find(It->first);
-    bool OnField = V != FactVars.end() &&
-                   llvm::any_of(V->second, [](Key K) { return isField(K); });
-    It = OnField ? P.Facts.erase(It) : It + 1;
-  }
+  P.Facts.eraseIf([&](const std::pair<uintptr_t, bool> &F) {
+    auto V = FactVars.find(F.first);
+    return V != FactVars.end() && llvm::any_of(V->second, [](Key K) { return isField(K); });
+  });
 }
 
 /// `int inf = 0; cudaMemcpy(&inf, flag, ...); if (inf)`: whatever a call can
@@ -445,19 +441,32 @@ void Analysis::refineOnCaseValues(const SwitchStmt *Switch, const EdgeTest &E,
     return; // a case we cannot evaluate: nothing is known
   const std::vector<int64_t> &Values = caseValues(Switch);
   auto [Keys, New] = CaseFactKeys.try_emplace({*E.Fact, Switch});
-  if (New)
-    for (int64_t V : Values)
-      Keys->second.push_back(caseFactKey(*E.Fact, V));
-  for (size_t I = 0; I < Values.size(); ++I) {
-    uintptr_t K = Keys->second[I];
+  if (New) {
+    for (size_t I = 0; I < Values.size(); ++I)
+      Keys->second.push_back({caseFactKey(*E.Fact, Values[I]), I});
+    llvm::sort(Keys->second);
+  }
+  // Each case's fact, in key order; a key the path (or an earlier case of
+  // the same key) already has with the other truth makes the edge
+  // infeasible.
+  llvm::SmallVector<std::pair<uintptr_t, bool>, 16> Set;
+  for (auto [K, I] : Keys->second) {
     bool Holds = Taken && Values[I] == *Taken;
+    if (!Set.empty() && Set.back().first == K) {
+      if (Set.back().second != Holds) {
+        Infeasible = true;
+        return;
+      }
+      continue;
+    }
     auto F = P.Facts.find(K);
     if (F != P.Facts.end() && F->second != Holds) {
       Infeasible = true;
       return;
     }
-    P.Facts[K] = Holds;
+    Set.push_back({K, Holds});
   }
+  P.Facts.assignSorted(Set);
 }
 
 /// `switch (space)` where the path knows the value of `space` (a helper

@@ -11,6 +11,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 #include <initializer_list>
+#include <iterator>
 #include <utility>
 
 namespace cgt {
@@ -52,6 +53,28 @@ public:
     iterator It = find(Key);
     if (It != end())
       Items.erase(It);
+  }
+  /// Erases every item `Pred` holds for, in one pass (erasing them one by
+  /// one shifts the tail once each).
+  template <typename Pred> void eraseIf(Pred P) {
+    Items.erase(std::remove_if(Items.begin(), Items.end(), P), Items.end());
+  }
+  /// Sets the key of each of `Sorted` (sorted by key, each key once) to its
+  /// value, as many `(*this)[K] = V` would, in one merge: a switch's edge
+  /// sets a fact per case, ninety on ggml's `switch (op)`.
+  template <typename Range> void assignSorted(const Range &Sorted) {
+    llvm::SmallVector<Item, N> Out;
+    Out.reserve(Items.size() + std::size(Sorted));
+    auto A = Items.begin();
+    for (const Item &New : Sorted) {
+      while (A != Items.end() && A->first < New.first)
+        Out.push_back(*A++);
+      if (A != Items.end() && A->first == New.first)
+        ++A;
+      Out.push_back(New);
+    }
+    Out.append(A, Items.end());
+    Items = std::move(Out);
   }
   bool operator==(const FlatMap &O) const { return Items == O.Items; }
 

@@ -126,12 +126,11 @@ void Analysis::onScopeEnd(const VarDecl *ScopeVar, const Stmt *Trigger, PathStat
   // The next instance of a variable (a loop's next iteration) starts
   // unknown, and facts about a dead variable only cost space.
   forgetValues([&](Key K) { return InScope(K->Decl); }, P);
-  for (auto It = P.Facts.begin(); It != P.Facts.end();) {
-    auto V = FactVars.find(It->first);
-    bool Dies = V != FactVars.end() &&
-                llvm::any_of(V->second, [&](Key K) { return InScope(K->Decl); });
-    It = Dies ? P.Facts.erase(It) : It + 1;
-  }
+  P.Facts.eraseIf([&](const std::pair<uintptr_t, bool> &F) {
+    auto V = FactVars.find(F.first);
+    return V != FactVars.end() &&
+           llvm::any_of(V->second, [&](Key K) { return InScope(K->Decl); });
+  });
   llvm::SmallVector<const VarDecl *, 4> Dying;
   for (const auto &B : P.Bind)
     if (InScope(B.first->Decl) && !llvm::is_contained(Dying, B.first->Decl))

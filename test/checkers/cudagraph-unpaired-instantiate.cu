@@ -1170,3 +1170,59 @@ void record_once(int steps, cudaStream_t s, cudaGraph_t g) {
   if (recorded)
     VK(cudaGraphExecDestroy(exec));
 }
+
+// Two switches on one field of an options struct read through `const&`:
+// each case edge of the first leaves the path knowing which case it took,
+// so the second destroys the exec exactly where the first made it. The
+// subject has no value symbol; only the case facts correlate the two.
+struct SwitchOpts { int kind; };
+
+void clean_correlated_switches_on_field(cudaGraph_t g, cudaStream_t s, const SwitchOpts &o) {
+  cudaGraphExec_t e;
+  switch (o.kind) {
+  case 1:
+    if (cudaGraphInstantiate(&e, g, 0) != cudaSuccess)
+      return;
+    break;
+  case 2:
+  case 3:
+    break;
+  default:
+    return;
+  }
+  cudaStreamSynchronize(s);
+  switch (o.kind) {
+  case 1:
+    cudaGraphLaunch(e, s);
+    cudaGraphExecDestroy(e);
+    break;
+  case 2:
+  case 3:
+    break;
+  }
+}
+
+void leak_correlated_switches_on_field(cudaGraph_t g, cudaStream_t s, const SwitchOpts &o) {
+  cudaGraphExec_t e;
+  switch (o.kind) {
+  case 1:
+    if (cudaGraphInstantiate(&e, g, 0) != cudaSuccess)
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: graph exec 'e' created by 'cudaGraphInstantiate' is not destroyed on every path
+      return;
+    break;
+  case 2:
+  case 3:
+    break;
+  default:
+    return;
+  }
+  cudaStreamSynchronize(s);
+  switch (o.kind) {
+  case 1:
+    cudaGraphLaunch(e, s);
+    break;
+  case 3:
+    cudaGraphExecDestroy(e);
+    break;
+  }
+}

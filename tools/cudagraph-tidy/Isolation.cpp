@@ -8,11 +8,13 @@
 //
 //   parent runs one thread ──fork──> child: memory budget, counters zeroed,
 //                                    the worker's entry point, _exit
-//   parent runs several    ──fork+exec──> `cudagraph-tidy SUBCOMMAND JOB RESULT`
+//   parent runs several    ──exec──> `cudagraph-tidy SUBCOMMAND JOB RESULT`,
+//                                    main() calls the same entry point
 //
 // A fork of a one-thread process inherits what an exec would build again:
-// libclang-cpp's and libLLVM's relocations and static constructors (about
-// 35M instructions per unit, over 0.3% of a unit like ggml-cuda.cu). With
+// libclang-cpp's and libLLVM's relocations and static constructors (the
+// dynamic linker alone is 29M instructions a start, about 0.3% of a unit
+// like ggml-cuda.cu; bench/perf/README.md, 2026-12-04). With
 // other threads running (--jobs, the thread pools of the summary passes)
 // a fork could copy a lock some other thread holds, which nothing in the
 // child would ever release: those workers are exec'd. Both kinds run the
