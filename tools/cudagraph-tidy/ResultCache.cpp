@@ -2,7 +2,10 @@
 //
 // An entry holds the result text exactly as the worker sent it, so a
 // replay goes through the same resultFromJson as a fresh analysis: the
-// report cannot tell them apart. A kept result is the worker's too, and is
+// report cannot tell them apart. It follows the list of files on the
+// entry's first line as it is, not as a JSON string inside the list's
+// object: escaping and unescaping the result's text (most of it the
+// unit's own list of files) cost as much as the rest of storing it. A kept result is the worker's too, and is
 // compared by its whole task (the job the worker was sent, less the
 // summary request), so only the task the checks would run takes it.
 //
@@ -12,12 +15,50 @@
 
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/Support/FileSystem.h"
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 using json = nlohmann::json;
 using namespace clang::tidy;
 
 namespace cgt {
+namespace {
+
+/// `S` as a JSON string, escaped as JSON requires. The list of a unit's
+/// files is long (1837 on ggml-cuda.cu, most of them include paths probed
+/// in vain): building it as nlohmann values and dumping them cost 25M
+/// instructions a unit, appending it costs a tenth of that.
+void appendJsonString(std::string &Out, llvm::StringRef S) {
+  Out += '"';
+  for (char C : S) {
+    if (C == '"' || C == '\\') {
+      Out += '\\';
+      Out += C;
+    } else if (static_cast<unsigned char>(C) < 0x20) {
+      char Escaped[8];
+      std::snprintf(Escaped, sizeof(Escaped), "\\u%04x", static_cast<unsigned>(C));
+      Out += Escaped;
+    } else {
+      Out += C;
+    }
+  }
+  Out += '"';
+}
+
+/// An entry's head: {"files":[[path,digest],...]} on one line.
+std::string filesLine(const std::vector<FileDigest> &Files) {
+  std::string Out = "{\"files\":[";
+  for (size_t I = 0; I < Files.size(); ++I) {
+    Out += I ? ",[" : "[";
+    appendJsonString(Out, Files[I].first);
+    Out += ',';
+    appendJsonString(Out, Files[I].second);
+    Out += ']';
+  }
+  return Out + "]}";
+}
+
+} // namespace
 
 void addModelFile(ClangTidyOptions &Opts, const std::string &ModelPath) {
   bool Global = false;
@@ -51,7 +92,7 @@ void ResultCache::prepare(size_t, UnitTask &Task) {
 
 std::string ResultCache::keyOf(const UnitTask &Task) const {
   KeyBuilder K;
-  K.add("check-v1").add(toolIdentity()).add(Task.File).add(Task.Fault);
+  K.add("check-v2").add(toolIdentity()).add(Task.File).add(Task.Fault);
   llvm::SmallString<256> Cwd;
   llvm::sys::fs::current_path(Cwd);
   K.add(Cwd);
@@ -104,12 +145,11 @@ bool ResultCache::replay(const UnitTask &Task, UnitResult &Out) {
   if (Text.empty())
     return false;
   std::vector<FileDigest> Files;
-  std::string Result;
+  auto [Head, Result] = llvm::StringRef(Text).split('\n');
   try {
-    json J = json::parse(Text);
+    json J = json::parse(Head);
     for (const json &F : J.at("files"))
       Files.emplace_back(F.at(0).get<std::string>(), F.at(1).get<std::string>());
-    Result = J.at("result").get<std::string>();
   } catch (const json::exception &) {
     ++Cache->Corrupt;
     return false;
@@ -118,7 +158,7 @@ bool ResultCache::replay(const UnitTask &Task, UnitResult &Out) {
     return false;
   UnitResult R;
   std::string Error;
-  if (!resultFromJson(Result, R, Error)) {
+  if (Result.empty() || !resultFromJson(Result.str(), R, Error)) {
     ++Cache->Corrupt;
     return false;
   }
@@ -146,10 +186,7 @@ void ResultCache::save(const UnitTask &Task, const UnitResult &Result) {
   std::vector<FileDigest> Files;
   if (!Cache->digestAll(Result.Dependencies, Result.AbsentFiles, Files))
     return;
-  json Deps = json::array();
-  for (const FileDigest &F : Files)
-    Deps.push_back({F.first, F.second});
-  if (Cache->put(keyOf(Task), json{{"files", Deps}, {"result", resultToJson(Result)}}.dump()))
+  if (Cache->put(keyOf(Task), filesLine(Files) + "\n" + resultToJson(Result)))
     ++Stored;
 }
 

@@ -8,8 +8,9 @@
 // is not parsed again; it counts as analysed and is stored as below), else
 // it is looked up in the unit cache (UnitCache.h):
 //
-//   r-<unit key>   the files the analysis read, with their hashes, and the
-//                  unit's result as the worker wrote it (UnitWire.h)
+//   r-<unit key>   two lines of JSON: the files the analysis read, with
+//                  their hashes; the unit's result as the worker wrote it
+//                  (UnitWire.h)
 //
 // The unit key covers the tool, the file, its commands, the process's
 // working directory (files named relatively are reported as named), the
