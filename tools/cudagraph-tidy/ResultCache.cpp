@@ -26,8 +26,8 @@ namespace {
 
 /// `S` as a JSON string, escaped as JSON requires. The list of a unit's
 /// files is long (1837 on ggml-cuda.cu, most of them include paths probed
-/// in vain): building it as nlohmann values and dumping them cost 25M
-/// instructions a unit, appending it costs a tenth of that.
+/// in vain): building it as nlohmann values and dumping them cost about
+/// 20M instructions on that unit, appending it about a tenth of that.
 void appendJsonString(std::string &Out, llvm::StringRef S) {
   Out += '"';
   for (char C : S) {
