@@ -3,11 +3,12 @@
 // An entry holds the result text exactly as the worker sent it, so a
 // replay goes through the same resultFromJson as a fresh analysis: the
 // report cannot tell them apart. It follows the list of files on the
-// entry's first line as it is, not as a JSON string inside the list's
-// object: escaping and unescaping the result's text (most of it the
-// unit's own list of files) cost as much as the rest of storing it. A kept result is the worker's too, and is
-// compared by its whole task (the job the worker was sent, less the
-// summary request), so only the task the checks would run takes it.
+// entry's first line as it is, not escaped as a string inside that line's
+// object, and the list is written directly (filesLine): storing a result
+// costs its files' hashes and little else. A kept result is the worker's
+// too, and is compared by its whole task (the job the worker was sent,
+// less the summary request), so only the task the checks would run takes
+// it.
 //
 //===----------------------------------------------------------------------===//
 #include "ResultCache.h"
