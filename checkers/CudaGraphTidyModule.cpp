@@ -15,6 +15,8 @@
 #include "UseAfterDeallocCheck.h"
 #include "SharedBankConflictCheck.h"
 #include "SharedIndexOverflowCheck.h"
+#include "SharedRaceCheck.h"
+#include "BarrierDivergenceCheck.h"
 
 namespace clang::tidy::cudagraph {
 
@@ -31,6 +33,8 @@ public:
         "cudagraph-shared-index-overflow");
     Factories.registerCheck<SharedBankConflictCheck>(
         "cudagraph-shared-bank-conflict");
+    Factories.registerCheck<SharedRaceCheck>("cudagraph-shared-race");
+    Factories.registerCheck<BarrierDivergenceCheck>("cudagraph-barrier-divergence");
     Factories.registerCheck<CaptureWithoutDestroyCheck>("cudagraph-capture-without-destroy");
     Factories.registerCheck<CaptureUnsafeCallCheck>("cudagraph-capture-unsafe-call");
     Factories.registerCheck<StreamOrderCheck>("cudagraph-stream-order");

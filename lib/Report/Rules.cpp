@@ -54,6 +54,22 @@ const std::vector<RuleInfo> &allRules() {
          "A __shared__ memory access whose addresses across a warp fall into "
          "the same bank, serialising the access into several wavefronts.",
          "warning", "high", "", {"cuda", "performance"}},
+        {"cudagraph-shared-race", "SharedRace",
+         "Two threads touch the same __shared__ bytes in one barrier interval",
+         "Two threads of a block access overlapping __shared__ bytes between the "
+         "same two barriers, at least one of them writing, with no __syncthreads() "
+         "(or, for two lanes of one warp, no __syncwarp()) between them: the value "
+         "read or kept depends on scheduling. Reported only where the block shape "
+         "and every thread's path make the overlap certain.",
+         "warning", "high", "", {"cuda", "concurrency", "correctness"}},
+        {"cudagraph-barrier-divergence", "BarrierDivergence",
+         "Block barrier not reached by every live thread, or reached at different calls",
+         "A __syncthreads() (or cooperative groups block sync) that some live threads "
+         "of a block reach and others skip without exiting, barriers at different "
+         "call sites reached by different threads at the same point, or a __syncwarp "
+         "mask that omits the calling lane: undefined behaviour that hangs or "
+         "misaligns later barriers.",
+         "warning", "high", "", {"cuda", "concurrency", "correctness"}},
         {"cudagraph-capture-without-destroy", "CaptureWithoutDestroy",
          "Captured graph is not destroyed, or a stream capture is not ended, on some path",
          "A graph produced by cudaStreamEndCapture/cuStreamEndCapture that is neither "

@@ -44,6 +44,7 @@ bool Interp::run() {
         PathShapeDep = false;
         Iters.clear();
         LoopDepth = 0;
+        resetSyncThread();
         exec(Kernel->getBody());
         if (Exhausted)
           return false;
@@ -143,7 +144,11 @@ Flow Interp::exec(const Stmt *S) {
   }
   if (const auto *R = dyn_cast<CXXForRangeStmt>(S))
     return opaqueRegion(R->getBody(), R);
-  if (isa<NullStmt>(S) || isa<AsmStmt>(S))
+  if (const auto *A = dyn_cast<AsmStmt>(S)) {
+    noteAsm(A);
+    return Flow::Normal;
+  }
+  if (isa<NullStmt>(S))
     return Flow::Normal;
   // goto and anything unusual: give up on the rest of this thread's path.
   Guarded = true;
@@ -205,7 +210,13 @@ Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bo
   bool SavedShape = PathShapeDep, Shape = LastCondShape;
   PathShapeDep |= Shape;
   if (C != Tri::Unknown) {
+    // Which arm each thread takes matters to barrier divergence only when
+    // the code of the branch holds a block barrier.
+    bool Log = !Consteval && !Guarded && ((barrierBits(Then) | barrierBits(Else)) & 1);
+    size_t Before = TS->Trace.size();
     Flow F = exec(C == Tri::True ? Then : Else);
+    if (Log)
+      logDecision(Cond, iterHash(Iters.size()), C == Tri::True ? 1 : 0, Before, F, Shape);
     PathShapeDep = SavedShape || (Shape && F != Flow::Normal);
     return F;
   }
@@ -217,9 +228,22 @@ Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bo
   EnvT E0 = Env;
   PtrEnvT P0 = Ptrs;
   RangeMap R0 = SymRanges;
+  // Every thread takes the same arm of a block-uniform condition: the arms
+  // are exclusive worlds, each starting from the phase before the branch.
+  const Stmt *ArmSite = Cond ? static_cast<const Stmt *>(Cond) : Then;
+  bool Uniform = !Dep;
+  SyncCursor C0 = Cur;
+  if (Uniform)
+    enterArm(ArmSite, 1);
   if (!Consteval)
     narrow(Cond, true);
   Flow FT = exec(Then);
+  SyncCursor CT = Cur;
+  if (Uniform) {
+    leaveArm();
+    Cur = C0;
+    enterArm(ArmSite, 0);
+  }
   EnvT ET = std::move(Env);
   PtrEnvT PT = std::move(Ptrs);
   Env = std::move(E0);
@@ -229,6 +253,10 @@ Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bo
   if (!Consteval)
     narrow(Cond, false);
   Flow FE = exec(Else);
+  if (Uniform) {
+    leaveArm();
+    joinArms(ArmSite, CT, FT, FE);
+  }
   EnvT EE = std::move(Env);
   PtrEnvT PE = std::move(Ptrs);
   SymRanges = std::move(R0);
@@ -255,10 +283,12 @@ Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bo
 bool interpretKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
                      const LaunchConfig &Cfg, unsigned MaxUnroll,
                      const std::map<const VarDecl *, uint64_t> &Pad,
-                     std::vector<AccessRecord> &Out, uint64_t &Budget) {
+                     std::vector<AccessRecord> &Out, uint64_t &Budget,
+                     SyncLog *Sync) {
   if (!Kernel->hasBody())
     return true;
   detail::Interp I(Ctx, Kernel, Cfg, MaxUnroll, Pad, Out, Budget);
+  I.setSyncLog(Sync);
   bool Done = I.run();
   Budget -= std::min(Budget, I.stepsTaken());
   return Done;

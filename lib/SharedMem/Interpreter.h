@@ -4,8 +4,9 @@
 // per thread of one LaunchConfig over SymVal values and records, for every
 // __shared__ access, one Instance per (thread, loop iteration): its byte
 // offset in the array, its per-dimension indices, and whether an undecided
-// guard sits on its path. SharedMemAnalysis.cpp turns the instances into
-// overflow and bank-conflict findings.
+// guard sits on its path, and its barrier phase (SyncModel.h).
+// SharedMemAnalysis.cpp turns the instances into overflow and bank-conflict
+// findings, RaceAnalysis.cpp into races and barrier divergence.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_SHAREDMEM_INTERPRETER_H
@@ -13,6 +14,7 @@
 
 #include "SharedMem/SharedMemAnalysis.h"
 #include "SharedMem/SymVal.h"
+#include "SharedMem/SyncModel.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace cgt::smem {
@@ -46,6 +48,13 @@ struct Instance {
   SymVal CarveStart, CarveRel;
   Bound CarveRelBound;
   bool Guarded = false; ///< an undecided condition is on the path
+  // Barrier phases (SyncModel.h); only the race and divergence checks read them.
+  uint8_t Sync = 0;      ///< SyncBits
+  uint32_t Phase = 0;    ///< barrier-interval label
+  uint32_t TraceLen = 0; ///< events in the thread's trace when it ran
+  uint32_t Arm = 0;      ///< interned uniform-branch arms on its path
+  uint64_t WarpSig = 0;  ///< the __syncwarp()s met in this interval
+  uint64_t Value = 0;    ///< a plain store's value, 0 when unknown
 };
 
 struct AccessRecord {
@@ -81,7 +90,8 @@ ArrayLayout layoutOf(clang::ASTContext &Ctx, const clang::VarDecl *VD,
 bool interpretKernel(clang::ASTContext &Ctx, const clang::FunctionDecl *Kernel,
                      const LaunchConfig &Cfg, unsigned MaxUnroll,
                      const std::map<const clang::VarDecl *, uint64_t> &Pad,
-                     std::vector<AccessRecord> &Out, uint64_t &Budget);
+                     std::vector<AccessRecord> &Out, uint64_t &Budget,
+                     SyncLog *Sync = nullptr);
 
 } // namespace cgt::smem
 

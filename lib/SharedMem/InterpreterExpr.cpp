@@ -216,6 +216,15 @@ SymVal Interp::load(const Expr *Sub) {
     const auto *V = dyn_cast<VarDecl>(D->getDecl());
     if (!V)
       return SymVal::top();
+    // A __shared__ scalar read by name is an access like any other (the
+    // race check pairs it with the writes; it is never out of bounds and
+    // always a broadcast, so the other checks find nothing in it).
+    if (varClass(V) == VarClass::Shared && !V->getType()->isArrayType()) {
+      Loc L;
+      L.VD = V;
+      L.Direct = true;
+      record(L, Sub, /*Load=*/true, /*Store=*/false);
+    }
     if (V->getType()->isIntegralOrEnumerationType())
       return loadVar(V);
     return SymVal::top();
@@ -523,11 +532,20 @@ SymVal Interp::evalCall(const CallExpr *C) {
       evalAny(C->getArg(I));
     return SymVal::top();
   }
+  // Barriers and warp syncs: their arguments are evaluated as for any
+  // opaque call, then the thread's phase moves (InterpreterSync.cpp).
+  if (syncKindOf(C, C->getDirectCallee()) != SyncKind::None) {
+    for (const Expr *A : C->arguments())
+      evalAny(A);
+    syncCall(C);
+    return SymVal::top();
+  }
   if (const FunctionDecl *F = C->getDirectCallee(); F && inlinable(C, F))
     return inlineCall(C, F);
   std::vector<SymVal> Args;
   for (const Expr *A : C->arguments())
     Args.push_back(evalAny(A));
+  opaqueCall(C);
   if (const FunctionDecl *F = C->getDirectCallee()) {
     StringRef N = F->getName();
     if ((N == "min" || N == "max" || N == "umin" || N == "umax") &&
@@ -591,10 +609,13 @@ SymVal Interp::assign(const BinaryOperator *B) {
     Env[V] = SymVal::top();
     return SymVal::top();
   }
-  evalAny(B->getRHS());
+  SymVal Stored = evalAny(B->getRHS());
   Loc L = resolve(LHS);
-  if (L.VD)
+  if (L.VD) {
+    PendingValue = Plain ? valueKey(Stored, B->getRHS()) : 0;
     record(L, LHS, /*Load=*/!Plain, /*Store=*/true);
+    PendingValue = 0;
+  }
   return SymVal::top();
 }
 

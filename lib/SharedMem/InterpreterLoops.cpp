@@ -162,14 +162,23 @@ Flow Interp::execLoop(const Stmt *Loop, const Stmt *Init, const Expr *Cond,
       Symbolic = true;
       break;
     }
+    // A decided test of a loop whose body holds a block barrier: which
+    // threads stay in it matters to barrier divergence.
+    bool Log = false, TestShape = false;
     if (!IsDo || I > 0) {
       if (CondVar)
         exec(CondVar);
       Tri C = Cond ? cond(Cond) : Tri::True;
+      TestShape = Cond && LastCondShape;
       if (Cond)
         PathShapeDep |= LastCondShape;
-      if (C == Tri::False)
+      Log = Cond && C != Tri::Unknown && !Guarded && (barrierBits(Body) & 1);
+      if (C == Tri::False) {
+        if (Log)
+          logDecision(Loop, llvm::hash_combine(iterHash(Iters.size() - 1), I), 0,
+                      TS->Trace.size(), Flow::Normal, TestShape);
         break;
+      }
       if (C == Tri::Unknown) {
         // Every thread of an interior block enters the loop.
         EntryInterior = I == 0 && LastInterior == 1;
@@ -178,7 +187,11 @@ Flow Interp::execLoop(const Stmt *Loop, const Stmt *Init, const Expr *Cond,
       }
     }
     Iters.back() = static_cast<int>(I);
+    size_t Before = TS->Trace.size();
     Flow F = exec(Body);
+    if (Log)
+      logDecision(Loop, llvm::hash_combine(iterHash(Iters.size() - 1), I), 1, Before, F,
+                  TestShape);
     if (F == Flow::Return) {
       Result = Flow::Return;
       break;
@@ -203,7 +216,18 @@ Flow Interp::execLoop(const Stmt *Loop, const Stmt *Init, const Expr *Cond,
       RangeMap R0 = SymRanges;
       if (Cond)
         narrow(Cond, true);
+      // One symbolic iteration stands for any: when it may meet a barrier,
+      // markers keep it apart from the code around the loop, and its last
+      // interval meets its first (the next iteration's), see SyncModel.h.
+      bool Bracket = barrierBits(Body) & 5;
+      if (Bracket)
+        pushEvent(Body, /*Barrier=*/false);
+      uint32_t Head = Cur.Phase, EntryArm = ArmId;
       exec(Body);
+      if (Bracket && Cur.Phase != Head)
+        Sync->Wraps.insert(WrapLoop{Head, Cur.Phase, EntryArm});
+      if (Bracket)
+        pushEvent(Loop, /*Barrier=*/false);
       SymRanges = std::move(R0);
     }
     if (Inc)

@@ -353,6 +353,12 @@ void Interp::record(const Loc &L, const Expr *E, bool Load, bool Store) {
       I.CarveRelBound = boundOf(Rel);
   }
   I.Guarded = Guarded;
+  I.Sync = syncBits(L.Off);
+  I.Phase = Cur.Phase;
+  I.TraceLen = static_cast<uint32_t>(TS->Trace.size());
+  I.Arm = ArmId;
+  I.WarpSig = Cur.WarpSig;
+  I.Value = Store ? PendingValue : 0;
   R.Inst.push_back(std::move(I));
 }
 

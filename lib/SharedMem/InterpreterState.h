@@ -9,6 +9,7 @@
 //   InterpreterMemory.cpp    __shared__ locations, pointers, carves, recording
 //   InterpreterCalls.cpp     __device__ callees run in place of their calls
 //   InterpreterGeometry.cpp  threadIdx/blockDim/blockIdx/gridDim, step budget
+//   InterpreterSync.cpp      barriers, warp syncs, phase labels (SyncModel.h)
 // State is per run (one LaunchConfig): Env/Ptrs/SymRanges/Guarded are reset
 // for every thread; Out, Index, Carves and the symbol classes accumulate.
 //
@@ -66,6 +67,17 @@ struct LoopInfo {
   llvm::DenseSet<const VarDecl *> EveryIteration;
 };
 
+/// What a call does to the order of threads (InterpreterSync.cpp).
+enum class SyncKind {
+  None,        ///< nothing: an ordinary call
+  Block,       ///< a barrier of the whole block
+  Warp,        ///< __syncwarp or a 32-thread tile's sync
+  WarpPartial, ///< a smaller tile's or a coalesced group's sync
+  Named,       ///< a named or split barrier: orders an unknown set of warps
+  Async,       ///< an asynchronous copy or its completion
+  MaySync      ///< a library collective that may hold barriers (CUB)
+};
+
 class Interp {
 public:
   Interp(ASTContext &Ctx, const FunctionDecl *K, const LaunchConfig &Cfg,
@@ -73,6 +85,7 @@ public:
          std::vector<AccessRecord> &Out, uint64_t Budget)
       : Ctx(Ctx), Kernel(K), Cfg(Cfg), MaxUnroll(MaxUnroll), Pad(Pad), Out(Out),
         Budget(Budget) {}
+  void setSyncLog(SyncLog *L) { Sync = L ? L : &OwnSync; }
   uint64_t stepsTaken() const { return Steps; }
 
   bool run();
@@ -243,6 +256,65 @@ private:
   unsigned iterKey();
 
   void record(const Loc &L, const Expr *E, bool Load, bool Store);
+
+  // ---- barriers and phases (InterpreterSync.cpp, SyncModel.h) -------------
+public:
+  SyncKind syncKindOf(const CallExpr *C, const FunctionDecl *F);
+  /// Barrier bits (1 block, 2 warp, 4 unknown) of a call, its callee's body
+  /// scanned a few calls deep.
+  unsigned callBarrierBits(const CallExpr *C, llvm::DenseMap<const Decl *, unsigned> &Cache,
+                           unsigned Depth);
+  static bool asmSynchronises(const AsmStmt *A);
+
+private:
+  /// Where the thread is in its barrier intervals; saved and restored around
+  /// the arms of a block-uniform undecided branch.
+  struct SyncCursor {
+    uint32_t Phase = 0;
+    uint64_t WarpSig = 0;
+    bool WarpLost = false;
+  };
+  using ArmList = llvm::SmallVector<std::pair<uint64_t, int8_t>, 2>;
+  /// Handles a barrier, warp sync, async copy or collective; false for any
+  /// other call.
+  bool syncCall(const CallExpr *C);
+  /// A call not run in place: it may synchronise or touch what it is given.
+  void opaqueCall(const CallExpr *C);
+  void noteAsm(const AsmStmt *A);
+  void blockBarrier(const Expr *Site);
+  void warpSync(const CallExpr *C, bool FullTile);
+  void pushEvent(const void *Site, bool Barrier);
+  void loseThread();
+  const VarDecl *sharedNamedBy(const Expr *E);
+  unsigned barrierBits(const Stmt *S);
+  uint64_t iterHash(size_t Depth) const;
+  void enterArm(const Stmt *Branch, int8_t Arm);
+  void leaveArm();
+  void internArms();
+  unsigned barriersMet() const;
+  const Expr *firstBarrierSince(size_t From) const;
+  void resetSyncThread();
+  uint8_t syncBits(const SymVal &Off) const;
+  /// A decided branch or loop test whose code holds a block barrier: logs
+  /// the arm this thread took (Interpreter.cpp, InterpreterLoops.cpp).
+  void logDecision(const Stmt *Branch, uint64_t Iter, int8_t Arm, size_t TraceBefore,
+                   Flow F, bool ShapeDep);
+  /// After the two arms of a block-uniform undecided branch: where the
+  /// thread's phase continues (SyncModel.h).
+  void joinArms(const Stmt *Site, const SyncCursor &Then, Flow FT, Flow FE);
+  /// The key of a plain store's value for the same-value rule.
+  static uint64_t valueKey(const SymVal &V, const Expr *RHS);
+
+  SyncLog OwnSync;
+  SyncLog *Sync = &OwnSync;
+  ThreadSync *TS = nullptr;
+  SyncCursor Cur;
+  ArmList ArmStack, StickyArms;
+  uint32_t ArmId = 0;
+  std::map<std::vector<std::pair<uint64_t, int8_t>>, uint32_t> ArmIds;
+  llvm::DenseMap<const Stmt *, unsigned> BarrierIn;
+  llvm::DenseMap<const Decl *, unsigned> CalleeBarriers;
+  uint64_t PendingValue = 0; ///< the value of the plain store being recorded
 
   // ---- statements --------------------------------------------------------
   using EnvT = llvm::DenseMap<const VarDecl *, SymVal>;

@@ -271,6 +271,7 @@ struct SharedMemAnalyzer::InterpretRuns {
   struct Run {
     std::vector<AccessRecord> Records;
     uint64_t Steps;
+    SyncLog Sync;
   };
   const FunctionDecl *Kernel = nullptr;
   std::map<Key, Run> Runs;
@@ -281,7 +282,8 @@ SharedMemAnalyzer::~SharedMemAnalyzer() = default;
 
 const std::vector<AccessRecord> *
 SharedMemAnalyzer::interpretOnce(const FunctionDecl *Kernel, const LaunchConfig &Cfg,
-                                 unsigned MaxUnroll, uint64_t &Budget) {
+                                 unsigned MaxUnroll, uint64_t &Budget,
+                                 const SyncLog **Sync) {
   if (!Runs)
     Runs = std::make_unique<InterpretRuns>();
   if (Kernel != Runs->Kernel) {
@@ -293,11 +295,14 @@ SharedMemAnalyzer::interpretOnce(const FunctionDecl *Kernel, const LaunchConfig 
   if (It == Runs->Runs.end()) {
     uint64_t Left = Budget;
     std::vector<AccessRecord> Recs;
-    if (!interpretKernel(Ctx, Kernel, Cfg, MaxUnroll, {}, Recs, Left)) {
+    SyncLog Log;
+    if (!interpretKernel(Ctx, Kernel, Cfg, MaxUnroll, {}, Recs, Left, &Log)) {
       Budget = Left;
       return nullptr;
     }
-    It = Runs->Runs.emplace(Key, InterpretRuns::Run{std::move(Recs), Budget - Left}).first;
+    It = Runs->Runs
+             .emplace(Key, InterpretRuns::Run{std::move(Recs), Budget - Left, std::move(Log)})
+             .first;
   }
   // What a fresh run would have done: the same steps, charged again.
   if (It->second.Steps > Budget) {
@@ -305,6 +310,8 @@ SharedMemAnalyzer::interpretOnce(const FunctionDecl *Kernel, const LaunchConfig 
     return nullptr;
   }
   Budget -= It->second.Steps;
+  if (Sync)
+    *Sync = &It->second.Sync;
   return &It->second.Records;
 }
 
@@ -434,6 +441,8 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
       }
     }
   }
+  if (Opts.Races || Opts.Divergence)
+    syncFindings(Kernel, Opts, Rep, Budget);
   return Rep;
 }
 

@@ -40,6 +40,7 @@
 #include "llvm/ADT/StringRef.h"
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -126,9 +127,39 @@ struct BankFinding {
   std::vector<std::string> Others;
 };
 
+/// Two accesses of different threads to overlapping bytes of one __shared__
+/// object in one barrier interval, at least one a store (RaceAnalysis.cpp).
+struct RaceFinding {
+  const clang::Expr *Store = nullptr; ///< the write, where it is reported
+  const clang::Expr *Other = nullptr; ///< the other access
+  const clang::VarDecl *Array = nullptr;
+  const clang::CallExpr *StoreVia = nullptr, *OtherVia = nullptr;
+  bool OtherIsStore = false; ///< write-write (else read-write)
+  bool IntraWarp = false;    ///< both lanes of one warp, no __syncwarp between
+  bool LoopCarried = false;  ///< the end of one iteration against the next one's start
+  unsigned StoreTid = 0, OtherTid = 0;
+  int64_t Offset = 0; ///< a byte both touch, from the object's start (its concrete part)
+  LaunchConfig Config;
+};
+
+/// A block barrier that live threads do not all meet, barriers at different
+/// sites met by different threads, or a __syncwarp mask without the caller.
+struct DivergenceFinding {
+  enum Kind { Skipped, Misaligned, MaskOmitsCaller } K = Skipped;
+  const clang::Expr *Barrier = nullptr;      ///< reported here
+  const clang::Expr *OtherBarrier = nullptr; ///< Misaligned: the other thread's
+  const clang::Stmt *Branch = nullptr;       ///< Skipped: the test that splits them
+  unsigned TidIn = 0, TidOut = 0;            ///< Skipped: meets it / does not
+  uint64_t Mask = 0;
+  LaunchConfig Config;
+};
+
 struct AnalysisOptions {
   bool Overflow = true;
   bool BankConflicts = true;
+  bool Races = false;      ///< cudagraph-shared-race
+  bool Divergence = false; ///< cudagraph-barrier-divergence
+  bool SameValueStores = false; ///< report write-write races that store one value
   bool PossibleOverflows = false; ///< also report under assumed shapes / guards
   bool PaddingFixes = true;
   unsigned MaxUnroll = 64; ///< concrete iterations of one loop before going symbolic
@@ -141,10 +172,16 @@ struct KernelReport {
   std::vector<LaunchConfig> Configs;
   std::vector<OverflowFinding> Overflows;
   std::vector<BankFinding> Conflicts;
+  std::vector<RaceFinding> Races;
+  std::vector<DivergenceFinding> Divergences;
+  /// Why some accesses got no race verdict ("async copy", "named barrier",
+  /// "inline asm", "opaque callee", "may synchronise", "data-dependent index").
+  std::set<std::string> RaceSkips;
   bool GaveUp = false; ///< the step budget ran out; nothing is reported
 };
 
 struct AccessRecord;
+struct SyncLog;
 
 /// One per translation unit: it indexes the launches of the TU on first use.
 class SharedMemAnalyzer {
@@ -173,7 +210,12 @@ private:
   /// run's own (valid until the next kernel's run), null when it gave up.
   const std::vector<AccessRecord> *interpretOnce(const clang::FunctionDecl *Kernel,
                                                  const LaunchConfig &Cfg, unsigned MaxUnroll,
-                                                 uint64_t &Budget);
+                                                 uint64_t &Budget,
+                                                 const SyncLog **Sync = nullptr);
+  /// Races and barrier divergence: the known launch shapes, or a block of two
+  /// warps with nothing shape-dependent judged (RaceAnalysis.cpp).
+  void syncFindings(const clang::FunctionDecl *Kernel, const AnalysisOptions &Opts,
+                    KernelReport &Rep, uint64_t &Budget);
   std::optional<bool> paddingRemovesConflicts(const clang::FunctionDecl *Kernel,
                                               const BankFinding &F, uint64_t NewCols,
                                               unsigned MaxUnroll, uint64_t &Budget);
@@ -211,6 +253,12 @@ struct UnitCoverage {
       N += (Shape && KV.second.first) || (Budget && KV.second.second);
     return N;
   }
+  /// Kernels (keys) with accesses the race check gave no verdict, per reason.
+  std::map<std::string, std::set<std::string>> RaceSkips;
+  void addRaceSkips(const std::string &Key, const std::set<std::string> &Reasons) {
+    for (const std::string &R : Reasons)
+      RaceSkips[R].insert(Key);
+  }
   unsigned kernels() const { return static_cast<unsigned>(Kernels.size()); }
   unsigned noShape() const { return count(true, false); }
   unsigned gaveUp() const { return count(false, true); }
@@ -226,6 +274,10 @@ struct UnitCoverage {
 /// Thread-local: a driver clears it before a translation unit and reads it
 /// after.
 UnitCoverage &unitCoverage();
+
+/// The shape a race or divergence finding holds for: "block (256,1,1) from
+/// this launch", or "any block of two or more warps" without a launch shape.
+std::string describeSyncShape(const LaunchConfig &C);
 
 /// Text of a thread id range: "threads 128-255 (128 threads)".
 std::string describeThreads(unsigned First, unsigned Last, unsigned Count);

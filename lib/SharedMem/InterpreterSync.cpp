@@ -1,0 +1,470 @@
+//===- InterpreterSync.cpp - barriers, warp syncs and phases ----------------===//
+//
+// The interpreter's half of SyncModel.h: which calls synchronise (by name, as
+// CUDA's headers and cooperative groups spell them), the per-thread trace of
+// barrier events and the phase label each access carries, the arms of
+// block-uniform branches, and what makes a thread's phases unknown. Nothing
+// here changes a value, a guard or an access record, so the overflow and
+// bank-conflict checks see the same runs as before.
+//
+// Why by name: clang parses CUDA's barriers as calls of functions declared in
+// CUDA's headers (`__syncthreads` is a __device_builtin__, `__syncwarp` an
+// inline function of clang's wrapper, `thread_block::sync` a member of
+// cooperative_groups), not as builtins with an ID.
+//
+//===----------------------------------------------------------------------===//
+#include "SharedMem/InterpreterState.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace cgt::smem::detail {
+
+namespace {
+
+/// The qualified name without inline namespaces (`cooperative_groups::__v1::`).
+std::string qualifiedName(const NamedDecl *D) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  PrintingPolicy PP(D->getASTContext().getLangOpts());
+  PP.SuppressInlineNamespace =
+      llvm::to_underlying(PrintingPolicy::SuppressInlineNamespaceMode::All);
+  D->printQualifiedName(OS, PP);
+  return OS.str();
+}
+
+/// The class a cooperative-groups `sync` acts on: the object of `g.sync()`
+/// or the argument of `cg::sync(g)`.
+const CXXRecordDecl *groupClass(const CallExpr *C) {
+  const Expr *Obj = nullptr;
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(C))
+    Obj = M->getImplicitObjectArgument();
+  else if (const auto *ME = dyn_cast<MemberExpr>(C->getCallee()->IgnoreParenImpCasts()))
+    Obj = ME->getBase(); // `block.sync()` of a static member (thread_block's are)
+  else if (C->getNumArgs() == 1)
+    Obj = C->getArg(0);
+  if (!Obj)
+    return nullptr;
+  QualType T = Obj->getType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  return T.getNonReferenceType()->getAsCXXRecordDecl();
+}
+
+/// A thread_block_tile's size (its first template argument), 0 if unknown.
+unsigned tileSize(const CXXRecordDecl *R) {
+  for (const CXXRecordDecl *C = R; C;) {
+    if (const auto *S = dyn_cast<ClassTemplateSpecializationDecl>(C)) {
+      const TemplateArgumentList &A = S->getTemplateArgs();
+      if (A.size() >= 1 && A[0].getKind() == TemplateArgument::Integral)
+        return static_cast<unsigned>(A[0].getAsIntegral().getZExtValue());
+    }
+    if (!C->hasDefinition() || C->getNumBases() == 0)
+      break;
+    C = C->bases_begin()->getType()->getAsCXXRecordDecl();
+  }
+  return 0;
+}
+
+} // namespace
+
+SyncKind Interp::syncKindOf(const CallExpr *C, const FunctionDecl *F) {
+  if (!F || !F->getIdentifier())
+    return SyncKind::None;
+  StringRef N = F->getName();
+  if (N == "__syncthreads" || N == "__syncthreads_count" || N == "__syncthreads_and" ||
+      N == "__syncthreads_or")
+    return SyncKind::Block;
+  if (N == "__barrier_sync") {
+    std::optional<int64_t> Id =
+        C->getNumArgs() == 1 ? constantOf(C->getArg(0)) : std::nullopt;
+    return Id && *Id == 0 ? SyncKind::Block : SyncKind::Named;
+  }
+  if (N.starts_with("__barrier_") || N == "barrier_arrive" || N == "barrier_wait")
+    return SyncKind::Named;
+  if (N == "__syncwarp")
+    return SyncKind::Warp;
+  std::string Q = qualifiedName(F);
+  StringRef QN = Q;
+  if (QN.contains("memcpy_async") || N.starts_with("__pipeline_") ||
+      QN.contains("cp_async") || QN.contains("mbarrier") ||
+      (QN.starts_with("cuda::") && (QN.contains("barrier") || QN.contains("pipeline"))) ||
+      (QN.starts_with("cooperative_groups::") && (N == "wait" || N == "wait_prior")))
+    return SyncKind::Async;
+  if (QN.starts_with("cub::"))
+    return SyncKind::MaySync;
+  if (N == "sync" && QN.starts_with("cooperative_groups::")) {
+    const CXXRecordDecl *G = groupClass(C);
+    StringRef GN = G && G->getIdentifier() ? G->getName() : "";
+    if (GN == "thread_block" || GN == "grid_group" || GN == "multi_grid_group" ||
+        GN == "cluster_group")
+      return SyncKind::Block;
+    if (GN.contains("tile"))
+      return tileSize(G) == 32 ? SyncKind::Warp : SyncKind::WarpPartial;
+    if (GN == "coalesced_group")
+      return SyncKind::WarpPartial;
+    return SyncKind::MaySync;
+  }
+  return SyncKind::None;
+}
+
+namespace {
+
+/// Does a body (and what it calls in user code, a few calls deep) hold a
+/// barrier or something that may be one? Bits: 1 block, 2 warp, 4 unknown.
+class BarrierScan : public RecursiveASTVisitor<BarrierScan> {
+public:
+  BarrierScan(Interp &I, llvm::DenseMap<const Decl *, unsigned> &Cache, unsigned Depth)
+      : I(I), Cache(Cache), Depth(Depth) {}
+  unsigned Bits = 0;
+  bool VisitCallExpr(CallExpr *C) {
+    Bits |= I.callBarrierBits(C, Cache, Depth);
+    return true;
+  }
+  bool VisitAsmStmt(AsmStmt *A) {
+    if (Interp::asmSynchronises(A))
+      Bits |= 4;
+    return true;
+  }
+  // Lambdas defined here run when called, and their calls are seen then.
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+
+private:
+  Interp &I;
+  llvm::DenseMap<const Decl *, unsigned> &Cache;
+  unsigned Depth;
+};
+
+} // namespace
+
+unsigned Interp::callBarrierBits(const CallExpr *C,
+                                 llvm::DenseMap<const Decl *, unsigned> &Cache,
+                                 unsigned Depth) {
+  const FunctionDecl *F = C->getDirectCallee();
+  switch (syncKindOf(C, F)) {
+  case SyncKind::Block:
+    return 1;
+  case SyncKind::Warp:
+  case SyncKind::WarpPartial:
+    return 2;
+  case SyncKind::Named:
+  case SyncKind::MaySync:
+    return 4;
+  case SyncKind::Async:
+  case SyncKind::None:
+    break;
+  }
+  if (!F)
+    return isa<CXXPseudoDestructorExpr>(C->getCallee()) ? 0 : 4;
+  const FunctionDecl *Def = nullptr;
+  if (!F->hasBody(Def) || !Def)
+    return Ctx.getSourceManager().isInSystemHeader(F->getLocation()) ? 0 : 4;
+  if (Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return 0; // CUDA's intrinsics: the barrier entry points are named above
+  auto It = Cache.find(Def);
+  if (It != Cache.end())
+    return It->second;
+  if (Depth >= 4)
+    return 4;
+  Cache[Def] = 0; // recursion: what the other calls find decides
+  BarrierScan S(*this, Cache, Depth + 1);
+  S.TraverseStmt(Def->getBody());
+  Cache[Def] = S.Bits;
+  return S.Bits;
+}
+
+unsigned Interp::barrierBits(const Stmt *S) {
+  if (!S)
+    return 0;
+  auto It = BarrierIn.find(S);
+  if (It != BarrierIn.end())
+    return It->second;
+  BarrierScan Scan(*this, CalleeBarriers, 0);
+  Scan.TraverseStmt(const_cast<Stmt *>(S));
+  BarrierIn[S] = Scan.Bits;
+  return Scan.Bits;
+}
+
+bool Interp::asmSynchronises(const AsmStmt *A) {
+  std::string Text;
+  if (const auto *G = dyn_cast<GCCAsmStmt>(A))
+    Text = G->getAsmString();
+  else if (const auto *M = dyn_cast<MSAsmStmt>(A))
+    Text = M->getAsmString().str();
+  // PTX that synchronises or touches shared memory behind the interpreter:
+  // barriers, async and bulk copies, matrix loads and stores, shared-space
+  // loads, stores and atomics.
+  static const char *const Words[] = {"bar.",    "barrier", "shared",   "cp.async",
+                                      "mbarrier", "ldmatrix", "stmatrix", "wgmma",
+                                      "bulk",     "tensormap", "fence.proxy"};
+  StringRef T = Text;
+  for (const char *W : Words)
+    if (T.contains(W))
+      return true;
+  return false;
+}
+
+uint64_t Interp::iterHash(size_t Depth) const {
+  uint64_t H = 0x1735;
+  for (size_t I = 0; I < Depth && I < Iters.size(); ++I)
+    H = static_cast<uint64_t>(llvm::hash_combine(H, Iters[I]));
+  return H;
+}
+
+void Interp::pushEvent(const void *Site, bool Barrier) {
+  TS->Trace.push_back(SyncEvent{Site, iterHash(Iters.size()), Barrier});
+  Cur = SyncCursor();
+  Cur.Phase = static_cast<uint32_t>(TS->Trace.size());
+}
+
+void Interp::loseThread() {
+  if (TS->LostAt == UINT32_MAX)
+    TS->LostAt = static_cast<uint32_t>(TS->Trace.size());
+}
+
+void Interp::blockBarrier(const Expr *Site) {
+  // Under a thread-dependent guard this thread may not be here at all: the
+  // event keeps the traces aligned, but its phases are unknown from now on.
+  if (Guarded)
+    loseThread();
+  pushEvent(Site, /*Barrier=*/true);
+}
+
+void Interp::warpSync(const CallExpr *C, bool FullTile) {
+  std::optional<int64_t> Mask;
+  if (FullTile) {
+    Mask = 0xffffffffLL;
+  } else if (C->getNumArgs() == 1) {
+    const Expr *A = C->getArg(0);
+    if (const auto *D = dyn_cast<CXXDefaultArgExpr>(A))
+      A = D->getExpr();
+    SymVal V = eval(A);
+    Mask = V.asConst();
+  }
+  if (Guarded || !Mask) {
+    Cur.WarpLost = true;
+    return;
+  }
+  uint64_t M = static_cast<uint64_t>(*Mask) & 0xffffffffu;
+  if (!((M >> (Tid % WarpSize)) & 1))
+    Sync->Masks.push_back(MaskMisuse{C, Tid, M});
+  if (M != 0xffffffffu) {
+    Cur.WarpLost = true; // a partial mask orders only the lanes it names
+    return;
+  }
+  Cur.WarpSig = static_cast<uint64_t>(
+      llvm::hash_combine(Cur.WarpSig, static_cast<const void *>(C), iterHash(Iters.size()))) | 1;
+}
+
+/// An argument that names __shared__ storage: a shared variable, or a local
+/// pointer that points into one. Read without evaluating (no steps, no records).
+const VarDecl *Interp::sharedNamedBy(const Expr *E) {
+  struct Find : RecursiveASTVisitor<Find> {
+    Interp &I;
+    const VarDecl *Found = nullptr;
+    explicit Find(Interp &I) : I(I) {}
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      const auto *V = dyn_cast<VarDecl>(D->getDecl());
+      if (!V)
+        return true;
+      if (V->hasAttr<CUDASharedAttr>())
+        Found = V;
+      else if (V->getType()->isPointerType() && !V->hasGlobalStorage())
+        if (const VarDecl *P = I.lookupPtr(V).VD)
+          Found = P;
+      if (auto It = I.RefLocs.find(V); It != I.RefLocs.end())
+        Found = It->second.VD;
+      return !Found;
+    }
+  } F(*this);
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Found;
+}
+
+bool Interp::syncCall(const CallExpr *C) {
+  const FunctionDecl *F = C->getDirectCallee();
+  SyncKind K = syncKindOf(C, F);
+  switch (K) {
+  case SyncKind::Block:
+    blockBarrier(C);
+    return true;
+  case SyncKind::Warp:
+  case SyncKind::WarpPartial:
+    if (K == SyncKind::Warp && !isa<CXXMemberCallExpr>(C) && F->getName() == "__syncwarp")
+      warpSync(C, /*FullTile=*/false);
+    else if (K == SyncKind::Warp)
+      warpSync(C, /*FullTile=*/true);
+    else
+      Cur.WarpLost = true;
+    return true;
+  case SyncKind::Named:
+    Sync->KernelSkips.insert(SkipReason::NamedBarrier);
+    loseThread();
+    return true;
+  case SyncKind::Async:
+    Sync->KernelSkips.insert(SkipReason::AsyncCopy);
+    return true;
+  case SyncKind::MaySync:
+    Sync->KernelSkips.insert(SkipReason::MaySync);
+    loseThread();
+    return true;
+  case SyncKind::None:
+    break;
+  }
+  return false;
+}
+
+void Interp::opaqueCall(const CallExpr *C) {
+  // A callee the interpreter does not run: it may synchronise, and it may
+  // read or write any __shared__ storage it is given.
+  unsigned Bits = callBarrierBits(C, CalleeBarriers, 0);
+  if (Bits & (1 | 4)) {
+    Sync->KernelSkips.insert(SkipReason::MaySync);
+    loseThread();
+  }
+  if (Bits & 2)
+    Cur.WarpLost = true;
+  for (const Expr *A : C->arguments()) {
+    QualType T = A->getType();
+    bool ByValue = !T->isPointerType() && !T->isArrayType() && A->isPRValue() &&
+                   T->isScalarType();
+    if (ByValue)
+      continue;
+    if (const VarDecl *V = sharedNamedBy(A)) {
+      Sync->OpaqueArrays.insert(V);
+      Sync->KernelSkips.insert(SkipReason::OpaqueCallee);
+    }
+  }
+}
+
+void Interp::noteAsm(const AsmStmt *A) {
+  bool Shared = asmSynchronises(A);
+  for (const Stmt *Child : A->children())
+    if (const auto *E = dyn_cast_or_null<Expr>(Child); E && sharedNamedBy(E))
+      Shared = true;
+  if (!Shared)
+    return;
+  Sync->KernelSkips.insert(SkipReason::InlineAsm);
+  loseThread();
+}
+
+void Interp::enterArm(const Stmt *Branch, int8_t Arm) {
+  ArmStack.push_back({static_cast<uint64_t>(llvm::hash_combine(
+                          static_cast<const void *>(Branch), iterHash(Iters.size()))),
+                      Arm});
+  internArms();
+}
+
+void Interp::leaveArm() {
+  ArmStack.pop_back();
+  internArms();
+}
+
+void Interp::internArms() {
+  ArmList L(ArmStack.begin(), ArmStack.end());
+  L.append(StickyArms.begin(), StickyArms.end());
+  llvm::sort(L);
+  auto [It, New] = ArmIds.try_emplace(std::vector<std::pair<uint64_t, int8_t>>(L.begin(), L.end()),
+                                      static_cast<uint32_t>(Sync->Arms.size()));
+  if (New)
+    Sync->Arms.push_back(L);
+  ArmId = It->second;
+}
+
+unsigned Interp::barriersMet() const {
+  unsigned N = 0;
+  for (const SyncEvent &E : TS->Trace)
+    N += E.Barrier;
+  return N;
+}
+
+const Expr *Interp::firstBarrierSince(size_t From) const {
+  for (size_t I = From; I < TS->Trace.size(); ++I)
+    if (TS->Trace[I].Barrier)
+      return static_cast<const Expr *>(TS->Trace[I].Site);
+  return nullptr;
+}
+
+void Interp::resetSyncThread() {
+  if (Sync->Threads.size() <= Tid)
+    Sync->Threads.resize(Tid + 1);
+  TS = &Sync->Threads[Tid];
+  Cur = SyncCursor();
+  ArmStack.clear();
+  StickyArms.clear();
+  ArmId = 0;
+  PendingValue = 0;
+}
+
+uint8_t Interp::syncBits(const SymVal &Off) const {
+  uint8_t B = 0;
+  if (TS->LostAt != UINT32_MAX)
+    B |= SB_Lost;
+  if (Cur.WarpLost)
+    B |= SB_WarpLost;
+  if (llvm::is_contained(Iters, -1))
+    B |= SB_Symbolic;
+  bool Stable = !Off.Top;
+  for (const auto &T : Off.Terms)
+    Stable &= ParamSyms.count(T.first) || BlockSyms.count(T.first);
+  if (Stable)
+    B |= SB_Stable;
+  return B;
+}
+
+void Interp::joinArms(const Stmt *Site, const SyncCursor &Then, Flow FT, Flow FE) {
+  SyncCursor Else = Cur;
+  bool TL = FT != Flow::Normal, EL = FE != Flow::Normal;
+  uint64_t Key = static_cast<uint64_t>(
+      llvm::hash_combine(static_cast<const void *>(Site), iterHash(Iters.size())));
+  if (TL != EL) {
+    // One arm left (return, break, continue): what follows runs in the other
+    // arm's world only, and never pairs with the leaving arm's accesses.
+    Cur = TL ? Else : Then;
+    StickyArms.push_back({Key, static_cast<int8_t>(TL ? 0 : 1)});
+    internArms();
+    return;
+  }
+  if (Then.Phase == Else.Phase) {
+    Cur = Then;
+    Cur.WarpLost |= Else.WarpLost || Then.WarpSig != Else.WarpSig;
+    return;
+  }
+  // The arms end in different intervals: a fresh one after the join.
+  pushEvent(Site, /*Barrier=*/false);
+}
+
+uint64_t Interp::valueKey(const SymVal &V, const Expr *RHS) {
+  if (!V.Top && (V.isConst() || !V.ThreadDep))
+    return V.hash() | 1;
+  const Expr *E = RHS->IgnoreParenImpCasts();
+  if (const auto *F = dyn_cast<FloatingLiteral>(E))
+    return static_cast<uint64_t>(llvm::hash_combine(
+               0xf1u, F->getValue().bitcastToAPInt().getZExtValue())) | 1;
+  if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(E))
+    return SymVal::constant(B->getValue()).hash() | 1;
+  return 0;
+}
+
+void Interp::logDecision(const Stmt *Branch, uint64_t Iter, int8_t Arm, size_t TraceBefore,
+                         Flow F, bool ShapeDep) {
+  Decision D;
+  D.Branch = Branch;
+  D.Iter = Iter;
+  D.Arm = Arm;
+  for (size_t I = TraceBefore; I < TS->Trace.size(); ++I)
+    D.Barriers += TS->Trace[I].Barrier;
+  D.FirstBarrier = firstBarrierSince(TraceBefore);
+  // A return from the kernel itself: an exited thread no longer counts at
+  // a barrier (sm_70 and later), so skipping one is fine.
+  D.Left = F == Flow::Return && Frames.empty();
+  D.ShapeDep = ShapeDep;
+  D.At = static_cast<uint32_t>(TraceBefore);
+  TS->Decisions.push_back(D);
+}
+
+} // namespace cgt::smem::detail

@@ -1,0 +1,451 @@
+//===- RaceAnalysis.cpp - races and barrier divergence ----------------------===//
+//
+// See RaceAnalysis.h and, for the model, SyncModel.h.
+//
+// Races. An access is judged only when nothing on its path is undecided and
+// thread-dependent, its thread's phase is known, the traces of all threads
+// agree up to it, and (without a launch shape) nothing in its offset or path
+// depends on the shape. Accesses are grouped by object (all `extern
+// __shared__` arrays are one object: they share the dynamic region), label
+// and symbolic part of the offset; offsets whose symbols change between
+// iterations (a symbolic loop's counter, values loaded inside it) are grouped
+// per iteration as well. A group with a data-dependent offset in it gets no
+// verdict. Inside a group, constant parts are exact: two entries overlap when
+// their byte ranges do. A pair is a race when the threads differ, one
+// entry stores, not both are atomics, their uniform-branch arms can hold
+// together, and, for two lanes of one warp, they met the same __syncwarps in
+// the interval. Stores of one value by every thread (`flag = 1`) are not a
+// race unless SameValueStores is set.
+//
+// Divergence. A test decided per thread whose code holds a barrier, where
+// one live thread meets barriers in its arm that another, taking the other
+// arm and not returning from the kernel there, does not. Without it, two
+// threads whose traces name different barrier sites at one position. And a
+// __syncwarp whose constant mask omits the calling lane.
+//
+//===----------------------------------------------------------------------===//
+#include "SharedMem/RaceAnalysis.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+using namespace clang;
+
+namespace cgt::smem {
+
+const char *skipText(SkipReason R) {
+  switch (R) {
+  case SkipReason::AsyncCopy:
+    return "async copy";
+  case SkipReason::NamedBarrier:
+    return "named barrier";
+  case SkipReason::InlineAsm:
+    return "inline asm";
+  case SkipReason::OpaqueCallee:
+    return "opaque callee";
+  case SkipReason::MaySync:
+    return "may synchronise";
+  case SkipReason::Count:
+    break;
+  }
+  return "unknown";
+}
+
+uint32_t alignedPrefix(const SyncLog &Log) {
+  size_t Longest = 0;
+  for (const ThreadSync &T : Log.Threads)
+    Longest = std::max(Longest, T.Trace.size());
+  for (size_t Pos = 0; Pos < Longest; ++Pos) {
+    const SyncEvent *Ref = nullptr;
+    for (const ThreadSync &T : Log.Threads) {
+      if (Pos >= T.Trace.size() || Pos >= T.LostAt)
+        continue;
+      if (!Ref)
+        Ref = &T.Trace[Pos];
+      else if (*Ref != T.Trace[Pos])
+        return static_cast<uint32_t>(Pos);
+    }
+  }
+  return UINT32_MAX;
+}
+
+namespace {
+
+enum EntryFlags : uint8_t {
+  EF_Store = 1,
+  EF_Load = 2,
+  EF_Atomic = 4,
+  EF_WarpLost = 8,
+  EF_Wrapped = 16, ///< a loop body's last interval, placed at its first
+};
+
+struct Entry {
+  int64_t Lo = 0;
+  uint32_t Bytes = 1;
+  uint32_t Tid = 0;
+  uint32_t Rec = 0;
+  uint32_t Arm = 0;
+  uint64_t WarpSig = 0;
+  uint64_t Value = 0;
+  uint8_t Flags = 0;
+};
+
+/// Object, label, symbolic part of the offset, and the iteration for
+/// offsets whose symbols change between iterations.
+struct GroupKey {
+  const void *Base;
+  uint32_t Phase;
+  SymVal::TermList Terms;
+  uint32_t Iter;
+  bool operator<(const GroupKey &O) const {
+    return std::tie(Base, Phase, Terms, Iter) < std::tie(O.Base, O.Phase, O.Terms, O.Iter);
+  }
+};
+
+/// All `extern __shared__` arrays of a kernel start at the dynamic region.
+const void *baseOf(const VarDecl *V) {
+  static const char Dynamic = 0;
+  if (V->getType()->isIncompleteArrayType())
+    return &Dynamic;
+  return V;
+}
+
+/// Can two interned arm lists hold at once: no branch taken both ways?
+class ArmCompat {
+public:
+  explicit ArmCompat(const SyncLog &Log) : Log(Log) {}
+  bool operator()(uint32_t A, uint32_t B) {
+    if (A == B || A == 0 || B == 0)
+      return true;
+    auto Key = std::make_pair(std::min(A, B), std::max(A, B));
+    auto It = Memo.find(Key);
+    if (It != Memo.end())
+      return It->second;
+    const auto &LA = Log.Arms[A], &LB = Log.Arms[B];
+    bool Ok = true;
+    for (size_t I = 0, J = 0; I < LA.size() && J < LB.size() && Ok;) {
+      if (LA[I].first < LB[J].first)
+        ++I;
+      else if (LB[J].first < LA[I].first)
+        ++J;
+      else
+        Ok = LA[I++].second == LB[J++].second;
+    }
+    Memo[Key] = Ok;
+    return Ok;
+  }
+
+private:
+  const SyncLog &Log;
+  std::map<std::pair<uint32_t, uint32_t>, bool> Memo;
+};
+
+struct Witness {
+  const Entry *S = nullptr, *O = nullptr;
+  bool IntraWarp = false;
+};
+
+/// Pairs in one group; one witness per (record pair, class).
+class PairSearch {
+public:
+  PairSearch(const SyncLog &Log, bool SameValue, const std::map<uint32_t, uint32_t> &WrapArm)
+      : Compat(Log), SameValue(SameValue), WrapArm(WrapArm) {}
+  std::map<std::tuple<uint32_t, uint32_t, bool>, Witness> Found;
+  uint64_t Work = 0;
+  static constexpr uint64_t MaxWork = 40000000;
+
+  void run(std::vector<Entry> &G, uint32_t Phase) {
+    std::stable_sort(G.begin(), G.end(),
+                     [](const Entry &A, const Entry &B) { return A.Lo < B.Lo; });
+    int64_t MaxBytes = 1;
+    for (const Entry &E : G)
+      MaxBytes = std::max<int64_t>(MaxBytes, E.Bytes);
+    for (const Entry &S : G) {
+      if (!(S.Flags & EF_Store))
+        continue;
+      auto From = std::lower_bound(G.begin(), G.end(), S.Lo - MaxBytes + 1,
+                                   [](const Entry &E, int64_t V) { return E.Lo < V; });
+      for (auto It = From; It != G.end() && It->Lo < S.Lo + int64_t(S.Bytes); ++It) {
+        if (++Work > MaxWork)
+          return;
+        check(S, *It, Phase);
+      }
+    }
+  }
+
+private:
+  void check(const Entry &S, const Entry &O, uint32_t Phase) {
+    if (S.Tid == O.Tid || O.Lo + int64_t(O.Bytes) <= S.Lo)
+      return;
+    if ((S.Flags & EF_Atomic) && (O.Flags & EF_Atomic))
+      return;
+    bool SW = S.Flags & EF_Wrapped, OW = O.Flags & EF_Wrapped;
+    if (SW && OW)
+      return; // both from the body's end: judged at their own label
+    if (SW || OW) {
+      // The next iteration's start pairs with the end only outside any
+      // branch on the iteration itself.
+      auto It = WrapArm.find(Phase);
+      if (It == WrapArm.end() || (SW ? O.Arm : S.Arm) != It->second)
+        return;
+    }
+    if (!Compat(S.Arm, O.Arm))
+      return;
+    bool OStore = O.Flags & EF_Store;
+    bool PureStores = OStore && !(S.Flags & EF_Load) && !(O.Flags & EF_Load);
+    if (PureStores && !SameValue && S.Value && S.Value == O.Value)
+      return;
+    bool Intra = S.Tid / WarpSize == O.Tid / WarpSize;
+    if (Intra && ((S.Flags | O.Flags) & EF_WarpLost || S.WarpSig != O.WarpSig))
+      return; // ordered by a __syncwarp, or unknown
+    uint32_t A = S.Rec, B = O.Rec;
+    if (OStore && A > B)
+      std::swap(A, B); // write-write: one finding per unordered pair
+    auto Key = std::make_tuple(A, B, Intra);
+    if (!Found.count(Key))
+      Found[Key] = Witness{&S, &O, Intra};
+  }
+
+  ArmCompat Compat;
+  bool SameValue;
+  const std::map<uint32_t, uint32_t> &WrapArm;
+};
+
+bool judged(const Instance &I, uint32_t Aligned, bool Known) {
+  if (I.Guarded || (I.Sync & SB_Lost) || I.TraceLen > Aligned)
+    return false;
+  return Known || !I.Off.ShapeDep;
+}
+
+bool dataDependent(const Instance &I) {
+  return I.Off.Top || (!I.Off.isConst() && I.Off.ThreadDep);
+}
+
+} // namespace
+
+std::vector<RaceFinding> findRaces(const std::vector<AccessRecord> &Recs, const SyncLog &Log,
+                                   const LaunchConfig &Cfg, bool SameValueStores,
+                                   std::set<std::string> &Skips) {
+  for (SkipReason R : Log.KernelSkips)
+    Skips.insert(skipText(R));
+  for (SkipReason R : {SkipReason::AsyncCopy, SkipReason::NamedBarrier, SkipReason::InlineAsm})
+    if (Log.KernelSkips.count(R))
+      return {};
+  std::set<const void *> Opaque;
+  for (const VarDecl *V : Log.OpaqueArrays)
+    Opaque.insert(baseOf(V));
+  uint32_t Aligned = alignedPrefix(Log);
+  std::map<uint32_t, uint32_t> TailToHead, WrapArm;
+  for (const WrapLoop &W : Log.Wraps) {
+    TailToHead[W.Tail] = W.Head;
+    WrapArm[W.Head] = W.Arm;
+  }
+
+  std::map<GroupKey, std::vector<Entry>> Groups;
+  std::set<std::pair<const void *, uint32_t>> Unjudged;
+  for (uint32_t R = 0; R < Recs.size(); ++R) {
+    const AccessRecord &Rec = Recs[R];
+    const void *Base = baseOf(Rec.Array);
+    if (Opaque.count(Base) || (!Rec.Load && !Rec.Store))
+      continue;
+    for (const Instance &I : Rec.Inst) {
+      if (!judged(I, Aligned, Cfg.known()))
+        continue;
+      if (dataDependent(I)) {
+        Unjudged.insert({Base, I.Phase});
+        continue;
+      }
+      Entry E;
+      E.Lo = I.Off.C;
+      E.Bytes = std::max(1u, Rec.Bytes);
+      E.Tid = I.Tid;
+      E.Rec = R;
+      E.Arm = I.Arm;
+      E.WarpSig = I.WarpSig;
+      E.Value = I.Value;
+      E.Flags = (Rec.Store ? EF_Store : 0) | (Rec.Load ? EF_Load : 0) |
+                (Rec.Atomic ? EF_Atomic : 0) | ((I.Sync & SB_WarpLost) ? EF_WarpLost : 0);
+      bool Stable = I.Off.Terms.empty() || (I.Sync & SB_Stable);
+      uint32_t Iter = Stable ? UINT32_MAX : I.IterKey;
+      Groups[GroupKey{Base, I.Phase, I.Off.Terms, Iter}].push_back(E);
+      // The end of a loop body meets the start of its next iteration, for
+      // offsets that are the same in every iteration.
+      auto W = TailToHead.find(I.Phase);
+      if (W != TailToHead.end() && I.Off.Terms.empty() && I.Arm == WrapArm[W->second]) {
+        Entry C = E;
+        C.Flags |= EF_Wrapped;
+        Groups[GroupKey{Base, W->second, I.Off.Terms, Iter}].push_back(C);
+      }
+    }
+  }
+  if (!Unjudged.empty())
+    Skips.insert("data-dependent index");
+
+  PairSearch Search(Log, SameValueStores, WrapArm);
+  for (auto &[Key, G] : Groups) {
+    if (Unjudged.count({Key.Base, Key.Phase}))
+      continue;
+    Search.run(G, Key.Phase);
+  }
+  std::vector<RaceFinding> Out;
+  for (const auto &[Key, W] : Search.Found) {
+    const AccessRecord &S = Recs[W.S->Rec], &O = Recs[W.O->Rec];
+    RaceFinding F;
+    F.Store = S.E;
+    F.Other = O.E;
+    F.Array = S.Array;
+    F.StoreVia = S.Via;
+    F.OtherVia = O.Via;
+    F.OtherIsStore = W.O->Flags & EF_Store;
+    F.IntraWarp = W.IntraWarp;
+    F.LoopCarried = (W.S->Flags | W.O->Flags) & EF_Wrapped;
+    F.StoreTid = W.S->Tid;
+    F.OtherTid = W.O->Tid;
+    F.Offset = std::max(W.S->Lo, W.O->Lo);
+    F.Config = Cfg;
+    Out.push_back(F);
+  }
+  return Out;
+}
+
+namespace {
+
+/// Threads that disagree at one decided test whose code holds a barrier.
+void skippedBarriers(const SyncLog &Log, const LaunchConfig &Cfg,
+                     std::vector<DivergenceFinding> &Out) {
+  struct Side {
+    const Decision *D;
+    unsigned Tid;
+  };
+  std::map<std::pair<const Stmt *, uint64_t>, std::vector<Side>> Tests;
+  for (unsigned T = 0; T < Log.Threads.size(); ++T)
+    for (const Decision &D : Log.Threads[T].Decisions)
+      if (D.At < Log.Threads[T].LostAt && (Cfg.known() || !D.ShapeDep))
+        Tests[{D.Branch, D.Iter}].push_back(Side{&D, T});
+  std::set<const Expr *> Seen;
+  for (const auto &[Key, Sides] : Tests) {
+    for (const Side &In : Sides) {
+      if (!In.D->Barriers || Seen.count(In.D->FirstBarrier))
+        continue;
+      for (const Side &Out2 : Sides) {
+        const Decision &O = *Out2.D;
+        if (O.Arm == In.D->Arm || O.Barriers == In.D->Barriers || O.Left)
+          continue;
+        DivergenceFinding F;
+        F.K = DivergenceFinding::Skipped;
+        F.Barrier = In.D->FirstBarrier;
+        F.Branch = Key.first;
+        F.TidIn = In.Tid;
+        F.TidOut = Out2.Tid;
+        F.Config = Cfg;
+        Out.push_back(F);
+        Seen.insert(In.D->FirstBarrier);
+        break;
+      }
+    }
+  }
+}
+
+/// Two threads at different barrier sites at one trace position.
+void misalignedBarriers(const SyncLog &Log, const LaunchConfig &Cfg,
+                        std::vector<DivergenceFinding> &Out) {
+  uint32_t Pos = alignedPrefix(Log);
+  if (Pos == UINT32_MAX)
+    return;
+  const ThreadSync *Ref = nullptr;
+  unsigned RefTid = 0;
+  for (unsigned T = 0; T < Log.Threads.size(); ++T) {
+    const ThreadSync &TS = Log.Threads[T];
+    if (Pos >= TS.Trace.size() || Pos >= TS.LostAt)
+      continue;
+    if (!Ref) {
+      Ref = &TS;
+      RefTid = T;
+      continue;
+    }
+    const SyncEvent &A = Ref->Trace[Pos], &B = TS.Trace[Pos];
+    if (A == B)
+      continue;
+    if (!A.Barrier || !B.Barrier || A.Site == B.Site)
+      return; // a marker or another iteration: not a verdict
+    DivergenceFinding F;
+    F.K = DivergenceFinding::Misaligned;
+    F.Barrier = static_cast<const Expr *>(A.Site);
+    F.OtherBarrier = static_cast<const Expr *>(B.Site);
+    F.TidIn = RefTid;
+    F.TidOut = T;
+    F.Config = Cfg;
+    Out.push_back(F);
+    return;
+  }
+}
+
+} // namespace
+
+std::vector<DivergenceFinding> findDivergence(const SyncLog &Log, const LaunchConfig &Cfg) {
+  std::vector<DivergenceFinding> Out;
+  skippedBarriers(Log, Cfg, Out);
+  // A barrier skipped by some threads misaligns every later one: the first
+  // finding says it.
+  if (Out.empty())
+    misalignedBarriers(Log, Cfg, Out);
+  std::set<const Expr *> Masks;
+  for (const MaskMisuse &M : Log.Masks) {
+    if (!Masks.insert(M.Site).second)
+      continue;
+    DivergenceFinding F;
+    F.K = DivergenceFinding::MaskOmitsCaller;
+    F.Barrier = M.Site;
+    F.TidIn = M.Tid;
+    F.Mask = M.Mask;
+    F.Config = Cfg;
+    Out.push_back(F);
+  }
+  return Out;
+}
+
+std::string describeSyncShape(const LaunchConfig &C) {
+  if (C.known())
+    return C.describe();
+  return "any block of two or more warps (nothing on these paths depends on the block shape)";
+}
+
+void SharedMemAnalyzer::syncFindings(const FunctionDecl *Kernel, const AnalysisOptions &Opts,
+                                     KernelReport &Rep, uint64_t &Budget) {
+  std::vector<LaunchConfig> Shapes;
+  for (const LaunchConfig &C : Rep.Configs)
+    if (C.known())
+      Shapes.push_back(C);
+  if (Shapes.empty() && !Rep.Configs.empty()) {
+    // No launch shape: a block of two warps stands for every block of two or
+    // more, with what depends on the shape left unjudged.
+    LaunchConfig C = Rep.Configs.front();
+    if (C.Origin == ShapeOrigin::LaunchBounds && C.Block.count() < 2 * WarpSize)
+      return;
+    C.Block = BlockShape{2 * WarpSize, 1, 1};
+    Shapes.push_back(C);
+  }
+  std::set<std::pair<const Expr *, const Expr *>> SeenRaces;
+  std::set<std::pair<const Expr *, int>> SeenDiv;
+  for (const LaunchConfig &Cfg : Shapes) {
+    const SyncLog *Log = nullptr;
+    const std::vector<AccessRecord> *Recs =
+        interpretOnce(Kernel, Cfg, Opts.MaxUnroll, Budget, &Log);
+    if (!Recs || !Log) {
+      Rep.GaveUp = true;
+      return;
+    }
+    if (Opts.Races)
+      for (RaceFinding &F : findRaces(*Recs, *Log, Cfg, Opts.SameValueStores, Rep.RaceSkips))
+        if (SeenRaces.insert({F.Store, F.Other}).second)
+          Rep.Races.push_back(F);
+    if (Opts.Divergence)
+      for (DivergenceFinding &F : findDivergence(*Log, Cfg))
+        if (SeenDiv.insert({F.Barrier, int(F.K)}).second)
+          Rep.Divergences.push_back(F);
+  }
+}
+
+} // namespace cgt::smem

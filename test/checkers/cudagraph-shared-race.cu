@@ -1,0 +1,295 @@
+// RUN: %check_cudagraph_tidy %s cudagraph-shared-race %t
+//
+// Races between the threads of one block on __shared__ memory, found by
+// running every thread of the launch shape with barrier phases. Every
+// positive case has a clean twin (the fix).
+#include <cuda_runtime.h>
+#include <cuda_pipeline.h>
+
+#define N 256
+
+// 1. A missing barrier between the write of a tile and the read of a
+//    neighbour's element (read after write).
+__global__ void neighbourNoBarrier(const float *in, float *out) {
+  __shared__ float s[N];
+  int t = threadIdx.x;
+  s[t] = in[blockIdx.x * N + t];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: data race on __shared__ 's': thread 0 writes byte 0 here and thread 255 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+  // CHECK-NOTES: :[[@LINE+2]]:29: note: the conflicting read by thread 255
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  out[blockIdx.x * N + t] = s[(t + 1) % N];
+}
+__global__ void neighbourBarrier(const float *in, float *out) {
+  __shared__ float s[N];
+  int t = threadIdx.x;
+  s[t] = in[blockIdx.x * N + t];
+  __syncthreads();
+  out[blockIdx.x * N + t] = s[(t + 1) % N];
+}
+
+// 2. Buffer reuse across the iterations of a loop with one barrier per
+//    iteration: the read of iteration k meets the write of iteration k + 1.
+__global__ void reuseUnrolled(const float *in, float *out) {
+  __shared__ float s[N];
+  int t = threadIdx.x;
+  float acc = 0;
+  for (int k = 0; k < 4; ++k) {
+    s[t] = in[k * N + t];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: data race on __shared__ 's': thread 0 writes byte 0 here and thread 255 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+    // CHECK-NOTES: :[[@LINE+3]]:12: note: the conflicting read by thread 255
+    // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+    __syncthreads();
+    acc += s[N - 1 - t];
+  }
+  out[t] = acc;
+}
+__global__ void reuseUnrolledFixed(const float *in, float *out) {
+  __shared__ float s[N];
+  int t = threadIdx.x;
+  float acc = 0;
+  for (int k = 0; k < 4; ++k) {
+    s[t] = in[k * N + t];
+    __syncthreads();
+    acc += s[N - 1 - t];
+    __syncthreads();
+  }
+  out[t] = acc;
+}
+
+// 3. The same with a trip count only known at run time: the loop runs once
+//    symbolically, and the end of its body meets the start of the next
+//    iteration.
+__global__ void reuseSymbolic(const float *in, float *out, int tiles) {
+  __shared__ float s[N];
+  int t = threadIdx.x;
+  float acc = 0;
+  for (int k = 0; k < tiles; ++k) {
+    s[t] = in[k * N + t];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: data race on __shared__ 's': thread 0 writes byte 0 here and thread 255 reads it at line {{[0-9]+}} in the next iteration with no barrier between them [cudagraph-shared-race]
+    // CHECK-NOTES: :[[@LINE+3]]:12: note: the conflicting read by thread 255
+    // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+    __syncthreads();
+    acc += s[N - 1 - t];
+  }
+  out[t] = acc;
+}
+__global__ void reuseSymbolicFixed(const float *in, float *out, int tiles) {
+  __shared__ float s[N];
+  int t = threadIdx.x;
+  float acc = 0;
+  for (int k = 0; k < tiles; ++k) {
+    s[t] = in[k * N + t];
+    __syncthreads();
+    acc += s[N - 1 - t];
+    __syncthreads();
+  }
+  out[t] = acc;
+}
+
+// 4. One thread writes a value every thread reads, with no barrier between.
+__global__ void broadcastNoBarrier(const float *in, float *out) {
+  __shared__ float scale;
+  if (threadIdx.x == 0)
+    scale = in[0];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: data race on __shared__ 'scale': thread 0 writes byte 0 here and thread 32 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+    // CHECK-NOTES: :[[@LINE+2]]:40: note: the conflicting read by thread 32
+    // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  out[threadIdx.x] = in[threadIdx.x] * scale;
+}
+__global__ void broadcastBarrier(const float *in, float *out) {
+  __shared__ float scale;
+  if (threadIdx.x == 0)
+    scale = in[0];
+  __syncthreads();
+  out[threadIdx.x] = in[threadIdx.x] * scale;
+}
+
+// 5. Warp-synchronous reduction without __syncwarp: the lanes of a warp are
+//    not in lockstep since Volta.
+__global__ void warpReduceLockstep(const float *in, float *out) {
+  __shared__ float s[N];
+  int t = threadIdx.x;
+  s[t] = in[t];
+  __syncthreads();
+  if (t < 32) {
+    s[t] += s[t + 16];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: warp-synchronous race on __shared__ 's': lane 16 writes byte 64 here and lane 0 of the same warp reads it at line {{[0-9]+}} with no __syncwarp() between them; lanes of a warp are not in lockstep since Volta [cudagraph-shared-race]
+    // CHECK-NOTES: :[[@LINE-2]]:13: note: the conflicting read by lane 0
+    // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+    s[t] += s[t + 8];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: warp-synchronous race on __shared__ 's': lane 16 writes byte 64 here and lane 0 of the same warp reads it at line {{[0-9]+}} with no __syncwarp() between them; lanes of a warp are not in lockstep since Volta [cudagraph-shared-race]
+    // CHECK-NOTES: :[[@LINE-6]]:13: note: the conflicting read by lane 0
+    // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  }
+  if (t == 0)
+    out[blockIdx.x] = s[0];
+}
+__global__ void warpReduceSyncwarp(const float *in, float *out) {
+  __shared__ float s[N];
+  int t = threadIdx.x;
+  s[t] = in[t];
+  __syncthreads();
+  if (t < 32) {
+    float v = s[t];
+    for (int o = 16; o > 0; o >>= 1) {
+      v += s[t + o];
+      __syncwarp();
+      s[t] = v;
+      __syncwarp();
+    }
+  }
+  if (t == 0)
+    out[blockIdx.x] = s[0];
+}
+
+// 6. Every thread stores its own id into one slot (write after write); one
+//    value stored by every thread is not reported.
+__global__ void lastWriterWins(int *out) {
+  __shared__ int last;
+  __shared__ int done;
+  last = threadIdx.x;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: data race on __shared__ 'last': thread 0 writes byte 0 here and thread 32 writes it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: the conflicting write by thread 32
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  done = 1;
+  __syncthreads();
+  out[threadIdx.x] = last + done;
+}
+__global__ void oneWriter(int *out) {
+  __shared__ int last;
+  if (threadIdx.x == 0)
+    last = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = last;
+}
+
+// 7. The write is in a __device__ helper.
+__device__ void put(float *s, int i, float v) { s[i] = v; }
+// CHECK-NOTES: :[[@LINE-1]]:49: warning: data race on __shared__ 's': thread 0 writes byte 0 here and thread 255 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+// CHECK-NOTES: :[[@LINE+6]]:22: note: the conflicting read by thread 255
+// CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+// CHECK-NOTES: :[[@LINE+3]]:3: note: an access is in 'put', called here from 'helperNoBarrier'
+__global__ void helperNoBarrier(const float *in, float *out) {
+  __shared__ float s[N];
+  put(s, threadIdx.x, in[threadIdx.x]);
+  out[threadIdx.x] = s[N - 1 - threadIdx.x];
+}
+__global__ void helperBarrier(const float *in, float *out) {
+  __shared__ float s[N];
+  put(s, threadIdx.x, in[threadIdx.x]);
+  __syncthreads();
+  out[threadIdx.x] = s[N - 1 - threadIdx.x];
+}
+
+// 8. Two `extern __shared__` arrays share the dynamic region: writing one
+//    and reading the other is a race on the same bytes.
+__global__ void externAlias(const float *in, float *out) {
+  extern __shared__ float xs[];
+  extern __shared__ float ys[];
+  xs[threadIdx.x] = in[threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: warp-synchronous race on __shared__ 'xs': lane 0 writes byte 0 here and lane 1 of the same warp reads it at line {{[0-9]+}} with no __syncwarp() between them; lanes of a warp are not in lockstep since Volta [cudagraph-shared-race]
+  // CHECK-NOTES: :[[@LINE+2]]:22: note: the conflicting read by lane 1
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) with 1024 bytes of dynamic shared memory from this launch
+  out[threadIdx.x] = ys[threadIdx.x ^ 1];
+}
+__global__ void externAliasBarrier(const float *in, float *out) {
+  extern __shared__ float xs[];
+  extern __shared__ float ys[];
+  xs[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = ys[threadIdx.x ^ 1];
+}
+
+// Clean: the arms of a branch on a block-uniform value are never both taken.
+__global__ void uniformArms(const float *in, float *out, int mode) {
+  __shared__ float s[N + 1];
+  int t = threadIdx.x;
+  if (mode > 0)
+    s[t] = in[t];
+  else
+    out[t] = s[t + 1];
+}
+
+// Clean (no verdict): accesses behind a thread-dependent guard the
+// interpreter cannot decide, an index read from memory, a callee it does not
+// follow given the array, an asynchronous copy.
+__global__ void undecidedGuard(const float *in, float *out, int n) {
+  __shared__ float s[N + 1];
+  int t = threadIdx.x;
+  if (t < n)
+    s[t] = in[t];
+  out[t] = s[t + 1];
+}
+__global__ void dataDependent(const int *idx, float *out) {
+  __shared__ float s[N];
+  s[idx[threadIdx.x] & (N - 1)] = 1.0f;
+  out[threadIdx.x] = s[threadIdx.x];
+}
+__device__ void fillSomehow(float *s, int i);
+__global__ void opaqueCallee(float *out) {
+  __shared__ float s[N];
+  fillSomehow(s, threadIdx.x);
+  s[threadIdx.x] = 0.0f;
+  out[threadIdx.x] = s[N - 1 - threadIdx.x];
+}
+__global__ void asyncCopy(const float *in, float *out) {
+  __shared__ float s[N];
+  __pipeline_memcpy_async(&s[threadIdx.x], &in[threadIdx.x], sizeof(float));
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  s[threadIdx.x] += 1.0f;
+  out[threadIdx.x] = s[N - 1 - threadIdx.x];
+}
+
+// Clean: atomics on one counter do not race with each other.
+__global__ void atomicCounter(int *out) {
+  __shared__ int count;
+  if (threadIdx.x == 0)
+    count = 0;
+  __syncthreads();
+  atomicAdd(&count, 1);
+  __syncthreads();
+  out[threadIdx.x] = count;
+}
+
+// Without a launch shape: a block of two warps is run, and what holds there
+// with nothing shape-dependent on the paths holds for every larger block.
+__global__ void unlaunchedNeighbour(const float *in, float *out) {
+  __shared__ float s[64];
+  s[threadIdx.x % 64] = in[threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: data race on __shared__ 's': thread 0 writes byte 0 here and thread 63 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+  // CHECK-NOTES: :[[@LINE+2]]:22: note: the conflicting read by thread 63
+  // CHECK-NOTES: :[[@LINE-5]]:17: note: with any block of two or more warps (nothing on these paths depends on the block shape); no launch of 'unlaunchedNeighbour' with a constant block size is visible in this file
+  out[threadIdx.x] = s[(threadIdx.x + 1) % 64];
+}
+// ... but an index built from blockDim is judged only with a launch shape.
+__global__ void unlaunchedShapeDependent(const float *in, float *out) {
+  __shared__ float s[1024];
+  s[threadIdx.x] = in[threadIdx.x];
+  out[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
+}
+
+void launchAll(const float *in, float *out, int *iout, const int *idx, int n) {
+  neighbourNoBarrier<<<4, N>>>(in, out);
+  neighbourBarrier<<<4, N>>>(in, out);
+  reuseUnrolled<<<1, N>>>(in, out);
+  reuseUnrolledFixed<<<1, N>>>(in, out);
+  reuseSymbolic<<<1, N>>>(in, out, n);
+  reuseSymbolicFixed<<<1, N>>>(in, out, n);
+  broadcastNoBarrier<<<1, N>>>(in, out);
+  broadcastBarrier<<<1, N>>>(in, out);
+  warpReduceLockstep<<<1, N>>>(in, out);
+  warpReduceSyncwarp<<<1, N>>>(in, out);
+  lastWriterWins<<<1, N>>>(iout);
+  oneWriter<<<1, N>>>(iout);
+  helperNoBarrier<<<1, N>>>(in, out);
+  helperBarrier<<<1, N>>>(in, out);
+  externAlias<<<1, N, N * sizeof(float)>>>(in, out);
+  externAliasBarrier<<<1, N, N * sizeof(float)>>>(in, out);
+  uniformArms<<<1, N>>>(in, out, n);
+  undecidedGuard<<<1, N>>>(in, out, n);
+  dataDependent<<<1, N>>>(idx, out);
+  opaqueCallee<<<1, N>>>(out);
+  asyncCopy<<<1, N>>>(in, out);
+  atomicCounter<<<1, N>>>(iout);
+}

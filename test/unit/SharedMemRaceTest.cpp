@@ -1,0 +1,259 @@
+//===- SharedMemRaceTest.cpp - barrier phases, races and divergence -------===//
+//
+// The race and divergence model of lib/SharedMem (SyncModel.h) on small
+// kernels parsed host-side against a stand-in for CUDA's headers, and the
+// trace alignment on hand-built logs: what is a race (and which threads and
+// byte witness it), what a barrier, a uniform branch or a __syncwarp orders,
+// and which divergence each rule reports.
+//
+//===----------------------------------------------------------------------===//
+#include "SharedMem/RaceAnalysis.h"
+#include "SharedMem/SharedMemAnalysis.h"
+
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "gtest/gtest.h"
+
+using namespace cgt::smem;
+using namespace clang;
+
+namespace {
+
+const char *Preamble = R"cpp(
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+typedef unsigned long size_t;
+struct dim3 {
+  unsigned x, y, z;
+  __host__ __device__ constexpr dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1)
+      : x(a), y(b), z(c) {}
+};
+#define BUILTIN(NAME)                                                        \
+  struct __cuda_builtin_##NAME##_t {                                         \
+    static __device__ unsigned __fetch_builtin_x();                          \
+    static __device__ unsigned __fetch_builtin_y();                          \
+    static __device__ unsigned __fetch_builtin_z();                          \
+    __declspec(property(get = __fetch_builtin_x)) unsigned x;                \
+    __declspec(property(get = __fetch_builtin_y)) unsigned y;                \
+    __declspec(property(get = __fetch_builtin_z)) unsigned z;                \
+  };                                                                         \
+  extern const __device__ __cuda_builtin_##NAME##_t NAME;
+BUILTIN(threadIdx) BUILTIN(blockIdx) BUILTIN(blockDim) BUILTIN(gridDim)
+extern "C" int __cudaPushCallConfiguration(dim3, dim3, size_t = 0, void * = 0);
+__device__ void __syncthreads();
+__device__ void __syncwarp(unsigned mask = 0xffffffff);
+)cpp";
+
+class SharedRaceTest : public ::testing::Test {
+protected:
+  KernelReport run(const std::string &Code, bool SameValue = false) {
+    AST = tooling::buildASTFromCodeWithArgs(
+        std::string(Preamble) + Code,
+        {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++17",
+         "-Wno-unknown-cuda-version"},
+        "t.cu");
+    EXPECT_TRUE(AST);
+    if (!AST)
+      return {};
+    EXPECT_FALSE(AST->getDiagnostics().hasErrorOccurred());
+    const FunctionDecl *Target = nullptr;
+    for (const Decl *D : AST->getASTContext().getTranslationUnitDecl()->decls())
+      if (const auto *FD = dyn_cast<FunctionDecl>(D))
+        if (FD->getNameAsString() == "k" && FD->hasBody())
+          Target = FD;
+    EXPECT_NE(Target, nullptr);
+    if (!Target)
+      return {};
+    Analyzer = std::make_unique<SharedMemAnalyzer>(AST->getASTContext());
+    AnalysisOptions Opts;
+    Opts.Overflow = Opts.BankConflicts = false;
+    Opts.Races = Opts.Divergence = true;
+    Opts.SameValueStores = SameValue;
+    return Analyzer->analyze(Target, Opts);
+  }
+  std::unique_ptr<ASTUnit> AST;
+  std::unique_ptr<SharedMemAnalyzer> Analyzer;
+};
+
+TEST_F(SharedRaceTest, ReadAfterWriteWithoutBarrier) {
+  KernelReport R = run(R"cpp(
+__global__ void k(float *g) {
+  __shared__ float s[128];
+  s[threadIdx.x] = g[threadIdx.x];
+  g[threadIdx.x] = s[127 - threadIdx.x];
+}
+void host(float *g) { k<<<1, 128>>>(g); }
+)cpp");
+  ASSERT_EQ(R.Races.size(), 1u);
+  const RaceFinding &F = R.Races[0];
+  EXPECT_FALSE(F.OtherIsStore);
+  EXPECT_FALSE(F.IntraWarp); // thread 0's byte 0 is read by thread 127
+  EXPECT_EQ(F.StoreTid, 0u);
+  EXPECT_EQ(F.OtherTid, 127u);
+  EXPECT_EQ(F.Offset, 0);
+  EXPECT_TRUE(R.Divergences.empty());
+}
+
+TEST_F(SharedRaceTest, BarrierOrdersTheAccesses) {
+  KernelReport R = run(R"cpp(
+__global__ void k(float *g) {
+  __shared__ float s[128];
+  s[threadIdx.x] = g[threadIdx.x];
+  __syncthreads();
+  g[threadIdx.x] = s[127 - threadIdx.x];
+}
+void host(float *g) { k<<<1, 128>>>(g); }
+)cpp");
+  EXPECT_TRUE(R.Races.empty());
+}
+
+TEST_F(SharedRaceTest, UniformArmsAreExclusive) {
+  KernelReport R = run(R"cpp(
+__global__ void k(float *g, int mode) {
+  __shared__ float s[129];
+  if (mode)
+    s[threadIdx.x] = 1.0f;
+  else
+    g[threadIdx.x] = s[threadIdx.x + 1];
+}
+void host(float *g, int m) { k<<<1, 128>>>(g, m); }
+)cpp");
+  EXPECT_TRUE(R.Races.empty());
+}
+
+TEST_F(SharedRaceTest, LoopCarriedThroughSymbolicIteration) {
+  KernelReport R = run(R"cpp(
+__global__ void k(float *g, int n) {
+  __shared__ float s[128];
+  float a = 0;
+  for (int i = 0; i < n; ++i) {
+    s[threadIdx.x] = g[i];
+    __syncthreads();
+    a += s[127 - threadIdx.x];
+  }
+  g[threadIdx.x] = a;
+}
+void host(float *g, int n) { k<<<1, 128>>>(g, n); }
+)cpp");
+  ASSERT_EQ(R.Races.size(), 1u);
+  EXPECT_TRUE(R.Races[0].LoopCarried);
+}
+
+TEST_F(SharedRaceTest, IntraWarpPairsAndSyncwarp) {
+  const char *Racy = R"cpp(
+__global__ void k(float *g) {
+  __shared__ float s[64];
+  s[threadIdx.x] = g[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x < 16)
+    s[threadIdx.x] += s[threadIdx.x + 8];
+}
+void host(float *g) { k<<<1, 64>>>(g); }
+)cpp";
+  KernelReport R = run(Racy);
+  ASSERT_EQ(R.Races.size(), 1u);
+  EXPECT_TRUE(R.Races[0].IntraWarp);
+  KernelReport Fixed = run(R"cpp(
+__global__ void k(float *g) {
+  __shared__ float s[64];
+  s[threadIdx.x] = g[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x < 16) {
+    float v = s[threadIdx.x + 8];
+    __syncwarp(0xffff);
+    s[threadIdx.x] += v;
+  }
+}
+void host(float *g) { k<<<1, 64>>>(g); }
+)cpp");
+  // A partial mask leaves intra-warp pairs without a verdict.
+  EXPECT_TRUE(Fixed.Races.empty());
+}
+
+TEST_F(SharedRaceTest, SameValueStoresOnlyOnRequest) {
+  const char *Code = R"cpp(
+__global__ void k(int *g) {
+  __shared__ int flag;
+  flag = 1;
+  __syncthreads();
+  g[threadIdx.x] = flag;
+}
+void host(int *g) { k<<<1, 64>>>(g); }
+)cpp";
+  EXPECT_TRUE(run(Code).Races.empty());
+  KernelReport R = run(Code, /*SameValue=*/true);
+  ASSERT_FALSE(R.Races.empty());
+  EXPECT_TRUE(R.Races[0].OtherIsStore);
+}
+
+TEST_F(SharedRaceTest, NoShapeJudgesOnlyShapeIndependentPairs) {
+  KernelReport R = run(R"cpp(
+__global__ void k(float *g) {
+  __shared__ float s[1024];
+  s[threadIdx.x] = g[threadIdx.x];
+  g[threadIdx.x] = s[threadIdx.x ^ 1] + s[blockDim.x - 1 - threadIdx.x];
+}
+)cpp");
+  ASSERT_EQ(R.Races.size(), 1u);
+  EXPECT_FALSE(R.Races[0].Config.known());
+  EXPECT_EQ(R.Races[0].Config.Block.count(), 64u);
+}
+
+TEST_F(SharedRaceTest, SkippedBarrierAndEarlyExit) {
+  KernelReport R = run(R"cpp(
+__global__ void k(float *g) {
+  if (threadIdx.x < 32)
+    __syncthreads();
+  g[threadIdx.x] = 0;
+}
+void host(float *g) { k<<<1, 128>>>(g); }
+)cpp");
+  ASSERT_EQ(R.Divergences.size(), 1u);
+  EXPECT_EQ(R.Divergences[0].K, DivergenceFinding::Skipped);
+  EXPECT_LT(R.Divergences[0].TidIn, 32u);
+  EXPECT_GE(R.Divergences[0].TidOut, 32u);
+  KernelReport Exit = run(R"cpp(
+__global__ void k(float *g) {
+  if (threadIdx.x >= 32)
+    return;
+  __syncthreads();
+  g[threadIdx.x] = 0;
+}
+void host(float *g) { k<<<1, 128>>>(g); }
+)cpp");
+  EXPECT_TRUE(Exit.Divergences.empty());
+}
+
+TEST_F(SharedRaceTest, MisalignedBarriers) {
+  KernelReport R = run(R"cpp(
+__global__ void k(float *g) {
+  if (threadIdx.x & 1)
+    __syncthreads();
+  else
+    __syncthreads();
+  g[threadIdx.x] = 0;
+}
+void host(float *g) { k<<<1, 64>>>(g); }
+)cpp");
+  ASSERT_EQ(R.Divergences.size(), 1u);
+  EXPECT_EQ(R.Divergences[0].K, DivergenceFinding::Misaligned);
+  EXPECT_NE(R.Divergences[0].Barrier, R.Divergences[0].OtherBarrier);
+}
+
+TEST(SyncTraceTest, AlignedPrefix) {
+  int A = 0, B = 0;
+  SyncLog L;
+  L.Threads.resize(3);
+  L.Threads[0].Trace = {{&A, 0, true}, {&B, 0, true}};
+  L.Threads[1].Trace = {{&A, 0, true}}; // exited early: a prefix
+  L.Threads[2].Trace = {{&A, 0, true}, {&B, 0, true}};
+  EXPECT_EQ(alignedPrefix(L), UINT32_MAX);
+  L.Threads[2].Trace[1] = {&A, 1, true};
+  EXPECT_EQ(alignedPrefix(L), 1u);
+  L.Threads[2].LostAt = 1; // its phase is unknown from there: not compared
+  EXPECT_EQ(alignedPrefix(L), UINT32_MAX);
+}
+
+} // namespace
