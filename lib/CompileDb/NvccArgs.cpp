@@ -27,6 +27,10 @@ enum class Action {
   /// --default-stream: per-thread is what nvcc makes of it, the macro that
   /// renames the API (cudaMemcpyAsync_ptsz) and the launches' stream 0.
   DefaultStream,
+  /// -dc: separate compilation, which clang calls -fgpu-rdc.
+  DeviceC,
+  /// -rdc=true|false: -fgpu-rdc when true.
+  Rdc,
 };
 
 struct Rule {
@@ -57,8 +61,10 @@ const std::map<std::string, Rule> &rules() {
       {"resource-usage", {Action::DropFlag}},
       {"extensible-whole-program", {Action::DropFlag}},
       {"ewp", {Action::DropFlag}},
-      {"dc", {Action::DropFlag}},
-      {"device-c", {Action::DropFlag}},
+      // Relocatable device code changes what parses: clang accepts
+      // `extern __shared__ T x;` (a non-array) only with -fgpu-rdc.
+      {"dc", {Action::DeviceC}},
+      {"device-c", {Action::DeviceC}},
       {"dw", {Action::DropFlag}},
       {"device-w", {Action::DropFlag}},
       {"dlink", {Action::DropFlag}},
@@ -101,8 +107,8 @@ const std::map<std::string, Rule> &rules() {
       {"diag-error", {Action::DropValue}},
       {"diag-warn", {Action::DropValue}},
       {"diag-default", {Action::DropValue}},
-      {"rdc", {Action::DropValue}},
-      {"relocatable-device-code", {Action::DropValue}},
+      {"rdc", {Action::Rdc}},
+      {"relocatable-device-code", {Action::Rdc}},
       {"maxrregcount", {Action::DropValue}},
       {"keep-dir", {Action::DropValue}},
       {"odir", {Action::DropValue}},
@@ -242,12 +248,27 @@ private:
   bool takeValue(size_t &I, bool HasValue, std::string &Value,
                  bool DashValue = true);
   void addArch(const std::string &Value, const std::string &Original);
+  void addRdc();
 
   const std::vector<std::string> &In;
   NvccTranslation Out;
   std::vector<std::string> Archs;
   size_t ArchPos = std::string::npos; ///< where the first arch flag was
+  bool Rdc = false;                   ///< -fgpu-rdc added already
 };
+
+std::string lower(std::string S) {
+  for (char &C : S)
+    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
+  return S;
+}
+
+/// -dc and -rdc=true say the same; one -fgpu-rdc for both.
+void Translator::addRdc() {
+  if (!Rdc)
+    Out.Args.push_back("-fgpu-rdc");
+  Rdc = true;
+}
 
 /// The value of an option given as "-opt value". Values of the -X* family
 /// are flags themselves; for other options a following "-..." is the next
@@ -339,6 +360,21 @@ void Translator::handle(size_t &I) {
     return;
   case Action::Flag:
     Out.Args.push_back(R.Clang);
+    return;
+  case Action::DeviceC:
+    addRdc();
+    return;
+  case Action::Rdc:
+    // "-rdc true" as well as "-rdc=true"; a following "-..." is the next
+    // option (nvcc would reject the command).
+    if (!takeValue(I, HasValue, Value, /*DashValue=*/false))
+      return;
+    if (!HasValue)
+      Original += " " + Value;
+    if (lower(Value) == "true")
+      addRdc();
+    else
+      Out.Dropped.push_back(Original); // false: clang's default
     return;
   case Action::DefaultStream:
     if (!takeValue(I, HasValue, Value))

@@ -11,9 +11,12 @@
 //  * -arch/-gencode/--gpu-architecture/--generate-code become
 //    --offload-arch=sm_XX where they name a real GPU, else they are dropped;
 //  * -x cu becomes -x cuda, --options-file becomes a response file;
+//  * -dc/--device-c and -rdc=true/--relocatable-device-code=true (or with
+//    the value as the next argument) become -fgpu-rdc: separate
+//    compilation changes what clang accepts (`extern __shared__ T x;`);
 //  * flags that only steer nvcc, ptxas, cudafe or the device linker
-//    (--expt-relaxed-constexpr, -rdc, -Xptxas, -ccbin, -lineinfo, -G, ...)
-//    are dropped; -I, -D, -isystem, -std and every host flag are kept.
+//    (--expt-relaxed-constexpr, -rdc=false, -Xptxas, -ccbin, -lineinfo, -G,
+//    ...) are dropped; -I, -D, -isystem, -std and every host flag are kept.
 //
 // Pure string processing: no clang, no file system.
 //

@@ -65,8 +65,8 @@ TEST(NvccArgs, UnwrapsHostOptionsInEveryForm) {
 
 TEST(NvccArgs, DropsNvccOnlyFlagsWithTheirValues) {
   NvccTranslation T = translateNvccArgs(
-      {"nvcc", "-ccbin", "/usr/bin/g++-12", "-ccbin=/usr/bin/g++", "-rdc=true",
-       "-rdc", "true", "--relocatable-device-code=true", "--use_fast_math",
+      {"nvcc", "-ccbin", "/usr/bin/g++-12", "-ccbin=/usr/bin/g++", "-rdc=false",
+       "-rdc", "false", "--relocatable-device-code=false", "--use_fast_math",
        "-use_fast_math", "-G", "-lineinfo", "--default-stream", "legacy",
        "--default-stream=null", "-Xptxas", "-v", "-Xptxas=-O3",
        "-Xcudafe", "--diag_suppress=esa_on_defaulted_function_ignored",
@@ -78,9 +78,27 @@ TEST(NvccArgs, DropsNvccOnlyFlagsWithTheirValues) {
   EXPECT_EQ(T.Args, Want);
   EXPECT_TRUE(has(T.Dropped, "-ccbin /usr/bin/g++-12"));
   EXPECT_TRUE(has(T.Dropped, "-Xptxas -v"));
-  EXPECT_TRUE(has(T.Dropped, "-rdc true"));
+  EXPECT_TRUE(has(T.Dropped, "-rdc false"));
   EXPECT_TRUE(has(T.Dropped, "--default-stream legacy"));
   EXPECT_TRUE(has(T.Dropped, "--default-stream=null"));
+}
+
+// Separate compilation changes what clang accepts (`extern __shared__ T x;`
+// only with -fgpu-rdc): every spelling of it becomes one -fgpu-rdc.
+TEST(NvccArgs, MapsRelocatableDeviceCodeToGpuRdc) {
+  Args Want = {"clang++", "-fgpu-rdc", "-c", "a.cu"};
+  for (Args Rdc : {Args{"-dc"}, Args{"--device-c"}, Args{"-rdc=true"}, Args{"-rdc", "true"},
+                   Args{"--relocatable-device-code=true"}, Args{"--relocatable-device-code", "true"},
+                   Args{"-rdc=TRUE"}}) {
+    Args Cmd = {"nvcc"};
+    Cmd.insert(Cmd.end(), Rdc.begin(), Rdc.end());
+    Cmd.insert(Cmd.end(), {"-c", "a.cu"});
+    EXPECT_EQ(translateNvccArgs(Cmd).Args, Want) << Rdc.front();
+  }
+  Args Twice = {"clang++", "-fgpu-rdc", "a.cu"};
+  EXPECT_EQ(translateNvccArgs({"nvcc", "-dc", "-rdc=true", "a.cu"}).Args, Twice);
+  Args Off = {"clang++", "-c", "a.cu"};
+  EXPECT_EQ(translateNvccArgs({"nvcc", "-rdc=false", "-c", "a.cu"}).Args, Off);
 }
 
 // Per-thread default streams change what stream 0 is (cudagraph-stream-order,
