@@ -196,7 +196,11 @@ UnitExport CrossTuRun::parseWithChecks(size_t Index, const UnitJob &Job,
   }
   UnitTask Sent = Task;
   Sent.Summaries = {true, Job.ModelFiles, EntriesPath, SourceRoot};
-  UnitResult R = analyzeIsolated(Sent, Limits);
+  // Not kept: a unit that crashes here is run again by its checks, which
+  // report the crash (one message, one kept stack).
+  UnitLimits Once = Limits;
+  Once.KeepCrashes = false;
+  UnitResult R = analyzeIsolated(Sent, Once);
   UnitExport Out = summariesOf(R, Base);
   // A worker that sent nothing (a crash, a budget) is not kept: the checks
   // run the unit again and report what happened to it.

@@ -29,6 +29,7 @@
 #include "Launcher.h"
 #include "LspServer.h"
 #include "MergeSarif.h"
+#include "NvccCompat.h"
 #include "ReportStyle.h"
 #include "Sharding.h"
 #include "Lifetime/LifetimeAnalysis.h"
@@ -103,8 +104,9 @@ static cl::opt<unsigned> JobsOpt(
     cl::desc("Translation units to analyse in parallel (0: one per core); "
              "the report is the same whatever the number"),
     cl::init(1), cl::cat(ToolCategory));
-static cl::alias JobsAlias("j", cl::desc("Alias for --jobs"),
-                           cl::aliasopt(JobsOpt), cl::cat(ToolCategory));
+// Aliases are hidden by default; --help lists every option the driver takes.
+static cl::alias JobsAlias("j", cl::desc("Alias for --jobs"), cl::aliasopt(JobsOpt),
+                           cl::NotHidden, cl::cat(ToolCategory));
 static cl::opt<std::string> SarifRootOpt(
     "sarif-root",
     cl::desc("Directory SARIF URIs are relative to (%SRCROOT%); default: the "
@@ -174,8 +176,9 @@ static cl::opt<bool> InProcessOpt(
 static cl::opt<std::string> InjectFaultOpt(
     "inject-fault",
     cl::desc("For the driver's own tests only: make the analysis of FILE "
-             "crash, hang, alloc(ate without bound) or preamble-crash"),
-    cl::value_desc("KIND:FILE"), cl::init(""), cl::Hidden, cl::cat(ToolCategory));
+             "crash, check-crash (crash in the checks, after the parse), "
+             "hang, alloc(ate without bound) or preamble-crash"),
+    cl::value_desc("KIND:FILE"), cl::init(""), cl::cat(ToolCategory));
 // The subcommands parse their own arguments before cl sees any; --help
 // names them here so that they can be found.
 static cl::extrahelp SubcommandsHelp(R"(
@@ -213,11 +216,47 @@ static cl::opt<unsigned> CacheMaxMbOpt(
              "and results), least recently used entries evicted first (default "
              "$CUDAGRAPH_TIDY_CACHE_MB, else 2048)"),
     cl::value_desc("MIB"), cl::init(0), cl::cat(ToolCategory));
+static cl::opt<bool> NoNvccCompatOpt(
+    "no-nvcc-compat",
+    cl::desc("Do not force-include into CUDA units the header with what "
+             "nvcc's CUDA headers give host code and clang's do not (host "
+             "min/max of mixed types; assert.h, stdio.h, stdlib.h, string.h, "
+             "time.h, <new>)"),
+    cl::cat(ToolCategory));
+static cl::opt<bool> NvccCompatHeaderOpt(
+    "nvcc-compat-header",
+    cl::desc("Print the path of that header and exit (for clang-tidy with the "
+             "plugin: -include PATH after --)"),
+    cl::cat(ToolCategory));
+static cl::opt<bool> VerboseOpt(
+    "verbose",
+    cl::desc("Print the stack trace of a translation unit whose analysis "
+             "crashed (else kept in the file its error names)"),
+    cl::cat(ToolCategory));
 static cl::opt<bool> NoProgressOpt("no-progress",
                                    cl::desc("Print no progress lines"),
                                    cl::cat(ToolCategory));
 
 namespace {
+
+/// `--stats` is LLVM's own option (llvm/ADT/Statistic.h), registered in
+/// LLVM's general category, which HideUnrelatedOptions hides from --help.
+/// The driver reads it (main's end), so it is listed with the driver's
+/// options, saying what the driver prints with it.
+void listStatsOption() {
+  auto &Registered = cl::getRegisteredOptions();
+  auto It = Registered.find("stats");
+  if (It == Registered.end())
+    return;
+  cl::Option *Stats = It->second;
+  Stats->addCategory(ToolCategory);
+  Stats->setHiddenFlag(cl::NotHidden);
+  Stats->setDescription(
+      "Also print on stderr what the run counted: preamble cache hits and "
+      "builds, functions where the lifetime engine hit a bound, the summary "
+      "passes' work, kernels with __shared__ accesses and those without a "
+      "block shape (per file), and LLVM's statistics");
+}
 
 /// Options from .clang-tidy files (found next to each source, as clang-tidy
 /// does), overridden by --config/--config-file and --checks.
@@ -414,6 +453,7 @@ int main(int argc, const char **argv) {
   argv = Translated.data();
   cl::opt<std::string> &ColorOpt = cgt::colorOption(ToolCategory);
   cl::HideUnrelatedOptions(ToolCategory);
+  listStatsOption();
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "cudagraph-tidy " << CUDAGRAPH_TIDY_VERSION << " (LLVM "
        << LLVM_VERSION_STRING << ")\n";
@@ -434,6 +474,15 @@ int main(int argc, const char **argv) {
   }
   if (ListChecks)
     return listChecks();
+  cgt::setNvccCompat(!NoNvccCompatOpt);
+  if (NvccCompatHeaderOpt) {
+    const std::string &Header = cgt::nvccCompatHeader();
+    if (Header.empty())
+      return fail("cannot write the nvcc compatibility header into the cache "
+                  "folder or the temporary directory");
+    outs() << Header << "\n";
+    return 0;
+  }
   std::string FormatError;
   cgt::ReportOptions Report;
   if (!cgt::resolveReportStyle(FormatOpt, ColorOpt, OutputOpt, Report,
@@ -521,6 +570,7 @@ int main(int argc, const char **argv) {
     Limits.TimeoutSeconds = TuTimeoutOpt;
     Limits.MemoryMB = TuMemoryOpt;
     Limits.Fault = InjectFaultOpt;
+    Limits.Verbose = VerboseOpt;
     cgt::DriverRun Run;
     Run.Hooks = CrossTu.hooks();
     Run.OptionsProvider = std::move(*Provider);
@@ -553,9 +603,14 @@ int main(int argc, const char **argv) {
 
   if (!cgt::writeReport(Result, Report, Error))
     return fail(Error);
-  for (const cgt::UnitStatus &U : Result.Units)
-    if (!U.Analyzed)
-      errs() << "cudagraph-tidy: error: " << U.File << ": " << U.Problem << "\n";
+  for (size_t I = 0; I < Result.Units.size(); ++I) {
+    const cgt::UnitStatus &U = Result.Units[I];
+    if (U.Analyzed)
+      continue;
+    errs() << "cudagraph-tidy: error: " << U.File << ": " << U.Problem << "\n";
+    if (I < Result.UnitDetails.size())
+      errs() << Result.UnitDetails[I];
+  }
   for (const std::string &C : Result.ConfigErrors)
     errs() << "cudagraph-tidy: error: " << C << "\n";
   for (const std::string &W : Result.Incomplete)

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "DriverSupport.h"
 #include "Isolation.h"
+#include "NvccCompat.h"
 #include "TextReport.h"
 #include "Sarif/CodeClimateWriter.h"
 #include "ReadFiles.h"
@@ -145,6 +146,61 @@ FindingRecord toRecord(const ClangTidyError &E, LineTable &Lines) {
   return R;
 }
 
+/// Calls `Respell` on every file path of `E`: its message, notes, ranges
+/// and fix-its.
+void respellPaths(ClangTidyError &E, llvm::function_ref<void(std::string &)> Respell) {
+  auto Message = [&](tooling::DiagnosticMessage &M) {
+    if (!M.FilePath.empty())
+      Respell(M.FilePath);
+    for (tooling::FileByteRange &R : M.Ranges)
+      Respell(R.FilePath);
+    llvm::StringMap<tooling::Replacements> Fixes;
+    for (auto &KV : M.Fix) {
+      std::string File = KV.getKey().str();
+      Respell(File);
+      tooling::Replacements &Out = Fixes[File];
+      for (const tooling::Replacement &R : KV.getValue())
+        llvm::consumeError(Out.add(tooling::Replacement(
+            File, R.getOffset(), R.getLength(), R.getReplacementText())));
+    }
+    M.Fix = std::move(Fixes);
+  };
+  Message(E.Message);
+  for (tooling::DiagnosticMessage &N : E.Notes)
+    Message(N);
+}
+
+/// A diagnostic names a file as its compile did: relative to the command's
+/// directory when the command named it so (a Bear or compiledb database:
+/// `"arguments": [..., "src/x.cu"]`, `-Iinclude`). clang-tidy resolves such a
+/// name against that directory (ClangTidyError::BuildDirectory) when it
+/// reports; so does the driver, here, before anything reads the file (line
+/// numbers), compares it (--diff, baselines) or keys on it (caches). Symbolic
+/// links and ".." are resolved too, so that a header reached as
+/// `include/x.h` and as `src/../include/x.h` is one file with one name.
+void resolveAgainstBuildDirectory(std::vector<ClangTidyError> &Errors) {
+  std::map<std::string, std::string> Resolved; // by directory, then name
+  for (ClangTidyError &E : Errors)
+    respellPaths(E, [&](std::string &Path) {
+      if (Path.empty() || llvm::sys::path::is_absolute(Path))
+        return;
+      std::string Key = E.BuildDirectory + '\0' + Path;
+      auto It = Resolved.find(Key);
+      if (It == Resolved.end()) {
+        llvm::SmallString<256> Abs(E.BuildDirectory);
+        llvm::sys::path::append(Abs, Path);
+        llvm::sys::fs::make_absolute(Abs);
+        llvm::SmallString<256> Real;
+        if (llvm::sys::fs::real_path(Abs, Real))
+          llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+        else
+          Abs = Real;
+        It = Resolved.emplace(Key, std::string(Abs)).first;
+      }
+      Path = It->second;
+    });
+}
+
 bool isCompilerError(const ClangTidyError &E) {
   return E.DiagLevel == tooling::Diagnostic::Error &&
          llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
@@ -192,8 +248,14 @@ std::vector<std::string> adjustCudaArgs(const std::vector<std::string> &In,
     Extra.push_back("-isystem");
     Extra.push_back(Cccl);
   }
+  // What nvcc's headers give host code and clang's do not (NvccCompat.h).
+  const std::string &Compat = nvccCompatEnabled() ? nvccCompatHeader() : std::string();
+  if (!Compat.empty() && std::find(Args.begin(), Args.end(), Compat) == Args.end()) {
+    Extra.push_back("-include");
+    Extra.push_back(Compat);
+  }
   Out.insert(InsertAt, Extra.begin(), Extra.end());
-  return Out;
+  return withoutToolkitInclude(Out, cudaPathOf(Args));
 }
 
 namespace {
@@ -282,13 +344,9 @@ UnitResult analyzeUnit(const UnitTask &Job, const ExtraConsumerFactory &Extra) {
   UnitResult Out;
   Out.Status.File = File;
   LineTable Lines;
-  // A main file named relatively (flags after `--`): see spellRelativeTo.
-  std::string RelativeTo;
-  if (!Cmds.empty() && !llvm::sys::path::is_absolute(Cmds.front().Filename)) {
-    llvm::SmallString<256> Cwd;
-    if (!llvm::sys::fs::current_path(Cwd))
-      RelativeTo = std::string(Cwd);
-  }
+  // A main file the user named relatively (flags after `--`): see
+  // spellRelativeTo.
+  std::string RelativeTo = spellingRoot(File, Cmds);
   FixedCommandsDatabase Db(std::move(Cmds));
   // The file's options are already resolved (its .clang-tidy files, then
   // --config and --checks on top): a provider that read the .clang-tidy
@@ -311,7 +369,8 @@ UnitResult analyzeUnit(const UnitTask &Job, const ExtraConsumerFactory &Extra) {
   smem::unitCoverage() = smem::UnitCoverage();
   std::string Preamble;
   std::vector<ClangTidyError> Errors =
-      runClangTidyWithPreamble(Context, Db, File, BaseFS, Job.Preamble, &Preamble, Extra);
+      runClangTidyWithPreamble(Context, Db, File, BaseFS, Job.Preamble, &Preamble,
+                               withInjectedFault(Job.Fault, Extra));
   if (Recording) {
     Out.Dependencies = Recording->files();
     Out.AbsentFiles = Recording->absent();
@@ -322,6 +381,7 @@ UnitResult analyzeUnit(const UnitTask &Job, const ExtraConsumerFactory &Extra) {
       Out.Dependencies.clear(); // evicted meanwhile: not all known
     Out.Dependencies.insert(Out.Dependencies.end(), Headers.begin(), Headers.end());
   }
+  resolveAgainstBuildDirectory(Errors);
   if (!RelativeTo.empty())
     spellRelativeTo(Errors, RelativeTo);
   if (Context.isCheckEnabled("cudagraph-shared-index-overflow") ||
@@ -378,6 +438,24 @@ void sortAndDedupe(std::vector<FindingRecord> &Findings) {
                   }),
       Findings.end());
 }
+
+} // namespace
+
+std::string spellingRoot(const std::string &File,
+                         const std::vector<tooling::CompileCommand> &Cmds) {
+  // A database's own relative names (Bear's) are the database's, not the
+  // user's: those findings are absolute wherever the driver runs.
+  if (Cmds.empty() || llvm::sys::path::is_absolute(File) ||
+      llvm::sys::path::is_absolute(Cmds.front().Filename))
+    return "";
+  llvm::SmallString<256> Cwd;
+  if (llvm::sys::fs::current_path(Cwd))
+    return "";
+  llvm::StringRef Dir = Cmds.front().Directory;
+  return Dir == "." || Dir == Cwd ? std::string(Cwd) : "";
+}
+
+namespace {
 
 /// Commands that run in the current directory (flags after `--`) name the
 /// file the way the user did, so that diagnostics do too, as in clang-tidy.
@@ -508,6 +586,7 @@ RunResult runChecks(DriverRun &Run, const std::vector<std::string> &Files) {
     UnitResult &U = Units[I];
     U.Status.File = Files[I]; // as the user named it
     Result.Units.push_back(U.Status);
+    Result.UnitDetails.push_back(U.Detail);
     for (FindingRecord &F : U.Findings)
       Result.Findings.push_back(std::move(F));
     for (const std::string &C : U.ConfigErrors)

@@ -29,6 +29,11 @@ struct UnitLimits {
   unsigned MemoryMB = 8192;      ///< address space per worker; 0: none
   /// Tests only (--inject-fault=KIND:FILE): see Worker.cpp.
   std::string Fault;
+  /// --verbose: a crashed worker's stack trace is printed, not only kept.
+  bool Verbose = false;
+  /// Whether a crash's stack and job are kept for the report
+  /// (CrashReport.h); false where the unit is run again anyway.
+  bool KeepCrashes = true;
 };
 
 struct UnitTask;
@@ -109,6 +114,10 @@ struct UnitResult {
   /// The unit's exports (unitExportToJson) when the task asked for them
   /// and the worker finished; "" otherwise.
   std::string Summaries;
+  /// Lines stderr prints under the unit's error: where a crash's stack
+  /// trace was kept and how to reproduce it (CrashReport.h). Never in a
+  /// report file: they name paths of this machine.
+  std::string Detail;
 };
 
 /// Analyses one translation unit in this process; `Extra` reads the same
@@ -132,6 +141,7 @@ UnitPlan planUnits(DriverRun &Run, const std::vector<std::string> &Files);
 struct RunResult {
   std::vector<FindingRecord> Findings; ///< sorted by file, offset, check
   std::vector<UnitStatus> Units;       ///< one per input file, in input order
+  std::vector<std::string> UnitDetails; ///< parallel to Units: UnitResult::Detail
   std::vector<std::string> ConfigErrors; ///< bad options or model files
   /// What the engines gave up on a bound (Budgets.cpp); not a failure.
   std::vector<std::string> Incomplete;
@@ -179,6 +189,14 @@ std::string defaultSarifRoot();
 /// Says in Result.Incomplete what the lifetime engine gave up in this
 /// process (functions over its revisit budget or widened), if anything.
 void noteEngineBudgets(RunResult &Result);
+
+/// The folder the findings of `File` (as the user named it) are spelled
+/// relative to: the current directory when the user named the file
+/// relatively and its command runs there (flags after `--`, or a database
+/// entry of this directory), as clang-tidy spells them; "" when they are
+/// absolute (any file a database lists itself). Caches key on it.
+std::string spellingRoot(const std::string &File,
+                         const std::vector<clang::tooling::CompileCommand> &Cmds);
 
 /// 0 no findings, 1 findings, 2 the tool could not do its job.
 int exitCodeFor(const RunResult &Result);

@@ -121,7 +121,13 @@ private:
     M.Origin.clear();
     M.UnlistedArgsEscape = true;
     PresumedLoc Loc = SM.getPresumedLoc(SM.getExpansionLoc(FD->getLocation()));
-    std::string File = Loc.isValid() ? Names.name(Loc.getFilename()) : "";
+    // Named as the compile named it, relative to its directory (a Bear
+    // database's `src/x.cu`): made absolute there, so that a file has one
+    // name whichever directory the driver runs from.
+    llvm::SmallString<256> Path(Loc.isValid() ? Loc.getFilename() : "");
+    if (Loc.isValid())
+      SM.getFileManager().makeAbsolutePath(Path);
+    std::string File = Loc.isValid() ? Names.name(Path) : "";
     M.Doc = "summary of " + File + ":" + std::to_string(Loc.isValid() ? Loc.getLine() : 0);
     // A status type the reader of the file may not know (one named in a
     // user's model file is declared there): zero is success all the same.

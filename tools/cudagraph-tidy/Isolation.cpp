@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Isolation.h"
+#include "CrashReport.h"
 #include "UnitWire.h"
 #include "Lifetime/LifetimeAnalysis.h"
 
@@ -51,6 +52,11 @@ struct WorkerEnd {
   bool TimedOut = false;
   int ReturnCode = 0; ///< -2: killed by a signal
   std::string Message; ///< the signal's description, or why it did not start
+  std::string Stderr;  ///< what it wrote to stderr (CrashReport.h says why)
+
+  bool crashed() const {
+    return !TimedOut && (ReturnCode == WorkerCrashedExit || ReturnCode == -2);
+  }
 };
 
 std::string selfPath() {
@@ -91,7 +97,12 @@ void limitMemory(unsigned MemoryMB) {
 /// gave it. Never returns: the parent's atexit handlers and static
 /// destructors are the parent's to run.
 [[noreturn]] void runForkedWorker(const WorkerEntry &Entry, const char **Argv,
-                                  unsigned MemoryMB) {
+                                  unsigned MemoryMB, const char *StderrPath) {
+  int Err = ::open(StderrPath, O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (Err >= 0) {
+    ::dup2(Err, 2);
+    ::close(Err);
+  }
   limitMemory(MemoryMB);
   // A worker reports its own unit's counts; the parent's so far are not.
   resetLifetimeStats();
@@ -104,13 +115,16 @@ void limitMemory(unsigned MemoryMB) {
 /// Starts the worker: forked when this process runs one thread, else
 /// exec'd (the head comment says why).
 llvm::sys::ProcessInfo startWorker(const WorkerEntry &Entry, const std::string &JobPath,
-                                   const std::string &ResultPath, unsigned MemoryMB,
+                                   const std::string &ResultPath,
+                                   const std::string &StderrPath, unsigned MemoryMB,
                                    std::string &Message, bool &Failed) {
   std::string Self = selfPath();
   if (!runsOneThread()) {
     llvm::StringRef Args[] = {Self, Entry.Subcommand, JobPath, ResultPath};
-    return llvm::sys::ExecuteNoWait(Self, Args, std::nullopt, {}, MemoryMB, &Message,
-                                    &Failed);
+    std::optional<llvm::StringRef> Redirects[] = {std::nullopt, std::nullopt,
+                                                  llvm::StringRef(StderrPath)};
+    return llvm::sys::ExecuteNoWait(Self, Args, std::nullopt, Redirects, MemoryMB,
+                                    &Message, &Failed);
   }
   std::string Sub = Entry.Subcommand.str();
   const char *Argv[] = {Self.c_str(), Sub.c_str(), JobPath.c_str(), ResultPath.c_str(),
@@ -123,7 +137,7 @@ llvm::sys::ProcessInfo startWorker(const WorkerEntry &Entry, const std::string &
   llvm::sys::ProcessInfo PI;
   pid_t Pid = ::fork();
   if (Pid == 0)
-    runForkedWorker(Entry, Argv, MemoryMB);
+    runForkedWorker(Entry, Argv, MemoryMB, StderrPath.c_str());
   if (Pid < 0) {
     Message = std::string("cannot fork: ") + std::strerror(errno);
     Failed = true;
@@ -133,22 +147,23 @@ llvm::sys::ProcessInfo startWorker(const WorkerEntry &Entry, const std::string &
   return PI;
 }
 
-WorkerEnd runWorker(const std::string &JobPath, const std::string &ResultPath,
-                    const UnitLimits &Limits, const WorkerEntry &Entry) {
-  WorkerEnd End;
+/// Starts the worker and waits for it within the time budget.
+void waitForWorker(const std::string &JobPath, const std::string &ResultPath,
+                   const std::string &StderrPath, const UnitLimits &Limits,
+                   const WorkerEntry &Entry, WorkerEnd &End) {
   bool Failed = false;
-  llvm::sys::ProcessInfo PI =
-      startWorker(Entry, JobPath, ResultPath, Limits.MemoryMB, End.Message, Failed);
+  llvm::sys::ProcessInfo PI = startWorker(Entry, JobPath, ResultPath, StderrPath,
+                                          Limits.MemoryMB, End.Message, Failed);
   if (Failed) {
     End.ReturnCode = -1;
-    return End;
+    return;
   }
   auto Start = std::chrono::steady_clock::now();
   for (;;) {
     llvm::sys::ProcessInfo R = llvm::sys::Wait(PI, 0, &End.Message);
     if (R.Pid == PI.Pid || R.Pid == -1) {
       End.ReturnCode = R.ReturnCode;
-      return End;
+      return;
     }
     double Elapsed = std::chrono::duration<double>(
                          std::chrono::steady_clock::now() - Start).count();
@@ -156,10 +171,34 @@ WorkerEnd runWorker(const std::string &JobPath, const std::string &ResultPath,
       ::kill(PI.Pid, SIGKILL);
       llvm::sys::Wait(PI, std::nullopt);
       End.TimedOut = true;
-      return End;
+      return;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
+}
+
+/// Runs the worker to its end, its stderr into a file (read back into
+/// WorkerEnd::Stderr): a crash's stack trace is the caller's to keep or
+/// print (CrashReport.h), anything else is passed on (passOn).
+WorkerEnd runWorker(const std::string &JobPath, const std::string &ResultPath,
+                    const UnitLimits &Limits, const WorkerEntry &Entry) {
+  WorkerEnd End;
+  llvm::SmallString<128> StderrPath;
+  if (llvm::sys::fs::createTemporaryFile("cudagraph-tidy-stderr", "txt", StderrPath)) {
+    End.ReturnCode = -1;
+    End.Message = "cannot create its stderr file in the temporary directory";
+    return End;
+  }
+  llvm::FileRemover RemoveStderr(StderrPath);
+  waitForWorker(JobPath, ResultPath, std::string(StderrPath), Limits, Entry, End);
+  End.Stderr = readWireFile(std::string(StderrPath));
+  return End;
+}
+
+/// The text of a worker's stderr that is not a crash's: passed on whole.
+void passOn(const WorkerEnd &End) {
+  if (!End.crashed() && !End.Stderr.empty())
+    llvm::errs() << End.Stderr;
 }
 
 /// Why a worker that produced no usable result failed, for the report.
@@ -186,43 +225,72 @@ std::string failureText(const WorkerEnd &End, const std::string &ResultText,
          std::to_string(End.ReturnCode) + ")";
 }
 
-/// One worker run. Returns true with `Out` filled when the worker
-/// produced a result; else false with `Problem`, and `PreambleEntry` set
-/// when it died while reading a cached preamble.
-bool attempt(const UnitTask &Job, const UnitLimits &Limits, UnitResult &Out,
-             std::string &Problem, std::string &PreambleEntry,
-             std::string &PreambleLink) {
+/// How one worker run of a unit ended, when it produced no result.
+struct Attempt {
+  bool OK = false;
+  std::string Problem;
+  /// The preamble cache entry the worker was building or reading when it
+  /// died (the marker file, PreambleCache.cpp), and the private link it
+  /// read it through ("" while building); both "" when it died elsewhere.
+  std::string PreambleEntry, PreambleLink;
+  WorkerEnd End;
+  std::string JobText; ///< the job, for a crash's reproduction
+};
+
+/// One worker run. `OK` with `Out` filled when the worker produced a
+/// result; else the problem and, when it died in the preamble path, the
+/// entry.
+Attempt attempt(const UnitTask &Job, const UnitLimits &Limits, UnitResult &Out) {
+  Attempt A;
   llvm::SmallString<128> JobPath, ResultPath, MarkerPath;
   if (llvm::sys::fs::createTemporaryFile("cudagraph-tidy-job", "json", JobPath) ||
       llvm::sys::fs::createTemporaryFile("cudagraph-tidy-result", "json", ResultPath) ||
       llvm::sys::fs::createTemporaryFile("cudagraph-tidy-preamble", "txt", MarkerPath)) {
-    Problem = "cannot create the analysis worker's files in the temporary directory";
-    return false;
+    A.Problem = "cannot create the analysis worker's files in the temporary directory";
+    return A;
   }
   llvm::FileRemover RemoveJob(JobPath), RemoveResult(ResultPath),
       RemoveMarker(MarkerPath);
+  // The job as a reproduction runs it: without this run's marker file.
+  A.JobText = taskToJson(Job);
   UnitTask Sent = Job;
   Sent.Preamble.InUseMarker = std::string(MarkerPath);
   if (!writeWireFile(std::string(JobPath), taskToJson(Sent))) {
-    Problem = "cannot write the analysis worker's job file";
-    return false;
+    A.Problem = "cannot write the analysis worker's job file";
+    return A;
   }
-  WorkerEnd End = runWorker(std::string(JobPath), std::string(ResultPath), Limits,
-                            {"__analyze-unit", analyzeUnitWorkerMain});
+  A.End = runWorker(std::string(JobPath), std::string(ResultPath), Limits,
+                    {"__analyze-unit", analyzeUnitWorkerMain});
+  passOn(A.End);
   std::string Text = readWireFile(std::string(ResultPath));
-  if (!End.TimedOut && End.ReturnCode == 0) {
+  if (!A.End.TimedOut && A.End.ReturnCode == 0) {
     std::string Error;
-    if (resultFromJson(Text, Out, Error))
-      return true;
-    Problem = "the analysis worker's result is unreadable: " + Error;
-    return false;
+    A.OK = resultFromJson(Text, Out, Error);
+    if (!A.OK)
+      A.Problem = "the analysis worker's result is unreadable: " + Error;
+    return A;
   }
-  Problem = failureText(End, Text, Limits);
+  A.Problem = failureText(A.End, Text, Limits);
   std::string Marker = readWireFile(std::string(MarkerPath));
   auto [Entry, Link] = llvm::StringRef(Marker).split('\n');
-  PreambleEntry = Entry.trim().str();
-  PreambleLink = Link.trim().str();
-  return false;
+  A.PreambleEntry = Entry.trim().str();
+  A.PreambleLink = Link.trim().str();
+  return A;
+}
+
+/// The unit's result when its last attempt failed; a crash's stack and job
+/// are kept and named (CrashReport.h) unless the caller runs it again.
+UnitResult failedUnit(const UnitTask &Job, const UnitLimits &Limits, const Attempt &A) {
+  UnitResult Out;
+  Out.Status.File = Job.File;
+  Out.Status.Analyzed = false;
+  Out.Status.Problem = A.Problem;
+  if (A.End.crashed() && Limits.KeepCrashes) {
+    CrashRecord Crash;
+    keepCrash(Job.File, "__analyze-unit", A.JobText, A.End.Stderr, Crash);
+    Out.Detail = crashDetail(Crash, Limits.Verbose);
+  }
+  return Out;
 }
 
 void raiseTo(std::atomic<unsigned> &Max, unsigned V) {
@@ -247,6 +315,11 @@ bool runWorkerJob(const WorkerEntry &Entry, const std::string &JobText,
     return false;
   }
   WorkerEnd End = runWorker(std::string(JobPath), std::string(ResultPath), Limits, Entry);
+  // A crash here costs only this unit's summaries, and the unit's checks,
+  // when it has any, run it again and report it: its stack is not kept.
+  passOn(End);
+  if (End.crashed() && Limits.Verbose)
+    llvm::errs() << End.Stderr;
   ResultText = readWireFile(std::string(ResultPath));
   if (!End.TimedOut && End.ReturnCode == 0)
     return true;
@@ -256,30 +329,29 @@ bool runWorkerJob(const WorkerEntry &Entry, const std::string &JobText,
 
 UnitResult analyzeIsolated(const UnitTask &Job, const UnitLimits &Limits) {
   UnitResult Out;
-  std::string Problem, Entry, Link;
-  if (attempt(Job, Limits, Out, Problem, Entry, Link))
+  Attempt A = attempt(Job, Limits, Out);
+  if (A.OK)
     return Out;
-  if (!Entry.empty()) {
+  if (!A.PreambleEntry.empty()) {
     // Died inside the preamble path: never trust that entry again, and
     // give the unit the plain parse it would have had without a cache.
-    markPreambleFailed(Entry, Link);
-    llvm::errs() << "cudagraph-tidy: note: " << Job.File << ": " << Problem
-                 << " while using its cached preamble; analysing it again "
-                    "without one\n";
+    markPreambleFailed(A.PreambleEntry, A.PreambleLink);
+    llvm::errs() << "cudagraph-tidy: note: " << Job.File << ": " << A.Problem
+                 << (A.PreambleLink.empty() ? " while building its preamble"
+                                            : " while using its cached preamble")
+                 << "; analysing it again without one\n";
+    if (Limits.Verbose && A.End.crashed())
+      llvm::errs() << A.End.Stderr;
     if (Job.Preamble.Stats)
       ++Job.Preamble.Stats->Failed;
     UnitTask Plain = Job;
     Plain.Preamble.Enabled = false;
     Out = UnitResult();
-    std::string Ignored, IgnoredLink;
-    if (attempt(Plain, Limits, Out, Problem, Ignored, IgnoredLink))
+    A = attempt(Plain, Limits, Out);
+    if (A.OK)
       return Out;
   }
-  Out = UnitResult();
-  Out.Status.File = Job.File;
-  Out.Status.Analyzed = false;
-  Out.Status.Problem = Problem;
-  return Out;
+  return failedUnit(Job, Limits, A);
 }
 
 void resetLifetimeStats() {

@@ -10,7 +10,9 @@
 // data segment, so an allocation past it fails inside the worker). A worker
 // that crashes, hangs or runs out of memory costs only its own unit: the
 // unit is reported as not analysed, naming the signal or the limit, and
-// every other unit's findings are still written.
+// every other unit's findings are still written. A worker's stderr goes to
+// a file: a crash's stack trace is kept there and named, with the command
+// that reproduces the crash, rather than printed (CrashReport.h).
 //
 // A worker that dies while parsing against a cached preamble (the cache
 // entry it was reading is named in a marker file first) has that entry
@@ -42,6 +44,11 @@ struct WorkerEntry {
 /// use it (ExportWorker.cpp).
 bool runWorkerJob(const WorkerEntry &Entry, const std::string &JobText,
                   const UnitLimits &Limits, std::string &ResultText, std::string &Problem);
+
+/// Tests only: `Extra` with, for the fault check-crash, a consumer that
+/// crashes after the parse (Worker.cpp); `Extra` itself for any other.
+ExtraConsumerFactory withInjectedFault(const std::string &Fault,
+                                       const ExtraConsumerFactory &Extra);
 
 /// In a worker: a failed allocation exits with WorkerOutOfMemoryExit.
 void exitOnOutOfMemory();

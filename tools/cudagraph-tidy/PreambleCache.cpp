@@ -369,11 +369,19 @@ std::string usePreamble(CompilerInvocation &CI, FileManager &Files,
       ++Cache.Stats->Skipped;
     return "";
   }
-  markInUse(Cache, Pch);
   bool Fresh = llvm::sys::fs::exists(Pch) && depsStillValid(join(Dir, Key + ".deps"));
   if (!Fresh) {
-    if (!Cache.Build || firstMiss(Cache, Pch) ||
-        !buildEntry(CI, Files, PCHOps, **Main, Bounds, std::string(MainPath), Dir, Key)) {
+    if (!Cache.Build || firstMiss(Cache, Pch)) {
+      if (Cache.Stats)
+        ++Cache.Stats->Skipped;
+      return "";
+    }
+    // Named while it is built: a crash in the build is the entry's. The
+    // marker is cleared on every way out that parses without it, so that a
+    // later crash (in the checks, say) is not blamed on a preamble.
+    markInUse(Cache, Pch);
+    if (!buildEntry(CI, Files, PCHOps, **Main, Bounds, std::string(MainPath), Dir, Key)) {
+      markInUse(Cache, "");
       if (Cache.Stats)
         ++Cache.Stats->Skipped;
       return "";
@@ -387,12 +395,16 @@ std::string usePreamble(CompilerInvocation &CI, FileManager &Files,
   // A private name for the entry: another process evicting it now removes
   // the cache's name, not the file this parse reads.
   llvm::SmallString<256> Link;
-  if (llvm::sys::fs::createUniqueFile(join(Dir, "use-%%%%%%%%.pch"), Link))
+  if (llvm::sys::fs::createUniqueFile(join(Dir, "use-%%%%%%%%.pch"), Link)) {
+    markInUse(Cache, "");
     return "";
+  }
   llvm::sys::fs::remove(Link);
   if (llvm::sys::fs::create_hard_link(Pch, Link) &&
-      llvm::sys::fs::copy_file(Pch, Link))
+      llvm::sys::fs::copy_file(Pch, Link)) {
+    markInUse(Cache, "");
     return "";
+  }
   ::utime(Pch.c_str(), nullptr); // recently used, for eviction
   PreprocessorOptions &PP = CI.getPreprocessorOpts();
   PP.ImplicitPCHInclude = std::string(Link);

@@ -93,10 +93,13 @@ void ResultCache::prepare(size_t, UnitTask &Task) {
 
 std::string ResultCache::keyOf(const UnitTask &Task) const {
   KeyBuilder K;
-  K.add("check-v2").add(toolIdentity()).add(Task.File).add(Task.Fault);
-  llvm::SmallString<256> Cwd;
-  llvm::sys::fs::current_path(Cwd);
-  K.add(Cwd);
+  // The unit by its absolute name, and the current directory only when the
+  // findings are spelled relative to it: a database run keys the same from
+  // any directory (a Bear database's relative names included).
+  llvm::SmallString<256> File(Task.File);
+  llvm::sys::fs::make_absolute(File);
+  K.add("check-v3").add(toolIdentity()).add(File).add(Task.Fault);
+  K.add(spellingRoot(Task.File, Task.Commands));
   for (const auto &C : Task.Commands) {
     K.add(C.Directory).add(C.Filename);
     for (const std::string &A : C.CommandLine)

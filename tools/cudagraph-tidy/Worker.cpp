@@ -9,11 +9,13 @@
 // The worker never tries to go on after either: it has one unit, and its
 // state after a signal is not to be trusted.
 //
-// Fault injection, for tests only (--inject-fault=KIND:FILE, not in
-// --help): makes the analysis of the unit whose file name is FILE crash
-// (SIGSEGV), hang (sleep forever), allocate without bound, or crash only
-// while a parse reads a cached preamble (preamble-crash), so that the
-// tests can show what a real failure of each kind leaves of a run.
+// Fault injection, for tests only (--inject-fault=KIND:FILE, its --help
+// line says so): makes the analysis of the unit whose file name is FILE
+// crash (SIGSEGV) before it parses, crash inside the checks' pass over the
+// parsed unit (check-crash, where a bug in a check would), hang (sleep
+// forever), allocate without bound, or crash only while a parse reads a
+// cached preamble (preamble-crash), so that the tests can show what a real
+// failure of each kind leaves of a run.
 //
 //===----------------------------------------------------------------------===//
 #include "CheckedExport.h"
@@ -21,6 +23,8 @@
 #include "UnitWire.h"
 #include "Lifetime/LifetimeAnalysis.h"
 
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -64,6 +68,11 @@ void injectFault(llvm::StringRef Kind) {
   }
 }
 
+/// check-crash: a consumer that crashes when the unit has been parsed.
+class CrashingConsumer : public clang::ASTConsumer {
+  void HandleTranslationUnit(clang::ASTContext &) override { ::raise(SIGSEGV); }
+};
+
 UnitCounters countersOfThisProcess() {
   UnitCounters C;
   const LifetimeStats &S = lifetimeStats();
@@ -75,6 +84,19 @@ UnitCounters countersOfThisProcess() {
 }
 
 } // namespace
+
+ExtraConsumerFactory withInjectedFault(const std::string &Fault,
+                                       const ExtraConsumerFactory &Extra) {
+  if (Fault != "check-crash")
+    return Extra;
+  return [Extra]() -> std::unique_ptr<clang::ASTConsumer> {
+    std::vector<std::unique_ptr<clang::ASTConsumer>> Both;
+    if (Extra)
+      Both.push_back(Extra());
+    Both.push_back(std::make_unique<CrashingConsumer>());
+    return std::make_unique<clang::MultiplexConsumer>(std::move(Both));
+  };
+}
 
 void exitOnOutOfMemory() {
   std::set_new_handler(outOfMemory);
