@@ -51,8 +51,8 @@ BarrierDivergenceCheck::checkKernel(const FunctionDecl *K,
     case DF::Skipped:
       Out.Message = "barrier divergence: thread " + std::to_string(F.TidIn) + " waits at " +
                     Name + " here but thread " + std::to_string(F.TidOut) +
-                    " of the same block skips it and does not exit; a block barrier must be "
-                    "reached by every live thread";
+                    " of the same block skips it and waits at a later barrier; a block barrier "
+                    "must be reached by every live thread";
       Out.Notes.push_back({F.Branch->getBeginLoc(),
                            "this condition sends thread " + std::to_string(F.TidIn) +
                                " and thread " + std::to_string(F.TidOut) + " different ways"});

@@ -18,8 +18,10 @@
 //
 // Options
 //   WarpSynchronous (true): report races between lanes of one warp.
-//   SameValueStores (false): report write-write races whose stores write one
-//     value (`done = 1` by every thread).
+//   SameValueStores (false): also report write-write races whose stores may
+//     write one value (`done = 1` by every thread, every lane storing a
+//     warp-reduced sum); by default two stores race only when their values
+//     are known to differ.
 //   BlockShapes (''): see SharedMemCheckBase.h.
 //
 //===----------------------------------------------------------------------===//

@@ -14,12 +14,16 @@
 // their byte ranges do. A pair is a race when the threads differ, one
 // entry stores, not both are atomics, their uniform-branch arms can hold
 // together, and, for two lanes of one warp, they met the same __syncwarps in
-// the interval. Stores of one value by every thread (`flag = 1`) are not a
-// race unless SameValueStores is set.
+// the interval. Two plain stores are reported only when their values are
+// known to differ (`last = threadIdx.x`): every lane storing one warp-reduced
+// sum, or `flag = 1`, stores one value; SameValueStores reports them all.
+// Atomics race only with plain stores.
 //
 // Divergence. A test decided per thread whose code holds a barrier, where
 // one live thread meets barriers in its arm that another, taking the other
-// arm and not returning from the kernel there, does not. Without it, two
+// arm and not returning from the kernel there, does not, and that other
+// thread goes on to wait at a barrier (one that skips and only exits later
+// no longer counts at the barrier on sm_70+, and synccheck is silent). Without it, two
 // threads whose traces name different barrier sites at one position. And a
 // __syncwarp whose constant mask omits the calling lane.
 //
@@ -179,7 +183,10 @@ private:
   void check(const Entry &S, const Entry &O, uint32_t Phase) {
     if (S.Tid == O.Tid || O.Lo + int64_t(O.Bytes) <= S.Lo)
       return;
-    if ((S.Flags & EF_Atomic) && (O.Flags & EF_Atomic))
+    // Atomics race only with plain stores (a lost update); a plain read of
+    // an atomically updated counter is the polling idiom (stale, not lost).
+    bool SA = S.Flags & EF_Atomic, OA = O.Flags & EF_Atomic;
+    if ((SA && OA) || (SA && !(O.Flags & EF_Store)) || (OA && !(S.Flags & EF_Store)))
       return;
     bool SW = S.Flags & EF_Wrapped, OW = O.Flags & EF_Wrapped;
     if (SW && OW)
@@ -195,7 +202,10 @@ private:
       return;
     bool OStore = O.Flags & EF_Store;
     bool PureStores = OStore && !(S.Flags & EF_Load) && !(O.Flags & EF_Load);
-    if (PureStores && !SameValue && S.Value && S.Value == O.Value)
+    // Two plain stores race in a way that matters only when they store
+    // different values: every lane storing a warp-reduced sum, or a flag of
+    // 1, is the same value. Unless asked, values must be known to differ.
+    if (PureStores && !SameValue && (!S.Value || !O.Value || S.Value == O.Value))
       return;
     bool Intra = S.Tid / WarpSize == O.Tid / WarpSize;
     if (Intra && ((S.Flags | O.Flags) & EF_WarpLost || S.WarpSig != O.WarpSig))
@@ -312,6 +322,14 @@ std::vector<RaceFinding> findRaces(const std::vector<AccessRecord> &Recs, const 
 
 namespace {
 
+/// Does the thread wait at a barrier at or after trace position `From`?
+bool waitsLater(const ThreadSync &T, uint32_t From) {
+  for (size_t I = From; I < T.Trace.size() && I < T.LostAt; ++I)
+    if (T.Trace[I].Barrier)
+      return true;
+  return false;
+}
+
 /// Threads that disagree at one decided test whose code holds a barrier.
 void skippedBarriers(const SyncLog &Log, const LaunchConfig &Cfg,
                      std::vector<DivergenceFinding> &Out) {
@@ -332,6 +350,11 @@ void skippedBarriers(const SyncLog &Log, const LaunchConfig &Cfg,
       for (const Side &Out2 : Sides) {
         const Decision &O = *Out2.D;
         if (O.Arm == In.D->Arm || O.Barriers == In.D->Barriers || O.Left)
+          continue;
+        // A thread that skips the barrier and only exits later does not
+        // count at it (sm_70+; synccheck is silent there): divergence is a
+        // skipping thread that goes on to wait at some barrier.
+        if (!waitsLater(Log.Threads[Out2.Tid], O.At))
           continue;
         DivergenceFinding F;
         F.K = DivergenceFinding::Skipped;
@@ -354,6 +377,13 @@ void misalignedBarriers(const SyncLog &Log, const LaunchConfig &Cfg,
   uint32_t Pos = alignedPrefix(Log);
   if (Pos == UINT32_MAX)
     return;
+  // Without a launch shape, traces split by a test on the shape say nothing
+  // of other shapes.
+  if (!Cfg.known())
+    for (const ThreadSync &T : Log.Threads)
+      for (const Decision &D : T.Decisions)
+        if (D.ShapeDep && D.At <= Pos)
+          return;
   const ThreadSync *Ref = nullptr;
   unsigned RefTid = 0;
   for (unsigned T = 0; T < Log.Threads.size(); ++T) {

@@ -159,7 +159,9 @@ struct AnalysisOptions {
   bool BankConflicts = true;
   bool Races = false;      ///< cudagraph-shared-race
   bool Divergence = false; ///< cudagraph-barrier-divergence
-  bool SameValueStores = false; ///< report write-write races that store one value
+  /// Also report write-write races whose values are equal or unknown (by
+  /// default two stores race only when their values are known to differ).
+  bool SameValueStores = false;
   bool PossibleOverflows = false; ///< also report under assumed shapes / guards
   bool PaddingFixes = true;
   unsigned MaxUnroll = 64; ///< concrete iterations of one loop before going symbolic

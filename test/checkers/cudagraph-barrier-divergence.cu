@@ -8,7 +8,7 @@
 // include directory): thread_block's sync() is a static member.
 namespace cooperative_groups {
 struct thread_block {
-  __device__ static void sync();
+  __device__ static void sync() { __syncthreads(); }
 };
 __device__ thread_block this_thread_block() { return thread_block(); }
 } // namespace cooperative_groups
@@ -16,18 +16,21 @@ namespace cg = cooperative_groups;
 
 #define N 256
 
-// 1. A barrier inside a branch only the first warp takes.
+// 1. A barrier inside a branch only the first warp takes; the other warps
+//    wait at the next barrier instead.
 __global__ void firstWarpBarrier(float *data) {
   __shared__ float s[N];
   int t = threadIdx.x;
   s[t] = data[t];
+  __syncthreads();
   if (t < 32) {
     s[t] += s[t + 32];
     __syncthreads();
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier divergence: thread 0 waits at __syncthreads() here but thread 32 of the same block skips it and does not exit; a block barrier must be reached by every live thread [cudagraph-barrier-divergence]
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier divergence: thread 0 waits at __syncthreads() here but thread 32 of the same block skips it and waits at a later barrier; a block barrier must be reached by every live thread [cudagraph-barrier-divergence]
     // CHECK-NOTES: :[[@LINE-4]]:7: note: this condition sends thread 0 and thread 32 different ways
     // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
   }
+  __syncthreads();
   data[t] = s[t];
 }
 __global__ void firstWarpBarrierFixed(float *data) {
@@ -76,12 +79,15 @@ __global__ void strideLoopBarrier(const float *in, float *out) {
   for (int i = threadIdx.x; i < 300; i += N) {
     s[threadIdx.x] = in[i];
     __syncthreads();
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier divergence: thread 0 waits at __syncthreads() here but thread 44 of the same block skips it and does not exit; a block barrier must be reached by every live thread [cudagraph-barrier-divergence]
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier divergence: thread 0 waits at __syncthreads() here but thread 44 of the same block skips it and waits at a later barrier; a block barrier must be reached by every live thread [cudagraph-barrier-divergence]
     // CHECK-NOTES: :[[@LINE-4]]:3: note: this condition sends thread 0 and thread 44 different ways
     // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
     out[i] = s[N - 1 - threadIdx.x];
     __syncthreads();
   }
+  s[threadIdx.x] = 0.0f;
+  __syncthreads();
+  out[threadIdx.x] += s[N - 1 - threadIdx.x];
 }
 __global__ void strideLoopBarrierFixed(const float *in, float *out) {
   __shared__ float s[N];
@@ -94,6 +100,9 @@ __global__ void strideLoopBarrierFixed(const float *in, float *out) {
       out[i] = s[N - 1 - threadIdx.x];
     __syncthreads();
   }
+  s[threadIdx.x] = 0.0f;
+  __syncthreads();
+  out[threadIdx.x] += s[N - 1 - threadIdx.x];
 }
 
 // 4. A cooperative-groups block sync taken by one thread only.
@@ -103,10 +112,11 @@ __global__ void cgSyncOneThread(float *data) {
   if (threadIdx.x == 0) {
     total = data[0];
     block.sync();
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier divergence: thread 0 waits at sync() here but thread 1 of the same block skips it and does not exit; a block barrier must be reached by every live thread [cudagraph-barrier-divergence]
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier divergence: thread 0 waits at sync() here but thread 1 of the same block skips it and waits at a later barrier; a block barrier must be reached by every live thread [cudagraph-barrier-divergence]
     // CHECK-NOTES: :[[@LINE-4]]:7: note: this condition sends thread 0 and thread 1 different ways
     // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
   }
+  block.sync();
   data[threadIdx.x] += total;
 }
 __global__ void cgSyncAll(float *data) {
@@ -116,6 +126,20 @@ __global__ void cgSyncAll(float *data) {
     total = data[0];
   block.sync();
   data[threadIdx.x] += total;
+}
+
+// Clean: the threads that skip the barrier only exit afterwards; exited
+// threads no longer count at a barrier (sm_70+), and synccheck is silent.
+__global__ void skipThenExit(float *data) {
+  __shared__ float s[N];
+  int t = threadIdx.x;
+  s[t] = data[t];
+  __syncthreads();
+  if (t < 32) {
+    s[t] += s[t + 32];
+    __syncthreads();
+    data[t] = s[t];
+  }
 }
 
 // 5. A __syncwarp mask that leaves out half of the lanes calling it.
@@ -176,14 +200,16 @@ __global__ void undecided(float *data, int n) {
 __global__ void unlaunchedFirstWarp(float *data) {
   if (threadIdx.x < 32)
     __syncthreads();
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier divergence: thread 0 waits at __syncthreads() here but thread 32 of the same block skips it and does not exit; a block barrier must be reached by every live thread [cudagraph-barrier-divergence]
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier divergence: thread 0 waits at __syncthreads() here but thread 32 of the same block skips it and waits at a later barrier; a block barrier must be reached by every live thread [cudagraph-barrier-divergence]
     // CHECK-NOTES: :[[@LINE-3]]:7: note: this condition sends thread 0 and thread 32 different ways
     // CHECK-NOTES: :[[@LINE-5]]:17: note: with any block of two or more warps (nothing on these paths depends on the block shape); no launch of 'unlaunchedFirstWarp' with a constant block size is visible in this file
+  __syncthreads();
   data[threadIdx.x] = 0.0f;
 }
 __global__ void unlaunchedHalfBlock(float *data) {
   if (threadIdx.x < blockDim.x / 2)
     __syncthreads();
+  __syncthreads();
   data[threadIdx.x] = 0.0f;
 }
 
@@ -196,6 +222,7 @@ void launchAll(float *d, const float *in, int n) {
   strideLoopBarrierFixed<<<1, N>>>(in, d);
   cgSyncOneThread<<<1, N>>>(d);
   cgSyncAll<<<1, N>>>(d);
+  skipThenExit<<<1, N>>>(d);
   halfMask<<<1, N>>>(d);
   halfMaskFixed<<<1, N>>>(d);
   earlyExit<<<4, N>>>(in, d, n);

@@ -241,6 +241,44 @@ __global__ void asyncCopy(const float *in, float *out) {
   out[threadIdx.x] = s[N - 1 - threadIdx.x];
 }
 
+// 9. A plain store and atomic updates of one counter in one interval: the
+//    reset may land after some increments (a lost update).
+__global__ void resetRacesAtomics(int *out) {
+  __shared__ int count;
+  if (threadIdx.x == 0)
+    count = 0;
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: data race on __shared__ 'count': thread 0 writes byte 0 here and thread 32 writes it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+    // CHECK-NOTES: :[[@LINE+2]]:14: note: the conflicting write by thread 32
+    // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  atomicAdd(&count, 1);
+  __syncthreads();
+  out[threadIdx.x] = count;
+}
+
+// Clean: every lane stores the sum a butterfly reduction left in all of them
+// (one value; the interpreter cannot know it, so write-write pairs of values
+// it does not know are not reported), and a plain read polls a counter other
+// threads update atomically.
+__global__ void warpSumsPerWarp(const float *in, float *out) {
+  __shared__ float sums[N / 32];
+  float v = in[threadIdx.x];
+  for (int o = 16; o > 0; o >>= 1)
+    v += __shfl_xor_sync(0xffffffff, v, o);
+  sums[threadIdx.x / 32] = v;
+  __syncthreads();
+  if (threadIdx.x < N / 32)
+    out[threadIdx.x] = sums[threadIdx.x];
+}
+__global__ void pollCounter(int *out, int limit) {
+  __shared__ int hits;
+  if (threadIdx.x == 0)
+    hits = 0;
+  __syncthreads();
+  while (hits < limit)
+    atomicAdd(&hits, 1);
+  out[threadIdx.x] = 1;
+}
+
 // Clean: atomics on one counter do not race with each other.
 __global__ void atomicCounter(int *out) {
   __shared__ int count;
@@ -292,4 +330,7 @@ void launchAll(const float *in, float *out, int *iout, const int *idx, int n) {
   opaqueCallee<<<1, N>>>(out);
   asyncCopy<<<1, N>>>(in, out);
   atomicCounter<<<1, N>>>(iout);
+  resetRacesAtomics<<<1, N>>>(iout);
+  warpSumsPerWarp<<<1, N>>>(in, out);
+  pollCounter<<<1, N>>>(iout, n);
 }

@@ -206,6 +206,7 @@ TEST_F(SharedRaceTest, SkippedBarrierAndEarlyExit) {
 __global__ void k(float *g) {
   if (threadIdx.x < 32)
     __syncthreads();
+  __syncthreads();
   g[threadIdx.x] = 0;
 }
 void host(float *g) { k<<<1, 128>>>(g); }
@@ -224,6 +225,16 @@ __global__ void k(float *g) {
 void host(float *g) { k<<<1, 128>>>(g); }
 )cpp");
   EXPECT_TRUE(Exit.Divergences.empty());
+  // Skipping threads that only exit afterwards no longer count at it.
+  KernelReport SkipThenExit = run(R"cpp(
+__global__ void k(float *g) {
+  if (threadIdx.x < 32)
+    __syncthreads();
+  g[threadIdx.x] = 0;
+}
+void host(float *g) { k<<<1, 128>>>(g); }
+)cpp");
+  EXPECT_TRUE(SkipThenExit.Divergences.empty());
 }
 
 TEST_F(SharedRaceTest, MisalignedBarriers) {
