@@ -52,9 +52,18 @@ bool hasArg(const std::vector<std::string> &Args, llvm::StringRef Prefix) {
   return false;
 }
 
-/// Byte offsets to 1-based line/column, reading each file once.
+/// Byte offsets to 1-based line/column, reading each file once (or taking
+/// its unsaved text, which the offsets then refer to).
 class LineTable {
 public:
+  void useText(const std::string &File, llvm::StringRef Text) {
+    std::vector<unsigned> &Starts = Cache[File];
+    Starts = {0};
+    for (unsigned I = 0; I < Text.size(); ++I)
+      if (Text[I] == '\n')
+        Starts.push_back(I + 1);
+  }
+
   SourcePos position(const std::string &File, unsigned Offset) {
     SourcePos P;
     P.File = File;
@@ -210,6 +219,25 @@ bool isConfigError(const ClangTidyError &E) {
   return E.DiagnosticName == "clang-tidy-config";
 }
 
+/// Unsaved buffers as a layer over the disk: the parse reads them instead
+/// of the files, and the line table counts lines in them. They are keyed
+/// by their real path too, which is how resolved diagnostics name them.
+void overlayUnsaved(llvm::vfs::OverlayFileSystem &FS, const UnsavedFiles &Unsaved,
+                    LineTable &Lines) {
+  if (Unsaved.empty())
+    return;
+  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  for (const auto &[Path, Text] : Unsaved) {
+    Memory->addFile(Path, /*ModificationTime=*/0,
+                    llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
+    Lines.useText(Path, Text);
+    llvm::SmallString<256> Real;
+    if (!llvm::sys::fs::real_path(Path, Real) && Real != Path)
+      Lines.useText(std::string(Real), Text);
+  }
+  FS.pushOverlay(Memory);
+}
+
 } // namespace
 
 /// The CUDA installation clang will use: --cuda-path=, else clang's default.
@@ -362,6 +390,7 @@ UnitResult analyzeUnit(const UnitTask &Job, const ExtraConsumerFactory &Extra) {
     Recording = llvm::makeIntrusiveRefCnt<RecordingFileSystem>(Disk);
   auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       Recording ? llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(Recording) : Disk);
+  overlayUnsaved(*BaseFS, Job.Unsaved, Lines);
   // Quiet: runClangTidy's "N warnings generated" says nothing the report
   // does not.
   // The shared-memory checks count their kernels per thread (one TU at a
@@ -526,6 +555,7 @@ UnitPlan planUnits(DriverRun &Run, const std::vector<std::string> &Files) {
       continue;
     }
     Plan.Tasks[I].Commands = analysisCommands(*Run.Compilations, Files[I], Run.DeviceSide);
+    Plan.Tasks[I].Unsaved = Run.Unsaved;
     if (Plan.Tasks[I].Commands.empty()) {
       Plan.Units[I].Status.Analyzed = false;
       Plan.Units[I].Status.Problem =

@@ -13,6 +13,8 @@
 #include "Report/Finding.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -34,7 +36,15 @@ struct UnitLimits {
   /// Whether a crash's stack and job are kept for the report
   /// (CrashReport.h); false where the unit is run again anyway.
   bool KeepCrashes = true;
+  /// Asked while a worker runs: true stops it, and the unit is reported
+  /// as cancelled (the language server, when a newer edit supersedes the
+  /// text being analysed).
+  std::function<bool()> Cancelled;
 };
+
+/// Unsaved editor buffers: absolute path -> text, read instead of the files
+/// on disk (the language server's didChange).
+using UnsavedFiles = std::map<std::string, std::string>;
 
 struct UnitTask;
 struct UnitResult;
@@ -71,6 +81,7 @@ struct DriverRun {
   bool Progress = false;
   UnitLimits Limits;
   UnitHooks *Hooks = nullptr; ///< none: every unit is analysed
+  UnsavedFiles Unsaved;        ///< given to every unit's task
 };
 
 /// Everything one translation unit's analysis needs, resolved on the main
@@ -90,6 +101,9 @@ struct UnitTask {
   /// A summary pass's request: the same parse also exports the unit's
   /// summaries (CheckedExport.h). Not part of what the checks do.
   SummaryRequest Summaries;
+  /// Buffers the parse reads instead of the files on disk; a task with any
+  /// is never replayed from or stored in the result cache.
+  UnsavedFiles Unsaved;
 };
 
 /// What the engines counted while analysing one unit, for --stats and the

@@ -50,12 +50,14 @@ namespace {
 /// How one worker ended.
 struct WorkerEnd {
   bool TimedOut = false;
+  bool Cancelled = false; ///< stopped because UnitLimits::Cancelled said so
   int ReturnCode = 0; ///< -2: killed by a signal
   std::string Message; ///< the signal's description, or why it did not start
   std::string Stderr;  ///< what it wrote to stderr (CrashReport.h says why)
 
   bool crashed() const {
-    return !TimedOut && (ReturnCode == WorkerCrashedExit || ReturnCode == -2);
+    return !TimedOut && !Cancelled &&
+           (ReturnCode == WorkerCrashedExit || ReturnCode == -2);
   }
 };
 
@@ -167,10 +169,11 @@ void waitForWorker(const std::string &JobPath, const std::string &ResultPath,
     }
     double Elapsed = std::chrono::duration<double>(
                          std::chrono::steady_clock::now() - Start).count();
-    if (Limits.TimeoutSeconds && Elapsed > Limits.TimeoutSeconds) {
+    bool Cancel = Limits.Cancelled && Limits.Cancelled();
+    if (Cancel || (Limits.TimeoutSeconds && Elapsed > Limits.TimeoutSeconds)) {
       ::kill(PI.Pid, SIGKILL);
       llvm::sys::Wait(PI, std::nullopt);
-      End.TimedOut = true;
+      (Cancel ? End.Cancelled : End.TimedOut) = true;
       return;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -204,6 +207,8 @@ void passOn(const WorkerEnd &End) {
 /// Why a worker that produced no usable result failed, for the report.
 std::string failureText(const WorkerEnd &End, const std::string &ResultText,
                         const UnitLimits &Limits) {
+  if (End.Cancelled)
+    return "the analysis was cancelled";
   if (End.TimedOut)
     return "the analysis did not finish within " +
            std::to_string(Limits.TimeoutSeconds) +
@@ -263,7 +268,7 @@ Attempt attempt(const UnitTask &Job, const UnitLimits &Limits, UnitResult &Out) 
                     {"__analyze-unit", analyzeUnitWorkerMain});
   passOn(A.End);
   std::string Text = readWireFile(std::string(ResultPath));
-  if (!A.End.TimedOut && A.End.ReturnCode == 0) {
+  if (!A.End.TimedOut && !A.End.Cancelled && A.End.ReturnCode == 0) {
     std::string Error;
     A.OK = resultFromJson(Text, Out, Error);
     if (!A.OK)

@@ -5,6 +5,16 @@
 // document, for code actions) free of locks; a save is one translation
 // unit, seconds at most once the preamble is cached.
 //
+// Unsaved edits (didChange, full or incremental) are analysed from the
+// editor's text, which the worker's parse reads through an in-memory layer
+// over the disk (UnitTask::Unsaved). As clangd does, an edit waits for a
+// pause of DebounceMs before it is analysed, so that typing costs one
+// analysis, not one per keystroke: while one is due, the loop waits for
+// input only until then. An analysis that a newer edit of the same document
+// (or its save or close) supersedes is stopped: while its worker runs, the
+// driver asks UnitLimits::Cancelled, which reads whatever messages have
+// arrived into a backlog and says whether one of them supersedes it.
+//
 // The protocol's channel is kept apart from everything else in the process:
 // lspMain moves it to private descriptors and points 0 at /dev/null and 1
 // at stderr, so that no library message and no worker process can read
@@ -27,6 +37,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <deque>
 #include <fcntl.h>
 #include <map>
 #include <memory>
@@ -80,6 +91,43 @@ bool isAnalysable(llvm::StringRef Path) {
   return false;
 }
 
+/// How long an edit waits for the next one before it is analysed (clangd
+/// waits about as long).
+constexpr int DebounceMs = 500;
+
+/// The byte offset of an LSP position (line, UTF-16 column) in `Text`;
+/// past the end of a line or of the text, its end.
+size_t offsetOf(const std::string &Text, unsigned Line, unsigned Column) {
+  size_t At = 0;
+  for (unsigned L = 0; L < Line; ++L) {
+    size_t Next = Text.find('\n', At);
+    if (Next == std::string::npos)
+      return Text.size();
+    At = Next + 1;
+  }
+  for (unsigned Units = 0; At < Text.size() && Text[At] != '\n' && Units < Column;) {
+    unsigned char C = Text[At];
+    unsigned Len = C < 0x80 ? 1 : C < 0xE0 ? 2 : C < 0xF0 ? 3 : 4;
+    Units += Len == 4 ? 2 : 1; // a code point past the BMP is a surrogate pair
+    At = std::min(Text.size(), At + Len);
+  }
+  return At;
+}
+
+/// Applies one TextDocumentContentChangeEvent: a range and its new text,
+/// or (without a range) the whole new text.
+void applyChange(std::string &Text, const json &Change) {
+  std::string New = Change.at("text");
+  if (!Change.contains("range")) {
+    Text = std::move(New);
+    return;
+  }
+  const json &Start = Change["range"].at("start"), &End = Change["range"].at("end");
+  size_t From = offsetOf(Text, Start.at("line"), Start.at("character"));
+  size_t To = std::max(From, offsetOf(Text, End.at("line"), End.at("character")));
+  Text.replace(From, To - From, New);
+}
+
 /// A database as `-p` loads it: response files expanded, the driver mode
 /// inferred, headers and unlisted files given their nearest neighbour's
 /// command.
@@ -98,8 +146,8 @@ public:
   }
 
   int run() {
-    while (std::optional<std::string> Body = Transport.read()) {
-      json Msg = json::parse(*Body, nullptr, /*allow_exceptions=*/false);
+    json Msg;
+    while (next(Msg)) {
       if (Msg.is_discarded() || !Msg.is_object()) {
         send({{"jsonrpc", "2.0"}, {"id", nullptr},
               {"error", {{"code", -32700}, {"message", "not JSON"}}}});
@@ -120,6 +168,63 @@ public:
   }
 
 private:
+  /// The next message, from the backlog or the client; runs the analyses
+  /// that fall due while it waits. False at the end of the input.
+  bool next(json &Msg) {
+    while (Backlog.empty()) {
+      if (InputEnded)
+        return false;
+      if (!Due.empty()) {
+        auto First = std::min_element(Due.begin(), Due.end(), [](auto &A, auto &B) {
+          return A.second < B.second;
+        });
+        auto Wait = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        First->second - std::chrono::steady_clock::now())
+                        .count();
+        if (!Transport.waitReadable(static_cast<int>(std::max<long long>(0, Wait)))) {
+          std::string Uri = First->first;
+          Due.erase(First);
+          analyseAndPublish(Uri);
+          continue;
+        }
+      }
+      readOne();
+    }
+    Msg = std::move(Backlog.front());
+    Backlog.pop_front();
+    return true;
+  }
+
+  /// Reads one message into the backlog (a body that is not JSON as a
+  /// discarded value, answered as such in run()).
+  void readOne() {
+    std::optional<std::string> Body = Transport.read();
+    if (!Body) {
+      InputEnded = true;
+      return;
+    }
+    Backlog.push_back(json::parse(*Body, nullptr, /*allow_exceptions=*/false));
+  }
+
+  /// UnitLimits::Cancelled for an analysis of `Uri`: reads what has arrived
+  /// and says whether an edit, save or close of the document is among it.
+  bool superseded(const std::string &Uri) {
+    while (!InputEnded && Transport.waitReadable(0)) {
+      readOne();
+      if (InputEnded)
+        return true;
+      const json &M = Backlog.back();
+      if (!M.is_object())
+        continue;
+      std::string Method = M.value("method", "");
+      if ((Method == "textDocument/didChange" || Method == "textDocument/didSave" ||
+           Method == "textDocument/didClose") &&
+          M.value("params", json::object()).value("textDocument", json::object()).value(
+              "uri", "") == Uri)
+        return true;
+    }
+    return InputEnded;
+  }
   void handle(const json &Msg) {
     std::string Method = Msg.value("method", "");
     const json Params = Msg.value("params", json::object());
@@ -129,21 +234,41 @@ private:
     else if (Method == "shutdown") {
       ShutDown = true;
       reply(Msg["id"], nullptr);
-    } else if (Method == "textDocument/didOpen" || Method == "textDocument/didSave")
-      analyseAndPublish(Params.at("textDocument").at("uri"));
-    else if (Method == "textDocument/didClose")
+    } else if (Method == "textDocument/didOpen") {
+      std::string Uri = Params.at("textDocument").at("uri");
+      Texts[Uri] = Params["textDocument"].value("text", "");
+      analyseAndPublish(Uri);
+    } else if (Method == "textDocument/didChange") {
+      std::string Uri = Params.at("textDocument").at("uri");
+      auto It = Texts.find(Uri);
+      if (It == Texts.end())
+        return; // not open: nothing to apply the change to
+      for (const json &C : Params.at("contentChanges"))
+        applyChange(It->second, C);
+      Due[Uri] = std::chrono::steady_clock::now() + std::chrono::milliseconds(DebounceMs);
+    } else if (Method == "textDocument/didSave") {
+      // What was saved is the file: the text is read again from disk (a
+      // client may have written it without a didChange, e.g. after
+      // applying a code action itself).
+      std::string Uri = Params.at("textDocument").at("uri");
+      Due.erase(Uri);
+      if (auto Buf = llvm::MemoryBuffer::getFile(pathOfUri(Uri)))
+        Texts[Uri] = (*Buf)->getBuffer().str();
+      analyseAndPublish(Uri);
+    } else if (Method == "textDocument/didClose")
       close(Params.at("textDocument").at("uri"));
     else if (Method == "textDocument/codeAction")
       reply(Msg["id"], codeActions(Params));
     else if (IsRequest)
       replyError(Msg["id"], -32601, "method not found: " + Method);
-    // Other notifications (initialized, didChange, $/...) need nothing.
+    // Other notifications (initialized, $/...) need nothing.
   }
 
   json capabilities() {
     return {{"capabilities",
              {{"textDocumentSync",
-               {{"openClose", true}, {"change", 0}, {"save", {{"includeText", false}}}}},
+               // 2: incremental; full-text changes (no range) are taken too.
+               {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
               {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}}}},
             {"serverInfo", {{"name", "cudagraph-tidy"}, {"version", CUDAGRAPH_TIDY_VERSION}}}};
   }
@@ -155,8 +280,16 @@ private:
     auto Started = std::chrono::steady_clock::now();
     unsigned Hits = Stats.Hits, Builds = Stats.Builds;
     json Diags = json::array();
+    Cancelled = false;
+    std::vector<FindingRecord> Found = analyse(Uri, Path, Diags);
+    if (Cancelled) {
+      // A newer text is due (or the document is gone): its analysis
+      // publishes; this one's findings are of a text no longer shown.
+      log(Path + ": analysis cancelled, superseded by a newer edit");
+      return;
+    }
     std::vector<FindingRecord> &Findings = Documents[Uri];
-    Findings = analyse(Path, Diags);
+    Findings = std::move(Found);
     LspConverter Convert;
     Convert.knowDocument(Path, Uri);
     for (json &D : Convert.diagnostics(Findings))
@@ -178,12 +311,18 @@ private:
   /// The findings of the file itself (a check may also report in headers
   /// it includes, which are other documents); `Diags` gets what kept the
   /// file from being analysed.
-  std::vector<FindingRecord> analyse(const std::string &Path, json &Diags) {
+  std::vector<FindingRecord> analyse(const std::string &Uri, const std::string &Path,
+                                     json &Diags) {
     std::string Problem;
     DriverRun Run;
     Run.OptionsProvider = optionsProvider(Problem);
     Run.Compilations = databaseFor(Path);
     Run.Preamble = Preamble;
+    // The editor's text, saved or not, is what the diagnostics are about.
+    auto Text = Texts.find(Uri);
+    if (Text != Texts.end())
+      Run.Unsaved[Path] = Text->second;
+    Run.Limits.Cancelled = [this, Uri] { return Cancelled = Cancelled || superseded(Uri); };
     if (!Run.OptionsProvider) {
       Diags.push_back(LspConverter::notAnalysed(Problem));
       return {};
@@ -203,6 +342,8 @@ private:
 
   void close(const std::string &Uri) {
     Documents.erase(Uri);
+    Texts.erase(Uri);
+    Due.erase(Uri);
     notify("textDocument/publishDiagnostics", {{"uri", Uri}, {"diagnostics", json::array()}});
   }
 
@@ -304,6 +445,12 @@ private:
   PreambleCacheStats Stats;
   bool ShutDown = false;
   std::map<std::string, std::vector<FindingRecord>> Documents; ///< by URI
+  std::map<std::string, std::string> Texts; ///< the editor's text, by URI
+  /// Documents edited and not analysed since: when their analysis is due.
+  std::map<std::string, std::chrono::steady_clock::time_point> Due;
+  std::deque<json> Backlog; ///< messages read ahead (next, superseded)
+  bool InputEnded = false;
+  bool Cancelled = false; ///< the running analysis was superseded
   std::map<std::string, std::unique_ptr<tooling::CompilationDatabase>> Databases;
   std::unique_ptr<tooling::CompilationDatabase> Fallback;
 };

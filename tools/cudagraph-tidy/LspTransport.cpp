@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include <cerrno>
+#include <poll.h>
 #include <unistd.h>
 
 namespace cgt {
@@ -24,6 +25,19 @@ bool LspTransport::fill() {
     if (N < 0 && errno == EINTR)
       continue;
     return false;
+  }
+}
+
+bool LspTransport::waitReadable(int TimeoutMs) {
+  if (!Buffer.empty())
+    return true;
+  struct pollfd P = {In, POLLIN, 0};
+  for (;;) {
+    int N = ::poll(&P, 1, TimeoutMs);
+    if (N < 0 && errno == EINTR)
+      continue;
+    // End of input or an error is "readable" too: read() then says so.
+    return N > 0;
   }
 }
 

@@ -23,6 +23,9 @@ public:
   /// The next message's body; nullopt at end of input or on a header
   /// block without a usable Content-Length.
   std::optional<std::string> read();
+  /// Whether input is waiting (buffered, or readable within `TimeoutMs`
+  /// milliseconds): read() then returns without waiting for the client.
+  bool waitReadable(int TimeoutMs);
   /// Writes one message; false when the client has gone.
   bool write(const std::string &Body);
 

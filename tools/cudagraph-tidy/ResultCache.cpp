@@ -141,6 +141,8 @@ bool ResultCache::replayKept(const UnitTask &Task, UnitResult &Out) {
 }
 
 bool ResultCache::replay(const UnitTask &Task, UnitResult &Out) {
+  if (!Task.Unsaved.empty())
+    return false; // what the files on disk say is not this text's result
   if (replayKept(Task, Out))
     return true;
   if (!Cache)
@@ -185,7 +187,8 @@ void ResultCache::save(const UnitTask &Task, const UnitResult &Result) {
   // A worker that crashed or ran past a budget sends no files: nothing is
   // stored. One whose unit does not parse does, and is: its files and the
   // paths it missed decide that outcome too.
-  if (!Cache || !Store || !Result.ConfigErrors.empty() || Result.Dependencies.empty())
+  if (!Cache || !Store || !Result.ConfigErrors.empty() || Result.Dependencies.empty() ||
+      !Task.Unsaved.empty())
     return;
   std::vector<FileDigest> Files;
   if (!Cache->digestAll(Result.Dependencies, Result.AbsentFiles, Files))

@@ -157,6 +157,7 @@ std::string taskToJson(const UnitTask &Job) {
                 {"crashOnRead", P.FaultCrashOnRead}}},
               {"fault", Job.Fault},
               {"recordReads", Job.RecordReads},
+              {"unsaved", Job.Unsaved},
               {"summaries",
                {{"enabled", Job.Summaries.Enabled},
                 {"modelFiles", Job.Summaries.ModelFiles},
@@ -191,6 +192,7 @@ bool taskFromJson(const std::string &Text, UnitTask &Job, std::string &Error) {
         Job.Preamble.FaultCrashOnRead = P.at("crashOnRead");
         Job.Fault = J.at("fault");
         Job.RecordReads = J.at("recordReads");
+        Job.Unsaved = J.at("unsaved").get<UnsavedFiles>();
         const json &S = J.at("summaries");
         Job.Summaries.Enabled = S.at("enabled");
         Job.Summaries.ModelFiles = S.at("modelFiles");
