@@ -534,7 +534,7 @@ SymVal Interp::evalCall(const CallExpr *C) {
   }
   // Barriers and warp syncs: their arguments are evaluated as for any
   // opaque call, then the thread's phase moves (InterpreterSync.cpp).
-  if (syncKindOf(C, C->getDirectCallee()) != SyncKind::None) {
+  if (syncKindCached(C) != SyncKind::None) {
     for (const Expr *A : C->arguments())
       evalAny(A);
     syncCall(C);

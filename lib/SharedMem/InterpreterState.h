@@ -290,7 +290,8 @@ private:
   uint64_t iterHash(size_t Depth) const;
   void enterArm(const Stmt *Branch, int8_t Arm);
   void leaveArm();
-  void internArms();
+  void addStickyArm(uint64_t Key, int8_t Arm);
+  uint32_t extendArms(uint32_t Id, uint64_t Key, int8_t Arm);
   unsigned barriersMet() const;
   const Expr *firstBarrierSince(size_t From) const;
   void resetSyncThread();
@@ -309,10 +310,19 @@ private:
   SyncLog *Sync = &OwnSync;
   ThreadSync *TS = nullptr;
   SyncCursor Cur;
-  ArmList ArmStack, StickyArms;
+  /// The arm list before each open arm, and how many sticky arms there were.
+  std::vector<std::pair<uint32_t, size_t>> ArmFrames;
+  /// Arms a leaving branch left behind: what follows excludes the other arm.
+  ArmList StickyArms;
   uint32_t ArmId = 0;
   std::map<std::vector<std::pair<uint64_t, int8_t>>, uint32_t> ArmIds;
+  std::map<std::tuple<uint32_t, uint64_t, int8_t>, uint32_t> ArmExt;
   llvm::DenseMap<const Stmt *, unsigned> BarrierIn;
+  /// Per call site, asked by every thread: what it synchronises, and the
+  /// barrier bits of a call not run in place (names are printed to decide).
+  llvm::DenseMap<const CallExpr *, SyncKind> SyncKinds;
+  llvm::DenseMap<const CallExpr *, unsigned> OpaqueBits;
+  SyncKind syncKindCached(const CallExpr *C);
   llvm::DenseMap<const Decl *, unsigned> CalleeBarriers;
   uint64_t PendingValue = 0; ///< the value of the plain store being recorded
 

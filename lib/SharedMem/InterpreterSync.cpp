@@ -112,6 +112,13 @@ SyncKind Interp::syncKindOf(const CallExpr *C, const FunctionDecl *F) {
   return SyncKind::None;
 }
 
+SyncKind Interp::syncKindCached(const CallExpr *C) {
+  auto [It, New] = SyncKinds.try_emplace(C, SyncKind::None);
+  if (New)
+    It->second = syncKindOf(C, C->getDirectCallee());
+  return It->second;
+}
+
 namespace {
 
 /// Does a body (and what it calls in user code, a few calls deep) hold a
@@ -287,7 +294,7 @@ const VarDecl *Interp::sharedNamedBy(const Expr *E) {
 
 bool Interp::syncCall(const CallExpr *C) {
   const FunctionDecl *F = C->getDirectCallee();
-  SyncKind K = syncKindOf(C, F);
+  SyncKind K = syncKindCached(C);
   switch (K) {
   case SyncKind::Block:
     blockBarrier(C);
@@ -321,7 +328,10 @@ bool Interp::syncCall(const CallExpr *C) {
 void Interp::opaqueCall(const CallExpr *C) {
   // A callee the interpreter does not run: it may synchronise, and it may
   // read or write any __shared__ storage it is given.
-  unsigned Bits = callBarrierBits(C, CalleeBarriers, 0);
+  auto [It, New] = OpaqueBits.try_emplace(C, 0);
+  if (New)
+    It->second = callBarrierBits(C, CalleeBarriers, 0);
+  unsigned Bits = It->second;
   if (Bits & (1 | 4)) {
     Sync->KernelSkips.insert(SkipReason::MaySync);
     loseThread();
@@ -353,26 +363,42 @@ void Interp::noteAsm(const AsmStmt *A) {
 }
 
 void Interp::enterArm(const Stmt *Branch, int8_t Arm) {
-  ArmStack.push_back({static_cast<uint64_t>(llvm::hash_combine(
-                          static_cast<const void *>(Branch), iterHash(Iters.size()))),
-                      Arm});
-  internArms();
+  uint64_t Key = static_cast<uint64_t>(
+      llvm::hash_combine(static_cast<const void *>(Branch), iterHash(Iters.size())));
+  ArmFrames.push_back({ArmId, StickyArms.size()});
+  ArmId = extendArms(ArmId, Key, Arm);
 }
 
 void Interp::leaveArm() {
-  ArmStack.pop_back();
-  internArms();
+  // Back to the list before the arm, with what became sticky inside it.
+  auto [Before, Sticky] = ArmFrames.back();
+  ArmFrames.pop_back();
+  ArmId = Before;
+  for (size_t I = Sticky; I < StickyArms.size(); ++I)
+    ArmId = extendArms(ArmId, StickyArms[I].first, StickyArms[I].second);
 }
 
-void Interp::internArms() {
-  ArmList L(ArmStack.begin(), ArmStack.end());
-  L.append(StickyArms.begin(), StickyArms.end());
+void Interp::addStickyArm(uint64_t Key, int8_t Arm) {
+  StickyArms.push_back({Key, Arm});
+  ArmId = extendArms(ArmId, Key, Arm);
+}
+
+/// The interned list `Id` with one more (branch, arm); memoised, since every
+/// thread builds the same lists in the same order.
+uint32_t Interp::extendArms(uint32_t Id, uint64_t Key, int8_t Arm) {
+  auto [It, New] = ArmExt.try_emplace(std::make_tuple(Id, Key, Arm), 0);
+  if (!New)
+    return It->second;
+  ArmList L = Sync->Arms[Id];
+  L.push_back({Key, Arm});
   llvm::sort(L);
-  auto [It, New] = ArmIds.try_emplace(std::vector<std::pair<uint64_t, int8_t>>(L.begin(), L.end()),
-                                      static_cast<uint32_t>(Sync->Arms.size()));
-  if (New)
+  auto [Found, Added] = ArmIds.try_emplace(
+      std::vector<std::pair<uint64_t, int8_t>>(L.begin(), L.end()),
+      static_cast<uint32_t>(Sync->Arms.size()));
+  if (Added)
     Sync->Arms.push_back(L);
-  ArmId = It->second;
+  It->second = Found->second;
+  return Found->second;
 }
 
 unsigned Interp::barriersMet() const {
@@ -394,7 +420,7 @@ void Interp::resetSyncThread() {
     Sync->Threads.resize(Tid + 1);
   TS = &Sync->Threads[Tid];
   Cur = SyncCursor();
-  ArmStack.clear();
+  ArmFrames.clear();
   StickyArms.clear();
   ArmId = 0;
   PendingValue = 0;
@@ -425,8 +451,7 @@ void Interp::joinArms(const Stmt *Site, const SyncCursor &Then, Flow FT, Flow FE
     // One arm left (return, break, continue): what follows runs in the other
     // arm's world only, and never pairs with the leaving arm's accesses.
     Cur = TL ? Else : Then;
-    StickyArms.push_back({Key, static_cast<int8_t>(TL ? 0 : 1)});
-    internArms();
+    addStickyArm(Key, static_cast<int8_t>(TL ? 0 : 1));
     return;
   }
   if (Then.Phase == Else.Phase) {
