@@ -249,8 +249,10 @@ void Interp::warpSync(const CallExpr *C, bool FullTile) {
     const Expr *A = C->getArg(0);
     if (const auto *D = dyn_cast<CXXDefaultArgExpr>(A))
       A = D->getExpr();
-    SymVal V = eval(A);
-    Mask = V.asConst();
+    // A constant expression only: the argument was evaluated already (as
+    // for any call), and evaluating it again would count steps and record
+    // its loads twice. A mask computed per lane gives no verdict.
+    Mask = factsOf(A).Const;
   }
   if (Guarded || !Mask) {
     Cur.WarpLost = true;

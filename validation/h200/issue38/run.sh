@@ -1,6 +1,7 @@
 #!/bin/bash
 # One device call: every kernel of the two lit tests in its own process,
 # under racecheck (hazard report) and synccheck; summarised by summarize.py.
+# $1: an optional regex; only kernels whose name matches it run.
 cd "$(dirname "$0")"
 python3 gen.py
 mkdir -p $OUT/raw
@@ -10,6 +11,7 @@ for t in race div; do
   nvcc -O3 -arch=sm_90 -lineinfo -std=c++17 -o $t ${t}_main.cu > $OUT/raw/$t-build.txt 2>&1 || continue
   while read -r k; do
     [ -z "$k" ] && continue
+    [ -n "$1" ] && ! [[ "$k" =~ $1 ]] && continue
     timeout 60 ./$t "$k" > $OUT/raw/$t.$k.plain 2>&1
     timeout 120 compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 100000 ./$t "$k" > $OUT/raw/$t.$k.racecheck 2>&1
     timeout 120 compute-sanitizer --tool synccheck --print-limit 100000 ./$t "$k" > $OUT/raw/$t.$k.synccheck 2>&1
