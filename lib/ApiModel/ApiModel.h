@@ -41,6 +41,12 @@ struct ResourceKind {
   /// Memory a graph's memory node can hand out: a graph launch allocates it
   /// again, at the same address, after a free.
   bool GraphAllocatable = false;
+  /// Memory whose lifetime other analyzers already check (host heap:
+  /// clang-analyzer's unix.Malloc and cplusplus.NewDelete): followed only so
+  /// that a release by a CUDA family, or a CUDA resource released by its
+  /// family, is reported as a mismatch; its leaks, double releases and uses
+  /// after release are theirs to report.
+  bool MismatchOnly = false;
   /// Handle types that hold only this kind (`cudaArray_t`): a release of a
   /// variable declared so is checked against the kind even when the
   /// function did not see it made.

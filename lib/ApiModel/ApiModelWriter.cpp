@@ -32,6 +32,8 @@ Json kindJson(const ResourceKind &K) {
     J["leakCheck"] = K.LeakCheck;
   if (K.GraphAllocatable)
     J["graphAllocatable"] = true;
+  if (K.MismatchOnly)
+    J["mismatchOnly"] = true;
   if (!K.Doc.empty())
     J["doc"] = K.Doc;
   return J;
@@ -202,8 +204,8 @@ std::string writeModelJson(const ModelDocument &D) {
 }
 
 bool sameKind(const ResourceKind &A, const ResourceKind &B) {
-  return std::tie(A.Name, A.Noun, A.ReleasedBy, A.LeakCheck, A.GraphAllocatable, A.Types, A.Doc) ==
-         std::tie(B.Name, B.Noun, B.ReleasedBy, B.LeakCheck, B.GraphAllocatable, B.Types, B.Doc);
+  return std::tie(A.Name, A.Noun, A.ReleasedBy, A.LeakCheck, A.GraphAllocatable, A.MismatchOnly, A.Types, A.Doc) ==
+         std::tie(B.Name, B.Noun, B.ReleasedBy, B.LeakCheck, B.GraphAllocatable, B.MismatchOnly, B.Types, B.Doc);
 }
 
 bool sameEntry(const FunctionModel &A, const FunctionModel &B) {

@@ -10,6 +10,7 @@
 //   Disjuncts.cpp    ESP disjuncts: split, relevance, retirement, statistics
 //   (PathState.h the lattice, Join.h its join, FlatContainers.h its maps)
 //   Branches.cpp     branches: facts, status and null refinement
+//   Conditions.cpp   symbolic conditions: logical chains, bools bound to tests
 //   ValueFacts.cpp   program values of a disjunct (lib/Values) bound to places
 //   Status.cpp       where a status lives
 //   Calls.cpp        calls and the model's effects; what a call may change
@@ -295,6 +296,7 @@ private:
   // --- the dataflow driver ---
   void transferBlock(const CFGBlock *B, StateSet &S);
   void transferElement(const CFGElement &E, PathState &P, bool &Dead);
+  bool entersLoopBody(const CFGBlock *Header, const PathState &P);
   StateSet propagateEdge(const CFGBlock *From, unsigned SuccIndex, const CFGBlock *To,
                          StateSet Out, bool TwoWay);
   void checkExit(const CFGBlock *From, const StateSet &S);
@@ -360,6 +362,26 @@ private:
   void invalidateFieldFacts(PathState &P);
   void forgetFactsWrittenThrough(const CallExpr *Call, PathState &P);
   void recordConstantFact(Key Target, const Expr *Src, PathState &P);
+
+  // --- symbolic conditions (Conditions.cpp) ---
+  /// One operator around a branch's leaf: `!`, or the `&&`/`||` it is the
+  /// left or right operand of.
+  struct ChainStep {
+    const Expr *Op;
+    bool Negates;
+    bool FromRight;
+  };
+  static constexpr unsigned MaxConditionDepth = 8;
+  const std::vector<ChainStep> &logicalChain(const Expr *Leaf);
+  bool assumeWholeCondition(const Expr *E, bool Value, PathState &P);
+  void propagateCompoundFacts(PathState &P, bool &Infeasible);
+  void recordLogicalParents(const Expr *Leaf, bool Value, PathState &P, bool &Infeasible);
+  uintptr_t bindingFactKey(Key Target, uintptr_t ExprFact);
+  void bindCondition(Key Target, const Expr *Src, PathState &P);
+  void assumeBoundCondition(const Expr *Cond, bool Taken, PathState &P, bool &Infeasible,
+                            unsigned Depth = 0);
+  void assumeCondition(const Expr *E, bool Taken, PathState &P, bool &Infeasible,
+                       unsigned Depth);
 
   // --- value facts (ValueFacts.cpp) ---
   /// A value the constraints can name: a constant, a place (Sym), or what
@@ -464,6 +486,8 @@ private:
   void reportOverwriteByFactory(Key Target, const CallExpr *Factory, PathState &P);
   void reportFieldKnownLive(const CallExpr *Call, const FunctionModel &M,
                             const AcquireEffect &Eff, Key Field, const PathState &P);
+  bool isOthersToReport(FindingKind Kind, const Resource &Res) const;
+  bool releasesOnlyOthersMemory(const ReleaseEffect *E) const;
   void report(FindingKind Kind, unsigned R, const Expr *At, std::vector<PathNote> Notes,
               const std::string &Called = "");
   void reportLeak(unsigned R, const ResState &RS, SourceLocation Where,
@@ -647,6 +671,14 @@ private:
   /// The variables each fact reads (asked for every fact of every disjunct
   /// at every block: a hash map of small vectors).
   llvm::DenseMap<uintptr_t, llvm::SmallSetVector<Key, 2>> FactVars;
+  /// Conditions.cpp: the logical operators around each branch leaf, and the
+  /// conditions each local was bound to, with the fact that says the
+  /// binding still holds on a path.
+  llvm::DenseMap<const Expr *, std::vector<ChainStep>> LogicalChains;
+  /// The `&&`/`||` expression behind each fact key of one, and whether the
+  /// fact's truth is the expression's (EdgeTest::TrueMeansNonZero).
+  llvm::DenseMap<uintptr_t, std::pair<const Expr *, bool>> CompoundFacts;
+  llvm::DenseMap<Key, llvm::SmallVector<std::pair<const Expr *, uintptr_t>, 1>> CondBindings;
   /// Variables whose address was handed to code we do not follow.
   std::set<Key> AddressEscaped;
   /// Pointer parameters the body never reassigns (their members are places).

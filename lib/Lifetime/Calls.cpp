@@ -188,6 +188,8 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
     const Resource &Res = Resources[R];
     if (RS.Bits == Released && RS.ReleaseSite &&
         (!Res.IntoElement || elementUseHitsRelease(RS, Arg, Call))) {
+      if (releasesOnlyOthersMemory(&Eff) || releasesOnlyOthersMemory(RS.ReleasedAs))
+        continue; // host heap: clang-analyzer's unix.Malloc reports it
       report(FindingKind::DoubleRelease, R, Call,
              {{loc(RS.ReleaseSite), "'" + varName(K) + "' was released here by '" +
                                         RS.ReleasedBy->Name + "'"}},
@@ -404,6 +406,8 @@ void Analysis::use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff,
     if (RS == P.Res.end() || RS->second.Bits != Released || !RS->second.ReleaseSite)
       continue;
     if (Resources[R].IntoElement && !elementUseHitsRelease(RS->second, Arg, Call))
+      continue;
+    if (releasesOnlyOthersMemory(RS->second.ReleasedAs))
       continue;
     const FunctionDecl *Callee = Call->getDirectCallee();
     report(FindingKind::UseAfterRelease, R, Call,
