@@ -168,7 +168,7 @@ public:
                             {"name", "params", "returns", "acquires",
                              "releases", "uses", "legalDuringCapture",
                              "captureNote", "capture", "stream", "statusOut",
-                             "returnsLastStatus", "legalInRelaxedCapture",
+                             "returnsLastStatus", "releasesAll", "legalInRelaxedCapture",
                              "captureMode", "autoFreeOnLaunch", "intoGraph", "queriesCapture",
                              "captureStatusOut", "streamOrder",
                              "unlistedArgsEscape", "doc"}))
@@ -188,6 +188,8 @@ public:
     if (auto E = readBool(F, "legalDuringCapture", Where, Out.LegalDuringCapture))
       return E;
     if (auto E = readBool(F, "returnsLastStatus", Where, Out.ReturnsLastStatus))
+      return E;
+    if (auto E = readBool(F, "releasesAll", Where, Out.ReleasesAll))
       return E;
     if (auto E = readBool(F, "legalInRelaxedCapture", Where, Out.LegalInRelaxedCapture))
       return E;

@@ -155,6 +155,9 @@ struct FunctionModel {
   /// Returns the status of the last runtime call (cudaGetLastError): a test
   /// of it tests the acquisitions whose own status nobody looked at.
   bool ReturnsLastStatus = false;
+  /// Destroys everything the device or context owns (cudaDeviceReset,
+  /// cuDevicePrimaryCtxReset, cuCtxDestroy): no handle is leaked past it.
+  bool ReleasesAll = false;
   bool LegalDuringCapture = true;
   /// Why the call is illegal during capture (for the message).
   std::string CaptureNote;

@@ -153,6 +153,8 @@ Json functionJson(const FunctionModel &F) {
     J["statusOut"] = {{"arg", argValue(F.StatusOutArg)}, {"field", F.StatusOutField}};
   if (F.ReturnsLastStatus)
     J["returnsLastStatus"] = true;
+  if (F.ReleasesAll)
+    J["releasesAll"] = true;
   if (!F.LegalDuringCapture)
     J["legalDuringCapture"] = false;
   if (F.LegalInRelaxedCapture)
@@ -230,12 +232,12 @@ bool sameEntry(const FunctionModel &A, const FunctionModel &B) {
   return Same(A.Acquires, B.Acquires, Acq) && Same(A.Releases, B.Releases, Rel) &&
          Same(A.Uses, B.Uses, Use) && Order(A.Order) == Order(B.Order) &&
          std::tie(A.Name, A.NumParams, A.StatusType, A.StatusOutArg, A.StatusOutField,
-                  A.ReturnsLastStatus, A.LegalDuringCapture, A.CaptureNote,
+                  A.ReturnsLastStatus, A.ReleasesAll, A.LegalDuringCapture, A.CaptureNote,
                   A.LegalInRelaxedCapture, A.QueriesCapture, A.CaptureStatusOutArg, A.Capture, A.StreamArg,
                   A.IntoGraphArg, A.CaptureModeArg, A.RelaxedCaptureMode, A.AutoFreeArg,
                   A.AutoFreeBit, A.NoAutoFree, A.UnlistedArgsEscape, A.Doc) ==
              std::tie(B.Name, B.NumParams, B.StatusType, B.StatusOutArg, B.StatusOutField,
-                      B.ReturnsLastStatus, B.LegalDuringCapture, B.CaptureNote,
+                      B.ReturnsLastStatus, B.ReleasesAll, B.LegalDuringCapture, B.CaptureNote,
                       B.LegalInRelaxedCapture, B.QueriesCapture, B.CaptureStatusOutArg, B.Capture, B.StreamArg,
                       B.IntoGraphArg, B.CaptureModeArg, B.RelaxedCaptureMode, B.AutoFreeArg,
                       B.AutoFreeBit, B.NoAutoFree, B.UnlistedArgsEscape, B.Doc);

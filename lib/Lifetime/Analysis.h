@@ -418,6 +418,7 @@ private:
   void scanReEvaluations();
   void onCall(const CallExpr *Call, PathState &P, bool &Dead);
   void applyCall(const CallExpr *Call, PathState &P, bool &Dead);
+  void handOverEverything(PathState &P);
   void onModeledCall(const CallExpr *Call, const FunctionModel &M, PathState &P);
   void forgetWrittenOutArgs(const CallExpr *Call, const FunctionModel *M, PathState &P);
   bool readsThroughConstPointer(const CallExpr *Call, unsigned I);

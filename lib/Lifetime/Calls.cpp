@@ -417,10 +417,22 @@ void Analysis::use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff,
   }
 }
 
+/// `cudaDeviceReset()` (often in an error macro before `return`): the
+/// device took everything live back, so nothing leaks after it. Escaped
+/// rather than released: a release after it is an error the runtime
+/// reports, not a double free of ours to name.
+void Analysis::handOverEverything(PathState &P) {
+  for (auto &Entry : P.Res)
+    if (Entry.second.Bits & Live)
+      Entry.second.Bits = (Entry.second.Bits & ~Live) | Escaped;
+}
+
 void Analysis::onModeledCall(const CallExpr *Call, const FunctionModel &M,
                              PathState &P) {
   if (M.ReturnsLastStatus)
     takeOverUncheckedStatus(Call, P);
+  if (M.ReleasesAll)
+    handOverEverything(P);
   if (!M.LegalDuringCapture)
     checkCaptureLegal(Call, M, P);
   if (M.Capture != CaptureRole::None)
