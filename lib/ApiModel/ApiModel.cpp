@@ -169,6 +169,7 @@ public:
                              "releases", "uses", "legalDuringCapture",
                              "captureNote", "capture", "stream", "statusOut",
                              "returnsLastStatus", "releasesAll", "legalInRelaxedCapture",
+                             "legalInRelaxedCaptureOnOtherStream",
                              "captureMode", "autoFreeOnLaunch", "intoGraph", "queriesCapture",
                              "captureStatusOut", "streamOrder",
                              "unlistedArgsEscape", "doc"}))
@@ -192,6 +193,9 @@ public:
     if (auto E = readBool(F, "releasesAll", Where, Out.ReleasesAll))
       return E;
     if (auto E = readBool(F, "legalInRelaxedCapture", Where, Out.LegalInRelaxedCapture))
+      return E;
+    if (auto E = readBool(F, "legalInRelaxedCaptureOnOtherStream", Where,
+                          Out.LegalInRelaxedCaptureOnOtherStream))
       return E;
     if (auto E = readBool(F, "queriesCapture", Where, Out.QueriesCapture))
       return E;

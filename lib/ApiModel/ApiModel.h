@@ -164,6 +164,9 @@ struct FunctionModel {
   /// Illegal only in global and thread-local capture modes: a capture begun
   /// in relaxed mode allows it (cudaMalloc).
   bool LegalInRelaxedCapture = false;
+  /// Legal in a relaxed capture unless its stream argument is the capturing
+  /// stream (`cudaStreamSynchronize(side)` while `work` captures).
+  bool LegalInRelaxedCaptureOnOtherStream = false;
   /// Asks whether a stream is capturing (cudaStreamIsCapturing): code that
   /// asks adapts to capture, so a helper that asks is not judged as a whole.
   bool QueriesCapture = false;

@@ -157,6 +157,8 @@ Json functionJson(const FunctionModel &F) {
     J["releasesAll"] = true;
   if (!F.LegalDuringCapture)
     J["legalDuringCapture"] = false;
+  if (F.LegalInRelaxedCaptureOnOtherStream)
+    J["legalInRelaxedCaptureOnOtherStream"] = true;
   if (F.LegalInRelaxedCapture)
     J["legalInRelaxedCapture"] = true;
   if (!F.CaptureNote.empty())
@@ -233,12 +235,12 @@ bool sameEntry(const FunctionModel &A, const FunctionModel &B) {
          Same(A.Uses, B.Uses, Use) && Order(A.Order) == Order(B.Order) &&
          std::tie(A.Name, A.NumParams, A.StatusType, A.StatusOutArg, A.StatusOutField,
                   A.ReturnsLastStatus, A.ReleasesAll, A.LegalDuringCapture, A.CaptureNote,
-                  A.LegalInRelaxedCapture, A.QueriesCapture, A.CaptureStatusOutArg, A.Capture, A.StreamArg,
+                  A.LegalInRelaxedCapture, A.LegalInRelaxedCaptureOnOtherStream, A.QueriesCapture, A.CaptureStatusOutArg, A.Capture, A.StreamArg,
                   A.IntoGraphArg, A.CaptureModeArg, A.RelaxedCaptureMode, A.AutoFreeArg,
                   A.AutoFreeBit, A.NoAutoFree, A.UnlistedArgsEscape, A.Doc) ==
              std::tie(B.Name, B.NumParams, B.StatusType, B.StatusOutArg, B.StatusOutField,
                       B.ReturnsLastStatus, B.ReleasesAll, B.LegalDuringCapture, B.CaptureNote,
-                      B.LegalInRelaxedCapture, B.QueriesCapture, B.CaptureStatusOutArg, B.Capture, B.StreamArg,
+                      B.LegalInRelaxedCapture, B.LegalInRelaxedCaptureOnOtherStream, B.QueriesCapture, B.CaptureStatusOutArg, B.Capture, B.StreamArg,
                       B.IntoGraphArg, B.CaptureModeArg, B.RelaxedCaptureMode, B.AutoFreeArg,
                       B.AutoFreeBit, B.NoAutoFree, B.UnlistedArgsEscape, B.Doc);
 }

@@ -176,6 +176,9 @@ struct LifetimeAnalyzer::Impl {
   /// Per helper: the integer, enum or bool parameters its conditions read.
   llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<unsigned, 2>> BranchedOnParams;
   std::set<const FunctionDecl *> InProgress;
+  /// Helpers whose own findings a caller's finding is being checked against
+  /// (LifetimeAnalyzer::dropMismatchesNamedInside): a recursion guard.
+  std::set<const FunctionDecl *> HelpersAsked;
   std::map<const FunctionDecl *, bool> Interesting;
   /// Model entries built from clang's handle attributes (HandleAttributes.cpp).
   std::map<const FunctionDecl *, std::unique_ptr<FunctionModel>> AttributeModels;

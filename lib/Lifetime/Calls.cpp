@@ -201,11 +201,15 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
         F->second.VarName = varName(K);
       continue;
     }
-    if (!Res.Kind.empty() && !releasesKindOf(Eff, Res) && (RS.Bits & Live))
+    if (!Res.Kind.empty() && !releasesKindOf(Eff, Res) && (RS.Bits & Live)) {
       report(FindingKind::MismatchedRelease, R, Call,
              {{loc(Res.Site), "'" + varName(K) + "' was allocated here by '" +
                                   Res.AcquiredBy + "'"}},
              M.Name);
+      if (auto F = Findings.find({static_cast<int>(FindingKind::MismatchedRelease), Call});
+          F != Findings.end() && M.Origin == "summary")
+        F->second.ThroughHelper = Call->getDirectCallee();
+    }
     if (K->Element && !releasesEveryElement(K, Arg, RS))
       continue;
     if (RS.Bits == Released && Res.IntoElement)
