@@ -139,7 +139,7 @@ public:
       return error("kinds", "expected an object of resource kinds");
     for (auto K = It->begin(); K != It->end(); ++K) {
       std::string Path = "kinds." + K.key();
-      if (auto E = expectKeys(K.value(), Path, {"noun", "releasedBy", "leakCheck", "graphAllocatable", "types", "doc"}))
+      if (auto E = expectKeys(K.value(), Path, {"noun", "releasedBy", "leakCheck", "graphAllocatable", "mismatchOnly", "types", "doc"}))
         return E;
       ResourceKind RK;
       RK.Name = K.key();
@@ -150,6 +150,8 @@ public:
       if (auto E = readString(K.value(), "leakCheck", Path, RK.LeakCheck, false))
         return E;
       if (auto E = readBool(K.value(), "graphAllocatable", Path, RK.GraphAllocatable))
+        return E;
+      if (auto E = readBool(K.value(), "mismatchOnly", Path, RK.MismatchOnly))
         return E;
       if (auto E = readStringList(K.value(), "types", Path, RK.Types))
         return E;
@@ -166,7 +168,8 @@ public:
                             {"name", "params", "returns", "acquires",
                              "releases", "uses", "legalDuringCapture",
                              "captureNote", "capture", "stream", "statusOut",
-                             "returnsLastStatus", "legalInRelaxedCapture",
+                             "returnsLastStatus", "releasesAll", "legalInRelaxedCapture",
+                             "legalInRelaxedCaptureOnOtherStream",
                              "captureMode", "autoFreeOnLaunch", "intoGraph", "queriesCapture",
                              "captureStatusOut", "streamOrder",
                              "unlistedArgsEscape", "doc"}))
@@ -187,7 +190,12 @@ public:
       return E;
     if (auto E = readBool(F, "returnsLastStatus", Where, Out.ReturnsLastStatus))
       return E;
+    if (auto E = readBool(F, "releasesAll", Where, Out.ReleasesAll))
+      return E;
     if (auto E = readBool(F, "legalInRelaxedCapture", Where, Out.LegalInRelaxedCapture))
+      return E;
+    if (auto E = readBool(F, "legalInRelaxedCaptureOnOtherStream", Where,
+                          Out.LegalInRelaxedCaptureOnOtherStream))
       return E;
     if (auto E = readBool(F, "queriesCapture", Where, Out.QueriesCapture))
       return E;

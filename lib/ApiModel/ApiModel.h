@@ -41,6 +41,12 @@ struct ResourceKind {
   /// Memory a graph's memory node can hand out: a graph launch allocates it
   /// again, at the same address, after a free.
   bool GraphAllocatable = false;
+  /// Memory whose lifetime other analyzers already check (host heap:
+  /// clang-analyzer's unix.Malloc and cplusplus.NewDelete): followed only so
+  /// that a release by a CUDA family, or a CUDA resource released by its
+  /// family, is reported as a mismatch; its leaks, double releases and uses
+  /// after release are theirs to report.
+  bool MismatchOnly = false;
   /// Handle types that hold only this kind (`cudaArray_t`): a release of a
   /// variable declared so is checked against the kind even when the
   /// function did not see it made.
@@ -149,12 +155,18 @@ struct FunctionModel {
   /// Returns the status of the last runtime call (cudaGetLastError): a test
   /// of it tests the acquisitions whose own status nobody looked at.
   bool ReturnsLastStatus = false;
+  /// Destroys everything the device or context owns (cudaDeviceReset,
+  /// cuDevicePrimaryCtxReset, cuCtxDestroy): no handle is leaked past it.
+  bool ReleasesAll = false;
   bool LegalDuringCapture = true;
   /// Why the call is illegal during capture (for the message).
   std::string CaptureNote;
   /// Illegal only in global and thread-local capture modes: a capture begun
   /// in relaxed mode allows it (cudaMalloc).
   bool LegalInRelaxedCapture = false;
+  /// Legal in a relaxed capture unless its stream argument is the capturing
+  /// stream (`cudaStreamSynchronize(side)` while `work` captures).
+  bool LegalInRelaxedCaptureOnOtherStream = false;
   /// Asks whether a stream is capturing (cudaStreamIsCapturing): code that
   /// asks adapts to capture, so a helper that asks is not judged as a whole.
   bool QueriesCapture = false;

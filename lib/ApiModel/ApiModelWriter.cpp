@@ -32,6 +32,8 @@ Json kindJson(const ResourceKind &K) {
     J["leakCheck"] = K.LeakCheck;
   if (K.GraphAllocatable)
     J["graphAllocatable"] = true;
+  if (K.MismatchOnly)
+    J["mismatchOnly"] = true;
   if (!K.Doc.empty())
     J["doc"] = K.Doc;
   return J;
@@ -151,8 +153,12 @@ Json functionJson(const FunctionModel &F) {
     J["statusOut"] = {{"arg", argValue(F.StatusOutArg)}, {"field", F.StatusOutField}};
   if (F.ReturnsLastStatus)
     J["returnsLastStatus"] = true;
+  if (F.ReleasesAll)
+    J["releasesAll"] = true;
   if (!F.LegalDuringCapture)
     J["legalDuringCapture"] = false;
+  if (F.LegalInRelaxedCaptureOnOtherStream)
+    J["legalInRelaxedCaptureOnOtherStream"] = true;
   if (F.LegalInRelaxedCapture)
     J["legalInRelaxedCapture"] = true;
   if (!F.CaptureNote.empty())
@@ -202,8 +208,8 @@ std::string writeModelJson(const ModelDocument &D) {
 }
 
 bool sameKind(const ResourceKind &A, const ResourceKind &B) {
-  return std::tie(A.Name, A.Noun, A.ReleasedBy, A.LeakCheck, A.GraphAllocatable, A.Types, A.Doc) ==
-         std::tie(B.Name, B.Noun, B.ReleasedBy, B.LeakCheck, B.GraphAllocatable, B.Types, B.Doc);
+  return std::tie(A.Name, A.Noun, A.ReleasedBy, A.LeakCheck, A.GraphAllocatable, A.MismatchOnly, A.Types, A.Doc) ==
+         std::tie(B.Name, B.Noun, B.ReleasedBy, B.LeakCheck, B.GraphAllocatable, B.MismatchOnly, B.Types, B.Doc);
 }
 
 bool sameEntry(const FunctionModel &A, const FunctionModel &B) {
@@ -228,13 +234,13 @@ bool sameEntry(const FunctionModel &A, const FunctionModel &B) {
   return Same(A.Acquires, B.Acquires, Acq) && Same(A.Releases, B.Releases, Rel) &&
          Same(A.Uses, B.Uses, Use) && Order(A.Order) == Order(B.Order) &&
          std::tie(A.Name, A.NumParams, A.StatusType, A.StatusOutArg, A.StatusOutField,
-                  A.ReturnsLastStatus, A.LegalDuringCapture, A.CaptureNote,
-                  A.LegalInRelaxedCapture, A.QueriesCapture, A.CaptureStatusOutArg, A.Capture, A.StreamArg,
+                  A.ReturnsLastStatus, A.ReleasesAll, A.LegalDuringCapture, A.CaptureNote,
+                  A.LegalInRelaxedCapture, A.LegalInRelaxedCaptureOnOtherStream, A.QueriesCapture, A.CaptureStatusOutArg, A.Capture, A.StreamArg,
                   A.IntoGraphArg, A.CaptureModeArg, A.RelaxedCaptureMode, A.AutoFreeArg,
                   A.AutoFreeBit, A.NoAutoFree, A.UnlistedArgsEscape, A.Doc) ==
              std::tie(B.Name, B.NumParams, B.StatusType, B.StatusOutArg, B.StatusOutField,
-                      B.ReturnsLastStatus, B.LegalDuringCapture, B.CaptureNote,
-                      B.LegalInRelaxedCapture, B.QueriesCapture, B.CaptureStatusOutArg, B.Capture, B.StreamArg,
+                      B.ReturnsLastStatus, B.ReleasesAll, B.LegalDuringCapture, B.CaptureNote,
+                      B.LegalInRelaxedCapture, B.LegalInRelaxedCaptureOnOtherStream, B.QueriesCapture, B.CaptureStatusOutArg, B.Capture, B.StreamArg,
                       B.IntoGraphArg, B.CaptureModeArg, B.RelaxedCaptureMode, B.AutoFreeArg,
                       B.AutoFreeBit, B.NoAutoFree, B.UnlistedArgsEscape, B.Doc);
 }

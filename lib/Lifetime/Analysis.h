@@ -10,6 +10,7 @@
 //   Disjuncts.cpp    ESP disjuncts: split, relevance, retirement, statistics
 //   (PathState.h the lattice, Join.h its join, FlatContainers.h its maps)
 //   Branches.cpp     branches: facts, status and null refinement
+//   Conditions.cpp   symbolic conditions: logical chains, bools bound to tests
 //   ValueFacts.cpp   program values of a disjunct (lib/Values) bound to places
 //   Status.cpp       where a status lives
 //   Calls.cpp        calls and the model's effects; what a call may change
@@ -175,6 +176,9 @@ struct LifetimeAnalyzer::Impl {
   /// Per helper: the integer, enum or bool parameters its conditions read.
   llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<unsigned, 2>> BranchedOnParams;
   std::set<const FunctionDecl *> InProgress;
+  /// Helpers whose own findings a caller's finding is being checked against
+  /// (LifetimeAnalyzer::dropMismatchesNamedInside): a recursion guard.
+  std::set<const FunctionDecl *> HelpersAsked;
   std::map<const FunctionDecl *, bool> Interesting;
   /// Model entries built from clang's handle attributes (HandleAttributes.cpp).
   std::map<const FunctionDecl *, std::unique_ptr<FunctionModel>> AttributeModels;
@@ -295,6 +299,7 @@ private:
   // --- the dataflow driver ---
   void transferBlock(const CFGBlock *B, StateSet &S);
   void transferElement(const CFGElement &E, PathState &P, bool &Dead);
+  bool entersLoopBody(const CFGBlock *Header, const PathState &P);
   StateSet propagateEdge(const CFGBlock *From, unsigned SuccIndex, const CFGBlock *To,
                          StateSet Out, bool TwoWay);
   void checkExit(const CFGBlock *From, const StateSet &S);
@@ -361,6 +366,26 @@ private:
   void forgetFactsWrittenThrough(const CallExpr *Call, PathState &P);
   void recordConstantFact(Key Target, const Expr *Src, PathState &P);
 
+  // --- symbolic conditions (Conditions.cpp) ---
+  /// One operator around a branch's leaf: `!`, or the `&&`/`||` it is the
+  /// left or right operand of.
+  struct ChainStep {
+    const Expr *Op;
+    bool Negates;
+    bool FromRight;
+  };
+  static constexpr unsigned MaxConditionDepth = 8;
+  const std::vector<ChainStep> &logicalChain(const Expr *Leaf);
+  bool assumeWholeCondition(const Expr *E, bool Value, PathState &P);
+  void propagateCompoundFacts(PathState &P, bool &Infeasible);
+  void recordLogicalParents(const Expr *Leaf, bool Value, PathState &P, bool &Infeasible);
+  uintptr_t bindingFactKey(Key Target, uintptr_t ExprFact);
+  void bindCondition(Key Target, const Expr *Src, PathState &P);
+  void assumeBoundCondition(const Expr *Cond, bool Taken, PathState &P, bool &Infeasible,
+                            unsigned Depth = 0);
+  void assumeCondition(const Expr *E, bool Taken, PathState &P, bool &Infeasible,
+                       unsigned Depth);
+
   // --- value facts (ValueFacts.cpp) ---
   /// A value the constraints can name: a constant, a place (Sym), or what
   /// a helper that asks whether a stream captures returns (CaptureStream:
@@ -396,6 +421,7 @@ private:
   void scanReEvaluations();
   void onCall(const CallExpr *Call, PathState &P, bool &Dead);
   void applyCall(const CallExpr *Call, PathState &P, bool &Dead);
+  void handOverEverything(PathState &P);
   void onModeledCall(const CallExpr *Call, const FunctionModel &M, PathState &P);
   void forgetWrittenOutArgs(const CallExpr *Call, const FunctionModel *M, PathState &P);
   bool readsThroughConstPointer(const CallExpr *Call, unsigned I);
@@ -464,6 +490,8 @@ private:
   void reportOverwriteByFactory(Key Target, const CallExpr *Factory, PathState &P);
   void reportFieldKnownLive(const CallExpr *Call, const FunctionModel &M,
                             const AcquireEffect &Eff, Key Field, const PathState &P);
+  bool isOthersToReport(FindingKind Kind, const Resource &Res) const;
+  bool releasesOnlyOthersMemory(const ReleaseEffect *E) const;
   void report(FindingKind Kind, unsigned R, const Expr *At, std::vector<PathNote> Notes,
               const std::string &Called = "");
   void reportLeak(unsigned R, const ResState &RS, SourceLocation Where,
@@ -647,6 +675,14 @@ private:
   /// The variables each fact reads (asked for every fact of every disjunct
   /// at every block: a hash map of small vectors).
   llvm::DenseMap<uintptr_t, llvm::SmallSetVector<Key, 2>> FactVars;
+  /// Conditions.cpp: the logical operators around each branch leaf, and the
+  /// conditions each local was bound to, with the fact that says the
+  /// binding still holds on a path.
+  llvm::DenseMap<const Expr *, std::vector<ChainStep>> LogicalChains;
+  /// The `&&`/`||` expression behind each fact key of one, and whether the
+  /// fact's truth is the expression's (EdgeTest::TrueMeansNonZero).
+  llvm::DenseMap<uintptr_t, std::pair<const Expr *, bool>> CompoundFacts;
+  llvm::DenseMap<Key, llvm::SmallVector<std::pair<const Expr *, uintptr_t>, 1>> CondBindings;
   /// Variables whose address was handed to code we do not follow.
   std::set<Key> AddressEscaped;
   /// Pointer parameters the body never reassigns (their members are places).

@@ -287,6 +287,7 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
   }
   recordConstantFact(Target, Src, P);
   bindValue(Target, RHS, P);
+  bindCondition(Target, Src, P);
   if (Stepped && !Stepped->isFull())
     P.Values.bindRange(reinterpret_cast<values::Symbol>(Target), *Stepped);
   auto Old = P.Bind.find(Target);
@@ -314,8 +315,10 @@ void Analysis::reportOverwriteByFactory(Key Target, const CallExpr *Factory, Pat
   unsigned NewR = ReturnedResource[Factory];
   for (unsigned OldR : Old->second) {
     auto RS = P.Res.find(OldR);
+    // A summary's parameter stands for whatever the caller passes: nothing
+    // was acquired here, so nothing is overwritten (and it has no site).
     if (RS == P.Res.end() || !(RS->second.Bits & Live) || P.boundElsewhere(OldR, Target) ||
-        Resources[OldR].IntoField)
+        Resources[OldR].IntoField || !Resources[OldR].Site)
       continue;
     const Resource &Prev = Resources[OldR];
     std::string Noun = A.Model.kind(Prev.Kind) ? A.Model.kind(Prev.Kind)->Noun : "resource";

@@ -188,6 +188,8 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
     const Resource &Res = Resources[R];
     if (RS.Bits == Released && RS.ReleaseSite &&
         (!Res.IntoElement || elementUseHitsRelease(RS, Arg, Call))) {
+      if (releasesOnlyOthersMemory(&Eff) || releasesOnlyOthersMemory(RS.ReleasedAs))
+        continue; // host heap: clang-analyzer's unix.Malloc reports it
       report(FindingKind::DoubleRelease, R, Call,
              {{loc(RS.ReleaseSite), "'" + varName(K) + "' was released here by '" +
                                         RS.ReleasedBy->Name + "'"}},
@@ -199,11 +201,15 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
         F->second.VarName = varName(K);
       continue;
     }
-    if (!Res.Kind.empty() && !releasesKindOf(Eff, Res) && (RS.Bits & Live))
+    if (!Res.Kind.empty() && !releasesKindOf(Eff, Res) && (RS.Bits & Live)) {
       report(FindingKind::MismatchedRelease, R, Call,
              {{loc(Res.Site), "'" + varName(K) + "' was allocated here by '" +
                                   Res.AcquiredBy + "'"}},
              M.Name);
+      if (auto F = Findings.find({static_cast<int>(FindingKind::MismatchedRelease), Call});
+          F != Findings.end() && M.Origin == "summary")
+        F->second.ThroughHelper = Call->getDirectCallee();
+    }
     if (K->Element && !releasesEveryElement(K, Arg, RS))
       continue;
     if (RS.Bits == Released && Res.IntoElement)
@@ -405,6 +411,8 @@ void Analysis::use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff,
       continue;
     if (Resources[R].IntoElement && !elementUseHitsRelease(RS->second, Arg, Call))
       continue;
+    if (releasesOnlyOthersMemory(RS->second.ReleasedAs))
+      continue;
     const FunctionDecl *Callee = Call->getDirectCallee();
     report(FindingKind::UseAfterRelease, R, Call,
            {{loc(RS->second.ReleaseSite),
@@ -413,10 +421,22 @@ void Analysis::use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff,
   }
 }
 
+/// `cudaDeviceReset()` (often in an error macro before `return`): the
+/// device took everything live back, so nothing leaks after it. Escaped
+/// rather than released: a release after it is an error the runtime
+/// reports, not a double free of ours to name.
+void Analysis::handOverEverything(PathState &P) {
+  for (auto &Entry : P.Res)
+    if (Entry.second.Bits & Live)
+      Entry.second.Bits = (Entry.second.Bits & ~Live) | Escaped;
+}
+
 void Analysis::onModeledCall(const CallExpr *Call, const FunctionModel &M,
                              PathState &P) {
   if (M.ReturnsLastStatus)
     takeOverUncheckedStatus(Call, P);
+  if (M.ReleasesAll)
+    handOverEverything(P);
   if (!M.LegalDuringCapture)
     checkCaptureLegal(Call, M, P);
   if (M.Capture != CaptureRole::None)

@@ -122,6 +122,23 @@ void Analysis::checkExit(const CFGBlock *From, const StateSet &S) {
   ReachedExit = true;
 }
 
+/// A resource's disjunct that reaches a counted loop whose first test it
+/// decides (`if (n <= 0) return;` before `for (i = 0; i < n; ++i)`) keeps
+/// the counter's entry value: widened, the header would also take the exit
+/// that only a loop of zero trips takes, and a resource the first pass
+/// releases would leak there. The base and every other disjunct enter
+/// widened, so this costs one more walk of the loop per such resource.
+bool Analysis::entersLoopBody(const CFGBlock *Header, const PathState &P) {
+  if (P.Tracked == 0 || Header->succ_size() != 2)
+    return false;
+  auto RS = P.Res.find(P.Tracked);
+  if (RS == P.Res.end() || !(RS->second.Bits & Live))
+    return false;
+  const Expr *Cond = Header->getLastCondition();
+  std::optional<bool> Known = Cond ? knownCondition(Cond, P) : std::nullopt;
+  return Known && *Known;
+}
+
 /// True when the block's only way on is the function exit.
 bool Analysis::leavesFunction(const CFGBlock *B) const {
   if (!B)
@@ -196,6 +213,14 @@ StateSet Analysis::propagateEdge(const CFGBlock *From, unsigned SuccIndex,
       refineOnSwitch(Switch, To, P, Infeasible);
     else
       refineOnBranch(Cond, SuccIndex == 0, P, Infeasible, TwoWay);
+    // What the leaf decides of the `&&`/`||` around it, and of the
+    // condition a tested local was bound to (Conditions.cpp).
+    if (!Switch && !Infeasible)
+      recordLogicalParents(Cond, SuccIndex == 0, P, Infeasible);
+    if (!Switch && !Infeasible)
+      assumeBoundCondition(Cond, SuccIndex == 0, P, Infeasible);
+    if (!Infeasible)
+      propagateCompoundFacts(P, Infeasible);
     return Infeasible;
   });
   return Out;
@@ -499,6 +524,8 @@ bool Analysis::run() {
         // under `if (step == 0)` still knows it is the first iteration, and
         // the way back tells it the others are not.
         for (PathState &P : Refined) {
+          if (entersLoopBody(To, P))
+            continue;
           forgetFactsKeepingValue(Counter[ToId], P);
           widenCounter(Counter[ToId], CounterDirection[ToId], P);
         }

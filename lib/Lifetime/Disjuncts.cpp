@@ -29,7 +29,9 @@ namespace {
 
 /// Calls whose effect reaches every disjunct, not only those whose
 /// variables they name.
-bool affectsEveryResource(const FunctionModel *M) { return M && M->ReturnsLastStatus; }
+bool affectsEveryResource(const FunctionModel *M) {
+  return M && (M->ReturnsLastStatus || M->ReleasesAll);
+}
 
 /// Variables and members whose type can carry a handle or a device pointer
 /// (`CUdeviceptr` is an integer): only they get a bit in the "named later"

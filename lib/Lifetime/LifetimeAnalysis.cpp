@@ -358,11 +358,31 @@ std::vector<LifetimeFinding> LifetimeAnalyzer::analyze(const FunctionDecl *FD) {
           return G.Kind == F.Kind && G.Loc == F.Loc;
         }))
       Out.push_back(std::move(F));
+  dropMismatchesNamedInside(Out);
   const SourceManager &SM = P->Ctx.getSourceManager();
   llvm::sort(Out, [&](const LifetimeFinding &L, const LifetimeFinding &R) {
     return SM.isBeforeInTranslationUnit(L.Loc, R.Loc);
   });
   return Out;
+}
+
+/// One wrong release, one finding: a helper of this unit that releases with
+/// the wrong family reports the call inside it, so the calls of the helper
+/// (whose summary carries the release) say nothing more. Where the helper
+/// cannot tell (it does not know what its argument holds), the caller's
+/// finding is the only one and stays.
+void LifetimeAnalyzer::dropMismatchesNamedInside(std::vector<LifetimeFinding> &Out) {
+  llvm::erase_if(Out, [&](const LifetimeFinding &F) {
+    const FunctionDecl *Helper = F.ThroughHelper ? F.ThroughHelper->getDefinition() : nullptr;
+    if (F.Kind != FindingKind::MismatchedRelease || !Helper ||
+        !P->HelpersAsked.insert(Helper).second)
+      return false;
+    std::vector<LifetimeFinding> Inner = analyze(Helper);
+    P->HelpersAsked.erase(Helper);
+    return llvm::any_of(Inner, [](const LifetimeFinding &G) {
+      return G.Kind == FindingKind::MismatchedRelease;
+    });
+  });
 }
 
 bool LifetimeAnalyzer::analyzable(const FunctionDecl *FD) { return P->analyzable(FD); }

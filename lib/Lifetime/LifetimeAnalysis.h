@@ -62,6 +62,9 @@ struct LifetimeFinding {
   std::string VarName;
   /// For releases and uses: the function called at Loc.
   std::string CalledFunction;
+  /// A mismatched release through a helper of this unit (its summary): the
+  /// helper, whose own finding names the wrong call itself.
+  const clang::FunctionDecl *ThroughHelper = nullptr;
   /// CaptureUnsafeCall: why the call is illegal (the model's captureNote);
   /// LaunchAfterCapturedFree: the exec launched.
   std::string Detail;
@@ -145,6 +148,7 @@ public:
   struct Impl;
 
 private:
+  void dropMismatchesNamedInside(std::vector<LifetimeFinding> &Out);
   std::unique_ptr<Impl> P;
 };
 

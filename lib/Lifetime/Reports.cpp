@@ -65,6 +65,27 @@ void Analysis::reportLeak(unsigned R, const ResState &RS, SourceLocation Where,
   report(FindingKind::Leak, R, Res.Site, std::move(Notes));
 }
 
+/// Host heap memory is followed only for its mismatches with CUDA families;
+/// its leaks and double frees are clang-analyzer's (unix.Malloc), which
+/// sees the allocator's whole contract, where we would see half of it.
+bool Analysis::isOthersToReport(FindingKind Kind, const Resource &Res) const {
+  if (Kind != FindingKind::Leak && Kind != FindingKind::Overwrite &&
+      Kind != FindingKind::UseAfterRelease && Kind != FindingKind::DoubleRelease)
+    return false;
+  const ResourceKind *RK = A.Model.kind(Res.Kind);
+  return RK && RK->MismatchOnly;
+}
+
+/// A release whose every kind is host heap memory (`free`, or a helper
+/// summarised from one): what it releases is not a CUDA resource, even
+/// where this function did not see it allocated.
+bool Analysis::releasesOnlyOthersMemory(const ReleaseEffect *E) const {
+  return E && !E->Kinds.empty() && llvm::all_of(E->Kinds, [&](const std::string &K) {
+           const ResourceKind *RK = A.Model.kind(K);
+           return RK && RK->MismatchOnly;
+         });
+}
+
 void Analysis::report(FindingKind Kind, unsigned R, const Expr *At,
                       std::vector<PathNote> Notes, const std::string &Called) {
   if (SummaryMode || CollectMembers)
@@ -73,6 +94,8 @@ void Analysis::report(FindingKind Kind, unsigned R, const Expr *At,
   if (Findings.count(Id))
     return;
   const Resource &Res = Resources[R];
+  if (isOthersToReport(Kind, Res))
+    return;
   LifetimeFinding F;
   F.Kind = Kind;
   F.ResourceKind = Res.Kind;

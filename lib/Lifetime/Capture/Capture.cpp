@@ -251,7 +251,12 @@ void Analysis::checkCaptureLegal(const CallExpr *Call, const FunctionModel &M,
     auto Info = Captures.find(R);
     if (Info == Captures.end() || Entry.second.Bits != Live)
       continue;
-    if (M.LegalInRelaxedCapture && (Info->second.Relaxed || ThreadRelaxedCalls.count(Call)))
+    bool Relaxed = Info->second.Relaxed || ThreadRelaxedCalls.count(Call);
+    if (M.LegalInRelaxedCapture && Relaxed)
+      continue;
+    // Only the capturing stream itself is off limits; a stream we cannot
+    // tell apart from it is given the benefit of the doubt.
+    if (M.LegalInRelaxedCaptureOnOtherStream && Relaxed && captureOnStreamArg(Call, M, P) != R)
       continue;
     const Resource &Res = Resources[R];
     std::vector<PathNote> Notes;

@@ -61,7 +61,9 @@ struct StatusQuery {
 /// `static bool is_capturing(cudaStream_t s) { cudaStreamIsCapturing(s, &st);
 /// return st != cudaStreamCaptureStatusNone; }`: which parameter the helper
 /// asks about, and whether it returns true while that stream captures.
-/// Every return must compare the same status with a constant (or test it).
+/// Every return must compare the same status with a constant (or test it),
+/// or return the constant answer the status gives while capturing: a
+/// conservative `if (query fails) return true;` keeps "true while capturing".
 std::optional<std::pair<unsigned, bool>>
 Analysis::captureQueryOf(const FunctionDecl *Helper) {
   auto [It, New] = A.CaptureQueries.try_emplace(Helper);
@@ -99,8 +101,13 @@ Analysis::captureQueryOf(const FunctionDecl *Helper) {
   if (Unusable || Returns.empty() || Queries.size() != 1)
     return It->second;
   std::optional<bool> Polarity;
+  llvm::SmallVector<bool, 2> ConstantAnswers;
   for (const Expr *R : Returns) {
     std::optional<bool> TrueWhenCapturing;
+    if (std::optional<int64_t> C = constantValue(R)) {
+      ConstantAnswers.push_back(*C != 0);
+      continue;
+    }
     const Expr *E = R->IgnoreParenImpCasts();
     bool Negated = false;
     if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_LNot) {
@@ -132,6 +139,8 @@ Analysis::captureQueryOf(const FunctionDecl *Helper) {
       return A.CaptureQueries[Helper] = std::nullopt;
     Polarity = P;
   }
+  if (!Polarity || llvm::any_of(ConstantAnswers, [&](bool C) { return C != *Polarity; }))
+    return A.CaptureQueries[Helper] = std::nullopt;
   return A.CaptureQueries[Helper] = std::make_pair(Queries.front().Param, *Polarity);
 }
 

@@ -172,6 +172,10 @@ std::vector<const Expr *> guardingConditions(const FunctionDecl *FD, const Stmt 
       return false;
     if (isa<ReturnStmt>(St) || isa<CXXThrowExpr>(St) || isa<GotoStmt>(St))
       return true;
+    // `abort()`, `exit(1)`, a [[noreturn]] error helper: the path ends too.
+    if (const auto *Call = dyn_cast<CallExpr>(St))
+      if (const FunctionDecl *Callee = Call->getDirectCallee(); Callee && Callee->isNoReturn())
+        return true;
     return llvm::any_of(St->children(), Exits);
   };
   std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
