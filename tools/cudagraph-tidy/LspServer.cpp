@@ -54,6 +54,7 @@ struct LspOptions {
   std::string Checks;
   std::string ConfigFile;
   std::string PreambleMode;
+  std::string Fault; ///< tests only: --inject-fault=KIND:FILE, as the driver's
   std::vector<std::string> FallbackFlags;
 };
 
@@ -74,6 +75,8 @@ bool parseArgs(int Argc, const char **Argv, LspOptions &O, std::string &Error) {
       O.ConfigFile = A.str();
     else if (A.consume_front("--preamble-cache="))
       O.PreambleMode = A.str();
+    else if (A.consume_front("--inject-fault="))
+      O.Fault = A.str();
     else {
       Error = "unknown argument '" + A.str() + "'";
       return false;
@@ -323,6 +326,7 @@ private:
     if (Text != Texts.end())
       Run.Unsaved[Path] = Text->second;
     Run.Limits.Cancelled = [this, Uri] { return Cancelled = Cancelled || superseded(Uri); };
+    Run.Limits.Fault = Options.Fault;
     if (!Run.OptionsProvider) {
       Diags.push_back(LspConverter::notAnalysed(Problem));
       return {};

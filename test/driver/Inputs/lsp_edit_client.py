@@ -14,6 +14,12 @@ Opens FILE (no findings), then, without ever writing FILE:
   3. a full-text didChange back to the file's text: the diagnostic goes.
 Checks FILE is unchanged on disk, then shutdown and exit. Prints one line
 per step; exits 1 on the first difference.
+
+  lsp_edit_client.py --driver D --hang FILE
+
+Runs the server with the test-only fault that makes every analysis of FILE
+hang, and checks that an edit cancels the analysis of the open (it never
+publishes) and that closing the file cancels the edit's.
 """
 import argparse
 import json
@@ -33,6 +39,7 @@ class Client:
         self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.next_id = 0
         self.analyses = []  # the server's "N findings in T s" log lines
+        self.cancels = []   # its "analysis cancelled" log lines
 
     def send(self, msg):
         body = json.dumps(msg).encode("utf-8")
@@ -52,8 +59,12 @@ class Client:
             if name.lower() == "content-length":
                 length = int(value)
         msg = json.loads(self.p.stdout.read(length))
-        if msg.get("method") == "window/logMessage" and " findings in " in msg["params"]["message"]:
-            self.analyses.append(msg["params"]["message"])
+        if msg.get("method") == "window/logMessage":
+            text = msg["params"]["message"]
+            if " findings in " in text:
+                self.analyses.append(text)
+            if "analysis cancelled" in text:
+                self.cancels.append(text)
         return msg
 
     def request(self, method, params):
@@ -85,11 +96,42 @@ def edit(line, col, end_line, end_col, text):
                       "end": {"line": end_line, "character": end_col}}, "text": text}
 
 
+def hang_session(driver, path):
+    uri = "file://" + path
+    with open(path) as f:
+        text = f.read()
+    started = time.monotonic()
+    c = Client([driver, "lsp", "--inject-fault=hang:" + os.path.basename(path)])
+    c.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+    c.notify("textDocument/didOpen", {"textDocument": {
+        "uri": uri, "languageId": "cuda", "version": 1, "text": text}})
+    time.sleep(1.0)  # the open's analysis has started and hangs
+    change(c, uri, 2, [{"text": text + "\n"}])
+    while not c.cancels:
+        msg = c.read()
+        if msg.get("method") == "textDocument/publishDiagnostics":
+            fail("a hung analysis published: %s" % json.dumps(msg))
+    print("didChange during the open's analysis: %s" % c.cancels[0])
+    time.sleep(1.0)  # the edit's analysis is due after 0.5 s, and hangs
+    c.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    diags = c.published(uri)
+    print("didClose during the edit's analysis: %d cancelled in all; %d diagnostics published"
+          % (len(c.cancels), len(diags)))
+    c.request("shutdown", None)
+    c.notify("exit", None)
+    code = c.p.wait(timeout=30)
+    print("exit: %d, %s 60 s" % (code, "within" if time.monotonic() - started < 60 else "after"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--driver", required=True)
+    ap.add_argument("--hang", action="store_true")
     ap.add_argument("file")
     args = ap.parse_args()
+    if args.hang:
+        hang_session(args.driver, os.path.abspath(args.file))
+        return
     path = os.path.abspath(args.file)
     uri = "file://" + path
     with open(path) as f:
