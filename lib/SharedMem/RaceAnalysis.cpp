@@ -158,11 +158,21 @@ public:
       : Compat(Log), SameValue(SameValue), WrapArm(WrapArm) {}
   std::map<std::tuple<uint32_t, uint32_t, bool>, Witness> Found;
   uint64_t Work = 0;
-  static constexpr uint64_t MaxWork = 40000000;
+  /// Pair checks per run before giving up on the rest (recall, never
+  /// precision): a block of 1024 threads reading one word is 10^6 pairs.
+  static constexpr uint64_t MaxWork = 8000000;
 
   void run(std::vector<Entry> &G, uint32_t Phase) {
+    // The iterations of a loop without a barrier repeat the same access of
+    // the same thread in one interval: one copy judges them all.
+    auto Fields = [](const Entry &E) {
+      return std::tie(E.Lo, E.Tid, E.Rec, E.Bytes, E.Arm, E.WarpSig, E.Value, E.Flags);
+    };
     std::stable_sort(G.begin(), G.end(),
-                     [](const Entry &A, const Entry &B) { return A.Lo < B.Lo; });
+                     [&](const Entry &A, const Entry &B) { return Fields(A) < Fields(B); });
+    G.erase(std::unique(G.begin(), G.end(),
+                        [&](const Entry &A, const Entry &B) { return Fields(A) == Fields(B); }),
+            G.end());
     int64_t MaxBytes = 1;
     for (const Entry &E : G)
       MaxBytes = std::max<int64_t>(MaxBytes, E.Bytes);
@@ -174,12 +184,19 @@ public:
       for (auto It = From; It != G.end() && It->Lo < S.Lo + int64_t(S.Bytes); ++It) {
         if (++Work > MaxWork)
           return;
+        if (knownPair(S.Rec, It->Rec))
+          continue;
         check(S, *It, Phase);
       }
     }
   }
 
 private:
+  /// An inter-warp witness exists for this pair of accesses already: an
+  /// intra-warp one would be reported at the same store, below it.
+  bool knownPair(uint32_t A, uint32_t B) const {
+    return Found.count(std::make_tuple(A, B, false)) || Found.count(std::make_tuple(B, A, false));
+  }
   void check(const Entry &S, const Entry &O, uint32_t Phase) {
     if (S.Tid == O.Tid || O.Lo + int64_t(O.Bytes) <= S.Lo)
       return;
