@@ -219,8 +219,8 @@ StateSet Analysis::propagateEdge(const CFGBlock *From, unsigned SuccIndex,
       recordLogicalParents(Cond, SuccIndex == 0, P, Infeasible);
     if (!Switch && !Infeasible)
       assumeBoundCondition(Cond, SuccIndex == 0, P, Infeasible);
-    if (!Infeasible)
-      propagateCompoundFacts(P, Infeasible);
+    if (!Switch && !Infeasible)
+      propagateCompoundFacts(Cond, P, Infeasible);
     return Infeasible;
   });
   return Out;
