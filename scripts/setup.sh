@@ -10,7 +10,9 @@ CUDA_PATH="${CUDA_PATH:-/usr/local/cuda}"
 
 PACKAGES=(cmake ninja-build g++ git python3 python3-jsonschema pre-commit
           clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
-          nlohmann-json3-dev libgtest-dev npm libicu72 dpkg-dev ccache)
+          nlohmann-json3-dev libgtest-dev npm libicu72 dpkg-dev ccache neovim)
+# neovim: test/driver/lsp-nvim.test runs docs/editors.md's configuration in
+# Debian's Neovim (skipped where nvim is absent).
 # dpkg-dev: dpkg-shlibdeps for `cpack -G DEB` (test/integration/deb-package.test).
 # ccache: the build below and the pre-commit hook's first-use build share it
 # (test/integration/pre-commit-first-use.test).

@@ -64,6 +64,14 @@ Features (a composition takes at most one of each group):
             capture and joined back before the end, the exec launched after
             the body; defects: the join left out, a launch on the legacy
             stream inside the capture, the end-capture's status dropped).
+  cond      how the flags' conditions are written (a modifier): `bound`
+            (each flag read through a const bool bound to a condition at the
+            top, `const bool want_timing = o.timing && o.iters > 0;`, and
+            every other read of it spelled out again as that condition, so
+            the acquisition and the release test the same condition in two
+            forms), `disj` (the timing events are kept under a disjunction
+            of two flags, written `(o.timing || o.trace)` where they are made
+            and `(o.trace || o.timing)` where they are destroyed).
   guard     capture guards: `iscap` (a DEBUG_SYNC macro that asks
             cudaStreamIsCapturing and only synchronises an eager stream, used
             inside every capture region and in the eager body), `copied` (a
@@ -171,7 +179,8 @@ struct TaskList {
 """
 
 # (group, variant); the order of GROUPS is the canonical nesting order.
-GROUPS = ["opts", "res", "tasks", "source", "loops", "early", "cont", "guard", "order", "err", "tmpl"]
+GROUPS = ["opts", "res", "tasks", "source", "loops", "early", "cont", "cond", "guard", "order", "err",
+          "tmpl"]
 VARIANTS = {
     "opts": ["val", "cref", "hdecl", "hdef"],
     "res": ["n"],
@@ -180,13 +189,14 @@ VARIANTS = {
     "loops": ["n"],
     "early": ["n"],
     "cont": ["pool"],
+    "cond": ["bound", "disj"],
     "guard": ["iscap", "copied"],
     "order": ["async", "fork"],
     "err": ["abort", "ret", "throw"],
     "tmpl": ["never", "twice"],
 }
 # Modifiers change how the other features write their code; they do not nest.
-MODIFIERS = {("guard", "iscap"), ("err", "abort"), ("err", "ret"), ("err", "throw"),
+MODIFIERS = {("cond", "bound"), ("cond", "disj"), ("guard", "iscap"), ("err", "abort"), ("err", "ret"), ("err", "throw"),
              ("tmpl", "never"), ("tmpl", "twice")}
 FEATURES = [(g, v) for g in GROUPS for v in VARIANTS[g]]
 
@@ -221,6 +231,7 @@ class Fn:
         self.source = self.has.get("source", "once")
         self.launch = None      # list of statements that launch the step
         self.origin = "frame"   # the feature that emits the next lines
+        self.flag_reads = {}    # flag -> times read (cond alternates spellings)
 
     # -- emission ---------------------------------------------------------
     def emit(self, text, rid=None, bug=None):
@@ -251,11 +262,33 @@ class Fn:
         self.res_bug[rid] = check
 
     # -- options ----------------------------------------------------------
-    def flag(self, name):
+    def plain_flag(self, name):
         if self.opts == "hdef":
             return {"use_graph": "graph_on(o)", "timing": "timing_on(o)",
                     "verbose": "verbose_on(o)"}.get(name, "o." + name)
         return "o." + name
+
+    BOUND_FLAGS = ("use_graph", "timing", "verbose")
+
+    def bound_condition(self, name):
+        return "%s && o.iters > 0" % self.plain_flag(name)
+
+    def flag(self, name):
+        cond = self.has.get("cond")
+        self.flag_reads[name] = self.flag_reads.get(name, 0) + 1
+        first = self.flag_reads[name] % 2 == 1
+        if cond == "bound" and name in self.BOUND_FLAGS:
+            return "want_" + name if first else "(%s)" % self.bound_condition(name)
+        if cond == "disj" and name == "timing":
+            a, b = self.plain_flag("timing"), self.plain_flag("trace")
+            return "(%s || %s)" % ((a, b) if first else (b, a))
+        return self.plain_flag(name)
+
+    def bind_flags(self):
+        """cond=bound: the locals the flags are read through."""
+        if self.has.get("cond") == "bound":
+            for name in self.BOUND_FLAGS:
+                self.emit("const bool want_%s = %s;" % (name, self.bound_condition(name)))
 
     def interlude(self):
         if self.opts == "hdecl":
@@ -851,6 +884,9 @@ def build(uid, feats, scale, bug):
     name = "%s_%s_s%d_%d" % (FRAMES[c.source], "_".join(fname(f) for f in feats), scale, uid)
     c.emit("if (nv <= 0 || n <= 0) return cudaErrorInvalidValue;")
     c.emit("const size_t bytes = (size_t)n * sizeof(float);")
+    c.origin = "cond=%s" % c.has.get("cond")
+    c.bind_flags()
+    c.origin = "frame"
     nest(0)
     c.emit("return cudaSuccess;")
     return c, name, param
@@ -918,15 +954,61 @@ def canonical(feats):
     return sorted(feats, key=lambda f: FEATURES.index(f))
 
 
+DEEP = [
+    [("opts", "hdef"), ("res", "n"), ("tasks", "lambda"), ("source", "cache"), ("loops", "n"), ("early", "n"), ("err", "ret")],
+    [("opts", "val"), ("res", "n"), ("tasks", "runner"), ("source", "step0"), ("loops", "n"), ("early", "n"), ("guard", "iscap"), ("err", "throw")],
+    [("opts", "hdecl"), ("source", "recorded"), ("loops", "n"), ("early", "n"), ("guard", "copied"), ("err", "abort")],
+    [("opts", "cref"), ("res", "n"), ("source", "member"), ("loops", "n"), ("early", "n"), ("guard", "iscap")],
+    [("early", "n"), ("loops", "n"), ("source", "cache"), ("res", "n"), ("opts", "cref"), ("guard", "iscap")],
+    [("loops", "n"), ("tasks", "lambda"), ("early", "n"), ("source", "recorded"), ("res", "n"), ("opts", "hdef")],
+    [("opts", "hdef"), ("res", "n"), ("tasks", "lambda"), ("loops", "n"), ("early", "n"), ("guard", "copied"), ("err", "ret")],
+    [("res", "n"), ("loops", "n"), ("early", "n"), ("source", "step0"), ("tasks", "runner"), ("opts", "val"), ("guard", "iscap"), ("err", "ret")],
+    [("opts", "cref"), ("res", "n"), ("source", "cache"), ("loops", "n"), ("cont", "pool"), ("err", "ret")],
+    [("cont", "pool"), ("opts", "hdef"), ("tasks", "lambda"), ("source", "step0"), ("early", "n"), ("err", "throw")],
+]
+
+# Deep nestings with the `cond` modifier (numbered after the others).
+DEEP_COND = [
+    [("opts", "cref"), ("res", "n"), ("source", "cache"), ("loops", "n"), ("early", "n"), ("cond", "bound"), ("err", "ret")],
+    [("opts", "hdef"), ("tasks", "lambda"), ("source", "step0"), ("loops", "n"), ("cond", "disj"), ("guard", "copied")],
+]
+
+
 def compositions(which="lit"):
     """[(features outermost first, scale)]."""
     out = []
     # Each feature alone (with the default source) first: the smallest
-    # reproducers of what fails in every composition of it.
-    for f in FEATURES:
+    # reproducers of what fails in every composition of it. `cond` came
+    # last: its compositions follow all the others, so theirs keep their
+    # numbers (and planted defects) from before it.
+    older = [f for f in FEATURES if f[0] != "cond"]
+    for f in older:
         for scale in (1, 3):
             out.append(([f], scale))
-    pairs = [canonical(list(p)) for p in itertools.combinations(FEATURES, 2) if valid(p)]
+    pairs = [canonical(list(p)) for p in itertools.combinations(older, 2) if valid(p)]
+    add_pairs(out, pairs, which)
+    rnd = random.Random(19)
+    triples = [canonical(list(t)) for t in itertools.combinations(
+        [f for f in older if f[0] != "cont"], 3) if valid(t)]
+    ntrip = 80 if which == "lit" else len(triples)
+    for t in rnd.sample(triples, min(ntrip, len(triples))):
+        out.append((t, 2))
+    for d in DEEP:
+        for scale in ((2, 4) if which == "lit" else (2, 4, 6)):
+            out.append((d, scale))
+    conds = [f for f in FEATURES if f[0] == "cond"]
+    for f in conds:
+        for scale in (1, 3):
+            out.append(([f], scale))
+    add_pairs(out, [canonical([c, f]) for c in conds for f in older if valid([c, f])], which)
+    for d in DEEP_COND:
+        for scale in ((2, 4) if which == "lit" else (2, 4, 6)):
+            out.append((d, scale))
+    return out
+
+
+def add_pairs(out, pairs, which):
+    """Each pair in both nesting orders (where neither is a modifier)."""
     for p in pairs:
         orders = [p]
         if p[0] not in MODIFIERS and p[1] not in MODIFIERS:
@@ -934,28 +1016,6 @@ def compositions(which="lit"):
         for o in orders:
             for scale in ((1, 3) if which == "lit" else (1, 2, 3, 5)):
                 out.append((o, scale))
-    rnd = random.Random(19)
-    triples = [canonical(list(t)) for t in itertools.combinations(
-        [f for f in FEATURES if f[0] != "cont"], 3) if valid(t)]
-    ntrip = 80 if which == "lit" else len(triples)
-    for t in rnd.sample(triples, min(ntrip, len(triples))):
-        out.append((t, 2))
-    deep = [
-        [("opts", "hdef"), ("res", "n"), ("tasks", "lambda"), ("source", "cache"), ("loops", "n"), ("early", "n"), ("err", "ret")],
-        [("opts", "val"), ("res", "n"), ("tasks", "runner"), ("source", "step0"), ("loops", "n"), ("early", "n"), ("guard", "iscap"), ("err", "throw")],
-        [("opts", "hdecl"), ("source", "recorded"), ("loops", "n"), ("early", "n"), ("guard", "copied"), ("err", "abort")],
-        [("opts", "cref"), ("res", "n"), ("source", "member"), ("loops", "n"), ("early", "n"), ("guard", "iscap")],
-        [("early", "n"), ("loops", "n"), ("source", "cache"), ("res", "n"), ("opts", "cref"), ("guard", "iscap")],
-        [("loops", "n"), ("tasks", "lambda"), ("early", "n"), ("source", "recorded"), ("res", "n"), ("opts", "hdef")],
-        [("opts", "hdef"), ("res", "n"), ("tasks", "lambda"), ("loops", "n"), ("early", "n"), ("guard", "copied"), ("err", "ret")],
-        [("res", "n"), ("loops", "n"), ("early", "n"), ("source", "step0"), ("tasks", "runner"), ("opts", "val"), ("guard", "iscap"), ("err", "ret")],
-        [("opts", "cref"), ("res", "n"), ("source", "cache"), ("loops", "n"), ("cont", "pool"), ("err", "ret")],
-        [("cont", "pool"), ("opts", "hdef"), ("tasks", "lambda"), ("source", "step0"), ("early", "n"), ("err", "throw")],
-    ]
-    for d in deep:
-        for scale in ((2, 4) if which == "lit" else (2, 4, 6)):
-            out.append((d, scale))
-    return out
 
 
 def generate_file(comps, start_uid=0):

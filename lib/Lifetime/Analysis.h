@@ -377,7 +377,9 @@ private:
   static constexpr unsigned MaxConditionDepth = 8;
   const std::vector<ChainStep> &logicalChain(const Expr *Leaf);
   bool assumeWholeCondition(const Expr *E, bool Value, PathState &P);
-  void propagateCompoundFacts(PathState &P, bool &Infeasible);
+  void propagateCompoundFacts(const Expr *Cond, PathState &P, bool &Infeasible);
+  uint64_t unorderedShape(const BinaryOperator *BO) const;
+  bool isRestated(const BinaryOperator *BO);
   void recordLogicalParents(const Expr *Leaf, bool Value, PathState &P, bool &Infeasible);
   uintptr_t bindingFactKey(Key Target, uintptr_t ExprFact);
   void bindCondition(Key Target, const Expr *Src, PathState &P);
@@ -682,6 +684,10 @@ private:
   /// The `&&`/`||` expression behind each fact key of one, and whether the
   /// fact's truth is the expression's (EdgeTest::TrueMeansNonZero).
   llvm::DenseMap<uintptr_t, std::pair<const Expr *, bool>> CompoundFacts;
+  /// How often each `&&`/`||` shape (operands in any order) is written in
+  /// the body; counted on the first question.
+  llvm::DenseMap<uint64_t, unsigned> LogicalShapes;
+  bool LogicalShapesCounted = false;
   llvm::DenseMap<Key, llvm::SmallVector<std::pair<const Expr *, uintptr_t>, 1>> CondBindings;
   /// Variables whose address was handed to code we do not follow.
   std::set<Key> AddressEscaped;

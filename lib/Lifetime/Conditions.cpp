@@ -68,7 +68,59 @@ bool isConditionExpr(const Expr *E) {
   return BO && BO->isComparisonOp();
 }
 
+/// The operands of a chain of one logical operator (`a || b || c`), in
+/// any nesting.
+void flattenOperands(const Expr *E, BinaryOperatorKind Op, llvm::SmallVectorImpl<const Expr *> &Out) {
+  const auto *BO = dyn_cast<BinaryOperator>(bare(E));
+  if (BO && BO->getOpcode() == Op) {
+    flattenOperands(BO->getLHS(), Op, Out);
+    flattenOperands(BO->getRHS(), Op, Out);
+    return;
+  }
+  Out.push_back(bare(E));
+}
+
 } // namespace
+
+/// The shape of a `&&`/`||`, whatever the order of its operands.
+uint64_t Analysis::unorderedShape(const BinaryOperator *BO) const {
+  llvm::SmallVector<const Expr *, 4> Operands;
+  flattenOperands(BO, BO->getOpcode(), Operands);
+  llvm::SmallVector<uint64_t, 4> Hashes;
+  for (const Expr *E : Operands) {
+    llvm::FoldingSetNodeID ID;
+    E->Profile(ID, Ctx, /*Canonical=*/true);
+    Hashes.push_back(ID.ComputeHash());
+  }
+  llvm::sort(Hashes);
+  return llvm::hash_combine(static_cast<unsigned>(BO->getOpcode()),
+                            llvm::hash_combine_range(Hashes.begin(), Hashes.end()));
+}
+
+/// Whether the function tests this `&&`/`||` again somewhere (in any
+/// operand order): only then can a fact on the whole of it decide a later
+/// branch, and only then is it worth its fact key (whose pure-helper test
+/// may summarise the helpers it calls).
+bool Analysis::isRestated(const BinaryOperator *BO) {
+  if (!LogicalShapesCounted) {
+    LogicalShapesCounted = true;
+    llvm::SmallVector<const Stmt *, 32> Stack{FD->getBody()};
+    while (!Stack.empty()) {
+      const Stmt *S = Stack.pop_back_val();
+      if (!S || isa<LambdaExpr>(S))
+        continue;
+      if (const auto *L = dyn_cast<BinaryOperator>(S); L && L->isLogicalOp()) {
+        const auto *Up = dyn_cast_or_null<BinaryOperator>(PM->getParentIgnoreParenImpCasts(L));
+        if (!Up || Up->getOpcode() != L->getOpcode()) // the whole chain once
+          ++LogicalShapes[unorderedShape(L)];
+      }
+      for (const Stmt *Child : S->children())
+        Stack.push_back(Child);
+    }
+  }
+  auto It = LogicalShapes.find(unorderedShape(BO));
+  return It != LogicalShapes.end() && It->second > 1;
+}
 
 /// The `&&`, `||` and `!` around a branch's leaf, from the inside out, as
 /// far as a value of the leaf can decide them.
@@ -115,14 +167,25 @@ bool Analysis::assumeWholeCondition(const Expr *E, bool Value, PathState &P) {
 /// `a || b` known true and `a` now known false leaves `b` true, whatever
 /// order a later test names them in (`if (b || a)`); both false is a
 /// contradiction and the edge is dropped.
-void Analysis::propagateCompoundFacts(PathState &P, bool &Infeasible) {
-  if (CompoundFacts.empty())
+void Analysis::propagateCompoundFacts(const Expr *Cond, PathState &P, bool &Infeasible) {
+  if (CompoundFacts.empty() || !Cond)
+    return;
+  // Only a fact that shares a variable with what this edge learned can
+  // learn something from it.
+  const EdgeTest &T = edgeTest(Cond);
+  auto EdgeVars = T.Fact ? FactVars.find(*T.Fact) : FactVars.end();
+  if (EdgeVars == FactVars.end())
     return;
   llvm::SmallVector<std::pair<const Expr *, bool>, 4> Known;
   for (const auto &F : P.Facts)
     if (F.first & 1)
-      if (auto C = CompoundFacts.find(F.first); C != CompoundFacts.end())
+      if (auto C = CompoundFacts.find(F.first); C != CompoundFacts.end()) {
+        auto Vars = FactVars.find(F.first);
+        if (Vars == FactVars.end() ||
+            llvm::none_of(Vars->second, [&](Key K) { return EdgeVars->second.count(K); }))
+          continue;
         Known.push_back({C->second.first, F.second == C->second.second});
+      }
   for (auto [E, Value] : Known) {
     assumeCondition(E, Value, P, Infeasible, /*Depth=*/1);
     if (Infeasible)
@@ -143,7 +206,7 @@ void Analysis::recordLogicalParents(const Expr *Leaf, bool Value, PathState &P,
     // one is reached only when the left did not settle it.
     if (!Step.FromRight && V != (BO->getOpcode() == BO_LOr))
       return;
-    if (!assumeWholeCondition(BO, V, P)) {
+    if (isRestated(BO) && !assumeWholeCondition(BO, V, P)) {
       Infeasible = true;
       return;
     }

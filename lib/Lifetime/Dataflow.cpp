@@ -123,11 +123,11 @@ void Analysis::checkExit(const CFGBlock *From, const StateSet &S) {
 }
 
 /// A resource's disjunct that reaches a counted loop whose first test it
-/// decides (`if (n <= 0) return;` before `for (i = 0; i < n; ++i)`) keeps
-/// the counter's entry value: widened, the header would also take the exit
-/// that only a loop of zero trips takes, and a resource the first pass
-/// releases would leak there. The base and every other disjunct enter
-/// widened, so this costs one more walk of the loop per such resource.
+/// decides (`if (n <= 0) return;` before `for (i = 0; i < n; ++i)`): the
+/// counter enters widened, which would let the header take the exit that
+/// only a loop of zero trips takes, where a resource the first pass
+/// releases would leak. The test is recorded as a fact instead, which the
+/// counter's first step forgets (the fact names it).
 bool Analysis::entersLoopBody(const CFGBlock *Header, const PathState &P) {
   if (P.Tracked == 0 || Header->succ_size() != 2)
     return false;
@@ -219,8 +219,8 @@ StateSet Analysis::propagateEdge(const CFGBlock *From, unsigned SuccIndex,
       recordLogicalParents(Cond, SuccIndex == 0, P, Infeasible);
     if (!Switch && !Infeasible)
       assumeBoundCondition(Cond, SuccIndex == 0, P, Infeasible);
-    if (!Infeasible)
-      propagateCompoundFacts(P, Infeasible);
+    if (!Switch && !Infeasible)
+      propagateCompoundFacts(Cond, P, Infeasible);
     return Infeasible;
   });
   return Out;
@@ -524,10 +524,11 @@ bool Analysis::run() {
         // under `if (step == 0)` still knows it is the first iteration, and
         // the way back tells it the others are not.
         for (PathState &P : Refined) {
-          if (entersLoopBody(To, P))
-            continue;
+          bool Enters = entersLoopBody(To, P);
           forgetFactsKeepingValue(Counter[ToId], P);
           widenCounter(Counter[ToId], CounterDirection[ToId], P);
+          if (Enters) // the first test holds until the counter steps
+            (void)assumeWholeCondition(To->getLastCondition(), true, P);
         }
       } else if (Counter[ToId]) {
         for (PathState &P : Refined)
