@@ -688,6 +688,8 @@ private:
   /// the body; counted on the first question.
   llvm::DenseMap<uint64_t, unsigned> LogicalShapes;
   bool LogicalShapesCounted = false;
+  /// isRestated's answer per operator (its shape hash walks the operands).
+  llvm::DenseMap<const BinaryOperator *, bool> RestatedOps;
   llvm::DenseMap<Key, llvm::SmallVector<std::pair<const Expr *, uintptr_t>, 1>> CondBindings;
   /// Variables whose address was handed to code we do not follow.
   std::set<Key> AddressEscaped;

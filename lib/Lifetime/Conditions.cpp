@@ -102,6 +102,9 @@ uint64_t Analysis::unorderedShape(const BinaryOperator *BO) const {
 /// branch, and only then is it worth its fact key (whose pure-helper test
 /// may summarise the helpers it calls).
 bool Analysis::isRestated(const BinaryOperator *BO) {
+  auto [Answer, New] = RestatedOps.try_emplace(BO, false);
+  if (!New)
+    return Answer->second;
   if (!LogicalShapesCounted) {
     LogicalShapesCounted = true;
     llvm::SmallVector<const Stmt *, 32> Stack{FD->getBody()};
@@ -119,7 +122,7 @@ bool Analysis::isRestated(const BinaryOperator *BO) {
     }
   }
   auto It = LogicalShapes.find(unorderedShape(BO));
-  return It != LogicalShapes.end() && It->second > 1;
+  return RestatedOps[BO] = It != LogicalShapes.end() && It->second > 1;
 }
 
 /// The `&&`, `||` and `!` around a branch's leaf, from the inside out, as
