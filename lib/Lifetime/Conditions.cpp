@@ -11,9 +11,11 @@
 //   * logical chains: an edge that decides a leaf also decides the `&&`,
 //     `||` and `!` around it where the leaf settles them (a true leaf of
 //     `||`, any value of the right operand), and records a fact on each
-//     whole expression. Facts are keyed by the expression's shape
-//     (Branches.cpp factKey), so the second `if (a || b)` finds the fact of
-//     the first one and its impossible edge is dropped;
+//     whole expression the function tests again (in any operand order).
+//     Facts are keyed by the expression's shape (Branches.cpp factKey), so
+//     the second `if (a || b)` finds the fact of the first one and its
+//     impossible edge is dropped; a later `if (b || a)` is decided by unit
+//     propagation from the whole fact to its operands;
 //   * conditions bound to locals: `const bool build = enabled && exec ==
 //     nullptr;` binds `build` to its expression while none of the variables
 //     it reads (nor `build`) is written. Branching on `build` then assumes
