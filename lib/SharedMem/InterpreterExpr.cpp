@@ -244,7 +244,7 @@ SymVal Interp::load(const Expr *Sub) {
           P && !P->getType()->isReferenceType() && !Escaped.count(P)) {
         auto It = Env.find(P);
         if (It == Env.end() || !It->second.Top) {
-          uint64_t Id = key(M->getMemberDecl(), 13) ^ key(P, 17) | 1;
+          uint64_t Id = (key(M->getMemberDecl(), 13) ^ key(P, 17)) | 1;
           ParamSyms.insert(Id);
           return SymVal::symbol(Id);
         }
