@@ -764,11 +764,12 @@ private:
   // --- refutation (Witness.cpp) ---
   enum class WitnessSearch { Found, Refuted, GaveUp };
   void refuteFindings();
-  WitnessSearch searchWitness(const FindingId &Id, unsigned R, std::vector<PathNote> &Notes);
+  WitnessSearch searchWitness(const FindingId &Id, std::vector<PathNote> &Notes);
   /// Findings the walk itself made (the others come from scans after it
   /// and have no path to replay).
   std::set<FindingId> ReportedInWalk;
   bool InWalk = false;
+  std::set<Key> AddressEscapedOnEntry; ///< as the scans left it, before the walk
   /// While a witness is searched: the finding it looks for, whether the
   /// replayed path reported it, and with which notes.
   struct ReplayGoal {

@@ -460,6 +460,7 @@ bool Analysis::run() {
   Queued[EntryBlock->getBlockID()] = 1;
 
   InWalk = true;
+  AddressEscapedOnEntry = AddressEscaped;
   while (!WL.empty()) {
     const CFGBlock *B = WL.top();
     WL.pop();

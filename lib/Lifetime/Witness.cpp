@@ -11,8 +11,8 @@
 // Analyzer's `crosscheck-with-z3` does with its bug paths, except that our
 // paths are not kept, so they are searched again:
 //
-//   entry --(depth first over the CFG, one disjunct: the finding's
-//            resource once acquired, the base before)--> report point
+//   entry --(depth first over the CFG, with the path's own disjuncts,
+//            never joined with another path's)--> report point
 //     at each block:  the formula takes the block's assignments and calls;
 //                     the engine transfers the block (no join, no widening)
 //     at each edge:   the engine refines (it may already know the edge is
@@ -45,33 +45,21 @@ constexpr unsigned MaxUnroll = 3;
 constexpr unsigned MaxSteps = 4000;
 constexpr unsigned MaxQueries = 400;
 
-/// One pending way on: the block, the disjunct that enters it, where the
-/// formula and the visit counts stood, and the branch taken to get there.
+/// One pending way on: the block, the disjuncts that enter it (the path's
+/// projections onto each resource, as the walk would have them had it
+/// seen this path alone), where the formula and the visit counts stood,
+/// and the branch taken to get there.
 struct WayOn {
   const CFGBlock *Block;
-  PathState State;
-  bool HoldsTarget;
+  StateSet States;
   values::PathFormula::Mark Formula;
   size_t Visited;
   const Expr *Cond;
   bool Taken;
+  /// Variables whose address the path handed out so far (the walk keeps
+  /// one set for all paths, in the order it visits them).
+  std::set<Key> AddressEscaped;
 };
-
-/// The disjunct to follow: the target resource's once the path acquired
-/// it, else the base.
-std::optional<PathState> follow(StateSet &S, unsigned R, bool &HoldsTarget) {
-  for (PathState &P : S)
-    if (P.Tracked == R) {
-      HoldsTarget = true;
-      return std::move(P);
-    }
-  if (HoldsTarget)
-    return std::nullopt; // the resource's paths ended here
-  for (PathState &P : S)
-    if (P.Tracked == 0)
-      return std::move(P);
-  return std::nullopt;
-}
 
 } // namespace
 
@@ -95,7 +83,7 @@ void Analysis::refuteFindings() {
       continue;
     }
     std::vector<PathNote> Notes;
-    switch (searchWitness(It->first, R, Notes)) {
+    switch (searchWitness(It->first, Notes)) {
     case WitnessSearch::Found:
       ++Stats.Confirmed;
       if (!Notes.empty())
@@ -114,8 +102,7 @@ void Analysis::refuteFindings() {
   }
 }
 
-Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, unsigned R,
-                                                std::vector<PathNote> &Notes) {
+Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector<PathNote> &Notes) {
   // The API's calls write only through their arguments; everything else
   // may write members and globals.
   values::PathFormula Formula(Ctx, FD, [&](const CallExpr *Call) {
@@ -130,6 +117,7 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, unsigned R,
   std::set<unsigned> SavedDecided = DependentlyDecided;
   auto SavedMembers = MembersLiveAtExit;
   const CFGBlock *SavedBlock = CurrentBlock;
+  std::set<Key> SavedEscaped = AddressEscaped;
   Replay = &Goal;
 
   std::vector<unsigned> Visits(Cfg->getNumBlockIDs(), 0);
@@ -141,13 +129,13 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, unsigned R,
     StateSet Start;
     Start.push_back(entryState());
     splitDisjuncts(Start, &Cfg->getEntry());
-    bool Holds = false;
-    if (std::optional<PathState> P = follow(Start, R, Holds))
-      Stack.push_back({&Cfg->getEntry(), std::move(*P), Holds, Formula.mark(), 0, nullptr, false});
+    Stack.push_back({&Cfg->getEntry(), std::move(Start), Formula.mark(), 0, nullptr, false,
+                     AddressEscapedOnEntry});
   }
-  auto PushWay = [&](const CFGBlock *To, StateSet S, bool Holds, const Expr *Cond, bool Taken) {
-    if (std::optional<PathState> P = follow(S, R, Holds))
-      Stack.push_back({To, std::move(*P), Holds, Formula.mark(), VisitLog.size(), Cond, Taken});
+  auto PushWay = [&](const CFGBlock *To, StateSet S, const Expr *Cond, bool Taken) {
+    if (!S.empty())
+      Stack.push_back(
+          {To, std::move(S), Formula.mark(), VisitLog.size(), Cond, Taken, AddressEscaped});
   };
 
   while (!Stack.empty() && !Goal.Hit) {
@@ -156,7 +144,20 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, unsigned R,
     Formula.backTo(W.Formula);
     for (; VisitLog.size() > W.Visited; VisitLog.pop_back())
       --Visits[VisitLog.back()];
-    if (W.Cond && !Formula.assume(W.Cond, W.Taken))
+    bool Feasible = !W.Cond || Formula.assume(W.Cond, W.Taken);
+    if (getenv("CGT_WITNESS_TRACE"))
+      llvm::errs() << "witness: B" << W.Block->getBlockID() << " states=" << W.States.size()
+                   << (Feasible ? "" : " refuted") << "\n";
+    if (getenv("CGT_WITNESS_TRACE"))
+      for (const PathState &P : W.States) {
+        llvm::errs() << "  tracked " << P.Tracked << ":";
+        for (const auto &Rs : P.Res)
+          llvm::errs() << " r" << Rs.first << "=" << unsigned(Rs.second.Bits);
+        for (const auto &Bd : P.Bind)
+          llvm::errs() << " " << Bd.first->name() ;
+        llvm::errs() << "\n";
+      }
+    if (!Feasible)
       continue;
     const CFGBlock *B = W.Block;
     if (++Steps > MaxSteps || Formula.queries() > MaxQueries) {
@@ -173,22 +174,22 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, unsigned R,
     for (const CFGElement &E : *B)
       if (auto CS = E.getAs<CFGStmt>())
         Formula.apply(CS->getStmt());
-    StateSet S;
-    S.push_back(std::move(W.State));
+    AddressEscaped = std::move(W.AddressEscaped);
+    StateSet S = std::move(W.States);
     transferBlock(B, S);
     splitDisjuncts(S, B);
     for (auto &[Dispatch, Path] : Diverted) {
       StateSet One;
       One.push_back(std::move(Path));
       splitDisjuncts(One, B);
-      PushWay(Dispatch, std::move(One), W.HoldsTarget, nullptr, false);
+      PushWay(Dispatch, std::move(One), nullptr, false);
     }
     Diverted.clear();
     if (Goal.Hit || S.empty())
       continue;
     if (B->hasNoReturnElement()) {
       if (const CFGBlock *Dispatch = handlerDispatchFor(lastCall(B)))
-        PushWay(Dispatch, std::move(S), W.HoldsTarget, nullptr, false);
+        PushWay(Dispatch, std::move(S), nullptr, false);
       else if (throwsOut(lastCall(B)))
         for (const PathState &P : S)
           onThrowLeaving(lastCall(B), P);
@@ -208,7 +209,7 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, unsigned R,
       if (Refined.empty())
         continue;
       if (To != &Cfg->getExit()) {
-        PushWay(To, std::move(Refined), W.HoldsTarget, Cond, I == 0);
+        PushWay(To, std::move(Refined), Cond, I == 0);
         continue;
       }
       if (A.Opts.SinkPathsAreSilent && isa_and_nonnull<CXXTryStmt>(B->getTerminatorStmt()))
@@ -225,6 +226,7 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, unsigned R,
   DependentlyDecided = std::move(SavedDecided);
   MembersLiveAtExit = std::move(SavedMembers);
   CurrentBlock = SavedBlock;
+  AddressEscaped = std::move(SavedEscaped);
   Diverted.clear();
   if (Goal.Hit) {
     Notes = std::move(Goal.Notes);
