@@ -144,20 +144,7 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
     Formula.backTo(W.Formula);
     for (; VisitLog.size() > W.Visited; VisitLog.pop_back())
       --Visits[VisitLog.back()];
-    bool Feasible = !W.Cond || Formula.assume(W.Cond, W.Taken);
-    if (getenv("CGT_WITNESS_TRACE"))
-      llvm::errs() << "witness: B" << W.Block->getBlockID() << " states=" << W.States.size()
-                   << (Feasible ? "" : " refuted") << "\n";
-    if (getenv("CGT_WITNESS_TRACE"))
-      for (const PathState &P : W.States) {
-        llvm::errs() << "  tracked " << P.Tracked << ":";
-        for (const auto &Rs : P.Res)
-          llvm::errs() << " r" << Rs.first << "=" << unsigned(Rs.second.Bits);
-        for (const auto &Bd : P.Bind)
-          llvm::errs() << " " << Bd.first->name() ;
-        llvm::errs() << "\n";
-      }
-    if (!Feasible)
+    if (W.Cond && !Formula.assume(W.Cond, W.Taken))
       continue;
     const CFGBlock *B = W.Block;
     if (++Steps > MaxSteps || Formula.queries() > MaxQueries) {
