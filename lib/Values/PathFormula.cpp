@@ -303,21 +303,9 @@ void PathFormula::apply(const Stmt *S) {
       std::optional<Val> R = encode(BO->getRHS());
       unsigned W;
       bool Sg;
-      if (R && scalarShape(BO->getType(), W, Sg) && W > 0 && Old->Width > 0 && R->Width > 0) {
-        Val L = asBits(*Old, W, Sg), Rt = asBits(*R, W, Sg);
-        llvm::SMTExprRef E;
-        switch (Op) {
-        case BO_Add: E = Solver->mkBVAdd(L.E, Rt.E); break;
-        case BO_Sub: E = Solver->mkBVSub(L.E, Rt.E); break;
-        case BO_Mul: E = Solver->mkBVMul(L.E, Rt.E); break;
-        case BO_And: E = Solver->mkBVAnd(L.E, Rt.E); break;
-        case BO_Or: E = Solver->mkBVOr(L.E, Rt.E); break;
-        case BO_Xor: E = Solver->mkBVXor(L.E, Rt.E); break;
-        default: break;
-        }
-        if (E)
-          V = Val{E, W, Sg};
-      }
+      if (R && BO->getType()->isIntegralOrEnumerationType() &&
+          scalarShape(BO->getType(), W, Sg) && W > 0) // not `p += n`
+        V = arithmetic(Op, asBits(*Old, W, Sg), asBits(*R, W, Sg));
     }
     if (!Places[*P].Stable)
       invalidateVolatile(); // an alias of the place may be read next
@@ -516,7 +504,7 @@ std::optional<PathFormula::Val> PathFormula::encodeBinary(const BinaryOperator *
     QualType OT = BO->getLHS()->getType();
     bool Sg = OT->isSignedIntegerOrEnumerationType();
     Val A = asBits(*L, W, L->Signed), B = asBits(*R, W, R->Signed);
-    llvm::SMTExprRef E;
+    llvm::SMTExprRef E = nullptr;
     switch (Op) {
     case BO_EQ: E = Solver->mkEqual(A.E, B.E); break;
     case BO_NE: E = Solver->mkNot(Solver->mkEqual(A.E, B.E)); break;
@@ -533,8 +521,17 @@ std::optional<PathFormula::Val> PathFormula::encodeBinary(const BinaryOperator *
   if (!BO->getType()->isIntegralOrEnumerationType() || !scalarShape(BO->getType(), W, Sg) ||
       W == 0)
     return fresh(BO->getType()); // pointer arithmetic, floats
-  Val A = asBits(*L, W, L->Signed), B = asBits(*R, W, R->Signed);
-  llvm::SMTExprRef E;
+  if (std::optional<Val> V = arithmetic(Op, asBits(*L, W, Sg), asBits(*R, W, Sg)))
+    return V;
+  return fresh(BO->getType());
+}
+
+/// `A op B` on two bit-vectors of one width and signedness; none for an
+/// operator without a bit-vector counterpart.
+std::optional<PathFormula::Val> PathFormula::arithmetic(BinaryOperator::Opcode Op, const Val &A,
+                                                        const Val &B) {
+  bool Sg = A.Signed;
+  llvm::SMTExprRef E = nullptr;
   switch (Op) {
   case BO_Add: E = Solver->mkBVAdd(A.E, B.E); break;
   case BO_Sub: E = Solver->mkBVSub(A.E, B.E); break;
@@ -546,9 +543,9 @@ std::optional<PathFormula::Val> PathFormula::encodeBinary(const BinaryOperator *
   case BO_Xor: E = Solver->mkBVXor(A.E, B.E); break;
   case BO_Shl: E = Solver->mkBVShl(A.E, B.E); break;
   case BO_Shr: E = Sg ? Solver->mkBVAshr(A.E, B.E) : Solver->mkBVLshr(A.E, B.E); break;
-  default: return fresh(BO->getType());
+  default: return std::nullopt;
   }
-  return Val{E, W, Sg};
+  return Val{E, A.Width, Sg};
 }
 
 std::optional<PathFormula::Val> PathFormula::encode(const Expr *E) {
@@ -593,7 +590,7 @@ std::optional<PathFormula::Val> PathFormula::encode(const Expr *E) {
     case UO_PostInc:
     case UO_PostDec: {
       std::optional<Val> Now = read(UO->getSubExpr());
-      if (!Now || Now->Width == 0)
+      if (!Now || Now->Width == 0 || !UO->getSubExpr()->getType()->isIntegerType())
         return fresh(E->getType());
       llvm::SMTExprRef One = Solver->mkBitvector(llvm::APSInt(llvm::APInt(Now->Width, 1)), Now->Width);
       return Val{UO->getOpcode() == UO_PostInc ? Solver->mkBVSub(Now->E, One)

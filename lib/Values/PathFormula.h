@@ -92,6 +92,7 @@ private:
   std::optional<Val> encode(const clang::Expr *E);
   std::optional<Val> encodeBinary(const clang::BinaryOperator *BO);
   std::optional<Val> encodeCast(const clang::CastExpr *CE);
+  std::optional<Val> arithmetic(clang::BinaryOperatorKind Op, const Val &A, const Val &B);
   std::optional<Val> read(const clang::Expr *LValue);
   std::optional<Val> fresh(clang::QualType T);
   std::optional<Val> constant(const llvm::APSInt &V, clang::QualType T);

@@ -175,3 +175,24 @@ TEST_F(PathFormulaTest, UnsignedArithmeticWraps) {
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(PathFormulaTest, CompoundShiftsAndPointerSteps) {
+  if (!PathFormula::available())
+    GTEST_SKIP() << "LLVM built without Z3";
+  load(R"cpp(
+    void f(unsigned long max, char *p) {
+      unsigned long bytes = 1 << 10;
+      bytes <<= 1;
+      p += 2;
+      if (bytes <= max && p != nullptr) {}
+      if (bytes == 2048) {}
+    })cpp");
+  for (unsigned I : {0u, 1u, 2u})
+    applyStep(I);
+  ASSERT_TRUE(Formula->assume(cond(3), true));
+  EXPECT_FALSE(Formula->assume(cond(4), false)); // 1024 << 1
+}
+
+} // namespace
