@@ -9,6 +9,7 @@
 #ifndef CUDAGRAPH_TIDY_REPORT_FINDING_H
 #define CUDAGRAPH_TIDY_REPORT_FINDING_H
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,10 @@ struct UnitStatus {
   int SharedKernels = -1;
   unsigned SharedNoShape = 0, SharedGaveUp = 0;
   std::vector<std::string> SharedGaveUpKernels; ///< names of those over the budget
+  /// The race check's kernels with accesses it gave no verdict on, counted
+  /// per reason (lib/SharedMem UnitCoverage::RaceSkips); empty when none or
+  /// when the check did not run.
+  std::map<std::string, unsigned> SharedRaceSkips;
 };
 
 } // namespace cgt

@@ -10,6 +10,7 @@
 #include "Isolation.h"
 #include "PreambleCache.h"
 #include "ProjectSummaries/ProjectSummaries.h"
+#include "ApiModel/ApiModelWriter.h"
 #include "Lifetime/LifetimeAnalysis.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -176,13 +177,22 @@ bool CrossTuRun::parsesWithChecks(size_t Index) const {
 
 UnitExport CrossTuRun::parseWithChecks(size_t Index, const UnitJob &Job,
                                        const std::string &EntriesPath,
-                                       const std::string &Consumed, const ApiModel &Base) {
+                                       const std::string &Consumed, const ApiModel &Base,
+                                       const PassProgress &Pass) {
   UnitTask Task = Plan.Tasks[TaskOf[Index]];
-  if (Progress) {
+  {
     std::lock_guard<std::mutex> Lock(ProgressLock);
-    if (Started.insert(Task.File).second)
+    bool First = Started.insert(Task.File).second;
+    if (!First)
+      ++AnalysedAgain;
+    // "[3/66] file" as a unit is first analysed; in a later pass, the units
+    // analysed again because a summary they consume changed.
+    if (Progress && First)
       llvm::errs() << "[" << Started.size() << "/" << Plan.ToAnalyze.size() << "] "
                    << Task.File << "\n";
+    else if (Progress)
+      llvm::errs() << "[analysis pass " << Pass.Pass << ", " << Pass.Started << "/"
+                   << Pass.Units << "] " << Task.File << "\n";
   }
   // The consumed summaries as prepare will name them (by the hash of their
   // text); without the file the parse still exports, but its findings are
@@ -219,11 +229,77 @@ UnitExport CrossTuRun::parseWithChecks(size_t Index, const UnitJob &Job,
   return Out;
 }
 
+void explainShardSummaries(const CacheSettings &Settings, size_t SummaryFiles,
+                           size_t Analysed) {
+  if (!Settings.Summaries || !Settings.SummariesFile.empty() || SummaryFiles < 2)
+    return;
+  llvm::errs() << "cudagraph-tidy: note: this shard analyses " << Analysed << " of "
+               << SummaryFiles << " files but summarises all " << SummaryFiles
+               << ": a wrapper defined in another file decides what its files' findings "
+                  "are. Run `cudagraph-tidy summarize -p DB -o summaries.json` once and "
+                  "give each shard --summaries summaries.json to divide the work.\n";
+}
+
+bool CrossTuRun::useSummariesFile(const std::vector<std::string> &Analysed,
+                                  std::string &Error) {
+  std::string Path = absolute(Settings.SummariesFile);
+  auto Model = ApiModel::builtin();
+  if (!Model) {
+    Error = "cannot load the built-in CUDA API model: " + toString(Model.takeError());
+    return false;
+  }
+  size_t Builtin = (*Model)->functions().size();
+  if (llvm::Error E = (*Model)->addFile(Path)) {
+    Error = "--summaries '" + Settings.SummariesFile + "': " + toString(std::move(E));
+    return false;
+  }
+  Summaries.Entries = (*Model)->functions().size() - Builtin;
+  for (const std::string &F : Analysed)
+    Results.setSummaries(F, Path);
+  FromFile = true;
+  return true;
+}
+
+bool CrossTuRun::writeSummaries(std::string &Error) const {
+  const std::string &Path = Settings.WriteSummaries;
+  std::string Text = Summaries.AllEntries.empty() ? writeModelJson(ModelDocument())
+                                                  : Summaries.AllEntries;
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
+  if (!EC) {
+    OS << Text;
+    OS.close();
+    EC = OS.error();
+  }
+  if (EC)
+    Error = "cannot write the summaries to '" + Path + "': " + EC.message();
+  return !EC;
+}
+
+int CrossTuRun::reportSummarized(const std::string &Path) const {
+  llvm::errs() << "cudagraph-tidy: " << Summaries.Entries << " entries from "
+               << Summaries.Overlays.size() << " translation units in " << Summaries.Passes
+               << " pass" << (Summaries.Passes == 1 ? "" : "es")
+               << (Summaries.Converged ? "" : " (still changing)") << " written to " << Path
+               << "\n";
+  return 0;
+}
+
 bool CrossTuRun::prepare(DriverRun &Run, const std::vector<std::string> &SummaryFiles,
                          const std::vector<std::string> &Analysed,
                          const ExportRequest &Request, std::string &Error) {
+  if (!Settings.SummariesFile.empty())
+    return useSummariesFile(Analysed, Error);
   if (!Settings.Summaries)
     return true;
+  if (!prepareSummaries(Run, SummaryFiles, Analysed, Request, Error))
+    return false;
+  return Settings.WriteSummaries.empty() || writeSummaries(Error);
+}
+
+bool CrossTuRun::prepareSummaries(DriverRun &Run, const std::vector<std::string> &SummaryFiles,
+                                  const std::vector<std::string> &Analysed,
+                                  const ExportRequest &Request, std::string &Error) {
   // The project's entries live in the cache: without one, a one-file run
   // has none and a database run leaves none.
   bool Shared = Cache && Settings.Results;
@@ -235,6 +311,7 @@ bool CrossTuRun::prepare(DriverRun &Run, const std::vector<std::string> &Summary
   // A parse with the checks needs a worker: its counts are the unit's own,
   // and only the result it is kept as adds them to this process's.
   ExportRequest Passes = Request;
+  Passes.Progress = Run.Progress;
   if (Request.Workers) {
     planChecks(Run, SummaryFiles, Analysed);
     SourceRoot = Request.SourceRoot;
@@ -284,6 +361,21 @@ void CrossTuRun::finish() {
     Cache->evict();
 }
 
+std::string CrossTuRun::passesSummary() const {
+  if (!Ran)
+    return "";
+  auto Count = [](unsigned N, llvm::StringRef Noun) {
+    return std::to_string(N) + " " + Noun.str() +
+           (N == 1 ? "" : Noun.ends_with("s") ? "es" : "s");
+  };
+  std::string Out = Summaries.Converged
+                        ? "Cross-file summaries converged in " + Count(Summaries.Passes, "pass")
+                        : "Cross-file summaries still changing after " +
+                              Count(Summaries.Passes, "pass") +
+                              " (wrappers nested deeper across files may be missing)";
+  return Out + "; " + Count(AnalysedAgain, "unit") + " analysed again.";
+}
+
 void CrossTuRun::printStats() const {
   std::vector<std::string> Analysed = Results.analysed();
   if (Ran) {
@@ -299,6 +391,9 @@ void CrossTuRun::printStats() const {
                  << Both << " checks and summaries in one, " << Alone
                  << " summaries alone, " << Checks << " checks alone)\n";
   }
+  if (FromFile)
+    llvm::errs() << "cross-file summaries: " << Summaries.Entries << " entries read from "
+                 << Settings.SummariesFile << "; no passes\n";
   for (const std::string &C : Summaries.Conflicts)
     llvm::errs() << "cross-file summaries: not used, definitions disagree: " << C << "\n";
   llvm::errs() << "result cache: " << Results.Replayed << " replayed, " << Analysed.size()

@@ -59,7 +59,19 @@ struct CacheSettings {
   /// The summaries cover a whole database (-p): only then are they left
   /// for the project, which a run over some files would overwrite with part.
   bool WholeDatabase = false;
+  /// --summaries: the entries of every file, from a file a summarize run
+  /// (or --write-summaries) wrote; no passes run.
+  std::string SummariesFile;
+  /// Where the passes' entries are written (`summarize -o`,
+  /// --write-summaries); "" for nowhere.
+  std::string WriteSummaries;
 };
+
+/// A --shard run: says on stderr, when it is about to summarise every file
+/// of the database for its share, that it does and why, and how a
+/// summaries file avoids it.
+void explainShardSummaries(const CacheSettings &Settings, size_t SummaryFiles,
+                           size_t Analysed);
 
 /// Reads --result-cache (on|off; "" takes $CUDAGRAPH_TIDY_RESULT_CACHE,
 /// else on), --cross-tu-summaries (on|off), --cache-dir (must be a
@@ -96,6 +108,12 @@ public:
   void finish();
   /// The --stats lines.
   void printStats() const;
+  /// `summarize`: what was written where (stderr); the exit code.
+  int reportSummarized(const std::string &Path) const;
+  /// For the closing line, when the summary passes ran: whether they
+  /// converged and how many units they analysed more than once; "" when
+  /// they did not run.
+  std::string passesSummary() const;
 
 private:
   /// The checks' tasks of the analysed units, and which unit of the
@@ -104,17 +122,27 @@ private:
                   const std::vector<std::string> &Analysed);
   bool parsesWithChecks(size_t Index) const override;
   UnitExport parseWithChecks(size_t Index, const UnitJob &Job, const std::string &EntriesPath,
-                             const std::string &Consumed, const ApiModel &Base) override;
+                             const std::string &Consumed, const ApiModel &Base,
+                             const PassProgress &Pass) override;
   std::string writeOverlay(const std::string &Text);
+  /// prepare's passes.
+  bool prepareSummaries(DriverRun &Run, const std::vector<std::string> &SummaryFiles,
+                        const std::vector<std::string> &Analysed,
+                        const ExportRequest &Request, std::string &Error);
   /// Leaves the entries where the plugin and one-file runs find them.
   void leaveProjectSummaries(const std::vector<std::string> &Files);
   /// A one-file run: the entries a database run left, when there are some.
   void useProjectSummaries(const std::vector<std::string> &Analysed);
+  /// --summaries: every analysed unit consumes the file's entries.
+  bool useSummariesFile(const std::vector<std::string> &Analysed, std::string &Error);
+  /// `summarize -o`, --write-summaries: the entries as one model file.
+  bool writeSummaries(std::string &Error) const;
   CacheSettings Settings;
   std::unique_ptr<UnitCache> Cache;
   ResultCache Results;
   ProjectSummaries Summaries;
   bool Ran = false;
+  bool FromFile = false; ///< --summaries gave the entries
   std::mutex OverlayLock;
   std::string TempDir; ///< model files when there is no cache folder
   /// While the passes run: the checks' tasks (planUnits) and, per unit of
@@ -127,6 +155,7 @@ private:
   /// later pass is not counted again.
   bool Progress = false;
   std::set<std::string> Started;
+  unsigned AnalysedAgain = 0; ///< parses with the checks after a unit's first
   std::mutex ProgressLock;
   std::string SourceRoot;
 };

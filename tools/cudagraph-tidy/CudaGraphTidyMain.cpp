@@ -205,6 +205,17 @@ static cl::opt<std::string> CrossTuOpt(
              "database (or every file given), so that wrappers defined in "
              "other files are known at their calls: on (default) or off"),
     cl::init("on"), cl::cat(ToolCategory));
+static cl::opt<std::string> SummariesOpt(
+    "summaries",
+    cl::desc("Take the other files' summaries from FILE (written by "
+             "`cudagraph-tidy summarize` or --write-summaries over the same "
+             "database) instead of summarising every file: what lets each "
+             "shard of a CI matrix do only its share"),
+    cl::value_desc("FILE"), cl::init(""), cl::cat(ToolCategory));
+static cl::opt<std::string> WriteSummariesOpt(
+    "write-summaries",
+    cl::desc("Also write the summaries this run computed, for --summaries"),
+    cl::value_desc("FILE"), cl::init(""), cl::cat(ToolCategory));
 static cl::opt<std::string> CacheDirOpt(
     "cache-dir",
     cl::desc("The cache folder (preamble, summary and result caches); default "
@@ -308,7 +319,7 @@ int listChecks() {
 /// The closing line: findings, translation units and the run's wall time.
 /// Always on stderr (unless --quiet), never on stdout, which may be the
 /// report.
-void printSummary(const cgt::RunResult &Result, double Seconds) {
+void printSummary(const cgt::RunResult &Result, double Seconds, const std::string &Passes) {
   size_t New = 0;
   for (size_t I = 0; I < Result.Findings.size(); ++I)
     if (Result.BaselineStates.empty() || Result.BaselineStates[I] != "unchanged")
@@ -319,7 +330,8 @@ void printSummary(const cgt::RunResult &Result, double Seconds) {
     errs() << " (" << Result.Unchanged << " already in the baseline)";
   errs() << " in " << Result.Units.size() << " translation unit"
          << (Result.Units.size() == 1 ? "" : "s") << " ("
-         << format("%.1f", Seconds) << " s).\n";
+         << format("%.1f", Seconds) << " s)." << (Passes.empty() ? "" : " ") << Passes
+         << "\n";
 }
 
 cgt::PreambleCacheStats PreambleStats;
@@ -343,6 +355,13 @@ void printSharedMemStats(const cgt::RunResult &Result) {
   errs() << "shared-memory checks: " << K << " kernels with __shared__ accesses, "
          << NoShape << " without a block shape (no verdict), " << GaveUp
          << " over the step budget\n";
+  std::map<std::string, unsigned> RaceSkips;
+  for (const cgt::UnitStatus &U : Result.Units)
+    for (const auto &[Reason, N] : U.SharedRaceSkips)
+      RaceSkips[Reason] += N;
+  for (const auto &[Reason, N] : RaceSkips)
+    errs() << "shared-memory checks: race check: " << N << " kernel" << (N == 1 ? "" : "s")
+           << " with accesses given no verdict: " << Reason << "\n";
 }
 
 void printStats() {
@@ -445,6 +464,15 @@ int main(int argc, const char **argv) {
     return cgt::launchMain(argc, argv);
   if (argc > 1 && StringRef(argv[1]) == "lsp")
     return cgt::lspMain(argc, argv);
+  // `summarize -p DB -o FILE`: the summary passes alone, their entries as
+  // one file that the shards of a CI matrix read (--summaries).
+  std::vector<const char *> Args(argv, argv + argc);
+  bool Summarize = argc > 1 && StringRef(argv[1]) == "summarize";
+  if (Summarize) {
+    Args.erase(Args.begin() + 1);
+    argc = static_cast<int>(Args.size());
+    argv = Args.data();
+  }
   // `FILE -- nvcc ...`: clang would reject nvcc's flags.
   std::vector<std::string> TranslatedStorage;
   std::vector<const char *> Translated =
@@ -556,6 +584,14 @@ int main(int argc, const char **argv) {
                           Error))
     return fail(Error);
   CacheSet.WholeDatabase = BuildDb != nullptr;
+  CacheSet.SummariesFile = SummariesOpt;
+  CacheSet.WriteSummaries = Summarize ? OutputOpt.getValue() : WriteSummariesOpt.getValue();
+  if (Summarize && CacheSet.WriteSummaries.empty())
+    return fail("summarize: name the file to write with -o FILE");
+  if (Summarize || !CacheSet.SummariesFile.empty())
+    CacheSet.Summaries = true;
+  if (!ShardOpt.empty() && !Quiet)
+    cgt::explainShardSummaries(CacheSet, SummaryFiles.size(), Files.size());
   if (!CacheDirOpt.empty())
     Preamble.Directory = CacheSet.Directory;
   if (CacheMaxMbOpt)
@@ -586,8 +622,11 @@ int main(int argc, const char **argv) {
     // results of those whose task did not change.
     cgt::ExportRequest Summaries{"", JobsOpt, DeviceSide, Report.SarifRoot};
     Summaries.Workers = InProcessOpt ? nullptr : &Run.Limits;
-    if (!CrossTu.prepare(Run, SummaryFiles, Files, Summaries, Error))
+    if (!CrossTu.prepare(Run, SummaryFiles, Summarize ? std::vector<std::string>() : Files,
+                         Summaries, Error))
       return fail(Error);
+    if (Summarize)
+      return CrossTu.reportSummarized(CacheSet.WriteSummaries);
     // The passes named each unit as they parsed it; the checks that follow
     // mostly take those results, and one "[i/N]" sequence is enough.
     if (CrossTu.announcedUnits())
@@ -616,9 +655,10 @@ int main(int argc, const char **argv) {
   for (const std::string &W : Result.Incomplete)
     errs() << "cudagraph-tidy: warning: " << W << "\n";
   if (!Quiet)
-    printSummary(Result, std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - Started)
-                             .count());
+    printSummary(Result,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - Started)
+                     .count(),
+                 CrossTu.passesSummary());
   // `--stats` is LLVM's own option (llvm/ADT/Statistic.h); with it the
   // driver also says what the lifetime engine gave up.
   if (llvm::AreStatisticsEnabled()) {

@@ -421,6 +421,9 @@ UnitResult analyzeUnit(const UnitTask &Job, const ExtraConsumerFactory &Extra) {
     Out.Status.SharedGaveUp = Cov.gaveUp();
     Out.Status.SharedGaveUpKernels = Cov.gaveUpNames();
   }
+  if (Context.isCheckEnabled("cudagraph-shared-race"))
+    for (const auto &[Reason, Kernels] : smem::unitCoverage().RaceSkips)
+      Out.Status.SharedRaceSkips[Reason] = static_cast<unsigned>(Kernels.size());
   unsigned CompilerErrors = 0;
   std::string FirstError;
   for (const ClangTidyError &E : Errors) {

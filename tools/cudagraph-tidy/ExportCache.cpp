@@ -21,7 +21,7 @@ namespace {
 
 std::string unitKey(const UnitJob &Job, const FileNamer &Names, UnitCache &Cache) {
   KeyBuilder K;
-  K.add("export-v1").add(toolIdentity()).add(Job.File).add(Names.root());
+  K.add("export-v2").add(toolIdentity()).add(Job.File).add(Names.root());
   for (const auto &C : Job.Commands) {
     K.add(C.Directory).add(C.Filename);
     for (const std::string &A : C.CommandLine)
@@ -103,8 +103,12 @@ std::string unitExportToJson(const UnitExport &U) {
   json Texts = json::array();
   for (const ModelDocument &D : Groups)
     Texts.push_back(writeModelJson(D));
+  json Uses = json::object();
+  for (const auto &[Name, Use] : U.CalleeUses)
+    Uses[Name] = {Use.Args, Use.Opaque};
   return json{{"parsed", U.Parsed},        {"problem", U.Problem},
-              {"callees", U.ExternalCallees}, {"dependencies", U.Dependencies},
+              {"callees", U.ExternalCallees}, {"calleeUses", Uses},
+              {"dependencies", U.Dependencies},
               {"absent", U.AbsentFiles},
               {"definitions", Defs},       {"groups", Texts}}
       .dump();
@@ -116,6 +120,8 @@ bool unitExportFromJson(const std::string &Text, const ApiModel &Base, UnitExpor
     Out.Parsed = J.at("parsed");
     Out.Problem = J.at("problem");
     Out.ExternalCallees = J.at("callees").get<std::set<std::string>>();
+    for (const auto &[Name, Use] : J.at("calleeUses").items())
+      Out.CalleeUses[Name] = {Use.at(0).get<uint64_t>(), Use.at(1).get<bool>()};
     Out.Dependencies = J.at("dependencies").get<std::vector<std::string>>();
     Out.AbsentFiles = J.at("absent").get<std::vector<std::string>>();
     std::vector<ApiModel> Groups;

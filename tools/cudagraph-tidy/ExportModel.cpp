@@ -37,6 +37,7 @@
 #include "ExportModel.h"
 #include "ExportUnit.h"
 #include "ExportCache.h"
+#include "ConsumedChanges.h"
 #include "ExportWorker.h"
 #include "DriverSupport.h"
 #include "ApiModel/ApiModelWriter.h"
@@ -53,6 +54,7 @@
 #include <map>
 #include <optional>
 #include <memory>
+#include <mutex>
 #include <set>
 
 using namespace clang;
@@ -252,6 +254,7 @@ public:
                std::string &Error) {
     Jobs.resize(Files.size());
     Units.resize(Files.size());
+    ParsedWith.resize(Files.size());
     for (size_t I = 0; I < Files.size(); ++I) {
       UnitJob &J = Jobs[I];
       J.File = Files[I];
@@ -273,32 +276,35 @@ public:
     return true;
   }
 
-  /// Runs passes until no entry changes or MaxRounds passes ran.
+  /// Runs passes until no entry changes in a way some unit can see
+  /// (ConsumedChanges.h), or MaxRounds passes ran.
   bool run(std::string &Error) {
-    std::set<std::string> Changed;
-    while (Passes < Request.MaxRounds) {
-      std::vector<size_t> ToRun = unitsToRun(Changed);
+    while (true) {
+      std::vector<size_t> ToRun = unitsToRun();
       if (ToRun.empty())
         return Converged = true;
+      if (Passes == Request.MaxRounds)
+        return true;
       ++Passes;
       if (!runPass(ToRun, Error))
         return false;
       Result = mergeUnits(Units);
-      Changed = changedNames(Current, Result.Entries);
+      bool Changed = !changedNames(Current, Result.Entries).empty();
       Current = Result.Entries;
-      if (Changed.empty())
+      if (!Changed)
         return Converged = true;
     }
-    return true;
   }
 
   std::string text() const { return writeModelJson(documentOf(Current, Bases, *Builtin)); }
 
   /// The entries unit `I` calls or names and does not define, as a model
-  /// file; "" when there are none.
+  /// file; "" when there are none. Those it was last parsed with: a later
+  /// change it cannot see did not parse it again, and its result stands.
   std::string overlayFor(size_t I) const {
     std::map<EntryKey, FunctionModel> Used;
-    for (const auto &[Key, M] : Current)
+    static const std::map<EntryKey, FunctionModel> None;
+    for (const auto &[Key, M] : ParsedWith[I] ? *ParsedWith[I] : None)
       if (Units[I].ExternalCallees.count(Key.first))
         Used.emplace(Key, M);
     return Used.empty() ? "" : writeModelJson(documentOf(Used, Bases, *Builtin));
@@ -315,6 +321,7 @@ public:
     Out.Parsed = Stats.Parsed;
     Out.Replayed = Stats.Replayed;
     Out.ParsedWithChecks = ParsedWithChecks;
+    Out.ParsedAgain = ParsedAgain;
   }
 
   /// What stderr says after the file is written; the exit code.
@@ -362,17 +369,16 @@ private:
     return !Name.empty() && llvm::sys::path::filename(File) == Name ? Kind.str() : "";
   }
 
-  /// The first pass reads every unit; a later one the units that call a
-  /// function whose entry the previous pass added or changed.
-  std::vector<size_t> unitsToRun(const std::set<std::string> &Changed) const {
+  /// The first pass reads every unit; a later one the units whose
+  /// consumed entries changed, since they were parsed, in a way that can
+  /// change what they find or export (ConsumedChanges.h).
+  std::vector<size_t> unitsToRun() const {
     std::vector<size_t> Out;
     for (size_t I = 0; I < Units.size(); ++I) {
       if (Jobs[I].Commands.empty())
         continue;
-      bool CallsChanged = llvm::any_of(Units[I].ExternalCallees, [&](const std::string &N) {
-        return Changed.count(N) != 0;
-      });
-      if (Passes == 0 || (Units[I].Parsed && CallsChanged))
+      if (Passes == 0 ||
+          (Units[I].Parsed && consumedChangeMatters(Units[I], *ParsedWith[I], Current)))
         Out.push_back(I);
     }
     return Out;
@@ -380,6 +386,15 @@ private:
 
   /// One pass over `ToRun`, applying the entries exported so far.
   bool runPass(const std::vector<size_t> &ToRun, std::string &Error) {
+    auto Snapshot = std::make_shared<const std::map<EntryKey, FunctionModel>>(Current);
+    for (size_t I : ToRun)
+      ParsedWith[I] = Snapshot;
+    if (Passes > 1)
+      ParsedAgain += ToRun.size();
+    CheckedUnits = llvm::count_if(ToRun, [&](size_t I) {
+      return Request.Checked && Request.Checked->parsesWithChecks(I);
+    });
+    CheckedStarted = OthersStarted = 0;
     std::string Overlay = text();
     std::map<std::string, std::shared_ptr<ApiModel>> Models;
     for (const auto &[Files, Base] : Bases) {
@@ -411,8 +426,11 @@ private:
         if (Request.Checked && Request.Checked->parsesWithChecks(I)) {
           ++ParsedWithChecks;
           return Request.Checked->parseWithChecks(I, J, std::string(OverlayPath),
-                                                  overlayFor(I), Base);
+                                                  overlayFor(I), Base,
+                                                  {Passes, ++CheckedStarted, CheckedUnits});
         }
+        if (Request.Progress)
+          announce(J.File, ++OthersStarted, ToRun.size() - CheckedUnits);
         return Request.Workers
                    ? exportIsolated(J, std::string(OverlayPath), Base, Names, *Request.Workers)
                    : exportUnit(J, Model, Base, Names);
@@ -452,6 +470,22 @@ private:
   UnitCache *Cache;
   ExportCacheStats Stats;
   std::atomic<unsigned> ParsedWithChecks{0};
+  /// Per unit: the entries it was last parsed with (null: not yet).
+  std::vector<std::shared_ptr<const std::map<EntryKey, FunctionModel>>> ParsedWith;
+  unsigned ParsedAgain = 0; ///< units of the passes after the first
+  /// Progress of the pass under way: the units parsed with their checks
+  /// (CheckedParses::parseWithChecks says so) and the others.
+  unsigned CheckedUnits = 0;
+  std::atomic<unsigned> CheckedStarted{0}, OthersStarted{0};
+  std::mutex ProgressLock;
+
+  /// "[summaries 3/60] file": a unit the run does not analyse, parsed for
+  /// its summaries alone (a shard's or a --diff run's other files).
+  void announce(const std::string &File, unsigned Started, size_t Units) {
+    std::lock_guard<std::mutex> Lock(ProgressLock);
+    llvm::errs() << "[summaries " << (Passes > 1 ? "pass " + std::to_string(Passes) + ", " : "")
+                 << Started << "/" << Units << "] " << File << "\n";
+  }
 };
 
 } // namespace

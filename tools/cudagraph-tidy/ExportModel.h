@@ -27,6 +27,12 @@ struct UnitExport;
 struct UnitJob;
 struct UnitLimits;
 
+/// Where a parse stands in the passes, for progress lines: pass `Pass`
+/// (1-based), the `Started`-th unit of the `Units` the pass parses.
+struct PassProgress {
+  unsigned Pass = 1, Started = 0, Units = 0;
+};
+
 /// A checking run's parses of the units it analyses (CrossTu.h): a unit's
 /// export comes from the worker that runs its checks (CheckedExport.h),
 /// which parses it once for both.
@@ -41,7 +47,8 @@ public:
   /// entries so far from `EntriesPath` ("" for none); `Base` reads them.
   virtual UnitExport parseWithChecks(size_t Index, const UnitJob &Job,
                                      const std::string &EntriesPath,
-                                     const std::string &Consumed, const ApiModel &Base) = 0;
+                                     const std::string &Consumed, const ApiModel &Base,
+                                     const PassProgress &Progress) = 0;
 };
 
 struct ExportRequest {
@@ -58,6 +65,9 @@ struct ExportRequest {
   const UnitLimits *Workers = nullptr;
   /// When set, the units it names are parsed with their checks.
   CheckedParses *Checked = nullptr;
+  /// "[summaries i/N] file" on stderr as a unit not parsed with its checks
+  /// starts (the checked ones are announced by CheckedParses).
+  bool Progress = false;
 };
 
 /// What the passes of a checking run found (CrossTu.cpp): for each file,
@@ -72,6 +82,9 @@ struct ProjectSummaries {
   std::vector<std::string> Conflicts; ///< names left out, for --stats
   unsigned Parsed = 0, Replayed = 0;  ///< unit exports computed / from the cache
   unsigned ParsedWithChecks = 0;      ///< of Parsed, by CheckedParses
+  /// Units parsed (or replayed) in the passes after the first: those whose
+  /// consumed entries changed in a way that can change their findings.
+  unsigned ParsedAgain = 0;
 };
 
 /// The passes of exportModel over `Files`, without writing a file, through

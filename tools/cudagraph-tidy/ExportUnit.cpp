@@ -22,8 +22,11 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include <map>
 #include <memory>
+#include <set>
 
 using namespace clang;
 
@@ -61,6 +64,20 @@ const FunctionModel *entryFor(const ApiModel &M, const FunctionDecl *FD) {
   return FD->isCXXClassMember() ? nullptr : M.lookup(FD->getName(), N);
 }
 
+bool acquiresHandles(const FunctionDecl *F) {
+  return F->hasAttr<AcquireHandleAttr>() ||
+         llvm::any_of(F->parameters(),
+                      [](const ParmVarDecl *P) { return P->hasAttr<AcquireHandleAttr>(); });
+}
+
+/// Whether `Base` (built-in and hand-written entries) has entries of user
+/// model files.
+bool hasUserEntries(const ApiModel &Base) {
+  return llvm::any_of(Base.functions(), [](const FunctionModel *F) {
+    return !llvm::StringRef(F->Origin).starts_with("builtin");
+  });
+}
+
 /// Definitions, and the functions the unit calls or names. Names count as
 /// well as calls (a deleter `&cuda_free`, a callback), and so do calls in
 /// template instantiations, which the engine analyses: a checking run
@@ -68,24 +85,126 @@ const FunctionModel *entryFor(const ApiModel &M, const FunctionDecl *FD) {
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
   std::vector<const FunctionDecl *> Definitions;
-  std::vector<const FunctionDecl *> Callees;
+  std::vector<const CallExpr *> Calls;
+  /// Functions named otherwise than as the callee of a call.
+  std::vector<const FunctionDecl *> Named;
   bool shouldVisitTemplateInstantiations() const { return true; }
+  /// Some declaration carries clang's acquire_handle attribute.
+  bool NamesHandleAttributes = false;
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (FD->doesThisDeclarationHaveABody())
       Definitions.push_back(FD);
+    NamesHandleAttributes |= acquiresHandles(FD);
     return true;
   }
+  // Pre-order: a call is visited before the name of its callee.
   bool VisitCallExpr(CallExpr *C) {
-    if (const FunctionDecl *F = C->getDirectCallee())
-      Callees.push_back(F);
+    if (!C->getDirectCallee())
+      return true;
+    Calls.push_back(C);
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(C->getCallee()->IgnoreParenImpCasts()))
+      CalleeRefs.insert(Ref);
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (const auto *F = dyn_cast<FunctionDecl>(E->getDecl()))
-      Callees.push_back(F);
+    if (const auto *F = dyn_cast<FunctionDecl>(E->getDecl()); F && !CalleeRefs.count(E))
+      Named.push_back(F);
     return true;
   }
+
+private:
+  llvm::SmallPtrSet<const DeclRefExpr *, 16> CalleeRefs;
 };
+
+/// What decides whether a call's argument can name something the checks
+/// track (isInertArgument).
+struct ArgumentContext {
+  ASTContext &Ctx;
+  const ApiModel &Model;
+  LifetimeAnalyzer &Analyzer;
+  /// Scalars (enumerators, bools, floating values, integers narrower than
+  /// 64 bits) hold no resource: true unless the unit names handles through
+  /// clang's acquire_handle attribute (a 32-bit handle is common there) or
+  /// user model files describe functions (their kinds may be of any type).
+  /// The built-in model's handles are pointers, CUdeviceptr and
+  /// CUmemGenericAllocationHandle (64 bits).
+  bool ScalarsHoldNothing = true;
+};
+
+/// Whether argument `E` cannot name anything the checks track, whatever
+/// entry the callee gets: a constant (`#err`, `__func__`, `__LINE__`), a
+/// scalar (ArgumentContext), or the result of a function that acquires
+/// nothing called with such arguments (`cudaGetErrorString(err_)`, a
+/// same-file `cu_get_error_str(err)`). The engine tracks places (variables,
+/// members, what pointers point to) and what acquisitions return; a call
+/// that acquires nothing returns at most what its arguments hold.
+bool isInertArgument(const Expr *E, ArgumentContext &A) {
+  const Expr *X = E->IgnoreParenImpCasts();
+  if (X->isValueDependent() || X->isTypeDependent())
+    return false;
+  if (isa<StringLiteral, PredefinedExpr, CXXNullPtrLiteralExpr, GNUNullExpr, CharacterLiteral,
+          IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr>(X))
+    return true;
+  QualType T = X->getType();
+  if ((T->isArithmeticType() || T->isEnumeralType()) && X->isEvaluatable(A.Ctx))
+    return true;
+  if (A.ScalarsHoldNothing &&
+      (T->isEnumeralType() || T->isBooleanType() || T->isRealFloatingType() ||
+       (T->isIntegerType() && A.Ctx.getTypeSize(T) < 64)))
+    return true;
+  const auto *C = dyn_cast<CallExpr>(X);
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  if (!F || isa<CXXMemberCallExpr>(C) || isa<CXXOperatorCallExpr>(C) || acquiresHandles(F))
+    return false;
+  bool Acquires;
+  if (const FunctionModel *M = A.Model.lookup(F->getQualifiedNameAsString(), C->getNumArgs()))
+    Acquires = !M->Acquires.empty();
+  else if (A.Ctx.getSourceManager().isInSystemHeader(F->getLocation()))
+    Acquires = false;
+  else if (F->getDefinition())
+    if (const FunctionSummary *S = A.Analyzer.summaryOf(F->getDefinition()))
+      Acquires = !S->Model.Acquires.empty();
+    else
+      Acquires = false;
+  else
+    return false; // another file's function: its entry may change
+  return !Acquires && llvm::all_of(C->arguments(), [&](const Expr *Arg) {
+    return isInertArgument(Arg, A);
+  });
+}
+
+/// The engine treats the second evaluation of a modelled call spelled once
+/// in a macro (`CHECK(e)` expanding `e` twice) as no call at all, and an
+/// unknown one as an unknown call: whether the callee has an entry matters
+/// there whatever its arguments are (lib/Lifetime/Calls.cpp).
+std::set<const CallExpr *> evaluatedTwice(const std::vector<const CallExpr *> &Calls,
+                                          const SourceManager &SM) {
+  std::map<std::pair<unsigned, unsigned>, std::vector<const CallExpr *>> BySpelling;
+  for (const CallExpr *C : Calls) {
+    SourceLocation L = C->getBeginLoc();
+    if (L.isMacroID() && SM.isMacroArgExpansion(L))
+      BySpelling[{SM.getSpellingLoc(L).getRawEncoding(),
+                  SM.getExpansionLoc(L).getRawEncoding()}]
+          .push_back(C);
+  }
+  std::set<const CallExpr *> Out;
+  for (const auto &[Spelled, Group] : BySpelling)
+    if (Group.size() > 1)
+      Out.insert(Group.begin(), Group.end());
+  return Out;
+}
+
+/// How `C` reaches its callee, added to `Use`.
+void addCallUse(const CallExpr *C, bool Twice, ArgumentContext &A, CalleeUse &Use) {
+  if (Twice || isa<CXXMemberCallExpr>(C) || isa<CXXOperatorCallExpr>(C) ||
+      isa<CUDAKernelCallExpr>(C) || C->getNumArgs() > 64) {
+    Use.Opaque = true;
+    return;
+  }
+  for (unsigned I = 0; I < C->getNumArgs(); ++I)
+    if (!isInertArgument(C->getArg(I), A))
+      Use.Args |= uint64_t(1) << I;
+}
 
 class ExportConsumer : public ASTConsumer {
 public:
@@ -103,9 +222,23 @@ public:
     for (const FunctionDecl *FD : C.Definitions)
       if (isExportable(FD, SM) && !entryFor(Base, FD))
         Out.Definitions.push_back(definition(FD, Analyzer, SM));
-    for (const FunctionDecl *F : C.Callees)
-      if (!F->isDefined())
-        Out.ExternalCallees.insert(F->getQualifiedNameAsString());
+    std::set<const CallExpr *> Twice = evaluatedTwice(C.Calls, SM);
+    ArgumentContext Args{Ctx, Model, Analyzer};
+    Args.ScalarsHoldNothing = !C.NamesHandleAttributes && !hasUserEntries(Base);
+    for (const CallExpr *Call : C.Calls) {
+      const FunctionDecl *F = Call->getDirectCallee();
+      if (F->isDefined())
+        continue;
+      std::string Name = F->getQualifiedNameAsString();
+      Out.ExternalCallees.insert(Name);
+      addCallUse(Call, Twice.count(Call) != 0, Args, Out.CalleeUses[Name]);
+    }
+    for (const FunctionDecl *F : C.Named)
+      if (!F->isDefined()) {
+        std::string Name = F->getQualifiedNameAsString();
+        Out.ExternalCallees.insert(Name);
+        Out.CalleeUses[Name].Opaque = true;
+      }
   }
 
 private:

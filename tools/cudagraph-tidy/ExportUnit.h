@@ -16,6 +16,8 @@
 #include "ApiModel/ApiModel.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -34,6 +36,19 @@ struct Definition {
   bool HasEffect = false;
 };
 
+/// How a unit calls a function it does not define: what a change of that
+/// function's entry can reach in the unit (ConsumedChanges.h).
+struct CalleeUse {
+  /// Bit i: at some call, argument i may name something the checks track
+  /// (anything but a constant or the plain result of a system function that
+  /// acquires nothing).
+  uint64_t Args = 0;
+  /// Reached otherwise than by plain calls of at most 64 arguments (named
+  /// as a value, called as a method, operator or kernel, or spelled once
+  /// and evaluated twice in a macro): any change of its entry may matter.
+  bool Opaque = false;
+};
+
 struct UnitExport {
   bool Parsed = true;
   std::string Problem;
@@ -42,6 +57,8 @@ struct UnitExport {
   /// re-reads the unit when one of them gets an entry, and a checking run
   /// gives the unit the entries of these names only (CrossTu.h).
   std::set<std::string> ExternalCallees;
+  /// For each of them, how the unit calls it.
+  std::map<std::string, CalleeUse> CalleeUses;
   /// Every file the parse read, by absolute path (ReadFiles.h), and the
   /// paths it looked for and did not find.
   std::vector<std::string> Dependencies, AbsentFiles;

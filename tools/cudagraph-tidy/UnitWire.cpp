@@ -109,7 +109,8 @@ json statusJson(const UnitStatus &S) {
           {"sharedKernels", S.SharedKernels},
           {"sharedNoShape", S.SharedNoShape},
           {"sharedGaveUp", S.SharedGaveUp},
-          {"sharedGaveUpKernels", S.SharedGaveUpKernels}};
+          {"sharedGaveUpKernels", S.SharedGaveUpKernels},
+          {"sharedRaceSkips", S.SharedRaceSkips}};
 }
 
 UnitStatus statusOf(const json &J) {
@@ -121,6 +122,7 @@ UnitStatus statusOf(const json &J) {
   S.SharedNoShape = J.at("sharedNoShape");
   S.SharedGaveUp = J.at("sharedGaveUp");
   S.SharedGaveUpKernels = J.at("sharedGaveUpKernels").get<std::vector<std::string>>();
+  S.SharedRaceSkips = J.at("sharedRaceSkips").get<std::map<std::string, unsigned>>();
   return S;
 }
 
