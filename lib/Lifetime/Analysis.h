@@ -65,11 +65,22 @@ using namespace clang;
 
 namespace lifetime {
 
+/// `std::move(e)`, `std::forward<T>(e)`: a cast, the value passes through.
+inline bool isStdMoveOrForward(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getNumArgs() == 1 ? Call->getDirectCallee() : nullptr;
+  if (!Callee || !Callee->getIdentifier() || !Callee->isInStdNamespace())
+    return false;
+  StringRef N = Callee->getName();
+  return N == "move" || N == "forward";
+}
+
 inline const Expr *strip(const Expr *E) {
   while (E) {
     const Expr *N = E->IgnoreParenCasts();
     if (const auto *EWC = dyn_cast<ExprWithCleanups>(N))
       N = EWC->getSubExpr();
+    else if (const auto *Call = dyn_cast<CallExpr>(N); Call && isStdMoveOrForward(Call))
+      N = Call->getArg(0);
     else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(N))
       N = MT->getSubExpr();
     else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(N))
@@ -433,6 +444,8 @@ private:
   void onUnknownCall(const CallExpr *Call, PathState &P);
   void acquire(const CallExpr *Call, const FunctionModel &M, const AcquireEffect &Eff,
                PathState &P);
+  void reportExistingElementOverwrite(const CallExpr *Call, unsigned R, Key Target,
+                                      const Expr *Element, const PathState &P);
   void acquireElement(const CallExpr *Call, const FunctionModel &M, unsigned R, Key Target,
                       const Expr *Element, PathState &P);
   std::optional<uint64_t> constantIndex(const Expr *Element) const;
@@ -522,6 +535,7 @@ private:
   static bool mentionsMemberOf(const Stmt *S, const ValueDecl *Base, const FieldDecl *F);
   void noteMembersAtExit(const PathState &P, SourceLocation Where);
   void forgetMembersChangedBy(const CallExpr *Call, PathState &P);
+  void forgetFieldFactsChangedBy(const CallExpr *Call, PathState &P);
   std::string previousResourceNote(const Resource &Prev, const CallExpr *Call,
                                    const std::string &Noun) const;
   const CXXMethodDecl *methodOfThis() const;
