@@ -572,12 +572,25 @@ private:
   void scanCapturedMemory();
   void collectCaptureRegion(const CFGBlock *B, unsigned From, Key Stream,
                             CaptureRegion &Region);
+  enum class CaptureBoundary { None, Begin, End };
+  CaptureBoundary captureBoundary(const CallExpr *Call, Key Stream);
+  CaptureBoundary firstCaptureBoundary(const CFGBlock *B, unsigned From, Key Stream);
+  llvm::BitVector blocksReachingCaptureEnd(Key Stream);
+  bool inCaptureRegion(const CallExpr *Call, const CFGBlock *Begin, unsigned From, Key Stream,
+                       const llvm::BitVector &ReachEnd);
+  void addToCaptureRegion(const CallExpr *Call, CaptureRegion &Region);
   void noteInstantiation(const CallExpr *Call, const FunctionModel &M,
                          const std::map<Key, CaptureRegion> &Graphs);
   bool autoFreesOnLaunch(const CallExpr *Call, const FunctionModel &M) const;
   Key addressedPlace(const Expr *Arg);
   Key capturedBufferOf(const Expr *Arg);
   void onGraphAllocation(const CallExpr *Call, unsigned R, ResState &RS);
+  struct GraphAllocation;
+  void relaunchGraphAllocations(const CallExpr *Call, Key Exec, PathState &P);
+  std::vector<const Decl *> memoryAllocatedByLaunch(const CallExpr *Call,
+                                                    const FunctionModel *M);
+  void reportRelaunchWhileAllocated(const CallExpr *Call, unsigned R,
+                                    const GraphAllocation &Alloc, const ResState &RS);
   void onFreedWhileReferenced(unsigned R, PathState &P);
   void forgetExecReferences(Key Exec, PathState &P);
   void checkLaunchOfStaleExec(const CallExpr *Call, Key Exec, PathState &P);
@@ -851,6 +864,8 @@ private:
   /// Allocating calls inside some capture: what they make may be the graph's.
   std::set<const CallExpr *> AllocationsInCaptures;
   std::set<Key> FreedOutsideCaptures;
+  /// The block and element of each call of CallElements.
+  std::map<const CallExpr *, std::pair<const CFGBlock *, unsigned>> CallPositions;
 };
 
 } // namespace lifetime
