@@ -46,6 +46,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
+#include "Values/PathFormula.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -792,6 +793,20 @@ private:
   enum class WitnessSearch { Found, Refuted, GaveUp };
   void refuteFindings();
   WitnessSearch searchWitness(const FindingId &Id, std::vector<PathNote> &Notes);
+  /// A visit of a loop head on the path a witness search follows.
+  struct LoopHeadVisit {
+    const CFGBlock *Block;
+    values::PathFormula::Mark Formula; ///< before the head's statements
+    StateSet States;                   ///< as the path entered it
+    size_t Visited;                    ///< its place in the search's visit log
+    bool Accelerated;
+    std::vector<unsigned> Skipped;     ///< places the acceleration made unknown
+  };
+  enum class LoopHeadStep { Enter, Accelerate, Subsumed };
+  bool isLoopHead(const CFGBlock *B) const;
+  LoopHeadStep accelerateLoop(const CFGBlock *B, std::vector<LoopHeadVisit> &Heads,
+                              values::PathFormula &Formula, StateSet &S,
+                              std::vector<unsigned> &Skipped);
   /// Findings the walk itself made (the others come from scans after it
   /// and have no path to replay).
   std::set<FindingId> ReportedInWalk;
