@@ -21,6 +21,16 @@ bool copyIsUserControlled(const CXXRecordDecl *RD) {
   return RD->hasUserDeclaredMoveConstructor() || RD->hasUserDeclaredMoveAssignment();
 }
 
+/// `if (graph_) cudaGraphDestroy(graph_); cudaStreamEndCapture(s, &graph_);`
+/// and nothing else: every release of the member is in a method that
+/// acquires into it again, so the last value is never released.
+bool releasedOnlyBeforeReacquiring(const OwnedMember &O) {
+  return !O.Releases.empty() && llvm::all_of(O.Releases, [&](const MemberRelease &Rel) {
+           return llvm::any_of(O.Acquisitions,
+                               [&](const MemberAcquisition &Acq) { return Acq.In == Rel.In; });
+         });
+}
+
 } // namespace
 
 bool OwnershipIndex::hasFreeFunction(const RecordDecl *RD) const {
@@ -111,7 +121,8 @@ void OwnershipIndex::crossFunctionMismatches(const FunctionDecl *FD,
 
 void OwnershipIndex::memberLeaks(const FunctionDecl *FD, std::vector<LifetimeFinding> &Out) {
   for (const auto &[F, O] : Members) {
-    if (!O.Releases.empty() || O.HandedOut)
+    bool OnlyBeforeReacquiring = releasedOnlyBeforeReacquiring(O);
+    if ((!O.Releases.empty() && !OnlyBeforeReacquiring) || O.HandedOut)
       continue;
     for (const MemberAcquisition &Acq : O.Acquisitions) {
       if (Acq.In != FD || !ownerIsClosed(F, Acq))
@@ -123,6 +134,15 @@ void OwnershipIndex::memberLeaks(const FunctionDecl *FD, std::vector<LifetimeFin
       if (L.VarName.empty())
         L.VarName = F->getNameAsString();
       std::string Name = F->getNameAsString();
+      if (OnlyBeforeReacquiring) {
+        const MemberRelease &Rel = O.Releases.front();
+        L.Notes.push_back({loc(Rel.Call), "'" + Name + "' is released only here in '" +
+                                              Rel.In->getNameAsString() +
+                                              "', before it is acquired again; nothing "
+                                              "releases the last one"});
+        Out.push_back(std::move(L));
+        continue;
+      }
       L.Notes.push_back({F->getLocation(),
                          Acq.ThroughThis
                              ? "'" + Name + "' is declared here; no method of '" + Owner +
