@@ -144,6 +144,8 @@ inline bool isReadOnlyObject(const ValueDecl *D) {
 
 /// The call a CFG element evaluates, if it is one.
 const CallExpr *callOfElement(const CFGElement &E);
+/// The last call of a block (the noreturn call that ends it).
+const Stmt *lastCall(const CFGBlock *B);
 
 inline const CallExpr *asBuiltinExpect(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(E);
@@ -311,6 +313,7 @@ private:
   };
 
   // --- the dataflow driver ---
+  PathState entryState();
   void transferBlock(const CFGBlock *B, StateSet &S);
   void transferElement(const CFGElement &E, PathState &P, bool &Dead);
   bool entersLoopBody(const CFGBlock *Header, const PathState &P);
@@ -771,9 +774,28 @@ private:
   mutable llvm::DenseMap<const Expr *, bool> ZeroExprs;
   llvm::DenseMap<const Expr *, std::optional<bool>> ConstantTruth;
 
-  std::map<std::pair<int, const Expr *>, LifetimeFinding> Findings;
-  std::map<std::pair<int, const Expr *>, unsigned> FindingResource;
+  using FindingId = std::pair<int, const Expr *>;
+  std::map<FindingId, LifetimeFinding> Findings;
+  std::map<FindingId, unsigned> FindingResource;
   std::set<unsigned> Leaked;
+
+  // --- refutation (Witness.cpp) ---
+  enum class WitnessSearch { Found, Refuted, GaveUp };
+  void refuteFindings();
+  WitnessSearch searchWitness(const FindingId &Id, std::vector<PathNote> &Notes);
+  /// Findings the walk itself made (the others come from scans after it
+  /// and have no path to replay).
+  std::set<FindingId> ReportedInWalk;
+  bool InWalk = false;
+  std::set<Key> AddressEscapedOnEntry; ///< as the scans left it, before the walk
+  /// While a witness is searched: the finding it looks for, whether the
+  /// replayed path reported it, and with which notes.
+  struct ReplayGoal {
+    FindingId Target;
+    bool Hit = false;
+    std::vector<PathNote> Notes;
+  };
+  ReplayGoal *Replay = nullptr;
 
   StateSet ExitStates;
   bool ReachedExit = false;
