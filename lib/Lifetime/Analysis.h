@@ -542,7 +542,6 @@ private:
   std::string previousResourceNote(const Resource &Prev, const CallExpr *Call,
                                    const std::string &Noun) const;
   const CXXMethodDecl *methodOfThis() const;
-  bool destructorReleasesThrough() const;
 
   // --- stream capture (Capture.cpp) ---
   void scanCaptureEnds();

@@ -17,7 +17,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Analysis.h"
-#include "llvm/ADT/StringExtras.h"
 
 namespace cgt {
 namespace lifetime {
@@ -173,42 +172,6 @@ void Analysis::reportExistingElementOverwrite(const CallExpr *Call, unsigned R, 
     report(FindingKind::Overwrite, R, Call, std::move(Notes));
     return;
   }
-}
-
-/// `pfn_cuMemCreate(&h, size, &prop, 0)`, nccl's `CUPFN(cuMemCreate)(...)`,
-/// a variable of type `PFN_cuMemCreate_v10020`: entry points fetched with
-/// cuGetProcAddress are the functions they point to. A model entry named
-/// after the pointer itself (an ApiModelFiles entry) comes first.
-const FunctionModel *LifetimeAnalyzer::Impl::pointerModel(const CallExpr *Call) const {
-  const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
-  if (const auto *Deref = dyn_cast<UnaryOperator>(Callee); Deref && Deref->getOpcode() == UO_Deref)
-    Callee = Deref->getSubExpr()->IgnoreParenImpCasts();
-  const ValueDecl *D = nullptr;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee))
-    D = DRE->getDecl();
-  else if (const auto *ME = dyn_cast<MemberExpr>(Callee))
-    D = ME->getMemberDecl();
-  if (!D || !D->getIdentifier() || isa<FunctionDecl>(D))
-    return nullptr;
-  unsigned N = Call->getNumArgs();
-  if (const FunctionModel *Own = Model.lookup(D->getName(), N))
-    return Own;
-  StringRef Name = D->getName();
-  if (Name.consume_front("pfn_"))
-    if (const FunctionModel *M = Model.lookup(Name, N))
-      return M;
-  // `PFN_cuMemCreate_v10020 create;`: the typedef names the entry point.
-  if (const auto *TT = D->getType()->getAs<TypedefType>()) {
-    StringRef Type = TT->getDecl()->getName();
-    if (Type.consume_front("PFN_")) {
-      size_t Version = Type.rfind("_v");
-      if (Version != StringRef::npos && Type.size() > Version + 2 &&
-          llvm::all_of(Type.drop_front(Version + 2), llvm::isDigit))
-        Type = Type.take_front(Version);
-      return Model.lookup(Type, N);
-    }
-  }
-  return nullptr;
 }
 
 /// A member that this path tested non-null, and has not destroyed, passed

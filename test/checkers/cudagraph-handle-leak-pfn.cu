@@ -1,5 +1,5 @@
 // RUN: %check_cudagraph_tidy %s cudagraph-handle-leak %t -check-suffixes=DEF
-// RUN: %check_cudagraph_tidy %s cudagraph-handle-leak %t -check-suffixes=DEF,USER -config="{CheckOptions: {cudagraph-handle-leak.ApiModelFiles: '%S/Inputs/pfn-model.json'}}"
+// RUN: %check_cudagraph_tidy %s cudagraph-handle-leak %t -check-suffixes=USER -config="{CheckOptions: {cudagraph-handle-leak.ApiModelFiles: '%S/Inputs/pfn-model.json'}}"
 //
 // Driver entry points fetched with cuGetProcAddress and called through
 // function pointers (issue 36 item 5): `pfn_cuMemCreate`, nccl's
@@ -15,7 +15,8 @@ PFN_cuMemRelease_v10020 pfn_cuMemRelease = nullptr;
 CUresult bug_pfn_create(size_t bytes, const CUmemAllocationProp *prop, bool probe_only) {
   CUmemGenericAllocationHandle h;
   CUresult r = pfn_cuMemCreate(&h, bytes, prop, 0);
-  // CHECK-MESSAGES-DEF: :[[@LINE-1]]:16: warning: physical memory allocation 'h' created by 'pfn_cuMemCreate' is not released on every path{{.*}} [cudagraph-handle-leak]
+  // CHECK-MESSAGES-DEF: :[[@LINE-1]]:16: warning: physical memory allocation 'h' created by 'cuMemCreate' is not released on every path{{.*}} [cudagraph-handle-leak]
+  // CHECK-MESSAGES-USER: :[[@LINE-2]]:16: warning: physical memory allocation 'h' created by 'cuMemCreate' is not released on every path{{.*}} [cudagraph-handle-leak]
   if (r != CUDA_SUCCESS)
     return r;
   if (probe_only)
@@ -44,6 +45,7 @@ CUresult bug_table_create(const DriverTable &t, size_t bytes, const CUmemAllocat
   if (t.create(&h, bytes, prop, 0) != CUDA_SUCCESS)
     return CUDA_ERROR_OUT_OF_MEMORY;
   // CHECK-MESSAGES-DEF: :[[@LINE-2]]:7: warning: physical memory allocation 'h' created by {{.*}} is not released on every path{{.*}} [cudagraph-handle-leak]
+  // CHECK-MESSAGES-USER: :[[@LINE-3]]:7: warning: physical memory allocation 'h' created by {{.*}} is not released on every path{{.*}} [cudagraph-handle-leak]
   if (n == 0)
     return CUDA_ERROR_INVALID_VALUE;
   t.release(h);

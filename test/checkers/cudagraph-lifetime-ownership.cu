@@ -464,6 +464,9 @@ public:
   ResetRunner &operator=(const ResetRunner &) = delete;
   void build(cudaGraph_t g) {
     if (cudaGraphInstantiate(&exec_, g, 0) != cudaSuccess)
+    // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:9: warning: graph exec 'exec_' created by 'cudaGraphInstantiate' and kept in a member of 'ResetRunner' is not destroyed on every path{{.*}} [cudagraph-unpaired-instantiate]
+    // CHECK-MESSAGES-SPEC: :[[@LINE-2]]:9: warning: 'cudaGraphInstantiate' overwrites 'exec_'{{.*}} [cudagraph-unpaired-instantiate]
+    // CHECK-MESSAGES-SPEC: :[[@LINE-3]]:9: warning: graph exec 'exec_' created by {{.*}}'ResetRunner' is not destroyed on every path{{.*}} [cudagraph-unpaired-instantiate]
       exec_ = nullptr;
   }
   void run(cudaStream_t s) { cudaGraphLaunch(exec_, s); }

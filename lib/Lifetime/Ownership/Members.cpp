@@ -117,30 +117,12 @@ bool Analysis::testsCompanionFlag(const FieldDecl *F) const {
   return false;
 }
 
-/// `~Step() { reset(); }`: the destructor releases through this method, so
-/// its returns are the destructor's (an early return in reset() leaks what
-/// the other methods left live, as one in the destructor would).
-bool Analysis::destructorReleasesThrough() const {
-  const CXXMethodDecl *MD = methodOfThis();
-  if (!MD || isa<CXXDestructorDecl>(MD) || isa<CXXConstructorDecl>(MD))
-    return false;
-  const CXXDestructorDecl *Dtor = MD->getParent()->getDestructor();
-  const FunctionDecl *Def = Dtor ? Dtor->getDefinition() : nullptr;
-  const auto *Body = Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
-  if (!Body)
-    return false;
-  return llvm::any_of(Body->body(), [&](const Stmt *S) {
-    const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
-    return Call && Call->getMethodDecl() &&
-           Call->getMethodDecl()->getCanonicalDecl() == MD->getCanonicalDecl() &&
-           isa<CXXThisExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
-  });
-}
-
 /// At a return: record the members left live (collect mode), or report the
 /// inherited members a destructor forgets on this path.
 void Analysis::noteMembersAtExit(const PathState &P, SourceLocation Where) {
-  bool ForDtor = !isa<CXXDestructorDecl>(FD) && destructorReleasesThrough();
+  // `~Step() { reset(); }`: reset()'s returns are the destructor's.
+  const CXXMethodDecl *MD = methodOfThis();
+  bool ForDtor = MD && A.ownership().runsForDestructor(MD);
   bool IsDtor = isa<CXXDestructorDecl>(FD) || ForDtor;
   if (!CollectMembers && !IsDtor)
     return;

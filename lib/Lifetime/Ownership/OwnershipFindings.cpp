@@ -22,12 +22,16 @@ bool copyIsUserControlled(const CXXRecordDecl *RD) {
 }
 
 /// `if (graph_) cudaGraphDestroy(graph_); cudaStreamEndCapture(s, &graph_);`
-/// and nothing else: every release of the member is in a method that
-/// acquires into it again, so the last value is never released.
-bool releasedOnlyBeforeReacquiring(const OwnedMember &O) {
+/// and nothing else: every release of the member comes before an
+/// acquisition into it in the same function (it drops the old value to make
+/// room for the new one), so the last value is never released. A release
+/// after the acquisition (an error path that gives it back) is a real one.
+bool releasedOnlyBeforeReacquiring(const OwnedMember &O, const SourceManager &SM) {
   return !O.Releases.empty() && llvm::all_of(O.Releases, [&](const MemberRelease &Rel) {
-           return llvm::any_of(O.Acquisitions,
-                               [&](const MemberAcquisition &Acq) { return Acq.In == Rel.In; });
+           return llvm::any_of(O.Acquisitions, [&](const MemberAcquisition &Acq) {
+             return Acq.In == Rel.In &&
+                    SM.isBeforeInTranslationUnit(Rel.Call->getBeginLoc(), Acq.Call->getBeginLoc());
+           });
          });
 }
 
@@ -121,7 +125,7 @@ void OwnershipIndex::crossFunctionMismatches(const FunctionDecl *FD,
 
 void OwnershipIndex::memberLeaks(const FunctionDecl *FD, std::vector<LifetimeFinding> &Out) {
   for (const auto &[F, O] : Members) {
-    bool OnlyBeforeReacquiring = releasedOnlyBeforeReacquiring(O);
+    bool OnlyBeforeReacquiring = releasedOnlyBeforeReacquiring(O, A.Ctx.getSourceManager());
     if ((!O.Releases.empty() && !OnlyBeforeReacquiring) || O.HandedOut)
       continue;
     for (const MemberAcquisition &Acq : O.Acquisitions) {
