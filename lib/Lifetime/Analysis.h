@@ -247,6 +247,9 @@ struct LifetimeAnalyzer::Impl {
   const FunctionModel *modelFor(const CallExpr *Call);
   const FunctionModel *attributeModel(const FunctionDecl *FD);
   const FunctionDecl *calleeOf(const CallExpr *Call);
+  /// A driver call through a function pointer (`pfn_cuMemCreate(...)`,
+  /// a `PFN_cuMemCreate` variable): the entry of the function it points to.
+  const FunctionModel *pointerModel(const CallExpr *Call) const;
   const FunctionSummary *summaryOf(const FunctionDecl *FD);
   const FunctionSummary *summaryFor(const CallExpr *Call, const FunctionDecl *Callee);
   std::unique_ptr<FunctionSummary> runSummary(const FunctionDecl *Def, ConstantArgs Constants);

@@ -112,9 +112,11 @@ bool LifetimeAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
     if (lifetime::dropsMemberContainerElements(Call))
       return true; // an eviction from a member cache (Containers.cpp)
     const FunctionDecl *Callee = calleeOf(Call);
-    if (!Callee)
+    const FunctionModel *M =
+        Callee ? lookupModel(Callee, Call->getNumArgs()) : pointerModel(Call); // Calls.cpp
+    if (!Callee && !M)
       return false;
-    if (const FunctionModel *M = lookupModel(Callee, Call->getNumArgs()))
+    if (M)
       return !M->Acquires.empty() || !M->Releases.empty() || !M->Uses.empty() ||
              !M->LegalDuringCapture;
     if (attributeModel(Callee))
@@ -306,6 +308,8 @@ const FunctionModel *LifetimeAnalyzer::Impl::modelFor(const CallExpr *Call) {
     if (const FunctionModel *Found = lookupModel(Callee, Call->getNumArgs());
         Found && (!Found->UnlistedArgsEscape || !Callee->getDefinition()))
       M = Found;
+  if (!Callee)
+    M = pointerModel(Call); // Calls.cpp
   if (Callee && !M)
     M = attributeModel(Callee);
   if (Callee && !M && Opts.UseHelperSummaries) {

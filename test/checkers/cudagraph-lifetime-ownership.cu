@@ -389,3 +389,95 @@ private:
   cudaGraphExec_t exec_ = nullptr;
   int n_ = -1;
 };
+
+// A member released only before it is acquired again, never by the
+// destructor or reset(): the last graph leaks (issue 36 item 2).
+__global__ void tick(float *x) {}
+class Recorder {
+public:
+  Recorder() = default;
+  ~Recorder() { reset(); }
+  Recorder(const Recorder &) = delete;
+  Recorder &operator=(const Recorder &) = delete;
+  void record(cudaStream_t s, float *d) {
+    if (graph_ != nullptr) {
+      cudaGraphDestroy(graph_);
+      graph_ = nullptr;
+    }
+    if (cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) != cudaSuccess)
+      return;
+    tick<<<1, 32, 0, s>>>(d);
+    if (cudaStreamEndCapture(s, &graph_) != cudaSuccess)
+    // CHECK-MESSAGES-GRAPH: :[[@LINE-1]]:9: warning: {{.*}}'graph_'{{.*}} [cudagraph-capture-without-destroy]
+      return;
+    if (exec_ == nullptr)
+      cudaGraphInstantiate(&exec_, graph_, 0);
+  }
+  void reset() {
+    if (exec_ != nullptr) {
+      cudaGraphExecDestroy(exec_);
+      exec_ = nullptr;
+    }
+  }
+
+private:
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+class RecorderOk {
+public:
+  RecorderOk() = default;
+  ~RecorderOk() { reset(); }
+  RecorderOk(const RecorderOk &) = delete;
+  RecorderOk &operator=(const RecorderOk &) = delete;
+  void record(cudaStream_t s, float *d) {
+    if (graph_ != nullptr) {
+      cudaGraphDestroy(graph_);
+      graph_ = nullptr;
+    }
+    if (cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) != cudaSuccess)
+      return;
+    tick<<<1, 32, 0, s>>>(d);
+    if (cudaStreamEndCapture(s, &graph_) != cudaSuccess)
+      return;
+  }
+  void reset() {
+    if (graph_ != nullptr) {
+      cudaGraphDestroy(graph_);
+      graph_ = nullptr;
+    }
+  }
+
+private:
+  cudaGraph_t graph_ = nullptr;
+};
+
+// The destructor releases through reset(): an early return there leaks what
+// the other methods left live, as one in the destructor itself would.
+bool g_keep_for_debug = false;
+class ResetRunner {
+public:
+  ResetRunner() = default;
+  ~ResetRunner() { reset(); }
+  ResetRunner(const ResetRunner &) = delete;
+  ResetRunner &operator=(const ResetRunner &) = delete;
+  void build(cudaGraph_t g) {
+    if (cudaGraphInstantiate(&exec_, g, 0) != cudaSuccess)
+    // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:9: warning: graph exec 'exec_' created by 'cudaGraphInstantiate' and kept in a member of 'ResetRunner' is not destroyed on every path{{.*}} [cudagraph-unpaired-instantiate]
+    // CHECK-MESSAGES-SPEC: :[[@LINE-2]]:9: warning: 'cudaGraphInstantiate' overwrites 'exec_'{{.*}} [cudagraph-unpaired-instantiate]
+    // CHECK-MESSAGES-SPEC: :[[@LINE-3]]:9: warning: graph exec 'exec_' created by {{.*}}'ResetRunner' is not destroyed on every path{{.*}} [cudagraph-unpaired-instantiate]
+      exec_ = nullptr;
+  }
+  void run(cudaStream_t s) { cudaGraphLaunch(exec_, s); }
+  void reset() {
+    if (g_keep_for_debug)
+      return;
+    if (exec_ != nullptr)
+      cudaGraphExecDestroy(exec_);
+    exec_ = nullptr;
+  }
+
+private:
+  cudaGraphExec_t exec_ = nullptr;
+};

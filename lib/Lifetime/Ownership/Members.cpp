@@ -120,7 +120,10 @@ bool Analysis::testsCompanionFlag(const FieldDecl *F) const {
 /// At a return: record the members left live (collect mode), or report the
 /// inherited members a destructor forgets on this path.
 void Analysis::noteMembersAtExit(const PathState &P, SourceLocation Where) {
-  bool IsDtor = isa<CXXDestructorDecl>(FD);
+  // `~Step() { reset(); }`: reset()'s returns are the destructor's.
+  const CXXMethodDecl *MD = methodOfThis();
+  bool ForDtor = MD && A.ownership().runsForDestructor(MD);
+  bool IsDtor = isa<CXXDestructorDecl>(FD) || ForDtor;
   if (!CollectMembers && !IsDtor)
     return;
   for (const auto &[K, Ids] : P.Bind) {
@@ -142,8 +145,11 @@ void Analysis::noteMembersAtExit(const PathState &P, SourceLocation Where) {
       }
       if (IsDtor && Res.LeftLiveBy)
         reportLeak(R, RS->second, Where,
-                   "the destructor returns here without releasing '" + K->name() +
-                       "', which it releases on other paths");
+                   (ForDtor ? "'" + FD->getNameAsString() +
+                                  "', which the destructor calls, returns here without "
+                                  "releasing '"
+                            : std::string("the destructor returns here without releasing '")) +
+                       K->name() + "', which it releases on other paths");
     }
   }
 }

@@ -122,6 +122,9 @@ public:
   /// Methods may be called again on a live object: false for constructors
   /// and for methods only constructors call.
   bool runsOnFreshObject(const clang::CXXMethodDecl *M) const;
+  /// `~Step() { reset(); }`: the destructor calls `M` on `this` as one of
+  /// its statements, so `M`'s returns are the destructor's.
+  bool runsForDestructor(const clang::CXXMethodDecl *M) const;
   /// The members `M` should assume may hold a live resource on entry, with
   /// the method (and acquisition) that leaves each so.
   std::map<const clang::FieldDecl *, LiveOnReturn>

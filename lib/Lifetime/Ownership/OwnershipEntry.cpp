@@ -236,18 +236,34 @@ bool OwnershipIndex::isCompanionFlag(const FieldDecl *F, const Expr *Cond) const
          llvm::any_of(Read, [&](const FieldDecl *G) { return It->second.count(G); });
 }
 
+bool OwnershipIndex::runsForDestructor(const CXXMethodDecl *M) const {
+  if (isa<CXXDestructorDecl>(M) || isa<CXXConstructorDecl>(M) || M->isStatic())
+    return false;
+  const CXXDestructorDecl *Dtor = M->getParent()->getDestructor();
+  const FunctionDecl *Def = Dtor ? Dtor->getDefinition() : nullptr;
+  const auto *Body = Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
+  if (!Body)
+    return false;
+  return llvm::any_of(Body->body(), [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
+    return Call && Call->getMethodDecl() &&
+           Call->getMethodDecl()->getCanonicalDecl() == M->getCanonicalDecl() && isThisCall(Call);
+  });
+}
+
 std::map<const FieldDecl *, LiveOnReturn>
 OwnershipIndex::liveOnEntry(const CXXMethodDecl *M) {
   std::map<const FieldDecl *, LiveOnReturn> Out;
+  // A method the destructor runs (`~Step() { reset(); }`) is judged as the
+  // destructor is: what it releases on some paths only leaks.
+  bool IsDtor = isa<CXXDestructorDecl>(M) || runsForDestructor(M);
   // A private helper relies on its callers for the state of the members
   // (`reshape()` releases before calling `build()`); the destructor is
   // judged whatever its access.
-  if (M->isStatic() || runsOnFreshObject(M) ||
-      (M->getAccess() != AS_public && !isa<CXXDestructorDecl>(M)))
+  if (M->isStatic() || runsOnFreshObject(M) || (M->getAccess() != AS_public && !IsDtor))
     return Out;
   const CXXRecordDecl *RD = M->getParent();
   computeLeavers(RD);
-  bool IsDtor = isa<CXXDestructorDecl>(M);
   for (const auto &[F, Ls] : Leavers) {
     const OwnedMember *O = member(F);
     if (!O || F->getParent() != RD)

@@ -21,6 +21,20 @@ bool copyIsUserControlled(const CXXRecordDecl *RD) {
   return RD->hasUserDeclaredMoveConstructor() || RD->hasUserDeclaredMoveAssignment();
 }
 
+/// `if (graph_) cudaGraphDestroy(graph_); cudaStreamEndCapture(s, &graph_);`
+/// and nothing else: every release of the member comes before an
+/// acquisition into it in the same function (it drops the old value to make
+/// room for the new one), so the last value is never released. A release
+/// after the acquisition (an error path that gives it back) is a real one.
+bool releasedOnlyBeforeReacquiring(const OwnedMember &O, const SourceManager &SM) {
+  return !O.Releases.empty() && llvm::all_of(O.Releases, [&](const MemberRelease &Rel) {
+           return llvm::any_of(O.Acquisitions, [&](const MemberAcquisition &Acq) {
+             return Acq.In == Rel.In &&
+                    SM.isBeforeInTranslationUnit(Rel.Call->getBeginLoc(), Acq.Call->getBeginLoc());
+           });
+         });
+}
+
 } // namespace
 
 bool OwnershipIndex::hasFreeFunction(const RecordDecl *RD) const {
@@ -111,7 +125,8 @@ void OwnershipIndex::crossFunctionMismatches(const FunctionDecl *FD,
 
 void OwnershipIndex::memberLeaks(const FunctionDecl *FD, std::vector<LifetimeFinding> &Out) {
   for (const auto &[F, O] : Members) {
-    if (!O.Releases.empty() || O.HandedOut)
+    bool OnlyBeforeReacquiring = releasedOnlyBeforeReacquiring(O, A.Ctx.getSourceManager());
+    if ((!O.Releases.empty() && !OnlyBeforeReacquiring) || O.HandedOut)
       continue;
     for (const MemberAcquisition &Acq : O.Acquisitions) {
       if (Acq.In != FD || !ownerIsClosed(F, Acq))
@@ -123,6 +138,15 @@ void OwnershipIndex::memberLeaks(const FunctionDecl *FD, std::vector<LifetimeFin
       if (L.VarName.empty())
         L.VarName = F->getNameAsString();
       std::string Name = F->getNameAsString();
+      if (OnlyBeforeReacquiring) {
+        const MemberRelease &Rel = O.Releases.front();
+        L.Notes.push_back({loc(Rel.Call), "'" + Name + "' is released only here in '" +
+                                              Rel.In->getNameAsString() +
+                                              "', before it is acquired again; nothing "
+                                              "releases the last one"});
+        Out.push_back(std::move(L));
+        continue;
+      }
       L.Notes.push_back({F->getLocation(),
                          Acq.ThroughThis
                              ? "'" + Name + "' is declared here; no method of '" + Owner +
