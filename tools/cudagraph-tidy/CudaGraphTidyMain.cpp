@@ -22,7 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include "CrossTu.h"
 #include "DiffFilter.h"
-#include "DriverSupport.h"
+#include "DriverRun.h"
 #include "ExportModel.h"
 #include "ExportWorker.h"
 #include "Isolation.h"

@@ -39,7 +39,7 @@
 #include "ExportCache.h"
 #include "ConsumedChanges.h"
 #include "ExportWorker.h"
-#include "DriverSupport.h"
+#include "DriverRun.h"
 #include "ApiModel/ApiModelWriter.h"
 
 #include "clang/Basic/DiagnosticIDs.h"

@@ -22,7 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LspServer.h"
-#include "DriverSupport.h"
+#include "DriverRun.h"
 #include "LspProtocol.h"
 #include "LspTransport.h"
 

@@ -7,7 +7,7 @@
 #ifndef CUDAGRAPH_TIDY_TOOLS_REPORTSTYLE_H
 #define CUDAGRAPH_TIDY_TOOLS_REPORTSTYLE_H
 
-#include "DriverSupport.h"
+#include "DriverRun.h"
 #include "llvm/Support/CommandLine.h"
 #include <string>
 

@@ -1,7 +1,7 @@
 //===- ResultCache.h - replaying a unit's findings --------------*- C++ -*-===//
 //
 // The hooks a checking run calls around each unit (UnitHooks in
-// DriverSupport.h): before the analysis, the unit's options get the model
+// DriverRun.h): before the analysis, the unit's options get the model
 // file of the summaries of other units it consumes (CrossTu.h); then its
 // result is the one a summary pass's parse already analysed with the same
 // task, kept in memory (keep: the unit consumes what it consumed then, and
@@ -34,7 +34,7 @@
 #ifndef CUDAGRAPH_TIDY_TOOLS_RESULTCACHE_H
 #define CUDAGRAPH_TIDY_TOOLS_RESULTCACHE_H
 
-#include "DriverSupport.h"
+#include "DriverRun.h"
 #include "UnitCache.h"
 #include <atomic>
 #include <map>

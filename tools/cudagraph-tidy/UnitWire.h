@@ -14,7 +14,7 @@
 #ifndef CUDAGRAPH_TIDY_TOOLS_UNITWIRE_H
 #define CUDAGRAPH_TIDY_TOOLS_UNITWIRE_H
 
-#include "DriverSupport.h"
+#include "DriverRun.h"
 #include <string>
 
 namespace cgt {

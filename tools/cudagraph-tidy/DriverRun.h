@@ -1,14 +1,17 @@
-//===- DriverSupport.h - running the checks and writing reports -*- C++ -*-===//
+//===- DriverRun.h - a run's units, their results and its report -*- C++ -*-===//
 //
-// The driver's work apart from option parsing: analysing translation units
-// (in parallel, each with its own ClangTidyContext), translating nvcc compile
-// commands, filtering by a baseline and writing the reports (text, SARIF,
-// Code Climate).
+// The driver's work apart from option parsing, as types and entry points:
+// a run (DriverRun) plans a task per translation unit (UnitTask), analyses
+// the units in parallel (RunChecks.cpp; each unit's clang-tidy run in
+// AnalyzeUnit.cpp, its diagnostics made findings in TidyFindings.cpp),
+// filters by a baseline and writes the report (WriteReport.cpp). The
+// commands a unit is analysed with are CompileCommands.h's.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CUDAGRAPH_TIDY_TOOLS_DRIVERSUPPORT_H
-#define CUDAGRAPH_TIDY_TOOLS_DRIVERSUPPORT_H
+#ifndef CUDAGRAPH_TIDY_TOOLS_DRIVERRUN_H
+#define CUDAGRAPH_TIDY_TOOLS_DRIVERRUN_H
 
+#include "CompileCommands.h"
 #include "PreambleCache.h"
 #include "Report/Finding.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -204,30 +207,8 @@ std::string defaultSarifRoot();
 /// process (functions over its revisit budget or widened), if anything.
 void noteEngineBudgets(RunResult &Result);
 
-/// The folder the findings of `File` (as the user named it) are spelled
-/// relative to: the current directory when the user named the file
-/// relatively and its command runs there (flags after `--`, or a database
-/// entry of this directory), as clang-tidy spells them; "" when they are
-/// absolute (any file a database lists itself). Caches key on it.
-std::string spellingRoot(const std::string &File,
-                         const std::vector<clang::tooling::CompileCommand> &Cmds);
-
 /// 0 no findings, 1 findings, 2 the tool could not do its job.
 int exitCodeFor(const RunResult &Result);
-
-/// Makes a compile command analysable by clang: nvcc commands translated
-/// (lib/CompileDb), host-side analysis of CUDA files unless `DeviceSide`,
-/// `-x cuda` for .cuh headers.
-std::vector<std::string> adjustCudaArgs(const std::vector<std::string> &Args,
-                                        const std::string &File,
-                                        bool DeviceSide);
-
-/// The compile commands the checks would run for `File` (named as the user
-/// named it): looked up by absolute path, nvcc commands translated, CUDA
-/// files adjusted as adjustCudaArgs says. Empty when the database has none.
-std::vector<clang::tooling::CompileCommand>
-analysisCommands(const clang::tooling::CompilationDatabase &Db,
-                 const std::string &File, bool DeviceSide);
 
 } // namespace cgt
 
