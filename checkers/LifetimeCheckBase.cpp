@@ -27,7 +27,7 @@ struct SharedAnalysis {
   llvm::DenseMap<const FunctionDecl *, std::vector<cgt::LifetimeFinding>> Findings;
 };
 
-using SharedKey = std::tuple<const ASTContext *, std::string, bool, bool, bool, bool>;
+using SharedKey = std::tuple<const ASTContext *, std::string, bool, bool, bool, bool, bool>;
 
 /// clang-tidy runs one translation unit on one thread; the driver may run
 /// several on several threads, each with its own cache. Entries are dropped
@@ -50,6 +50,7 @@ LifetimeCheckBase::LifetimeCheckBase(StringRef Name, ClangTidyContext *Context)
       AnalyzeUninstantiatedTemplates(
           parseBool(Options.getLocalOrGlobal("AnalyzeUninstantiatedTemplates", "true"))),
       ReportLeaksOnThrow(parseBool(Options.getLocalOrGlobal("ReportLeaksOnThrow", "true"))),
+      RefuteWithSolver(parseBool(Options.getLocalOrGlobal("RefuteWithSolver", "true"))),
       StreamChecksEnabled(Context->isCheckEnabled("cudagraph-stream-order") ||
                           Context->isCheckEnabled("cudagraph-capture-structure")) {}
 
@@ -61,6 +62,7 @@ void LifetimeCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AnalyzeUninstantiatedTemplates",
                 AnalyzeUninstantiatedTemplates ? "true" : "false");
   Options.store(Opts, "ReportLeaksOnThrow", ReportLeaksOnThrow ? "true" : "false");
+  Options.store(Opts, "RefuteWithSolver", RefuteWithSolver ? "true" : "false");
 }
 
 /// Models are shared between checks and translation units: parsing the same
@@ -135,13 +137,14 @@ void LifetimeCheckBase::check(const MatchFinder::MatchResult &Result) {
   SharedAnalysis &S =
       sharedAnalyses()[SharedKey(Result.Context, ModelFiles, UseHelperSummaries,
                                 SpeculativeMemberReports, AnalyzeUninstantiatedTemplates,
-                                ReportLeaksOnThrow)];
+                                ReportLeaksOnThrow, RefuteWithSolver)];
   if (!S.Analyzer) {
     cgt::LifetimeOptions Opts;
     Opts.UseHelperSummaries = UseHelperSummaries;
     Opts.SpeculativeMemberReports = SpeculativeMemberReports;
     Opts.AnalyzeUninstantiatedTemplates = AnalyzeUninstantiatedTemplates;
     Opts.ReportLeaksOnThrow = ReportLeaksOnThrow;
+    Opts.RefuteWithSolver = RefuteWithSolver;
     S.Model = Model;
     // Both engines ask of every function what it calls: one walk per body.
     auto Calls = std::make_shared<cgt::WrittenCallsIndex>();

@@ -73,6 +73,7 @@ private:
   bool SpeculativeMemberReports;
   bool AnalyzeUninstantiatedTemplates;
   bool ReportLeaksOnThrow;
+  bool RefuteWithSolver;
   /// cudagraph-stream-order or cudagraph-capture-structure is enabled: only
   /// then does the stream engine run.
   bool StreamChecksEnabled;

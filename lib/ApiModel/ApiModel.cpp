@@ -406,7 +406,7 @@ public:
       return E;
     return forEachEffect(F, "uses", Where,
                          [&](const json &A, const std::string &P) -> llvm::Error {
-      if (auto E = expectKeys(A, P, {"arg", "kind", "launch", "instantiates", "rebinds"}))
+      if (auto E = expectKeys(A, P, {"arg", "kind", "launch", "instantiates", "rebinds", "copies"}))
         return E;
       UseEffect Eff;
       if (auto E = readArg(A, P, Out.NumParams, Eff.Arg))
@@ -418,6 +418,8 @@ public:
       if (auto E = readBool(A, "instantiates", P, Eff.Instantiates))
         return E;
       if (auto E = readBool(A, "rebinds", P, Eff.Rebinds))
+        return E;
+      if (auto E = readBool(A, "copies", P, Eff.Copies))
         return E;
       Out.Uses.push_back(Eff);
       return llvm::Error::success();

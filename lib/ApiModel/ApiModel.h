@@ -95,6 +95,9 @@ struct UseEffect {
   /// The exec argument of an update (cudaGraphExecUpdate, node SetParams):
   /// afterwards the exec references whatever memory the update gave it.
   bool Rebinds = false;
+  /// The call copies the bytes the argument points to (`cuParamSetv(f, off,
+  /// &d, sizeof d)`): a `&x` given there is read, neither written nor kept.
+  bool Copies = false;
 };
 
 enum class CaptureRole {

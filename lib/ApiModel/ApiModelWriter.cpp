@@ -81,6 +81,8 @@ Json usesJson(const std::vector<UseEffect> &Effects) {
       J["instantiates"] = true;
     if (U.Rebinds)
       J["rebinds"] = true;
+    if (U.Copies)
+      J["copies"] = true;
     Out.push_back(std::move(J));
   }
   return Out;
@@ -220,7 +222,7 @@ bool sameEntry(const FunctionModel &A, const FunctionModel &B) {
     return std::tie(E.Arg, E.Kinds, E.ThroughPointer, E.Field, E.StreamOrdered);
   };
   auto Use = [](const UseEffect &E) {
-    return std::tie(E.Arg, E.Kind, E.Launch, E.Instantiates, E.Rebinds);
+    return std::tie(E.Arg, E.Kind, E.Launch, E.Instantiates, E.Rebinds, E.Copies);
   };
   auto Same = [](const auto &X, const auto &Y, auto Fields) {
     return X.size() == Y.size() &&

@@ -65,11 +65,22 @@ using namespace clang;
 
 namespace lifetime {
 
+/// `std::move(e)`, `std::forward<T>(e)`: a cast, the value passes through.
+inline bool isStdMoveOrForward(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getNumArgs() == 1 ? Call->getDirectCallee() : nullptr;
+  if (!Callee || !Callee->getIdentifier() || !Callee->isInStdNamespace())
+    return false;
+  StringRef N = Callee->getName();
+  return N == "move" || N == "forward";
+}
+
 inline const Expr *strip(const Expr *E) {
   while (E) {
     const Expr *N = E->IgnoreParenCasts();
     if (const auto *EWC = dyn_cast<ExprWithCleanups>(N))
       N = EWC->getSubExpr();
+    else if (const auto *Call = dyn_cast<CallExpr>(N); Call && isStdMoveOrForward(Call))
+      N = Call->getArg(0);
     else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(N))
       N = MT->getSubExpr();
     else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(N))
@@ -133,6 +144,8 @@ inline bool isReadOnlyObject(const ValueDecl *D) {
 
 /// The call a CFG element evaluates, if it is one.
 const CallExpr *callOfElement(const CFGElement &E);
+/// The last call of a block (the noreturn call that ends it).
+const Stmt *lastCall(const CFGBlock *B);
 
 inline const CallExpr *asBuiltinExpect(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(E);
@@ -297,6 +310,7 @@ private:
   };
 
   // --- the dataflow driver ---
+  PathState entryState();
   void transferBlock(const CFGBlock *B, StateSet &S);
   void transferElement(const CFGElement &E, PathState &P, bool &Dead);
   bool entersLoopBody(const CFGBlock *Header, const PathState &P);
@@ -430,6 +444,8 @@ private:
   void onUnknownCall(const CallExpr *Call, PathState &P);
   void acquire(const CallExpr *Call, const FunctionModel &M, const AcquireEffect &Eff,
                PathState &P);
+  void reportExistingElementOverwrite(const CallExpr *Call, unsigned R, Key Target,
+                                      const Expr *Element, const PathState &P);
   void acquireElement(const CallExpr *Call, const FunctionModel &M, unsigned R, Key Target,
                       const Expr *Element, PathState &P);
   std::optional<uint64_t> constantIndex(const Expr *Element) const;
@@ -519,6 +535,7 @@ private:
   static bool mentionsMemberOf(const Stmt *S, const ValueDecl *Base, const FieldDecl *F);
   void noteMembersAtExit(const PathState &P, SourceLocation Where);
   void forgetMembersChangedBy(const CallExpr *Call, PathState &P);
+  void forgetFieldFactsChangedBy(const CallExpr *Call, PathState &P);
   std::string previousResourceNote(const Resource &Prev, const CallExpr *Call,
                                    const std::string &Noun) const;
   const CXXMethodDecl *methodOfThis() const;
@@ -753,9 +770,28 @@ private:
   mutable llvm::DenseMap<const Expr *, bool> ZeroExprs;
   llvm::DenseMap<const Expr *, std::optional<bool>> ConstantTruth;
 
-  std::map<std::pair<int, const Expr *>, LifetimeFinding> Findings;
-  std::map<std::pair<int, const Expr *>, unsigned> FindingResource;
+  using FindingId = std::pair<int, const Expr *>;
+  std::map<FindingId, LifetimeFinding> Findings;
+  std::map<FindingId, unsigned> FindingResource;
   std::set<unsigned> Leaked;
+
+  // --- refutation (Witness.cpp) ---
+  enum class WitnessSearch { Found, Refuted, GaveUp };
+  void refuteFindings();
+  WitnessSearch searchWitness(const FindingId &Id, std::vector<PathNote> &Notes);
+  /// Findings the walk itself made (the others come from scans after it
+  /// and have no path to replay).
+  std::set<FindingId> ReportedInWalk;
+  bool InWalk = false;
+  std::set<Key> AddressEscapedOnEntry; ///< as the scans left it, before the walk
+  /// While a witness is searched: the finding it looks for, whether the
+  /// replayed path reported it, and with which notes.
+  struct ReplayGoal {
+    FindingId Target;
+    bool Hit = false;
+    std::vector<PathNote> Notes;
+  };
+  ReplayGoal *Replay = nullptr;
 
   StateSet ExitStates;
   bool ReachedExit = false;

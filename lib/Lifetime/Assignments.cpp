@@ -37,6 +37,20 @@ bool Analysis::addressEscaped(Key K) {
   return AddressEscaped.count(K) || (!K->whole() && AddressEscaped.count(placeOf(K->Decl)));
 }
 
+/// `void* args[] = {&d_in, &n, &d_out};`: the kernel parameter array of
+/// cudaLaunchKernel / cuLaunchKernel / a kernel node's `kernelParams`. Every
+/// consumer of such an array copies the parameters out of `*args[i]` when it
+/// is called, so the addresses are read there, not kept.
+static bool isKernelParameterArray(const InitListExpr *ILE) {
+  const auto *AT = dyn_cast_or_null<ConstantArrayType>(ILE->getType()->getAsArrayTypeUnsafe());
+  if (!AT || !AT->getElementType()->isVoidPointerType() || ILE->getNumInits() == 0)
+    return false;
+  return llvm::all_of(ILE->inits(), [](const Expr *Init) {
+    const auto *UO = dyn_cast<UnaryOperator>(Init->IgnoreParenCasts());
+    return UO && UO->getOpcode() == UO_AddrOf;
+  });
+}
+
 /// Values that flow out of `E` as themselves (not through a comparison or an
 /// arithmetic result) escape when `E` is stored, returned or passed on.
 void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
@@ -79,6 +93,8 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
     return;
   }
   if (const auto *ILE = dyn_cast<InitListExpr>(E)) {
+    if (isKernelParameterArray(ILE))
+      return; // the launch copies each `*args[i]`; nothing keeps the address
     for (const Expr *Init : ILE->inits())
       escapeValueRefs(Init, P);
     return;

@@ -120,6 +120,7 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
 /// even if this iteration's call fails.
 void Analysis::acquireElement(const CallExpr *Call, const FunctionModel &M, unsigned R,
                               Key Target, const Expr *Element, PathState &P) {
+  reportExistingElementOverwrite(Call, R, Target, Element, P);
   ResState &RS = P.Res[R];
   bool Older = (RS.Bits & Live) != 0;
   // Which elements hold something: known while every index is a constant.
@@ -138,6 +139,39 @@ void Analysis::acquireElement(const CallExpr *Call, const FunctionModel &M, unsi
   if (!M.StatusType.empty())
     bindStatus(Call, M.StatusType != "bool", RS);
   P.Bind[Target].insert(R);
+}
+
+/// `cudaGraphInstantiate(&kv.second, g, 0)` in a loop over a map, or into
+/// `&cache.at(k)`: the element exists, and a map's elements exist only by
+/// an insertion of a handle, so the element holds one of the live handles
+/// the elements may hold. (`&v[i]` of a vector, `&m[k]` may name a fresh
+/// slot: they only accumulate.)
+void Analysis::reportExistingElementOverwrite(const CallExpr *Call, unsigned R, Key Target,
+                                              const Expr *Element, const PathState &P) {
+  const Expr *E = strip(Element);
+  bool Existing = false;
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    Existing = ME->getMemberDecl()->getName() == "second";
+  else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    Existing = MC->getMethodDecl()->getIdentifier() && MC->getMethodDecl()->getName() == "at";
+  auto Held = P.Bind.find(Target);
+  if (!Existing || Held == P.Bind.end() || !isMapContainerType(Target->Decl->getType()))
+    return;
+  for (unsigned OldR : Held->second) {
+    auto RS = P.Res.find(OldR);
+    if (OldR == R || RS == P.Res.end() || RS->second.Bits != Live ||
+        P.boundElsewhere(OldR, Target) || !Leaked.insert(OldR).second)
+      continue;
+    const Resource &Prev = Resources[OldR];
+    std::string Noun = A.Model.kind(Prev.Kind) ? A.Model.kind(Prev.Kind)->Noun : "resource";
+    std::vector<PathNote> Notes = trailNotes(RS->second);
+    Notes.push_back({loc(Prev.Site), previousResourceNote(Prev, Call, Noun)});
+    Notes.push_back({loc(Call), "'" + text(E) + "' is an element '" +
+                                    Target->Decl->getNameAsString() +
+                                    "' already holds; its " + Noun + " was not destroyed"});
+    report(FindingKind::Overwrite, R, Call, std::move(Notes));
+    return;
+  }
 }
 
 /// A member that this path tested non-null, and has not destroyed, passed
@@ -473,7 +507,8 @@ void Analysis::forgetWrittenOutArgs(const CallExpr *Call, const FunctionModel *M
     // `cudaMemcpy(d_table, &ptr, sizeof ptr, ...)`: a modelled call given
     // `&x` for a pointer to const copies the bytes of `x`; it writes nothing
     // there and takes no ownership.
-    if (M && readsThroughConstPointer(Call, I))
+    if (M && (readsThroughConstPointer(Call, I) ||
+              llvm::any_of(M->Uses, [&](const UseEffect &U) { return U.Arg == Index && U.Copies; })))
       continue;
     Key K = storageOf(AddrOf->getSubExpr());
     auto Bound = K ? P.Bind.find(K) : P.Bind.end();
@@ -557,7 +592,7 @@ void Analysis::onUnknownCall(const CallExpr *Call, PathState &P) {
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
     escapeValueRefs(MC->getImplicitObjectArgument(), P);
   if (callMayChangeMembers(Call)) {
-    invalidateFieldFacts(P);
+    forgetFieldFactsChangedBy(Call, P);
     forgetMembersChangedBy(Call, P);
   }
 }
@@ -597,7 +632,8 @@ void Analysis::scanReEvaluations() {
 }
 
 void Analysis::applyCall(const CallExpr *Call, PathState &P, bool &Dead) {
-  if (ReEvaluations.count(Call))
+  // A cast: whoever takes the result (a launch, a store, a call) decides.
+  if (ReEvaluations.count(Call) || isStdMoveOrForward(Call))
     return;
   if (const LambdaExpr *L = invokedLocalLambda(Call)) {
     if (LambdaDepth < 2) {
@@ -622,7 +658,7 @@ void Analysis::applyCall(const CallExpr *Call, PathState &P, bool &Dead) {
       escapeUnclassifiedArgs(Call, *M, P);
       invalidateObjectOf(Call, P);
       if (callMayChangeMembers(Call)) {
-        invalidateFieldFacts(P);
+        forgetFieldFactsChangedBy(Call, P);
         forgetMembersChangedBy(Call, P);
       }
     }

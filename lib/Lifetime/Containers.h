@@ -15,6 +15,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include <string>
 
 namespace cgt {
@@ -37,6 +38,10 @@ struct ContainerMemberFacts {
   std::string Kind, By;
   bool Released = false;                        ///< some method releases its elements
 };
+
+/// The expressions an insertion's argument is built of, down to the values:
+/// `{k, e}`, `std::pair<int, T>(k, e)`, `std::make_pair(k, e)`.
+void collectInsertionParts(const clang::Expr *E, llvm::SmallVectorImpl<const clang::Expr *> &Out);
 
 /// `cache_.erase(it)`, `streams_.clear()` on a member container of handles.
 bool dropsMemberContainerElements(const clang::CallExpr *Call);

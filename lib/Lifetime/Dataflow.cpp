@@ -347,8 +347,6 @@ std::vector<Key> Analysis::loopCounters() {
   return Counter;
 }
 
-namespace {
-
 /// The last call of a block (the noreturn call that ends it).
 const Stmt *lastCall(const CFGBlock *B) {
   for (auto It = B->rbegin(); It != B->rend(); ++It)
@@ -357,6 +355,8 @@ const Stmt *lastCall(const CFGBlock *B) {
         return CS->getStmt();
   return nullptr;
 }
+
+namespace {
 
 /// Position of each block in reverse post-order (unreachable edges skipped;
 /// llvm's traversal does not expect the null successors clang's CFG has).
@@ -388,6 +388,26 @@ std::vector<unsigned> reversePostOrder(const CFG &G) {
 }
 
 } // namespace
+
+/// What every path knows where the function starts.
+PathState Analysis::entryState() {
+  PathState Entry;
+  if (SummaryMode)
+    for (const ParmVarDecl *PVD : FD->parameters()) {
+      QualType T = PVD->getType();
+      if (!T->isPointerType() && !T->isIntegerType())
+        continue;
+      unsigned R = resourceFor(nullptr, PVD->getFunctionScopeIndex(), "", "", placeOf(PVD));
+      Entry.Bind[placeOf(PVD)] = {R};
+      Entry.Res[R].Bits = Live;
+    }
+  for (const auto &[Index, Value] : Constants)
+    if (Key K = placeOf(FD->getParamDecl(Index)); isValueSymbol(K))
+      Entry.Values.bindConstant(reinterpret_cast<values::Symbol>(K), Value);
+  seedMembersLiveOnEntry(Entry);
+  seedContainerMembers(Entry);
+  return Entry;
+}
 
 bool Analysis::run() {
   InPattern = FD->isDependentContext();
@@ -427,23 +447,8 @@ bool Analysis::run() {
   std::vector<unsigned> Visits(N, 0);
   std::vector<Key> Counter = loopCounters();
 
-  PathState Entry;
-  if (SummaryMode)
-    for (const ParmVarDecl *PVD : FD->parameters()) {
-      QualType T = PVD->getType();
-      if (!T->isPointerType() && !T->isIntegerType())
-        continue;
-      unsigned R = resourceFor(nullptr, PVD->getFunctionScopeIndex(), "", "", placeOf(PVD));
-      Entry.Bind[placeOf(PVD)] = {R};
-      Entry.Res[R].Bits = Live;
-    }
-  for (const auto &[Index, Value] : Constants)
-    if (Key K = placeOf(FD->getParamDecl(Index)); isValueSymbol(K))
-      Entry.Values.bindConstant(reinterpret_cast<values::Symbol>(K), Value);
-  seedMembersLiveOnEntry(Entry);
-  seedContainerMembers(Entry);
   const CFGBlock *EntryBlock = &Cfg->getEntry();
-  In[EntryBlock->getBlockID()].push_back(std::move(Entry));
+  In[EntryBlock->getBlockID()].push_back(entryState());
   splitDisjuncts(In[EntryBlock->getBlockID()], EntryBlock);
 
   auto Cmp = [&](const CFGBlock *L, const CFGBlock *R) {
@@ -454,6 +459,8 @@ bool Analysis::run() {
   WL.push(EntryBlock);
   Queued[EntryBlock->getBlockID()] = 1;
 
+  InWalk = true;
+  AddressEscapedOnEntry = AddressEscaped;
   while (!WL.empty()) {
     const CFGBlock *B = WL.top();
     WL.pop();
@@ -549,6 +556,7 @@ bool Analysis::run() {
       }
     }
   }
+  InWalk = false;
   return true;
 }
 

@@ -102,6 +102,10 @@ struct LifetimeOptions {
   /// Upper bound on the distinct states one resource may be in at one
   /// program point; past it the resource is widened and reports nothing.
   unsigned MaxStatesPerPoint = 32;
+  /// Before a finding leaves, search one path that makes it and that an
+  /// SMT solver finds feasible; drop it when every path is refuted
+  /// (Witness.cpp).
+  bool RefuteWithSolver = true;
 };
 
 /// Process-wide counts of what the engine did and where it gave up, for
@@ -113,6 +117,12 @@ struct LifetimeStats {
   std::atomic<unsigned> WidenedFunctions{0};
   std::atomic<unsigned> BudgetFunctions{0};
   std::atomic<unsigned> MostDisjuncts{0}; ///< at one program point
+  /// Witness searches (Witness.cpp): a feasible path found, every path
+  /// refuted (the finding dropped), the search bounded before it could tell
+  /// (the finding kept).
+  std::atomic<unsigned> Confirmed{0};
+  std::atomic<unsigned> Refuted{0};
+  std::atomic<unsigned> RefutationGaveUp{0};
 };
 LifetimeStats &lifetimeStats();
 

@@ -17,6 +17,7 @@ namespace lifetime {
 /// Several acquisitions into one variable that leak at the same place are one
 /// bug: keep the first acquisition in source order.
 std::vector<LifetimeFinding> Analysis::takeFindings() {
+  refuteFindings(); // Witness.cpp
   std::vector<LifetimeFinding> Out;
   std::map<std::pair<std::string, unsigned>, size_t> LeakAt;
   std::vector<LifetimeFinding> All;
@@ -91,6 +92,13 @@ void Analysis::report(FindingKind Kind, unsigned R, const Expr *At,
   if (SummaryMode || CollectMembers)
     return;
   auto Id = std::make_pair(static_cast<int>(Kind), At);
+  if (Replay) {
+    if (Id == Replay->Target && !Replay->Hit) {
+      Replay->Hit = true;
+      Replay->Notes = std::move(Notes);
+    }
+    return;
+  }
   if (Findings.count(Id))
     return;
   const Resource &Res = Resources[R];
@@ -109,6 +117,8 @@ void Analysis::report(FindingKind Kind, unsigned R, const Expr *At,
     F.Owner = MD->getParent()->getNameAsString();
   Findings.emplace(Id, std::move(F));
   FindingResource[Id] = R;
+  if (InWalk)
+    ReportedInWalk.insert(Id);
 }
 
 /// Where the resource is lost when `VD`'s lifetime ends at `Trigger`.

@@ -431,3 +431,64 @@ void fill_owners(std::vector<StreamOwnerNulls> &v, std::vector<StreamOwnerExchan
   v.emplace_back();
   w.emplace_back();
 }
+
+// Re-instantiating into an element a map already holds (issue 36 item 3):
+// `&kv.second` of a loop over the map, `&cache.at(k)`, name an element that
+// exists, so the exec it holds is lost unless destroyed first.
+class ShapeExecCache {
+public:
+  ~ShapeExecCache() {
+    for (auto &kv : execs_)
+      cudaGraphExecDestroy(kv.second);
+  }
+  void add(int batch, cudaGraph_t g) {
+    cudaGraphExec_t e;
+    if (cudaGraphInstantiate(&e, g, 0) == cudaSuccess)
+      execs_.emplace(batch, e);
+  }
+  void bug_rebuild_all(cudaGraph_t g) {
+    for (auto &kv : execs_)
+      cudaGraphInstantiate(&kv.second, g, 0);
+    // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:7: warning: 'cudaGraphInstantiate' overwrites {{.*}} [cudagraph-unpaired-instantiate]
+  }
+  void ok_rebuild_all(cudaGraph_t g) {
+    for (auto &kv : execs_) {
+      cudaGraphExecDestroy(kv.second);
+      cudaGraphInstantiate(&kv.second, g, 0);
+    }
+  }
+  void bug_rebuild_one(int batch, cudaGraph_t g) {
+    if (execs_.count(batch) != 0)
+      cudaGraphInstantiate(&execs_.at(batch), g, 0);
+    // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:7: warning: 'cudaGraphInstantiate' overwrites {{.*}} [cudagraph-unpaired-instantiate]
+  }
+  void ok_rebuild_one(int batch, cudaGraph_t g) {
+    auto it = execs_.find(batch);
+    if (it == execs_.end())
+      return;
+    cudaGraphExecDestroy(it->second);
+    cudaGraphInstantiate(&it->second, g, 0);
+  }
+  void run(int batch, cudaStream_t s) { cudaGraphLaunch(execs_.at(batch), s); }
+
+private:
+  std::map<int, cudaGraphExec_t> execs_;
+};
+
+// A vector's slots may be fresh: creating into them only accumulates.
+class StreamPool {
+public:
+  ~StreamPool() {
+    for (cudaStream_t s : streams_)
+      cudaStreamDestroy(s);
+  }
+  void ok_grow(size_t n) {
+    size_t old = streams_.size();
+    streams_.resize(n);
+    for (size_t i = old; i < n; ++i)
+      cudaStreamCreate(&streams_[i]);
+  }
+
+private:
+  std::vector<cudaStream_t> streams_;
+};

@@ -323,3 +323,69 @@ void localClass(cudaGraph_t g, cudaStream_t s) {
   L.capture(g);
   L.run(s);
 }
+
+// A member's null test survives a call of another method of `this` that
+// does not write the member (issue 36 item 2): the private launch helper
+// between the cache test and the re-instantiation.
+__global__ void bump(float *x, int n) {}
+class ShapeRunner {
+public:
+  ShapeRunner() = default;
+  ~ShapeRunner() {
+    if (exec_ != nullptr)
+      cudaGraphExecDestroy(exec_);
+  }
+  ShapeRunner(const ShapeRunner &) = delete;
+  ShapeRunner &operator=(const ShapeRunner &) = delete;
+  void bug_prepare(cudaStream_t s, float *d, int n) {
+    if (exec_ != nullptr && n == n_)
+      return;
+    cudaGraph_t g;
+    if (cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) != cudaSuccess)
+      return;
+    enqueue(s, d, n);
+    if (cudaStreamEndCapture(s, &g) != cudaSuccess)
+      return;
+    cudaError_t st = cudaGraphInstantiate(&exec_, g, 0);
+    // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:22: warning: 'cudaGraphInstantiate' overwrites 'exec_'{{.*}} [cudagraph-unpaired-instantiate]
+    // CHECK-MESSAGES-SPEC: :[[@LINE-2]]:22: warning: 'cudaGraphInstantiate' overwrites 'exec_'{{.*}} [cudagraph-unpaired-instantiate]
+    cudaGraphDestroy(g);
+    if (st == cudaSuccess)
+      n_ = n;
+  }
+  void ok_prepare(cudaStream_t s, float *d, int n) {
+    if (exec_ != nullptr && n == n_)
+      return;
+    if (exec_ != nullptr) {
+      cudaGraphExecDestroy(exec_);
+      exec_ = nullptr;
+    }
+    cudaGraph_t g;
+    if (cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) != cudaSuccess)
+      return;
+    enqueue(s, d, n);
+    if (cudaStreamEndCapture(s, &g) != cudaSuccess)
+      return;
+    cudaError_t st = cudaGraphInstantiate(&exec_, g, 0);
+    cudaGraphDestroy(g);
+    if (st == cudaSuccess)
+      n_ = n;
+  }
+  // A helper that drops the exec: after it the test says nothing.
+  void ok_prepare_after_drop(cudaStream_t s, cudaGraph_t g) {
+    if (exec_ == nullptr)
+      return;
+    drop();
+    cudaGraphInstantiate(&exec_, g, 0);
+  }
+  void run(cudaStream_t s) { cudaGraphLaunch(exec_, s); }
+
+private:
+  void enqueue(cudaStream_t s, float *d, int n) { bump<<<1, 256, 0, s>>>(d, n); }
+  void drop() {
+    cudaGraphExecDestroy(exec_);
+    exec_ = nullptr;
+  }
+  cudaGraphExec_t exec_ = nullptr;
+  int n_ = -1;
+};

@@ -374,6 +374,10 @@ void printStats() {
          << S.WidenedFunctions << " widened past the per-resource state bound, "
          << S.BudgetFunctions << " over the loop revisit budget; at most "
          << S.MostDisjuncts << " disjuncts at one point\n";
+  errs() << "witness paths: " << S.Confirmed << " findings confirmed by a feasible path, "
+         << S.Refuted << " dropped (every path refuted), " << S.RefutationGaveUp
+         << " kept unconfirmed (search bounded: loop unrolled three times, step or query "
+            "budget)\n";
 }
 
 std::string resolvedSarifRoot(std::string &Error) {

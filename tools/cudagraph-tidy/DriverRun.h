@@ -114,6 +114,8 @@ struct UnitTask {
 struct UnitCounters {
   unsigned Functions = 0, WidenedFunctions = 0, BudgetFunctions = 0,
            MostDisjuncts = 0;
+  /// Witness searches: confirmed, refuted (finding dropped), bounded.
+  unsigned Confirmed = 0, Refuted = 0, RefutationGaveUp = 0;
   unsigned PreambleHits = 0, PreambleBuilds = 0, PreambleSkipped = 0,
            PreambleFailed = 0;
 };

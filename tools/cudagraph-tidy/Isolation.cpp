@@ -365,6 +365,9 @@ void resetLifetimeStats() {
   S.WidenedFunctions = 0;
   S.BudgetFunctions = 0;
   S.MostDisjuncts = 0;
+  S.Confirmed = 0;
+  S.Refuted = 0;
+  S.RefutationGaveUp = 0;
 }
 
 KeepLifetimeStats::KeepLifetimeStats() {
@@ -373,6 +376,9 @@ KeepLifetimeStats::KeepLifetimeStats() {
   Saved[1] = S.WidenedFunctions;
   Saved[2] = S.BudgetFunctions;
   Saved[3] = S.MostDisjuncts;
+  Saved[4] = S.Confirmed;
+  Saved[5] = S.Refuted;
+  Saved[6] = S.RefutationGaveUp;
 }
 
 KeepLifetimeStats::~KeepLifetimeStats() {
@@ -381,6 +387,9 @@ KeepLifetimeStats::~KeepLifetimeStats() {
   S.WidenedFunctions = Saved[1];
   S.BudgetFunctions = Saved[2];
   S.MostDisjuncts = Saved[3];
+  S.Confirmed = Saved[4];
+  S.Refuted = Saved[5];
+  S.RefutationGaveUp = Saved[6];
 }
 
 void addCounters(const UnitCounters &C, PreambleCacheStats *Preamble) {
@@ -389,6 +398,9 @@ void addCounters(const UnitCounters &C, PreambleCacheStats *Preamble) {
   S.WidenedFunctions += C.WidenedFunctions;
   S.BudgetFunctions += C.BudgetFunctions;
   raiseTo(S.MostDisjuncts, C.MostDisjuncts);
+  S.Confirmed += C.Confirmed;
+  S.Refuted += C.Refuted;
+  S.RefutationGaveUp += C.RefutationGaveUp;
   if (!Preamble)
     return;
   Preamble->Hits += C.PreambleHits;

@@ -69,7 +69,7 @@ public:
   ~KeepLifetimeStats();
 
 private:
-  unsigned Saved[4];
+  unsigned Saved[7];
 };
 
 /// `cudagraph-tidy __analyze-unit JOB RESULT`: the worker (Worker.cpp).

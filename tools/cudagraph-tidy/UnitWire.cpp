@@ -220,6 +220,9 @@ std::string resultToJson(const UnitResult &R) {
                 {"widened", C.WidenedFunctions},
                 {"budget", C.BudgetFunctions},
                 {"mostDisjuncts", C.MostDisjuncts},
+                {"confirmed", C.Confirmed},
+                {"refuted", C.Refuted},
+                {"refutationGaveUp", C.RefutationGaveUp},
                 {"preambleHits", C.PreambleHits},
                 {"preambleBuilds", C.PreambleBuilds},
                 {"preambleSkipped", C.PreambleSkipped},
@@ -243,6 +246,10 @@ bool resultFromJson(const std::string &Text, UnitResult &R, std::string &Error) 
         R.Counters.WidenedFunctions = C.at("widened");
         R.Counters.BudgetFunctions = C.at("budget");
         R.Counters.MostDisjuncts = C.at("mostDisjuncts");
+        // Absent from results cached before the witness search.
+        R.Counters.Confirmed = C.value("confirmed", 0u);
+        R.Counters.Refuted = C.value("refuted", 0u);
+        R.Counters.RefutationGaveUp = C.value("refutationGaveUp", 0u);
         R.Counters.PreambleHits = C.at("preambleHits");
         R.Counters.PreambleBuilds = C.at("preambleBuilds");
         R.Counters.PreambleSkipped = C.at("preambleSkipped");

@@ -80,6 +80,9 @@ UnitCounters countersOfThisProcess() {
   C.WidenedFunctions = S.WidenedFunctions;
   C.BudgetFunctions = S.BudgetFunctions;
   C.MostDisjuncts = S.MostDisjuncts;
+  C.Confirmed = S.Confirmed;
+  C.Refuted = S.Refuted;
+  C.RefutationGaveUp = S.RefutationGaveUp;
   return C;
 }
 

@@ -169,6 +169,33 @@ void Analysis::forgetMembersChangedBy(const CallExpr *Call, PathState &P) {
   }
 }
 
+/// A `this`-call forgets what the path knew of the members it may change:
+/// every member, except the owned members the index is sure the callee
+/// (and the methods it calls) neither writes nor hands out: a private
+/// `enqueue()` between `if (exec_ != nullptr && n == n_) return;` and the
+/// re-instantiation into `exec_` leaves "exec_ is non-null" standing.
+void Analysis::forgetFieldFactsChangedBy(const CallExpr *Call, PathState &P) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+  if (!Callee || !MC || !isa<CXXThisExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts()) ||
+      llvm::any_of(Call->arguments(),
+                    [](const Expr *Arg) { return isa<CXXThisExpr>(Arg->IgnoreParenImpCasts()); })) {
+    invalidateFieldFacts(P);
+    return;
+  }
+  auto Changed = [&](Key K) {
+    if (!isField(K))
+      return false;
+    const auto *F = dyn_cast<FieldDecl>(K->Decl);
+    return !F || !K->whole() || !A.ownership().member(F) || A.ownership().mayChange(Callee, F);
+  };
+  forgetValues(Changed, P);
+  P.Facts.eraseIf([&](const std::pair<uintptr_t, bool> &F) {
+    auto V = FactVars.find(F.first);
+    return V != FactVars.end() && llvm::any_of(V->second, Changed);
+  });
+}
+
 /// The note at the resource an acquisition overwrites.
 std::string Analysis::previousResourceNote(const Resource &Prev, const CallExpr *Call,
                                            const std::string &Noun) const {

@@ -1,0 +1,226 @@
+//===- Witness.cpp - a path that can happen, for every finding ------------===//
+//
+// The dataflow merges paths (Join.h), so a finding may stand only on a
+// merge of paths none of which can happen: a resource acquired under
+// `a || b` and released under `b || a`, a bool bound to a test of the
+// handle, a guard that aborts. Before a finding leaves, this file looks
+// for a witness: ONE path from the function's entry on which the engine's
+// own transfer functions, applied without any join, make the same report,
+// and whose branch decisions and assignments an SMT solver finds
+// satisfiable (Values/PathFormula.h). This is what the Clang Static
+// Analyzer's `crosscheck-with-z3` does with its bug paths, except that our
+// paths are not kept, so they are searched again:
+//
+//   entry --(depth first over the CFG, with the path's own disjuncts,
+//            never joined with another path's)--> report point
+//     at each block:  the formula takes the block's assignments and calls;
+//                     the engine transfers the block (no join, no widening)
+//     at each edge:   the engine refines (it may already know the edge is
+//                     dead); the solver must accept the branch condition
+//     the report:     the engine reports the finding being searched for
+//
+// Verdicts: Found (the notes become that path's), Refuted (every path was
+// explored, none reports it: the finding is dropped), GaveUp (a loop was
+// cut after MaxUnroll visits, or the step or query budget ran out: the
+// finding stays, and --stats counts it). Only a search that was never cut
+// refutes, so a finding is dropped only when no path within the bounds the
+// search explored completely can make it.
+//
+// Part of the Analysis class declared in Analysis.h.
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Analysis.h"
+#include "Values/PathFormula.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace cgt {
+namespace lifetime {
+
+namespace {
+
+/// Bounds of one search: visits of a block on one path (loops unrolled
+/// this often), blocks entered, solver queries.
+constexpr unsigned MaxUnroll = 3;
+constexpr unsigned MaxSteps = 4000;
+constexpr unsigned MaxQueries = 400;
+
+/// One pending way on: the block, the disjuncts that enter it (the path's
+/// projections onto each resource, as the walk would have them had it
+/// seen this path alone), where the formula and the visit counts stood,
+/// and the branch taken to get there.
+struct WayOn {
+  const CFGBlock *Block;
+  StateSet States;
+  values::PathFormula::Mark Formula;
+  size_t Visited;
+  const Expr *Cond;
+  bool Taken;
+  /// Variables whose address the path handed out so far (the walk keeps
+  /// one set for all paths, in the order it visits them).
+  std::set<Key> AddressEscaped;
+};
+
+} // namespace
+
+void Analysis::refuteFindings() {
+  if (!A.Opts.RefuteWithSolver || SummaryMode || CollectMembers || ReportedInWalk.empty())
+    return;
+  if (!values::PathFormula::available()) {
+    static bool Said = false;
+    if (!Said)
+      llvm::errs() << "cudagraph-tidy: this build of LLVM has no Z3; findings are reported "
+                      "without refutation\n";
+    Said = true;
+    return;
+  }
+  LifetimeStats &Stats = lifetimeStats();
+  for (auto It = Findings.begin(); It != Findings.end();) {
+    unsigned R = FindingResource[It->first];
+    if (!ReportedInWalk.count(It->first) || llvm::is_contained(WidenedRes, R) ||
+        DependentlyDecided.count(R)) {
+      ++It;
+      continue;
+    }
+    std::vector<PathNote> Notes;
+    switch (searchWitness(It->first, Notes)) {
+    case WitnessSearch::Found:
+      ++Stats.Confirmed;
+      if (!Notes.empty())
+        It->second.Notes = std::move(Notes);
+      ++It;
+      break;
+    case WitnessSearch::Refuted:
+      ++Stats.Refuted;
+      It = Findings.erase(It);
+      break;
+    case WitnessSearch::GaveUp:
+      ++Stats.RefutationGaveUp;
+      ++It;
+      break;
+    }
+  }
+}
+
+Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector<PathNote> &Notes) {
+  // The API's calls write only through their arguments; everything else
+  // may write members and globals.
+  values::PathFormula Formula(Ctx, FD, [&](const CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    return Callee && A.lookupModel(Callee, Call->getNumArgs());
+  });
+  ReplayGoal Goal{Id};
+  // What the replay must not leave behind: its reports are not findings,
+  // and what it learns of members belongs to the walk.
+  std::set<unsigned> SavedLeaked = std::move(Leaked);
+  Leaked.clear();
+  std::set<unsigned> SavedDecided = DependentlyDecided;
+  auto SavedMembers = MembersLiveAtExit;
+  const CFGBlock *SavedBlock = CurrentBlock;
+  std::set<Key> SavedEscaped = AddressEscaped;
+  Replay = &Goal;
+
+  std::vector<unsigned> Visits(Cfg->getNumBlockIDs(), 0);
+  std::vector<unsigned> VisitLog;
+  std::vector<WayOn> Stack;
+  bool Cut = false;
+  unsigned Steps = 0;
+  {
+    StateSet Start;
+    Start.push_back(entryState());
+    splitDisjuncts(Start, &Cfg->getEntry());
+    Stack.push_back({&Cfg->getEntry(), std::move(Start), Formula.mark(), 0, nullptr, false,
+                     AddressEscapedOnEntry});
+  }
+  auto PushWay = [&](const CFGBlock *To, StateSet S, const Expr *Cond, bool Taken) {
+    if (!S.empty())
+      Stack.push_back(
+          {To, std::move(S), Formula.mark(), VisitLog.size(), Cond, Taken, AddressEscaped});
+  };
+
+  while (!Stack.empty() && !Goal.Hit) {
+    WayOn W = std::move(Stack.back());
+    Stack.pop_back();
+    Formula.backTo(W.Formula);
+    for (; VisitLog.size() > W.Visited; VisitLog.pop_back())
+      --Visits[VisitLog.back()];
+    if (W.Cond && !Formula.assume(W.Cond, W.Taken))
+      continue;
+    const CFGBlock *B = W.Block;
+    if (++Steps > MaxSteps || Formula.queries() > MaxQueries) {
+      Cut = true;
+      break;
+    }
+    if (Visits[B->getBlockID()] >= MaxUnroll) {
+      Cut = true;
+      continue;
+    }
+    ++Visits[B->getBlockID()];
+    VisitLog.push_back(B->getBlockID());
+
+    for (const CFGElement &E : *B)
+      if (auto CS = E.getAs<CFGStmt>())
+        Formula.apply(CS->getStmt());
+    AddressEscaped = std::move(W.AddressEscaped);
+    StateSet S = std::move(W.States);
+    transferBlock(B, S);
+    splitDisjuncts(S, B);
+    for (auto &[Dispatch, Path] : Diverted) {
+      StateSet One;
+      One.push_back(std::move(Path));
+      splitDisjuncts(One, B);
+      PushWay(Dispatch, std::move(One), nullptr, false);
+    }
+    Diverted.clear();
+    if (Goal.Hit || S.empty())
+      continue;
+    if (B->hasNoReturnElement()) {
+      if (const CFGBlock *Dispatch = handlerDispatchFor(lastCall(B)))
+        PushWay(Dispatch, std::move(S), nullptr, false);
+      else if (throwsOut(lastCall(B)))
+        for (const PathState &P : S)
+          onThrowLeaving(lastCall(B), P);
+      continue;
+    }
+    const Expr *Cond = !isa_and_nonnull<SwitchStmt>(B->getTerminatorStmt()) && B->succ_size() == 2
+                           ? B->getLastCondition()
+                           : nullptr;
+    bool TwoWay = B->succ_size() == 2 && B->succ_begin()[0].getReachableBlock() &&
+                  B->succ_begin()[1].getReachableBlock();
+    // Pushed last to first, so the first way on is explored first.
+    for (unsigned I = B->succ_size(); I-- > 0 && !Goal.Hit;) {
+      const CFGBlock *To = B->succ_begin()[I].getReachableBlock();
+      if (!To)
+        continue;
+      StateSet Refined = propagateEdge(B, I, To, S, TwoWay);
+      if (Refined.empty())
+        continue;
+      if (To != &Cfg->getExit()) {
+        PushWay(To, std::move(Refined), Cond, I == 0);
+        continue;
+      }
+      if (A.Opts.SinkPathsAreSilent && isa_and_nonnull<CXXTryStmt>(B->getTerminatorStmt()))
+        continue;
+      values::PathFormula::Mark Before = Formula.mark();
+      if (!Cond || Formula.assume(Cond, I == 0))
+        checkExit(B, Refined);
+      Formula.backTo(Before);
+    }
+  }
+
+  Replay = nullptr;
+  Leaked = std::move(SavedLeaked);
+  DependentlyDecided = std::move(SavedDecided);
+  MembersLiveAtExit = std::move(SavedMembers);
+  CurrentBlock = SavedBlock;
+  AddressEscaped = std::move(SavedEscaped);
+  Diverted.clear();
+  if (Goal.Hit) {
+    Notes = std::move(Goal.Notes);
+    return WitnessSearch::Found;
+  }
+  return Cut ? WitnessSearch::GaveUp : WitnessSearch::Refuted;
+}
+
+} // namespace lifetime
+} // namespace cgt

@@ -1,0 +1,145 @@
+//===- PathFormula.h - one program path as an SMT formula -------*- C++ -*-===//
+//
+// The branch conditions and assignments of ONE path through a function, as
+// a formula an SMT solver (Z3, through LLVM's SMTAPI) decides. The lifetime
+// engine walks a candidate witness path of a finding block by block; this
+// class takes each statement's effect on program values (`apply`) and each
+// branch decision (`assume`), and says when the decisions so far cannot all
+// hold. The engine then drops a finding whose every path is refuted.
+//
+// How it relates to the Clang Static Analyzer:
+//   * A value is a term over symbols, as CSA's SymExpr over SymbolData: a
+//     symbol stands for what the path does not know (a parameter, a value an
+//     opaque call returned or wrote), and `x = a + 1` binds x to the term
+//     `a + 1` rather than to a fresh symbol (SymbolManager's SymIntExpr).
+//     Terms are built directly in the solver's language (bit-vectors of the
+//     C type's width, booleans), which is what CSA's SMTConv does when
+//     `crosscheck-with-z3` re-checks a report's constraints.
+//   * Where CSA keeps a store of regions, this keeps an environment from
+//     places (a variable, or a variable's member path, `cfg.log`,
+//     `opts->stop`, `this->exec`) to terms, with an undo log so a depth-first
+//     search backs up to a branch point in constant time per change, and
+//     the solver's push/pop scopes follow the same points.
+//   * Invalidation is by kind of place, as CSA invalidates regions at calls:
+//     a local whose address never leaves the function changes only where it
+//     is written; a place whose address the code hands out, a member of
+//     `this` or of a non-const pointee, a global: also at every opaque call
+//     and every write through a pointer. Members of const pointees and
+//     const references are assumed unchanged (CSA assumes the same of const
+//     regions). A term the encoding cannot express (floats, array elements,
+//     calls) is a fresh symbol: an unknown value never refutes a path.
+//
+// Refuting is therefore sound in one direction only: `assume` returns false
+// only when the decisions contradict each other under these rules; a
+// timeout or an unknown answer counts as satisfiable.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDAGRAPH_TIDY_VALUES_PATHFORMULA_H
+#define CUDAGRAPH_TIDY_VALUES_PATHFORMULA_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/SMTAPI.h"
+#include <functional>
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace cgt {
+namespace values {
+
+class PathFormula {
+public:
+  /// Calls that write nothing the function can see but what their
+  /// arguments point to (the CUDA API): they do not invalidate members,
+  /// globals or escaped locals.
+  using ArgumentsOnly = std::function<bool(const clang::CallExpr *)>;
+
+  PathFormula(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
+              ArgumentsOnly WritesOnlyArguments);
+  ~PathFormula();
+
+  /// Whether this build has a solver (LLVM built with Z3).
+  static bool available();
+
+  /// The effect of one evaluated statement (a CFG element) on the values
+  /// of places: assignments, declarations, increments, calls.
+  void apply(const clang::Stmt *S);
+  /// Adds "`Cond` evaluated to `Value`" in a new scope; false when the path
+  /// is then infeasible.
+  bool assume(const clang::Expr *Cond, bool Value);
+
+  /// A point to come back to: the environment and the solver's scopes.
+  struct Mark {
+    size_t Undo;
+    unsigned Scopes;
+  };
+  Mark mark() const { return {Undo.size(), Scopes}; }
+  void backTo(Mark M);
+
+  unsigned queries() const { return Queries; }
+
+private:
+  struct Val {
+    llvm::SMTExprRef E;
+    unsigned Width = 0; ///< 0: a boolean
+    bool Signed = false;
+  };
+  using PlaceId = unsigned;
+
+  std::optional<Val> encode(const clang::Expr *E);
+  std::optional<Val> encodeBinary(const clang::BinaryOperator *BO);
+  std::optional<Val> encodeCast(const clang::CastExpr *CE);
+  std::optional<Val> arithmetic(clang::BinaryOperatorKind Op, const Val &A, const Val &B);
+  std::optional<Val> read(const clang::Expr *LValue);
+  std::optional<Val> fresh(clang::QualType T);
+  std::optional<Val> constant(const llvm::APSInt &V, clang::QualType T);
+  llvm::SMTExprRef asBool(const Val &V);
+  Val asBits(const Val &V, unsigned Width, bool Signed);
+  bool scalarShape(clang::QualType T, unsigned &Width, bool &Signed) const;
+
+  std::optional<PlaceId> placeOf(const clang::Expr *LValue);
+  void write(PlaceId P, std::optional<Val> V);
+  PlaceId internPlace(std::vector<const void *> Path, bool Stable);
+  void invalidateUnder(PlaceId P, bool AndItself);
+  void invalidateVolatile();
+  void applyCall(const clang::Expr *Call, const clang::FunctionDecl *Callee,
+                 llvm::ArrayRef<const clang::Expr *> Args, const clang::Expr *Object);
+  void scanEscapes();
+
+  clang::ASTContext &Ctx;
+  const clang::FunctionDecl *FD;
+  ArgumentsOnly WritesOnlyArguments;
+  llvm::SMTSolverRef Solver;
+
+  /// A place: its root (a variable, or null for `this`), the path of
+  /// members from it, and whether only direct writes change it.
+  struct PlaceInfo {
+    std::vector<const void *> Path;
+    bool Stable;
+  };
+  std::vector<PlaceInfo> Places;
+  std::map<std::vector<const void *>, PlaceId> PlaceIds;
+  llvm::DenseMap<PlaceId, Val> Env;
+  llvm::DenseMap<const clang::Expr *, Val> CallValues;
+  /// (place or call, value before) for backTo; calls are stored with
+  /// their id offset past the places.
+  struct UndoEntry {
+    bool IsCall;
+    const void *Key;
+    std::optional<Val> Before;
+  };
+  std::vector<UndoEntry> Undo;
+  unsigned Scopes = 0;
+  unsigned Queries = 0;
+  unsigned Fresh = 0;
+  /// Locals and by-value parameters some use hands out by reference.
+  llvm::DenseSet<const clang::VarDecl *> Escaped;
+};
+
+} // namespace values
+} // namespace cgt
+
+#endif

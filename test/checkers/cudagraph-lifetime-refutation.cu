@@ -1,0 +1,129 @@
+// RUN: %check_cudagraph_tidy %s cudagraph-handle-leak %t
+// RUN: %check_cudagraph_tidy %s cudagraph-unpaired-instantiate %t
+// RUN: %check_cudagraph_tidy %s cudagraph-use-after-dealloc %t
+// RUN: %check_cudagraph_tidy %s cudagraph-handle-leak %t -check-suffixes=LEAK -- -DBUGGY
+// RUN: %check_cudagraph_tidy %s cudagraph-unpaired-instantiate %t -check-suffixes=EXEC -- -DBUGGY
+// RUN: %check_cudagraph_tidy %s cudagraph-use-after-dealloc %t -check-suffixes=UAF -- -DBUGGY
+// RUN: %check_cudagraph_tidy %s cudagraph-handle-leak %t -check-suffixes=MERGED -config="{CheckOptions: {RefuteWithSolver: 'false'}}"
+//
+// Every finding needs one path that makes it and that Z3 finds feasible
+// (lib/Lifetime/Witness.cpp over lib/Values/PathFormula): relations between
+// two values, bits of a flag word, counts computed from a condition, sums.
+// The dataflow's value ranges decide none of these, so without the solver
+// each clean function below gets a false warning. Each -DBUGGY twin tests
+// something else on the way out, and its finding stays, with the notes of
+// the path the solver accepted. With `RefuteWithSolver: false` the merged
+// paths speak again (the MERGED lines).
+#include <cuda_runtime.h>
+#include <cstdio>
+
+#define CK(x)                                                                  \
+  do {                                                                         \
+    cudaError_t e_ = (x);                                                      \
+    if (e_ != cudaSuccess)                                                     \
+      fprintf(stderr, "%s\n", cudaGetErrorString(e_));                         \
+  } while (0)
+
+struct Shape {
+  int rows;
+  int cols;
+};
+
+// Acquired when rows < cols, released when cols > rows.
+void transpose_staging(const Shape &s, size_t bytes) {
+  void *staging = nullptr;
+  if (s.rows < s.cols)
+    CK(cudaMalloc(&staging, bytes));
+  // CHECK-MESSAGES-MERGED: :[[@LINE-1]]:8: warning: device memory 'staging' created by 'cudaMalloc' is not released on every path; {{.*}} [cudagraph-handle-leak]
+#ifdef BUGGY
+  // CHECK-MESSAGES-LEAK: :[[@LINE-3]]:8: warning: device memory 'staging' created by 'cudaMalloc' is not released on every path; {{.*}} [cudagraph-handle-leak]
+#endif
+  printf("transposing %d x %d\n", s.rows, s.cols);
+#ifndef BUGGY
+  if (s.cols > s.rows)
+    CK(cudaFree(staging));
+#else
+  if (s.cols > s.rows + 1)
+    CK(cudaFree(staging));
+#endif
+}
+
+// One bit of the flag word, read through a local and then directly.
+enum : unsigned { kTrace = 1u, kTiming = 2u };
+float timed_step(unsigned flags, cudaStream_t s) {
+  cudaEvent_t start;
+  unsigned timing = flags & kTiming;
+  if (timing)
+    cudaEventCreate(&start);
+  // CHECK-MESSAGES-MERGED: :[[@LINE-1]]:5: warning: event 'start' created by 'cudaEventCreate' is not released on every path; {{.*}} [cudagraph-handle-leak]
+#ifdef BUGGY
+  // CHECK-MESSAGES-LEAK: :[[@LINE-3]]:5: warning: event 'start' created by 'cudaEventCreate' is not released on every path; {{.*}} [cudagraph-handle-leak]
+#endif
+  cudaStreamSynchronize(s);
+#ifndef BUGGY
+  if ((flags & kTiming) != 0)
+    cudaEventDestroy(start);
+#else
+  if ((flags & kTrace) != 0)
+    cudaEventDestroy(start);
+#endif
+  return 0.f;
+}
+
+// A count computed from the condition that guards the destroy.
+void warmup(bool warm, cudaGraph_t g, cudaStream_t s) {
+  cudaGraphExec_t exec;
+  int launches = warm ? 2 : 0;
+  if (launches > 0) {
+    cudaGraphInstantiate(&exec, g, 0);
+#ifdef BUGGY
+    // CHECK-NOTES-EXEC: :[[@LINE-2]]:5: warning: graph exec 'exec' created by 'cudaGraphInstantiate' is not destroyed on every path; {{.*}} [cudagraph-unpaired-instantiate]
+#endif
+    cudaGraphLaunch(exec, s);
+  }
+#ifndef BUGGY
+  if (warm)
+    cudaGraphExecDestroy(exec);
+#else
+  if (warm && launches > 2)
+    cudaGraphExecDestroy(exec);
+  // The notes are those of the path the solver accepted: warm, two launches.
+  // CHECK-NOTES-EXEC: :[[@LINE-3]]:7: note: assuming 'warm' is true
+  // CHECK-NOTES-EXEC: :[[@LINE-4]]:15: note: assuming 'launches > 2' is false
+#endif
+}
+// CHECK-NOTES-EXEC: :[[@LINE-1]]:1: note: 'exec' goes out of scope here without releasing the graph exec
+
+// The sum of two sizes decides both the allocation and the free.
+void scratch(int m, int n, cudaStream_t s) {
+  float *d = nullptr;
+  int total = m + n;
+  if (total > 1024)
+    cudaMallocAsync(&d, total * sizeof(float), s);
+  // CHECK-MESSAGES-MERGED: :[[@LINE-1]]:5: warning: stream-ordered device memory 'd' created by 'cudaMallocAsync' is not released on every path; {{.*}} [cudagraph-handle-leak]
+#ifdef BUGGY
+  // CHECK-MESSAGES-LEAK: :[[@LINE-3]]:5: warning: stream-ordered device memory 'd' created by 'cudaMallocAsync' is not released on every path; {{.*}} [cudagraph-handle-leak]
+#endif
+  cudaStreamSynchronize(s);
+#ifndef BUGGY
+  if (m + n > 1024)
+    cudaFreeAsync(d, s);
+#else
+  if (m > 1024)
+    cudaFreeAsync(d, s);
+#endif
+}
+
+// Released when one bound is reached, used only when the other is not.
+void ping_pong(float *buf, int used, int capacity, cudaStream_t s) {
+  if (used >= capacity)
+    cudaFree(buf);
+#ifndef BUGGY
+  if (capacity > used)
+    cudaMemsetAsync(buf, 0, used, s);
+#else
+  if (capacity >= used)
+    cudaMemsetAsync(buf, 0, used, s);
+  // CHECK-MESSAGES-UAF: :[[@LINE-1]]:5: warning: 'buf' is used by 'cudaMemsetAsync' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
+#endif
+}
