@@ -19,11 +19,17 @@ using namespace clang;
 
 namespace cgt::smem::detail {
 
-/// Asked once per expression and run: factsOf keeps the answer.
+/// Asked once per expression and run: factsOf keeps the answer. Calls of
+/// constexpr functions fold here (only definite side effects, assignments
+/// and increments, are refused up front): ggml's `constexpr int nwarps =
+/// ggml_cuda_mmq_get_nthreads(type, J)` and `if (mmq_get_config(...).type
+/// == ...)` walk large constexpr tables, which the interpreter would
+/// otherwise run in place for every thread (11K steps a call).
 std::optional<int64_t> Interp::constantOf(const Expr *E) const {
   QualType T = E->getType();
   if (E->isValueDependent() || E->isTypeDependent() ||
-      !T->isIntegralOrEnumerationType() || E->HasSideEffects(Ctx))
+      !T->isIntegralOrEnumerationType() ||
+      E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
     return std::nullopt;
   Expr::EvalResult ER;
   if (E->EvaluateAsInt(ER, Ctx) && ER.Val.getInt().getSignificantBits() <= 64)
@@ -238,7 +244,7 @@ SymVal Interp::load(const Expr *Sub) {
           P && !P->getType()->isReferenceType() && !Escaped.count(P)) {
         auto It = Env.find(P);
         if (It == Env.end() || !It->second.Top) {
-          uint64_t Id = key(M->getMemberDecl(), 13) ^ key(P, 17) | 1;
+          uint64_t Id = (key(M->getMemberDecl(), 13) ^ key(P, 17)) | 1;
           ParamSyms.insert(Id);
           return SymVal::symbol(Id);
         }

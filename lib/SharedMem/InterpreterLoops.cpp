@@ -152,6 +152,11 @@ Flow Interp::execLoop(const Stmt *Loop, const Stmt *Init, const Expr *Cond,
               const DeclStmt *CondVar) {
   if (Init)
     exec(Init);
+  if (inertForThread(Loop)) {
+    step();
+    havoc(Loop, Body, Cond, Inc, /*Induction=*/false);
+    return Flow::Normal;
+  }
   ++LoopDepth;
   Iters.push_back(0);
   Flow Result = Flow::Normal;

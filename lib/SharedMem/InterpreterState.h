@@ -361,6 +361,18 @@ private:
                 const Expr *Inc, const Stmt *Body, bool IsDo,
                 const DeclStmt *CondVar);
 
+  /// Loops that touch no shared memory and meet no barrier are not run
+  /// (InterpreterInert.cpp): the syntactic part, once per loop, and the
+  /// local pointers whose values the running thread decides.
+  struct InertInfo {
+    bool Static = false;
+    std::vector<const VarDecl *> Pointers;
+  };
+  const InertInfo &inertInfo(const Stmt *Loop);
+  bool inertForThread(const Stmt *Loop);
+  llvm::DenseMap<const Stmt *, InertInfo> InertLoops;
+  llvm::DenseMap<const Decl *, bool> InertCallees;
+
   ASTContext &Ctx;
   const FunctionDecl *Kernel;
   const LaunchConfig &Cfg;

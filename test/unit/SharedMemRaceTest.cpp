@@ -48,7 +48,8 @@ __device__ void __syncwarp(unsigned mask = 0xffffffff);
 
 class SharedRaceTest : public ::testing::Test {
 protected:
-  KernelReport run(const std::string &Code, bool SameValue = false) {
+  KernelReport run(const std::string &Code, bool SameValue = false,
+                   uint64_t StepBudget = AnalysisOptions().StepBudget) {
     AST = tooling::buildASTFromCodeWithArgs(
         std::string(Preamble) + Code,
         {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++17",
@@ -71,6 +72,7 @@ protected:
     Opts.Overflow = Opts.BankConflicts = false;
     Opts.Races = Opts.Divergence = true;
     Opts.SameValueStores = SameValue;
+    Opts.StepBudget = StepBudget;
     return Analyzer->analyze(Target, Opts);
   }
   std::unique_ptr<ASTUnit> AST;
@@ -268,3 +270,69 @@ TEST(SyncTraceTest, AlignedPrefix) {
 }
 
 } // namespace
+
+// What the interpreter does not run: constant expressions that call
+// constexpr functions fold once, and a loop that touches no shared memory
+// and meets no barrier has its writes havocked. A budget of 8000 steps is
+// less than running either for 64 threads would take (a 500-iteration
+// table walk; a 60-iteration accumulation), so each case fails if it is run.
+TEST_F(SharedRaceTest, ConstexprCallsFoldInsteadOfRunning) {
+  KernelReport R = run(R"cpp(
+__device__ constexpr int table(int j) {
+  int r = 0;
+  for (int i = 0; i < 500; ++i)
+    r += (i * j) % 7;
+  return r % 64 + 64;
+}
+__global__ void k(float *g) {
+  __shared__ float s[128];
+  constexpr int n = table(3);
+  if (table(5) < 64)
+    return;
+  s[threadIdx.x % n] = g[threadIdx.x];
+  g[threadIdx.x] = s[127 - threadIdx.x];
+}
+void host(float *g) { k<<<1, 128>>>(g); }
+)cpp",
+                       false, 8000);
+  EXPECT_FALSE(R.GaveUp);
+  EXPECT_EQ(R.Races.size(), 1u);
+}
+
+TEST_F(SharedRaceTest, InertLoopsAreNotRun) {
+  const char *Code = R"cpp(
+__global__ void k(float *g, int n) {
+  __shared__ float s[64];
+  float acc = 0;
+  int last = 0;
+  for (int i = 0; i < 60; ++i) {
+    acc += g[i * n + threadIdx.x];
+    last = i;
+  }
+  s[threadIdx.x] = acc;
+  g[threadIdx.x] = s[63 - threadIdx.x] + last;
+}
+void host(float *g, int n) { k<<<1, 64>>>(g, n); }
+)cpp";
+  KernelReport R = run(Code, false, 8000);
+  EXPECT_FALSE(R.GaveUp);
+  ASSERT_EQ(R.Races.size(), 1u);
+  EXPECT_EQ(R.Races[0].OtherTid, 63u);
+}
+
+TEST_F(SharedRaceTest, LoopsThroughSharedPointersStillRun) {
+  // The loop names no __shared__ variable, but its pointer points into one:
+  // it runs, and its race is found.
+  KernelReport R = run(R"cpp(
+__device__ void put(float *p, int i, float v) { p[i] = v; }
+__global__ void k(float *g) {
+  __shared__ float s[128];
+  float *p = s + 64;
+  for (int i = 0; i < 2; ++i)
+    put(p, (threadIdx.x + i) % 64, g[i]);
+  g[threadIdx.x] = s[64 + (threadIdx.x + 1) % 64];
+}
+void host(float *g) { k<<<1, 64>>>(g); }
+)cpp");
+  EXPECT_FALSE(R.Races.empty());
+}

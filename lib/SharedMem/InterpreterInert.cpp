@@ -1,0 +1,122 @@
+//===- InterpreterInert.cpp - loops that cannot matter to shared memory ----===//
+//
+// Most of the time the interpreter spends on large kernels goes to loops over
+// global memory and registers (ggml's stream-k fixup walks earlier blocks in
+// a `while (true)`; dot products accumulate in registers), run for every
+// thread and unrolled up to MaxUnroll times although they touch no
+// __shared__ storage and meet no barrier. Such a loop is "inert": it is not
+// run; what it writes is havocked (unknown), as after a loop run
+// symbolically.
+//
+// A loop is inert when its condition, increment and body (and the bodies of
+// the user functions they call, a few calls deep) name no __shared__
+// variable, call nothing that synchronises or copies asynchronously, hold no
+// asm, no return, goto or call that does not return, and no lambda; and, for
+// the running thread, none of the local pointers or references it names
+// points into shared memory (a pointer carved out of an array, a callee's
+// parameter bound to one). Every access it could make is then an access the
+// interpreter would not record, and every event it could log is one it
+// would not log; the only loss is the values it computes, which become
+// unknown. An index built from them is data-dependent (no verdict), a
+// condition on them undecided (guarded): recall, never precision.
+//
+//===----------------------------------------------------------------------===//
+#include "SharedMem/InterpreterState.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace cgt::smem::detail {
+
+namespace {
+
+class InertScan : public RecursiveASTVisitor<InertScan> {
+public:
+  InertScan(Interp &I, llvm::DenseMap<const Decl *, bool> &Callees, unsigned Depth)
+      : I(I), Callees(Callees), Depth(Depth) {}
+  bool Inert = true;
+  std::vector<const VarDecl *> Pointers; ///< locals that may point into shared memory
+
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    const auto *V = dyn_cast<VarDecl>(D->getDecl());
+    if (!V)
+      return true;
+    if (V->hasAttr<CUDASharedAttr>())
+      return Inert = false;
+    QualType T = V->getType();
+    if ((T->isPointerType() || T->isReferenceType()) && !V->hasGlobalStorage())
+      Pointers.push_back(V);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *F = C->getDirectCallee();
+    if (I.syncKindOf(C, F) != SyncKind::None || (F && F->isNoReturn()))
+      return Inert = false;
+    if (F && (F->getName() == "__trap" || F->getName() == "__assert_fail"))
+      return Inert = false;
+    const FunctionDecl *Def = nullptr;
+    if (!F || !F->hasBody(Def) || !Def ||
+        F->getASTContext().getSourceManager().isInSystemHeader(Def->getLocation()))
+      return true; // intrinsics and undefined functions: their arguments are scanned
+    return Inert = calleeInert(Def);
+  }
+  bool VisitAsmStmt(AsmStmt *) { return Inert = false; }
+  // A callee's return ends the call, not the thread.
+  bool VisitReturnStmt(ReturnStmt *) { return Depth > 0 || (Inert = false); }
+  bool VisitGotoStmt(GotoStmt *) { return Inert = false; }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *) { return Inert = false; }
+  bool VisitLambdaExpr(LambdaExpr *) { return Inert = false; }
+
+private:
+  /// A callee's body: inert on its own terms; its pointer parameters are
+  /// bound from arguments this scan sees in the caller.
+  bool calleeInert(const FunctionDecl *Def) {
+    auto It = Callees.find(Def);
+    if (It != Callees.end())
+      return It->second;
+    if (Depth >= 3)
+      return false;
+    Callees[Def] = false; // recursion: not inert
+    InertScan S(I, Callees, Depth + 1);
+    S.TraverseStmt(Def->getBody());
+    bool Ok = S.Inert;
+    // The callee's own pointer locals start from its parameters and its own
+    // expressions, which the scan saw: none names shared memory.
+    return Callees[Def] = Ok;
+  }
+  Interp &I;
+  llvm::DenseMap<const Decl *, bool> &Callees;
+  unsigned Depth;
+};
+
+} // namespace
+
+const Interp::InertInfo &Interp::inertInfo(const Stmt *Loop) {
+  auto [It, New] = InertLoops.try_emplace(Loop);
+  if (New) {
+    InertScan S(*this, InertCallees, 0);
+    S.TraverseStmt(const_cast<Stmt *>(Loop));
+    It->second.Static = S.Inert;
+    llvm::sort(S.Pointers);
+    S.Pointers.erase(std::unique(S.Pointers.begin(), S.Pointers.end()), S.Pointers.end());
+    It->second.Pointers = std::move(S.Pointers);
+  }
+  return It->second;
+}
+
+bool Interp::inertForThread(const Stmt *Loop) {
+  const InertInfo &Info = inertInfo(Loop);
+  if (!Info.Static)
+    return false;
+  for (const VarDecl *V : Info.Pointers) {
+    if (RefLocs.count(V))
+      return false;
+    if (V->getType()->isPointerType() && lookupPtr(V).VD)
+      return false;
+  }
+  return true;
+}
+
+} // namespace cgt::smem::detail
