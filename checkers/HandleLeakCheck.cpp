@@ -32,6 +32,16 @@ void HandleLeakCheck::handleFinding(const cgt::LifetimeFinding &F,
                 Release + leakAdvice(F, " or hand it to an owner"));
     break;
   case cgt::FindingKind::Overwrite:
+    // A launch that allocates a graph's memory node again (the engine names
+    // the launch): the previous launch's allocation is still live.
+    if (!F.CalledFunction.empty()) {
+      emit(F, "'" + F.CalledFunction + "' relaunches a graph that allocates " +
+                  quotedVar(F, Kind) + " while the previous launch's " + Kind->Noun +
+                  " is still allocated: the launch fails; free it with " + Release +
+                  " before relaunching, or instantiate with "
+                  "cudaGraphInstantiateFlagAutoFreeOnLaunch");
+      break;
+    }
     emit(F, "'" + F.AcquiredBy + "' overwrites " + quotedVar(F, Kind) +
                 ", which still holds a live " + Kind->Noun +
                 "; release it with " + Release + " first");

@@ -46,6 +46,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
+#include "Values/PathFormula.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -572,12 +573,25 @@ private:
   void scanCapturedMemory();
   void collectCaptureRegion(const CFGBlock *B, unsigned From, Key Stream,
                             CaptureRegion &Region);
+  enum class CaptureBoundary { None, Begin, End };
+  CaptureBoundary captureBoundary(const CallExpr *Call, Key Stream);
+  CaptureBoundary firstCaptureBoundary(const CFGBlock *B, unsigned From, Key Stream);
+  llvm::BitVector blocksReachingCaptureEnd(Key Stream);
+  bool inCaptureRegion(const CallExpr *Call, const CFGBlock *Begin, unsigned From, Key Stream,
+                       const llvm::BitVector &ReachEnd);
+  void addToCaptureRegion(const CallExpr *Call, CaptureRegion &Region);
   void noteInstantiation(const CallExpr *Call, const FunctionModel &M,
                          const std::map<Key, CaptureRegion> &Graphs);
   bool autoFreesOnLaunch(const CallExpr *Call, const FunctionModel &M) const;
   Key addressedPlace(const Expr *Arg);
   Key capturedBufferOf(const Expr *Arg);
   void onGraphAllocation(const CallExpr *Call, unsigned R, ResState &RS);
+  struct GraphAllocation;
+  void relaunchGraphAllocations(const CallExpr *Call, Key Exec, PathState &P);
+  std::vector<const Decl *> memoryAllocatedByLaunch(const CallExpr *Call,
+                                                    const FunctionModel *M);
+  void reportRelaunchWhileAllocated(const CallExpr *Call, unsigned R,
+                                    const GraphAllocation &Alloc, const ResState &RS);
   void onFreedWhileReferenced(unsigned R, PathState &P);
   void forgetExecReferences(Key Exec, PathState &P);
   void checkLaunchOfStaleExec(const CallExpr *Call, Key Exec, PathState &P);
@@ -779,6 +793,20 @@ private:
   enum class WitnessSearch { Found, Refuted, GaveUp };
   void refuteFindings();
   WitnessSearch searchWitness(const FindingId &Id, std::vector<PathNote> &Notes);
+  /// A visit of a loop head on the path a witness search follows.
+  struct LoopHeadVisit {
+    const CFGBlock *Block;
+    values::PathFormula::Mark Formula; ///< before the head's statements
+    StateSet States;                   ///< as the path entered it
+    size_t Visited;                    ///< its place in the search's visit log
+    bool Accelerated;
+    std::vector<unsigned> Skipped;     ///< places the acceleration made unknown
+  };
+  enum class LoopHeadStep { Enter, Accelerate, Subsumed };
+  bool isLoopHead(const CFGBlock *B) const;
+  LoopHeadStep accelerateLoop(const CFGBlock *B, std::vector<LoopHeadVisit> &Heads,
+                              values::PathFormula &Formula, StateSet &S,
+                              std::vector<unsigned> &Skipped);
   /// Findings the walk itself made (the others come from scans after it
   /// and have no path to replay).
   std::set<FindingId> ReportedInWalk;
@@ -851,6 +879,8 @@ private:
   /// Allocating calls inside some capture: what they make may be the graph's.
   std::set<const CallExpr *> AllocationsInCaptures;
   std::set<Key> FreedOutsideCaptures;
+  /// The block and element of each call of CallElements.
+  std::map<const CallExpr *, std::pair<const CFGBlock *, unsigned>> CallPositions;
 };
 
 } // namespace lifetime

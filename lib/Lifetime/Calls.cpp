@@ -476,8 +476,11 @@ void Analysis::onModeledCall(const CallExpr *Call, const FunctionModel &M,
   if (M.Capture != CaptureRole::None)
     onCaptureCall(Call, M, P);
   for (const UseEffect &U : M.Uses)
-    if (U.Arg >= 0 && U.Arg < static_cast<int>(Call->getNumArgs()))
+    if (U.Arg >= 0 && U.Arg < static_cast<int>(Call->getNumArgs())) {
       use(Call, Call->getArg(U.Arg), &U, P);
+      if (U.Launch && !GraphAllocations.empty())
+        relaunchGraphAllocations(Call, storageOf(Call->getArg(U.Arg)), P);
+    }
   if (llvm::any_of(M.Uses, [](const UseEffect &U) { return U.Launch; }))
     forgetUntrackedGraphMemory(P);
   checkCapturedFree(Call, M, P); // before the release: what was allocated where

@@ -435,14 +435,15 @@ bool Analysis::run() {
   indexBody();
   scanReEvaluations();
   scanScopes();
+  // Before the mentions: a launch names the memory its graph allocates.
+  if (!SummaryMode)
+    scanCapturedMemory();
   scanMentions();
   computeLaterMentions();
   scanElementReleases();
   scanCaptureEnds();
   scanThreadRelaxedCalls();
   scanCapturesIntoGraphs();
-  if (!SummaryMode)
-    scanCapturedMemory();
   std::vector<StateSet> In(N);
   std::vector<unsigned> Visits(N, 0);
   std::vector<Key> Counter = loopCounters();

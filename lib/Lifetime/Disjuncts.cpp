@@ -162,6 +162,8 @@ void Analysis::scanMentions() {
             Self(L->getBody(), Self);
           }
           const FunctionModel *FM = A.modelFor(Call);
+          for (const Decl *Allocated : memoryAllocatedByLaunch(Call, FM))
+            MentionOne(Allocated, nullptr);
           if (callMayChangeMembers(Call) || affectsEveryResource(FM))
             M.Global = true;
           if (FM && !FM->LegalDuringCapture)

@@ -42,6 +42,10 @@ namespace {
 /// Bounds of one search: visits of a block on one path (loops unrolled
 /// this often), blocks entered, solver queries.
 constexpr unsigned MaxUnroll = 3;
+/// Times one path may skip iterations at one loop head (acceleration).
+constexpr unsigned MaxAccelerations = 2;
+/// In the visit log: a visit that skipped iterations, counted nowhere.
+constexpr unsigned SkippedIterations = ~0u;
 constexpr unsigned MaxSteps = 4000;
 constexpr unsigned MaxQueries = 400;
 
@@ -102,6 +106,63 @@ void Analysis::refuteFindings() {
   }
 }
 
+namespace {
+
+/// The resource part of two state sets is the same: an iteration between
+/// them changed no resource (values and facts may differ).
+bool sameResources(const StateSet &A, const StateSet &B) {
+  return A.size() == B.size() &&
+         std::equal(A.begin(), A.end(), B.begin(), [](const PathState &X, const PathState &Y) {
+           return X.Tracked == Y.Tracked && X.Bind == Y.Bind && X.Res == Y.Res;
+         });
+}
+
+} // namespace
+
+bool Analysis::isLoopHead(const CFGBlock *B) const {
+  return llvm::any_of(B->preds(), [&](const CFGBlock::AdjacentBlock &Pred) {
+    const CFGBlock *From = Pred.getReachableBlock();
+    return From && Order[From->getBlockID()] >= Order[B->getBlockID()];
+  });
+}
+
+/// At a loop head the path enters again with the resources as they were
+/// at its previous visit: the iteration in between changed no resource, so
+/// any number of such iterations may follow; the formula skips them
+/// (PathFormula::accelerate) and the engine forgets what it knew of the
+/// values they write. A path that comes back once more the same way after
+/// such a skip, having written only what the skip made unknown, is one the
+/// skip already stands for: it is not followed (Subsumed).
+Analysis::LoopHeadStep Analysis::accelerateLoop(const CFGBlock *B,
+                                                std::vector<LoopHeadVisit> &Heads,
+                                                values::PathFormula &Formula, StateSet &S,
+                                                std::vector<unsigned> &Skipped) {
+  unsigned Accelerated = 0;
+  const LoopHeadVisit *Previous = nullptr;
+  for (const LoopHeadVisit &V : Heads)
+    if (V.Block == B) {
+      Previous = &V;
+      Accelerated += V.Accelerated;
+    }
+  if (!Previous || !sameResources(Previous->States, S))
+    return LoopHeadStep::Enter;
+  if (Previous->Accelerated &&
+      llvm::all_of(Formula.placesWrittenSince(Previous->Formula),
+                   [&](unsigned P) { return llvm::is_contained(Previous->Skipped, P); }))
+    return LoopHeadStep::Subsumed;
+  if (Accelerated >= MaxAccelerations)
+    return LoopHeadStep::Enter;
+  Skipped = Formula.placesWrittenSince(Previous->Formula);
+  std::vector<const void *> Roots = Formula.accelerate(Previous->Formula);
+  auto Written = [&](Key K) {
+    return llvm::is_contained(Roots, static_cast<const void *>(K->Decl)) ||
+           (K->Member && llvm::is_contained(Roots, static_cast<const void *>(K->Member)));
+  };
+  for (PathState &P : S)
+    invalidateFactsIf(Written, P);
+  return LoopHeadStep::Accelerate;
+}
+
 Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector<PathNote> &Notes) {
   // The API's calls write only through their arguments; everything else
   // may write members and globals.
@@ -122,6 +183,7 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
 
   std::vector<unsigned> Visits(Cfg->getNumBlockIDs(), 0);
   std::vector<unsigned> VisitLog;
+  std::vector<LoopHeadVisit> Heads; // this path's visits of loop heads
   std::vector<WayOn> Stack;
   bool Cut = false;
   unsigned Steps = 0;
@@ -143,7 +205,10 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
     Stack.pop_back();
     Formula.backTo(W.Formula);
     for (; VisitLog.size() > W.Visited; VisitLog.pop_back())
-      --Visits[VisitLog.back()];
+      if (VisitLog.back() != SkippedIterations)
+        --Visits[VisitLog.back()];
+    while (!Heads.empty() && Heads.back().Visited >= W.Visited)
+      Heads.pop_back();
     if (W.Cond && !Formula.assume(W.Cond, W.Taken))
       continue;
     const CFGBlock *B = W.Block;
@@ -151,12 +216,25 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
       Cut = true;
       break;
     }
-    if (Visits[B->getBlockID()] >= MaxUnroll) {
+    bool Head = isLoopHead(B);
+    std::vector<unsigned> Skipped;
+    LoopHeadStep Step =
+        Head ? accelerateLoop(B, Heads, Formula, W.States, Skipped) : LoopHeadStep::Enter;
+    if (Step == LoopHeadStep::Subsumed)
+      continue;
+    bool Accelerated = Step == LoopHeadStep::Accelerate;
+    // Every cycle of the CFG passes a loop head (a block entered by an edge
+    // from later in reverse post-order), so bounding heads bounds paths.
+    if (Head && !Accelerated && Visits[B->getBlockID()] >= MaxUnroll) {
       Cut = true;
       continue;
     }
-    ++Visits[B->getBlockID()];
-    VisitLog.push_back(B->getBlockID());
+    if (!Accelerated)
+      ++Visits[B->getBlockID()];
+    VisitLog.push_back(Accelerated ? SkippedIterations : B->getBlockID());
+    if (Head)
+      Heads.push_back(
+          {B, Formula.mark(), W.States, VisitLog.size() - 1, Accelerated, std::move(Skipped)});
 
     for (const CFGElement &E : *B)
       if (auto CS = E.getAs<CFGStmt>())

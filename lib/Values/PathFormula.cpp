@@ -256,7 +256,9 @@ void PathFormula::applyCall(const Expr *Call, const FunctionDecl *Callee,
                             llvm::ArrayRef<const Expr *> Args, const Expr *Object) {
   auto Handed = [&](const Expr *Arg) {
     const Expr *E = Arg->IgnoreParens();
-    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf) {
+    // `(void *)&flag`, `(void **)&p`: the address, converted.
+    if (const auto *UO = dyn_cast<UnaryOperator>(Arg->IgnoreParenCasts());
+        UO && UO->getOpcode() == UO_AddrOf) {
       if (std::optional<PlaceId> P = placeOf(UO->getSubExpr()))
         invalidateUnder(*P, /*AndItself=*/true);
       return;

@@ -81,6 +81,15 @@ public:
 
   unsigned queries() const { return Queries; }
 
+  /// Lets the path skip any number of further iterations like the one
+  /// since `Since` (PathFormulaLoops.cpp): what it wrote becomes unknown,
+  /// monotone counters keep their direction. Returns the last element of
+  /// each place it changed (a variable, or the member a path ends in).
+  std::vector<const void *> accelerate(Mark Since);
+  /// The places the path wrote since `Since`, each once (ids of this
+  /// formula, comparable only with each other).
+  std::vector<unsigned> placesWrittenSince(Mark Since) const;
+
 private:
   struct Val {
     llvm::SMTExprRef E;
@@ -108,6 +117,7 @@ private:
   void applyCall(const clang::Expr *Call, const clang::FunctionDecl *Callee,
                  llvm::ArrayRef<const clang::Expr *> Args, const clang::Expr *Object);
   void scanEscapes();
+  void scanMonotoneLocals();
 
   clang::ASTContext &Ctx;
   const clang::FunctionDecl *FD;
@@ -137,6 +147,9 @@ private:
   unsigned Fresh = 0;
   /// Locals and by-value parameters some use hands out by reference.
   llvm::DenseSet<const clang::VarDecl *> Escaped;
+  /// +1 / -1: every write of the local steps up / down; 0: any other.
+  llvm::DenseMap<const clang::VarDecl *, int> Monotone;
+  bool MonotoneScanned = false;
 };
 
 } // namespace values

@@ -127,3 +127,41 @@ void ping_pong(float *buf, int used, int capacity, cudaStream_t s) {
   // CHECK-MESSAGES-UAF: :[[@LINE-1]]:5: warning: 'buf' is used by 'cudaMemsetAsync' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
 #endif
 }
+
+// Released in the one iteration where the counter meets a bound the loop
+// runs past: the search skips the iterations that change nothing
+// (PathFormula::accelerate), and the counter only grows, so no later
+// iteration meets the bound again. BUGGY: every iteration from the bound on
+// releases.
+struct Peers {
+  float *relay;
+  int *table;
+};
+void drop_peers(Peers *p, int ranks) {
+  int slots = ranks + 2;
+  for (int r = 0; r < slots; r++) {
+#ifndef BUGGY
+    if (r == ranks)
+#else
+    if (r >= ranks)
+#endif
+      cudaFree(p->relay);
+  // CHECK-MESSAGES-UAF: :[[@LINE-1]]:7: warning: 'p->relay' is released again by 'cudaFree' (undefined behaviour) [cudagraph-use-after-dealloc]
+    else if (r == slots - 1)
+      cudaFreeHost(p->table);
+  }
+}
+
+// The same with a counter that counts down.
+void drain(cudaEvent_t *events, int n, int keep) {
+  cudaEvent_t last = events[keep];
+  for (int i = n - 1; i >= 0; --i) {
+#ifndef BUGGY
+    if (i == keep)
+#else
+    if (i <= keep)
+#endif
+      cudaEventDestroy(last);
+  // CHECK-MESSAGES-UAF: :[[@LINE-1]]:7: warning: 'last' is released again by 'cudaEventDestroy' (undefined behaviour) [cudagraph-use-after-dealloc]
+  }
+}

@@ -196,3 +196,64 @@ TEST_F(PathFormulaTest, CompoundShiftsAndPointerSteps) {
 }
 
 } // namespace
+
+namespace {
+
+// Iterations skipped at once (PathFormulaLoops.cpp): a counter only ever
+// incremented keeps its direction, so the bound met in one iteration is not
+// met again after it; a local also assigned elsewhere keeps nothing.
+TEST_F(PathFormulaTest, AcceleratedCounterKeepsItsDirection) {
+  if (!PathFormula::available())
+    GTEST_SKIP() << "LLVM built without Z3";
+  load(R"cpp(
+    void f(int k) {
+      int r = 0;
+      int last = 0;
+      if (r == k) {}
+      r++;
+      last = k;
+      if (r == k) {}
+      r++;
+      if (r == k) {}
+    })cpp");
+  applyStep(0);
+  applyStep(1);
+  ASSERT_TRUE(Formula->assume(cond(2), false));
+  PathFormula::Mark Head = Formula->mark();
+  applyStep(3);
+  applyStep(4);
+  Formula->accelerate(Head); // any number of iterations like that one
+  ASSERT_TRUE(Formula->assume(cond(5), true)); // r == k in some later one
+  applyStep(6);
+  EXPECT_FALSE(Formula->assume(cond(7), true)); // and never again after it
+}
+
+TEST_F(PathFormulaTest, AcceleratedLocalAssignedElsewhereIsUnknown) {
+  if (!PathFormula::available())
+    GTEST_SKIP() << "LLVM built without Z3";
+  load(R"cpp(
+    void f(int k) {
+      int r = 0;
+      int up = 0;
+      r++;
+      up++;
+      if (r == 0 || up == 0) {}
+      r = 0;
+    })cpp");
+  applyStep(0);
+  applyStep(1);
+  PathFormula::Mark Head = Formula->mark();
+  applyStep(2);
+  applyStep(3);
+  Formula->accelerate(Head);
+  // `up` only grows: it is not 0 again. `r` is also reset by `r = 0`
+  // somewhere in the function, so after skipped iterations it may be 0.
+  PathFormula::Mark Skipped = Formula->mark();
+  EXPECT_TRUE(Formula->assume(cond(4), true));
+  Formula->backTo(Skipped);
+  applyStep(2);
+  applyStep(3);
+  EXPECT_TRUE(Formula->assume(cond(4), false));
+}
+
+} // namespace

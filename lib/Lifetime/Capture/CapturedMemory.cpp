@@ -86,43 +86,139 @@ Key Analysis::addressedPlace(const Expr *Arg) {
   return AddrOf && AddrOf->getOpcode() == UO_AddrOf ? storageOf(AddrOf->getSubExpr()) : nullptr;
 }
 
-/// The calls reachable from element `From` of `B` before the capture on
-/// `Stream` ends, and the end calls that close it.
-void Analysis::collectCaptureRegion(const CFGBlock *B, unsigned From, Key Stream,
-                                    CaptureRegion &Region) {
-  forEachCallAfter(B, From, [&](const CallExpr *Call) {
-    const FunctionModel *M = A.modelFor(Call);
-    if (M && (M->Capture == CaptureRole::Begin || M->Capture == CaptureRole::End) &&
-        M->StreamArg < static_cast<int>(Call->getNumArgs()) &&
-        capturePlace(Call->getArg(M->StreamArg)) == Stream) {
-      if (M->Capture == CaptureRole::End)
-        Region.Ends.push_back(Call);
-      return false;
+/// Whether `Call` begins or ends a capture on `Stream`.
+Analysis::CaptureBoundary Analysis::captureBoundary(const CallExpr *Call, Key Stream) {
+  const FunctionModel *M = A.modelFor(Call);
+  if (!M || (M->Capture != CaptureRole::Begin && M->Capture != CaptureRole::End) ||
+      M->StreamArg >= static_cast<int>(Call->getNumArgs()) ||
+      capturePlace(Call->getArg(M->StreamArg)) != Stream)
+    return CaptureBoundary::None;
+  return M->Capture == CaptureRole::End ? CaptureBoundary::End : CaptureBoundary::Begin;
+}
+
+/// The first begin or end of a capture on `Stream` at or after element
+/// `From` of `B`.
+Analysis::CaptureBoundary Analysis::firstCaptureBoundary(const CFGBlock *B, unsigned From,
+                                                         Key Stream) {
+  for (unsigned I = From; I < B->size(); ++I)
+    if (const auto CS = (*B)[I].getAs<CFGStmt>())
+      if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
+        if (CaptureBoundary Seen = captureBoundary(Call, Stream); Seen != CaptureBoundary::None)
+          return Seen;
+  return CaptureBoundary::None;
+}
+
+/// The blocks from whose start some path meets an end of the capture on
+/// `Stream` before any other begin or end of it.
+llvm::BitVector Analysis::blocksReachingCaptureEnd(Key Stream) {
+  unsigned N = Cfg->getNumBlockIDs();
+  std::vector<CaptureBoundary> First(N, CaptureBoundary::None);
+  for (const CFGBlock *B : *Cfg)
+    First[B->getBlockID()] = firstCaptureBoundary(B, 0, Stream);
+  llvm::BitVector Reach(N);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const CFGBlock *B : *Cfg) {
+      unsigned Id = B->getBlockID();
+      if (Reach.test(Id) || First[Id] == CaptureBoundary::Begin)
+        continue;
+      bool Reaches = First[Id] == CaptureBoundary::End;
+      for (const CFGBlock::AdjacentBlock &Succ : B->succs())
+        if (const CFGBlock *To = Succ.getReachableBlock())
+          Reaches |= Reach.test(To->getBlockID());
+      if (Reaches) {
+        Reach.set(Id);
+        Changed = true;
+      }
     }
-    if (M)
-      for (const AcquireEffect &Acq : M->Acquires)
-        if (Acq.StreamOrdered && Acq.Arg >= 0 && Acq.Arg < static_cast<int>(Call->getNumArgs()))
-          if (Key K = addressedPlace(Call->getArg(Acq.Arg)))
-            Region.Allocations.push_back({K, Call});
-    if (M && !M->Acquires.empty())
-      AllocationsInCaptures.insert(Call); // may be the graph's (a helper's cudaMallocAsync)
-    if (M && !M->Releases.empty()) {
-      // A free node of the graph; not a use of the memory.
-      for (const ReleaseEffect &Rel : M->Releases)
-        if (Rel.Arg >= 0 && Rel.Arg < static_cast<int>(Call->getNumArgs()))
-          if (Key K = storageOf(Call->getArg(Rel.Arg)))
-            Region.Freed.insert(K);
-      FreesInCaptures.insert(Call);
-      return true;
-    }
-    for (const Expr *Arg : Call->arguments())
-      if (Key K = capturedBufferOf(Arg))
-        Region.Used.push_back({K, Call});
+  }
+  return Reach;
+}
+
+/// Whether `Call`, reachable from element `From` of the begin's block, lies
+/// on a path that goes on to end the capture: a call only the paths that
+/// skip the end reach (`if (flag) begin; ...; if (flag) end; call`) runs
+/// outside any capture, since the flag that skipped the end skipped the
+/// begin too, or the capture would never end.
+bool Analysis::inCaptureRegion(const CallExpr *Call, const CFGBlock *Begin, unsigned From,
+                               Key Stream, const llvm::BitVector &ReachEnd) {
+  auto Pos = CallPositions.find(Call);
+  if (Pos == CallPositions.end())
     return true;
+  auto [B, I] = Pos->second;
+  if (B != Begin || I < From)
+    return ReachEnd.test(B->getBlockID());
+  CaptureBoundary Next = firstCaptureBoundary(B, I, Stream);
+  if (Next != CaptureBoundary::None)
+    return Next == CaptureBoundary::End;
+  return llvm::any_of(B->succs(), [&](const CFGBlock::AdjacentBlock &Succ) {
+    const CFGBlock *To = Succ.getReachableBlock();
+    return To && ReachEnd.test(To->getBlockID());
   });
 }
 
+/// The calls reachable from element `From` of `B` before the capture on
+/// `Stream` ends and on the way to ending it, and the end calls that close
+/// it. A capture whose end this function does not reach (a helper ends it)
+/// keeps every reachable call.
+void Analysis::collectCaptureRegion(const CFGBlock *B, unsigned From, Key Stream,
+                                    CaptureRegion &Region) {
+  std::vector<const CallExpr *> Reached;
+  forEachCallAfter(B, From, [&](const CallExpr *Call) {
+    switch (captureBoundary(Call, Stream)) {
+    case CaptureBoundary::End:
+      Region.Ends.push_back(Call);
+      return false;
+    case CaptureBoundary::Begin:
+      return false;
+    case CaptureBoundary::None:
+      Reached.push_back(Call);
+      return true;
+    }
+    return true;
+  });
+  llvm::BitVector ReachEnd;
+  if (!Region.Ends.empty())
+    ReachEnd = blocksReachingCaptureEnd(Stream);
+  for (const CallExpr *Call : Reached)
+    if (Region.Ends.empty() || inCaptureRegion(Call, B, From, Stream, ReachEnd))
+      addToCaptureRegion(Call, Region);
+  // Memory the capture allocates is the graph's own, allocated again by
+  // each launch: freeing it between launches frees nothing the exec keeps.
+  llvm::erase_if(Region.Used, [&](const std::pair<Key, const Expr *> &Use) {
+    return llvm::any_of(Region.Allocations,
+                        [&](const auto &Alloc) { return Alloc.first == Use.first; });
+  });
+}
+
+/// What a call recorded into a capture adds to its graph: memory nodes,
+/// free nodes, and the pointers its other nodes read.
+void Analysis::addToCaptureRegion(const CallExpr *Call, CaptureRegion &Region) {
+  const FunctionModel *M = A.modelFor(Call);
+  if (M)
+    for (const AcquireEffect &Acq : M->Acquires)
+      if (Acq.StreamOrdered && Acq.Arg >= 0 && Acq.Arg < static_cast<int>(Call->getNumArgs()))
+        if (Key K = addressedPlace(Call->getArg(Acq.Arg)))
+          Region.Allocations.push_back({K, Call});
+  if (M && !M->Acquires.empty())
+    AllocationsInCaptures.insert(Call); // may be the graph's (a helper's cudaMallocAsync)
+  if (M && !M->Releases.empty()) {
+    // A free node of the graph; not a use of the memory.
+    for (const ReleaseEffect &Rel : M->Releases)
+      if (Rel.Arg >= 0 && Rel.Arg < static_cast<int>(Call->getNumArgs()))
+        if (Key K = storageOf(Call->getArg(Rel.Arg)))
+          Region.Freed.insert(K);
+    FreesInCaptures.insert(Call);
+    return;
+  }
+  for (const Expr *Arg : Call->arguments())
+    if (Key K = capturedBufferOf(Arg))
+      Region.Used.push_back({K, Call});
+}
+
 void Analysis::scanCapturedMemory() {
+  for (auto [B, I, Call] : CallElements)
+    CallPositions[Call] = {B, I};
   // What each graph (the place an end call writes) captured.
   std::map<Key, CaptureRegion> Graphs;
   for (auto [B, I, Call] : CallElements) {
@@ -258,8 +354,72 @@ void Analysis::onGraphAllocation(const CallExpr *Call, unsigned R, ResState &RS)
     RS.Bits = Escaped;
     return;
   }
-  if (Alloc.AutoFreed || !FreedOutsideCaptures.count(Alloc.Place))
+  if (Alloc.AutoFreed || !FreedOutsideCaptures.count(Alloc.Place)) {
     RS.Bits = Escaped; // the graph's: freed at the next launch, or by its owner
+    return;
+  }
+  // Freed by this function after launches: nothing exists until the exec is
+  // launched (relaunchGraphAllocations), and each launch allocates again.
+  if (Alloc.Exec)
+    RS.Bits = Absent;
+}
+
+/// The graph allocations a launch of `Call` allocates again (see
+/// relaunchGraphAllocations): the launch changes their state.
+std::vector<const Decl *> Analysis::memoryAllocatedByLaunch(const CallExpr *Call,
+                                                            const FunctionModel *M) {
+  std::vector<const Decl *> Allocated;
+  if (!M || GraphAllocations.empty())
+    return Allocated;
+  for (const UseEffect &U : M->Uses) {
+    if (!U.Launch || U.Arg < 0 || U.Arg >= static_cast<int>(Call->getNumArgs()))
+      continue;
+    Key Exec = storageOf(Call->getArg(U.Arg));
+    for (const auto &[Site, Alloc] : GraphAllocations)
+      if (Exec && Alloc.Exec == Exec && Alloc.Place)
+        Allocated.push_back(Alloc.Place->Decl);
+  }
+  return Allocated;
+}
+
+/// `cudaGraphLaunch(exec)` of an exec whose graph allocates memory that
+/// this function frees after launches: the launch allocates it again, and
+/// fails while the previous launch's allocation is still live.
+void Analysis::relaunchGraphAllocations(const CallExpr *Call, Key Exec, PathState &P) {
+  for (const auto &[Site, Alloc] : GraphAllocations) {
+    if (Alloc.Exec != Exec || Alloc.Report || Alloc.AutoFreed ||
+        !FreedOutsideCaptures.count(Alloc.Place))
+      continue;
+    auto Bound = P.Bind.find(Alloc.Place);
+    if (Bound == P.Bind.end())
+      continue;
+    for (unsigned R : Bound->second) {
+      auto RS = P.Res.find(R);
+      if (RS == P.Res.end() || Resources[R].Site != Site)
+        continue;
+      if (RS->second.Bits == Live)
+        reportRelaunchWhileAllocated(Call, R, Alloc, RS->second);
+      if (RS->second.Bits & (Absent | Released)) {
+        RS->second.Bits = Live;
+        RS->second.ReleaseSite = nullptr;
+      }
+    }
+  }
+}
+
+void Analysis::reportRelaunchWhileAllocated(const CallExpr *Call, unsigned R,
+                                            const GraphAllocation &Alloc, const ResState &RS) {
+  const Resource &Res = Resources[R];
+  std::vector<PathNote> Notes = trailNotes(RS);
+  Notes.push_back({loc(Res.Site), "'" + Res.VarName +
+                                      "' is allocated inside the capture: each launch of '" +
+                                      varName(Alloc.Exec) + "' allocates it again"});
+  Notes.push_back({loc(Alloc.Instantiation),
+                   "'" + varName(Alloc.Exec) +
+                       "' is instantiated here without cudaGraphInstantiateFlagAutoFreeOnLaunch"});
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  report(FindingKind::Overwrite, R, Call, std::move(Notes),
+         Callee ? Callee->getNameAsString() : "");
 }
 
 /// Resource `R` was just released: each exec that may reference a place
