@@ -11,7 +11,7 @@
 // it gets no verdict at all, so each one is named, with its file.
 //
 //===----------------------------------------------------------------------===//
-#include "DriverRun.h"
+#include "run/DriverRun.h"
 #include "Lifetime/LifetimeAnalysis.h"
 #include "SharedMem/SharedMemAnalysis.h"
 

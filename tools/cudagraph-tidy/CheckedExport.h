@@ -25,7 +25,7 @@
 #ifndef CUDAGRAPH_TIDY_TOOLS_CHECKEDEXPORT_H
 #define CUDAGRAPH_TIDY_TOOLS_CHECKEDEXPORT_H
 
-#include "DriverRun.h"
+#include "run/DriverRun.h"
 #include "ExportUnit.h"
 
 namespace cgt {

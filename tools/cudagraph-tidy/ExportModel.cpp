@@ -39,7 +39,7 @@
 #include "ExportCache.h"
 #include "ConsumedChanges.h"
 #include "ExportWorker.h"
-#include "DriverRun.h"
+#include "run/DriverRun.h"
 #include "ApiModel/ApiModelWriter.h"
 
 #include "clang/Basic/DiagnosticIDs.h"

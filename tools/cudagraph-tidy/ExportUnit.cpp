@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExportUnit.h"
-#include "ReadFiles.h"
-#include "ResourceDir.h"
+#include "run/ReadFiles.h"
+#include "run/ResourceDir.h"
 #include "Lifetime/LifetimeAnalysis.h"
 
 #include "clang/AST/ASTConsumer.h"

@@ -15,7 +15,7 @@
 #ifndef CUDAGRAPH_TIDY_TOOLS_EXPORTWORKER_H
 #define CUDAGRAPH_TIDY_TOOLS_EXPORTWORKER_H
 
-#include "DriverRun.h"
+#include "run/DriverRun.h"
 #include "ExportUnit.h"
 #include <memory>
 

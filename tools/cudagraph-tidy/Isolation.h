@@ -23,7 +23,7 @@
 #ifndef CUDAGRAPH_TIDY_TOOLS_ISOLATION_H
 #define CUDAGRAPH_TIDY_TOOLS_ISOLATION_H
 
-#include "DriverRun.h"
+#include "run/DriverRun.h"
 
 namespace cgt {
 

@@ -22,7 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LspServer.h"
-#include "DriverRun.h"
+#include "run/DriverRun.h"
 #include "LspProtocol.h"
 #include "LspTransport.h"
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PreambleCache.h"
-#include "ResourceDir.h"
+#include "run/ResourceDir.h"
 #include "ProjectSummaries/ProjectSummaries.h"
 
 #include "clang-tidy/ClangTidyModule.h"

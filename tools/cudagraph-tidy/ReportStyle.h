@@ -7,7 +7,7 @@
 #ifndef CUDAGRAPH_TIDY_TOOLS_REPORTSTYLE_H
 #define CUDAGRAPH_TIDY_TOOLS_REPORTSTYLE_H
 
-#include "DriverRun.h"
+#include "run/DriverRun.h"
 #include "llvm/Support/CommandLine.h"
 #include <string>
 

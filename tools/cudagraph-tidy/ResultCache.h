@@ -34,7 +34,7 @@
 #ifndef CUDAGRAPH_TIDY_TOOLS_RESULTCACHE_H
 #define CUDAGRAPH_TIDY_TOOLS_RESULTCACHE_H
 
-#include "DriverRun.h"
+#include "run/DriverRun.h"
 #include "UnitCache.h"
 #include <atomic>
 #include <map>

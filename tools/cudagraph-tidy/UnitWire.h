@@ -14,7 +14,7 @@
 #ifndef CUDAGRAPH_TIDY_TOOLS_UNITWIRE_H
 #define CUDAGRAPH_TIDY_TOOLS_UNITWIRE_H
 
-#include "DriverRun.h"
+#include "run/DriverRun.h"
 #include <string>
 
 namespace cgt {

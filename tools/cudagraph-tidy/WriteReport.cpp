@@ -5,7 +5,7 @@
 // filter on SARIF's fingerprints; the default source root.
 //
 //===----------------------------------------------------------------------===//
-#include "DriverRun.h"
+#include "run/DriverRun.h"
 #include "TextReport.h"
 #include "Sarif/CodeClimateWriter.h"
 #include "Sarif/SarifWriter.h"

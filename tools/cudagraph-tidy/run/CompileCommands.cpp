@@ -5,8 +5,8 @@
 // checks and for the summary passes, so that both parse one command.
 //
 //===----------------------------------------------------------------------===//
-#include "CompileCommands.h"
-#include "NvccCompat.h"
+#include "run/CompileCommands.h"
+#include "run/NvccCompat.h"
 #include "CompileDb/NvccArgs.h"
 
 #include "llvm/Support/CommandLine.h"

@@ -1,5 +1,5 @@
 //===- Launcher.cpp - the driver inside a build ---------------------------===//
-#include "Launcher.h"
+#include "run/Launcher.h"
 #include "CompileDb/NvccArgs.h"
 
 #include "llvm/ADT/StringRef.h"

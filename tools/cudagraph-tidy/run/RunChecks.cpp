@@ -6,7 +6,7 @@
 // input order and the exit code.
 //
 //===----------------------------------------------------------------------===//
-#include "DriverRun.h"
+#include "run/DriverRun.h"
 #include "Isolation.h"
 #include "ApiModel/ApiModel.h"
 

@@ -11,7 +11,7 @@
 #ifndef CUDAGRAPH_TIDY_TOOLS_DRIVERRUN_H
 #define CUDAGRAPH_TIDY_TOOLS_DRIVERRUN_H
 
-#include "CompileCommands.h"
+#include "run/CompileCommands.h"
 #include "PreambleCache.h"
 #include "Report/Finding.h"
 #include "clang-tidy/ClangTidyOptions.h"

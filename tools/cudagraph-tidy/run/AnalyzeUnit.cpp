@@ -7,10 +7,10 @@
 // would chdir the whole process when ClangTool enters a build directory).
 //
 //===----------------------------------------------------------------------===//
-#include "DriverRun.h"
+#include "run/DriverRun.h"
 #include "Isolation.h"
-#include "ReadFiles.h"
-#include "TidyFindings.h"
+#include "run/ReadFiles.h"
+#include "run/TidyFindings.h"
 #include "SharedMem/SharedMemAnalysis.h"
 
 #include "clang-tidy/ClangTidy.h"

@@ -6,7 +6,7 @@
 // twice, which costs one more hash, never a wrong answer.
 //
 //===----------------------------------------------------------------------===//
-#include "ReadFiles.h"
+#include "run/ReadFiles.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -1,5 +1,5 @@
 //===- DiffFilter.cpp - findings on changed lines only --------------------===//
-#include "DiffFilter.h"
+#include "run/DiffFilter.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"

@@ -1,5 +1,5 @@
 //===- Sharding.cpp - a deterministic slice of the translation units ------===//
-#include "Sharding.h"
+#include "run/Sharding.h"
 
 #include "llvm/ADT/StringRef.h"
 #include <algorithm>

@@ -10,7 +10,7 @@
 #ifndef CUDAGRAPH_TIDY_TOOLS_TIDYFINDINGS_H
 #define CUDAGRAPH_TIDY_TOOLS_TIDYFINDINGS_H
 
-#include "DriverRun.h"
+#include "run/DriverRun.h"
 #include "Report/Finding.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -10,7 +10,7 @@
 // a plausible value, nothing of nvcc's implementation.
 //
 //===----------------------------------------------------------------------===//
-#include "NvccCompat.h"
+#include "run/NvccCompat.h"
 #include "ProjectSummaries/ProjectSummaries.h"
 
 #include "llvm/ADT/SmallString.h"

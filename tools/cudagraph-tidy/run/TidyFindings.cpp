@@ -4,7 +4,7 @@
 // starts are read once per unit (LineTable).
 //
 //===----------------------------------------------------------------------===//
-#include "TidyFindings.h"
+#include "run/TidyFindings.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

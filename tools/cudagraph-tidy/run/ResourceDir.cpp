@@ -6,7 +6,7 @@
 // all three link the same /usr/lib/llvm-22.
 //
 //===----------------------------------------------------------------------===//
-#include "ResourceDir.h"
+#include "run/ResourceDir.h"
 
 #include "clang/Basic/Version.h"
 #include "clang/Options/OptionUtils.h"
