@@ -10,7 +10,7 @@
 #include "CheckedExport.h"
 #include "ExportCache.h"
 #include "ExportWorker.h"
-#include "Isolation.h"
+#include "isolation/Isolation.h"
 
 #include "clang/AST/ASTConsumer.h"
 

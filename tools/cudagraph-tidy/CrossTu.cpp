@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "CrossTu.h"
 #include "CheckedExport.h"
-#include "Isolation.h"
+#include "isolation/Isolation.h"
 #include "PreambleCache.h"
 #include "ProjectSummaries/ProjectSummaries.h"
 #include "ApiModel/ApiModelWriter.h"

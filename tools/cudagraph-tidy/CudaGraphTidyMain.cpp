@@ -25,7 +25,7 @@
 #include "run/DriverRun.h"
 #include "ExportModel.h"
 #include "ExportWorker.h"
-#include "Isolation.h"
+#include "isolation/Isolation.h"
 #include "run/Launcher.h"
 #include "LspServer.h"
 #include "MergeSarif.h"

@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "ExportWorker.h"
 #include "ExportCache.h"
-#include "Isolation.h"
-#include "UnitWire.h"
+#include "isolation/Isolation.h"
+#include "isolation/UnitWire.h"
 
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/raw_ostream.h"

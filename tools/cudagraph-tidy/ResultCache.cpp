@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ResultCache.h"
-#include "UnitWire.h"
+#include "isolation/UnitWire.h"
 
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/Support/FileSystem.h"

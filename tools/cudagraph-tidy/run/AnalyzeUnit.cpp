@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "run/DriverRun.h"
-#include "Isolation.h"
+#include "isolation/Isolation.h"
 #include "run/ReadFiles.h"
 #include "run/TidyFindings.h"
 #include "SharedMem/SharedMemAnalysis.h"

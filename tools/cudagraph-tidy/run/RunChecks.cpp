@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "run/DriverRun.h"
-#include "Isolation.h"
+#include "isolation/Isolation.h"
 #include "ApiModel/ApiModel.h"
 
 #include "llvm/Support/FileSystem.h"

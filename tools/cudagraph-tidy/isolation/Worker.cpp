@@ -19,8 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CheckedExport.h"
-#include "Isolation.h"
-#include "UnitWire.h"
+#include "isolation/Isolation.h"
+#include "isolation/UnitWire.h"
 #include "Lifetime/LifetimeAnalysis.h"
 
 #include "clang/AST/ASTConsumer.h"

@@ -6,8 +6,8 @@
 // driver: it is the user's to read, attach to a bug report, or delete.
 //
 //===----------------------------------------------------------------------===//
-#include "CrashReport.h"
-#include "UnitWire.h"
+#include "isolation/CrashReport.h"
+#include "isolation/UnitWire.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"

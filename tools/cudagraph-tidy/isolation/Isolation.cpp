@@ -22,9 +22,9 @@
 // same (test/driver/isolation.test compares --jobs 1 with --jobs 2).
 //
 //===----------------------------------------------------------------------===//
-#include "Isolation.h"
-#include "CrashReport.h"
-#include "UnitWire.h"
+#include "isolation/Isolation.h"
+#include "isolation/CrashReport.h"
+#include "isolation/UnitWire.h"
 #include "Lifetime/LifetimeAnalysis.h"
 
 #include "llvm/Support/FileSystem.h"

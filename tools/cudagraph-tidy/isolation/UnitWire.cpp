@@ -5,7 +5,7 @@
 // every option clang-tidy knows survives the trip unchanged.
 //
 //===----------------------------------------------------------------------===//
-#include "UnitWire.h"
+#include "isolation/UnitWire.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
