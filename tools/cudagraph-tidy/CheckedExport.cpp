@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CheckedExport.h"
-#include "ExportCache.h"
+#include "caches/ExportCache.h"
 #include "ExportWorker.h"
 #include "isolation/Isolation.h"
 

@@ -32,7 +32,7 @@
 #ifndef CUDAGRAPH_TIDY_TOOLS_CONSUMEDCHANGES_H
 #define CUDAGRAPH_TIDY_TOOLS_CONSUMEDCHANGES_H
 
-#include "ExportCache.h"
+#include "caches/ExportCache.h"
 #include "ExportUnit.h"
 #include <map>
 

@@ -8,7 +8,7 @@
 #include "CrossTu.h"
 #include "CheckedExport.h"
 #include "isolation/Isolation.h"
-#include "PreambleCache.h"
+#include "caches/PreambleCache.h"
 #include "ProjectSummaries/ProjectSummaries.h"
 #include "ApiModel/ApiModelWriter.h"
 #include "Lifetime/LifetimeAnalysis.h"

@@ -43,8 +43,8 @@
 #define CUDAGRAPH_TIDY_TOOLS_CROSSTU_H
 
 #include "ExportModel.h"
-#include "ResultCache.h"
-#include "UnitCache.h"
+#include "caches/ResultCache.h"
+#include "caches/UnitCache.h"
 #include <memory>
 #include <mutex>
 #include <set>

@@ -36,7 +36,7 @@
 //===----------------------------------------------------------------------===//
 #include "ExportModel.h"
 #include "ExportUnit.h"
-#include "ExportCache.h"
+#include "caches/ExportCache.h"
 #include "ConsumedChanges.h"
 #include "ExportWorker.h"
 #include "run/DriverRun.h"

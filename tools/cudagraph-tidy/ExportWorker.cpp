@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ExportWorker.h"
-#include "ExportCache.h"
+#include "caches/ExportCache.h"
 #include "isolation/Isolation.h"
 #include "isolation/UnitWire.h"
 

@@ -12,7 +12,7 @@
 #define CUDAGRAPH_TIDY_TOOLS_DRIVERRUN_H
 
 #include "run/CompileCommands.h"
-#include "PreambleCache.h"
+#include "caches/PreambleCache.h"
 #include "Report/Finding.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"

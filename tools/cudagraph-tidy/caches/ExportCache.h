@@ -23,7 +23,7 @@
 #define CUDAGRAPH_TIDY_TOOLS_EXPORTCACHE_H
 
 #include "ExportUnit.h"
-#include "UnitCache.h"
+#include "caches/UnitCache.h"
 #include <atomic>
 #include <functional>
 #include <map>

@@ -8,7 +8,7 @@
 // from disk.
 //
 //===----------------------------------------------------------------------===//
-#include "PreambleCache.h"
+#include "caches/PreambleCache.h"
 #include "run/ResourceDir.h"
 #include "ProjectSummaries/ProjectSummaries.h"
 

@@ -11,7 +11,7 @@
 // it.
 //
 //===----------------------------------------------------------------------===//
-#include "ResultCache.h"
+#include "caches/ResultCache.h"
 #include "isolation/UnitWire.h"
 
 #include "clang-tidy/ClangTidyOptions.h"

@@ -35,7 +35,7 @@
 #define CUDAGRAPH_TIDY_TOOLS_RESULTCACHE_H
 
 #include "run/DriverRun.h"
-#include "UnitCache.h"
+#include "caches/UnitCache.h"
 #include <atomic>
 #include <map>
 #include <mutex>

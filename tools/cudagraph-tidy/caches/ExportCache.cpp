@@ -7,7 +7,7 @@
 // do not load, or whose files changed, is a miss.
 //
 //===----------------------------------------------------------------------===//
-#include "ExportCache.h"
+#include "caches/ExportCache.h"
 #include "ApiModel/ApiModelWriter.h"
 
 #include "llvm/Support/MemoryBuffer.h"

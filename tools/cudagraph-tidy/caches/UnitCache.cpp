@@ -5,7 +5,7 @@
 // so that a run never evicts what it is about to read.
 //
 //===----------------------------------------------------------------------===//
-#include "UnitCache.h"
+#include "caches/UnitCache.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
