@@ -20,11 +20,11 @@
 // does not have count.
 //
 //===----------------------------------------------------------------------===//
-#include "CrossTu.h"
+#include "summaries/CrossTu.h"
 #include "run/DiffFilter.h"
 #include "run/DriverRun.h"
-#include "ExportModel.h"
-#include "ExportWorker.h"
+#include "summaries/ExportModel.h"
+#include "summaries/ExportWorker.h"
 #include "isolation/Isolation.h"
 #include "run/Launcher.h"
 #include "LspServer.h"

@@ -22,7 +22,7 @@
 #ifndef CUDAGRAPH_TIDY_TOOLS_EXPORTCACHE_H
 #define CUDAGRAPH_TIDY_TOOLS_EXPORTCACHE_H
 
-#include "ExportUnit.h"
+#include "summaries/ExportUnit.h"
 #include "caches/UnitCache.h"
 #include <atomic>
 #include <functional>

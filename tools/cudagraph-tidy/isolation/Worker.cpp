@@ -18,7 +18,7 @@
 // failure of each kind leaves of a run.
 //
 //===----------------------------------------------------------------------===//
-#include "CheckedExport.h"
+#include "summaries/CheckedExport.h"
 #include "isolation/Isolation.h"
 #include "isolation/UnitWire.h"
 #include "Lifetime/LifetimeAnalysis.h"

@@ -26,7 +26,7 @@
 #define CUDAGRAPH_TIDY_TOOLS_CHECKEDEXPORT_H
 
 #include "run/DriverRun.h"
-#include "ExportUnit.h"
+#include "summaries/ExportUnit.h"
 
 namespace cgt {
 

@@ -5,8 +5,8 @@
 // consumes change: its result key (ResultCache.h) follows.
 //
 //===----------------------------------------------------------------------===//
-#include "CrossTu.h"
-#include "CheckedExport.h"
+#include "summaries/CrossTu.h"
+#include "summaries/CheckedExport.h"
 #include "isolation/Isolation.h"
 #include "caches/PreambleCache.h"
 #include "ProjectSummaries/ProjectSummaries.h"

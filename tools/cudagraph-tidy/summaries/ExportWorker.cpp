@@ -7,7 +7,7 @@
 // (Worker.cpp), so the parent words them the same way.
 //
 //===----------------------------------------------------------------------===//
-#include "ExportWorker.h"
+#include "summaries/ExportWorker.h"
 #include "caches/ExportCache.h"
 #include "isolation/Isolation.h"
 #include "isolation/UnitWire.h"

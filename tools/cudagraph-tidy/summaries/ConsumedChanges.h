@@ -33,7 +33,7 @@
 #define CUDAGRAPH_TIDY_TOOLS_CONSUMEDCHANGES_H
 
 #include "caches/ExportCache.h"
-#include "ExportUnit.h"
+#include "summaries/ExportUnit.h"
 #include <map>
 
 namespace cgt {

@@ -7,9 +7,9 @@
 // consumer, and the export starts afresh.
 //
 //===----------------------------------------------------------------------===//
-#include "CheckedExport.h"
+#include "summaries/CheckedExport.h"
 #include "caches/ExportCache.h"
-#include "ExportWorker.h"
+#include "summaries/ExportWorker.h"
 #include "isolation/Isolation.h"
 
 #include "clang/AST/ASTConsumer.h"

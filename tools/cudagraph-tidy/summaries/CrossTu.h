@@ -42,7 +42,7 @@
 #ifndef CUDAGRAPH_TIDY_TOOLS_CROSSTU_H
 #define CUDAGRAPH_TIDY_TOOLS_CROSSTU_H
 
-#include "ExportModel.h"
+#include "summaries/ExportModel.h"
 #include "caches/ResultCache.h"
 #include "caches/UnitCache.h"
 #include <memory>

@@ -34,11 +34,11 @@
 // are sorted, and their "doc" names files relative to the source root.
 //
 //===----------------------------------------------------------------------===//
-#include "ExportModel.h"
-#include "ExportUnit.h"
+#include "summaries/ExportModel.h"
+#include "summaries/ExportUnit.h"
 #include "caches/ExportCache.h"
-#include "ConsumedChanges.h"
-#include "ExportWorker.h"
+#include "summaries/ConsumedChanges.h"
+#include "summaries/ExportWorker.h"
 #include "run/DriverRun.h"
 #include "ApiModel/ApiModelWriter.h"
 

@@ -4,7 +4,7 @@
 // the passes use to tell that an entry changed at all.
 //
 //===----------------------------------------------------------------------===//
-#include "ConsumedChanges.h"
+#include "summaries/ConsumedChanges.h"
 #include "ApiModel/ApiModelWriter.h"
 
 #include <set>

@@ -8,7 +8,7 @@
 // names whose definitions disagree).
 //
 //===----------------------------------------------------------------------===//
-#include "ExportUnit.h"
+#include "summaries/ExportUnit.h"
 #include "run/ReadFiles.h"
 #include "run/ResourceDir.h"
 #include "Lifetime/LifetimeAnalysis.h"

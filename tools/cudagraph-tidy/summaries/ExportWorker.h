@@ -16,7 +16,7 @@
 #define CUDAGRAPH_TIDY_TOOLS_EXPORTWORKER_H
 
 #include "run/DriverRun.h"
-#include "ExportUnit.h"
+#include "summaries/ExportUnit.h"
 #include <memory>
 
 namespace cgt {
