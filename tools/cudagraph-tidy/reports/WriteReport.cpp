@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "run/DriverRun.h"
-#include "TextReport.h"
+#include "reports/TextReport.h"
 #include "Sarif/CodeClimateWriter.h"
 #include "Sarif/SarifWriter.h"
 

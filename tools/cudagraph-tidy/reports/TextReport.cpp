@@ -9,7 +9,7 @@
 // rather than a look-alike that drifts with each LLVM release.
 //
 //===----------------------------------------------------------------------===//
-#include "TextReport.h"
+#include "reports/TextReport.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"

@@ -4,7 +4,7 @@
 // to a file is for tools, whatever the terminal the command ran in.
 //
 //===----------------------------------------------------------------------===//
-#include "ReportStyle.h"
+#include "reports/ReportStyle.h"
 
 #include "llvm/Support/Process.h"
 

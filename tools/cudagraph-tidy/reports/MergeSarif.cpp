@@ -5,7 +5,7 @@
 // the analysis's, and none of them apply here.
 //
 //===----------------------------------------------------------------------===//
-#include "MergeSarif.h"
+#include "reports/MergeSarif.h"
 #include "Sarif/SarifMerge.h"
 
 #include "llvm/ADT/StringRef.h"
