@@ -27,7 +27,7 @@
 #include "summaries/ExportWorker.h"
 #include "isolation/Isolation.h"
 #include "run/Launcher.h"
-#include "LspServer.h"
+#include "lsp/LspServer.h"
 #include "reports/MergeSarif.h"
 #include "run/NvccCompat.h"
 #include "reports/ReportStyle.h"

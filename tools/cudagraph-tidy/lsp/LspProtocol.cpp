@@ -5,7 +5,7 @@
 // something to underline; the position clients jump to stays the same.
 //
 //===----------------------------------------------------------------------===//
-#include "LspProtocol.h"
+#include "lsp/LspProtocol.h"
 #include "Report/Rules.h"
 
 #include "llvm/ADT/StringExtras.h"

@@ -21,10 +21,10 @@
 // the client's input or corrupt its output.
 //
 //===----------------------------------------------------------------------===//
-#include "LspServer.h"
+#include "lsp/LspServer.h"
 #include "run/DriverRun.h"
-#include "LspProtocol.h"
-#include "LspTransport.h"
+#include "lsp/LspProtocol.h"
+#include "lsp/LspTransport.h"
 
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"

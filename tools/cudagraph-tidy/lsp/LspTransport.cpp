@@ -5,7 +5,7 @@
 // block and its body may arrive in one read or in many.
 //
 //===----------------------------------------------------------------------===//
-#include "LspTransport.h"
+#include "lsp/LspTransport.h"
 
 #include "llvm/ADT/StringRef.h"
 #include <cerrno>
