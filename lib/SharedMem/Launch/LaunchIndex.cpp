@@ -6,8 +6,8 @@
 // says how).
 //
 //===----------------------------------------------------------------------===//
-#include "SharedMem/LaunchIndex.h"
-#include "SharedMem/LaunchResolver.h"
+#include "SharedMem/Launch/LaunchIndex.h"
+#include "SharedMem/Launch/LaunchResolver.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"

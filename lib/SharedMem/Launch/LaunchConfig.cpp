@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/SharedMemAnalysis.h"
-#include "SharedMem/LaunchIndex.h"
-#include "SharedMem/LaunchResolver.h"
+#include "SharedMem/Launch/LaunchIndex.h"
+#include "SharedMem/Launch/LaunchResolver.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"

@@ -3,7 +3,7 @@
 // See LaunchResolver.h.
 //
 //===----------------------------------------------------------------------===//
-#include "SharedMem/LaunchResolver.h"
+#include "SharedMem/Launch/LaunchResolver.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
