@@ -1,8 +1,12 @@
 //===- LaunchResolver.cpp - host-side values that reach a launch ----------===//
 //
-// See LaunchResolver.h.
+// See LaunchResolver.h. The folds: integers, block shapes, kernels, struct
+// fields and driver-API functions a host expression may hold. What a function
+// does to its locals is LocalValues.cpp, the call paths CallPaths.cpp, the
+// `case` pins SwitchArms.cpp.
 //
 //===----------------------------------------------------------------------===//
+#include "SharedMem/Launch/HostExprs.h"
 #include "SharedMem/Launch/LaunchResolver.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -18,120 +22,6 @@ namespace {
 constexpr int MaxDepth = 10;
 constexpr size_t MaxValues = 16;
 
-/// `v`, `v.f`, `v.f.g` -> (v, "f.g"); anything else -> (nullptr, "").
-std::pair<const VarDecl *, std::string> fieldPath(const Expr *E) {
-  std::string Path;
-  E = E->IgnoreParenImpCasts();
-  while (const auto *M = dyn_cast<MemberExpr>(E)) {
-    if (M->isArrow())
-      return {nullptr, ""};
-    Path = M->getMemberDecl()->getNameAsString() + (Path.empty() ? "" : "." + Path);
-    E = M->getBase()->IgnoreParenImpCasts();
-  }
-  const auto *D = dyn_cast<DeclRefExpr>(E);
-  const auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-  return {V, Path};
-}
-
-class FactsScanner : public RecursiveASTVisitor<FactsScanner> {
-public:
-  explicit FactsScanner(FunctionFacts &F) : F(F) {}
-  bool shouldVisitImplicitCode() const { return true; }
-
-  void assigned(const Expr *LHS, const Expr *RHS) {
-    auto [V, Path] = fieldPath(LHS);
-    if (!V)
-      return;
-    if (Path.empty())
-      F.Assigned[V].push_back(RHS);
-    else
-      F.FieldAssigned[{V, Path}].push_back(RHS);
-  }
-  void taint(const Expr *E) {
-    auto [V, Path] = fieldPath(E);
-    if (V)
-      F.Tainted.insert(V);
-  }
-  bool VisitBinaryOperator(BinaryOperator *B) {
-    if (B->getOpcode() == BO_Assign)
-      assigned(B->getLHS(), B->getRHS());
-    else if (B->isCompoundAssignmentOp())
-      taint(B->getLHS());
-    return true;
-  }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
-    if (C->getOperator() == OO_Equal && C->getNumArgs() == 2)
-      assigned(C->getArg(0), C->getArg(1));
-    else if (C->isAssignmentOp() && C->getNumArgs() > 0)
-      taint(C->getArg(0));
-    return true;
-  }
-  bool VisitUnaryOperator(UnaryOperator *U) {
-    if (U->isIncrementDecrementOp())
-      taint(U->getSubExpr());
-    else if (U->getOpcode() == UO_AddrOf && !ConstAddr.count(U))
-      taint(U->getSubExpr());
-    return true;
-  }
-  bool VisitVarDecl(VarDecl *D) {
-    QualType T = D->getType();
-    if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified() &&
-        D->getInit())
-      taint(D->getInit());
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *C) {
-    const FunctionDecl *Fn = C->getDirectCallee();
-    unsigned Skip = isa<CXXOperatorCallExpr>(C) && Fn && isa<CXXMethodDecl>(Fn) ? 1 : 0;
-    for (unsigned I = 0; I < C->getNumArgs(); ++I) {
-      const Expr *A = C->getArg(I)->IgnoreParenImpCasts();
-      QualType PT;
-      if (Fn && I >= Skip && I - Skip < Fn->getNumParams())
-        PT = Fn->getParamDecl(I - Skip)->getType();
-      if (const auto *U = dyn_cast<UnaryOperator>(A);
-          U && U->getOpcode() == UO_AddrOf) {
-        auto [V, Path] = fieldPath(U->getSubExpr());
-        if (V)
-          F.OutArgs[V].push_back({C, I});
-        if (!PT.isNull() && PT->isPointerType() &&
-            PT->getPointeeType().isConstQualified())
-          ConstAddr.insert(U);
-        continue;
-      }
-      if (!PT.isNull() && PT->isReferenceType() &&
-          !PT.getNonReferenceType().isConstQualified() &&
-          !PT->isRValueReferenceType())
-        taint(A);
-    }
-    return true;
-  }
-
-private:
-  FunctionFacts &F;
-  llvm::DenseSet<const UnaryOperator *> ConstAddr;
-};
-
-const Expr *strip(const Expr *E) {
-  while (true) {
-    const Expr *N = E->IgnoreParens()->IgnoreImplicit();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(N))
-      N = M->getSubExpr();
-    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(N))
-      N = F->getSubExpr();
-    else if (const auto *C = dyn_cast<ExplicitCastExpr>(N))
-      N = C->getSubExpr();
-    else if (const auto *D = dyn_cast<CXXDefaultArgExpr>(N))
-      N = D->getExpr();
-    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(N))
-      N = B->getSubExpr();
-    else if (const auto *EW = dyn_cast<ExprWithCleanups>(N))
-      N = EW->getSubExpr();
-    if (N == E)
-      return E;
-    E = N;
-  }
-}
-
 template <typename T> void addUnique(std::vector<T> &V, const T &X) {
   if (V.size() < MaxValues && std::find(V.begin(), V.end(), X) == V.end())
     V.push_back(X);
@@ -141,62 +31,6 @@ template <typename T> void addUnique(std::vector<T> &V, const T &X) {
 
 void LaunchResolver::addKernelName(const FunctionDecl *K) {
   KernelsByName[K->getNameAsString()].insert(K);
-}
-
-FunctionFacts &LaunchResolver::factsOf(const FunctionDecl *F) {
-  auto It = Facts.find(F);
-  if (It != Facts.end())
-    return It->second;
-  FunctionFacts &FF = Facts[F];
-  if (F && F->hasBody()) {
-    FactsScanner S(FF);
-    S.TraverseStmt(F->getBody());
-  }
-  return FF;
-}
-
-const VarDecl *LaunchResolver::varOf(const Expr *E) const {
-  const auto *D = dyn_cast<DeclRefExpr>(strip(E));
-  return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-}
-
-const FunctionDecl *LaunchResolver::ownerOf(const VarDecl *V) const {
-  return dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
-}
-
-bool LaunchResolver::valuesOf(const VarDecl *V, std::vector<const Expr *> &Out) {
-  if (isa<ParmVarDecl>(V))
-    return false;
-  if (V->hasLocalStorage() || V->isStaticLocal()) {
-    const FunctionDecl *F = ownerOf(V);
-    if (!F)
-      return false;
-    FunctionFacts &FF = factsOf(F);
-    if (FF.Tainted.count(V))
-      return false;
-    if (V->isStaticLocal() && !V->getType().isConstQualified())
-      return false;
-    if (const Expr *I = V->getInit())
-      Out.push_back(I);
-    auto It = FF.Assigned.find(V);
-    if (It != FF.Assigned.end())
-      Out.insert(Out.end(), It->second.begin(), It->second.end());
-    return true;
-  }
-  if (!V->hasGlobalStorage())
-    return false;
-  QualType T = V->getType();
-  bool FnPtrs = false;
-  if (const ArrayType *AT = Ctx.getAsArrayType(T))
-    FnPtrs = AT->getElementType()->isFunctionPointerType();
-  FnPtrs |= T->isFunctionPointerType();
-  if (!T.isConstQualified() && !FnPtrs)
-    return false;
-  if (const Expr *I = V->getAnyInitializer()) {
-    Out.push_back(I);
-    return true;
-  }
-  return false;
 }
 
 std::vector<int64_t> LaunchResolver::ints(const Expr *E, const CallPath &P,
