@@ -141,8 +141,13 @@ void Analysis::addFieldEffects(FunctionModel &M) const {
 /// A helper that returns a live resource it acquired is a factory.
 void Analysis::noteReturnedResource(const Expr *Ret, const PathState &P) {
   Key K = Ret ? storageOf(Ret) : nullptr;
-  // `return pool_;` lends the object's handle; it stays the object's.
+  // `return pool_;` lends the object's handle; it stays the object's. So
+  // does `return p->exec;` of a lazy getter: the object behind the
+  // parameter keeps what it returns.
   if (K && K->whole() && isa<FieldDecl>(K->Decl))
+    return;
+  if (K && K->Member && !K->Element && isa<ParmVarDecl>(K->Decl) &&
+      (K->Decl->getType()->isPointerType() || K->Decl->getType()->isReferenceType()))
     return;
   auto It = K ? P.Bind.find(K) : P.Bind.end();
   if (It == P.Bind.end())

@@ -276,3 +276,35 @@ void ctx_scratch_only(Ctx *shared) {
   c.stream = shared->stream;
   ctx_scratch(&c);
 }
+
+// A lazy getter instantiates into a member of the object it is given and
+// returns that member: the object keeps the exec, the caller borrows it.
+// A factory that returns what it instantiated into a local hands it over.
+struct LazyPlan {
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+};
+static cudaGraphExec_t lazy_exec(LazyPlan *p) {
+  if (!p->exec && cudaGraphInstantiate(&p->exec, p->graph, 0) != cudaSuccess)
+    return nullptr;
+  return p->exec;
+}
+static cudaGraphExec_t fresh_exec(LazyPlan *p) {
+  cudaGraphExec_t e = nullptr;
+  if (cudaGraphInstantiate(&e, p->graph, 0) != cudaSuccess)
+    return nullptr;
+  return e;
+}
+bool lazy_launch(LazyPlan *p, cudaStream_t s) {
+  cudaGraphExec_t e = lazy_exec(p);
+  if (!e)
+    return false;
+  return cudaGraphLaunch(e, s) == cudaSuccess;
+}
+bool fresh_launch(LazyPlan *p, cudaStream_t s) {
+  cudaGraphExec_t e = fresh_exec(p);
+  // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:23: warning: graph exec created by 'fresh_exec' is not destroyed on every path
+  if (!e)
+    return false;
+  return cudaGraphLaunch(e, s) == cudaSuccess;
+}
