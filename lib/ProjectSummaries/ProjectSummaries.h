@@ -1,7 +1,7 @@
 //===- ProjectSummaries.h - a project's summaries left in the cache -*- C++ -*-===//
 //
 // A driver run over a database computes the exported summaries of every
-// file (tools/cudagraph-tidy/CrossTu.h). The plugin and a one-file driver
+// file (tools/cudagraph-tidy/summaries/CrossTu.h). The plugin and a one-file driver
 // run (the pre-commit hook, `cudagraph-tidy launch` inside a build) see one
 // translation unit and cannot compute them, so the driver leaves the whole
 // set where they look, per project:

@@ -19,19 +19,26 @@
 // bad model file, bad baseline). With --baseline only findings the baseline
 // does not have count.
 //
+// This file holds the options, the subcommands and the steps of a run in
+// order; the steps themselves are in the folders beside it (run/,
+// summaries/, isolation/, caches/, reports/, lsp/; docs/architecture.md).
+//
 //===----------------------------------------------------------------------===//
-#include "CrossTu.h"
-#include "DiffFilter.h"
-#include "DriverSupport.h"
-#include "ExportModel.h"
-#include "ExportWorker.h"
-#include "Isolation.h"
-#include "Launcher.h"
-#include "LspServer.h"
-#include "MergeSarif.h"
-#include "NvccCompat.h"
-#include "ReportStyle.h"
-#include "Sharding.h"
+#include "summaries/CrossTu.h"
+#include "run/DiffFilter.h"
+#include "run/DriverRun.h"
+#include "summaries/ExportModel.h"
+#include "summaries/ExportWorker.h"
+#include "isolation/Isolation.h"
+#include "run/Launcher.h"
+#include "lsp/LspServer.h"
+#include "reports/MergeSarif.h"
+#include "run/NvccCompat.h"
+#include "reports/ClosingLines.h"
+#include "reports/ReportStyle.h"
+#include "run/ProjectInputs.h"
+#include "run/TidyConfig.h"
+#include "run/Sharding.h"
 #include "Lifetime/LifetimeAnalysis.h"
 #include "Report/Rules.h"
 #include "Sarif/SarifWriter.h"
@@ -269,188 +276,18 @@ void listStatsOption() {
       "block shape (per file), and LLVM's statistics");
 }
 
-/// Options from .clang-tidy files (found next to each source, as clang-tidy
-/// does), overridden by --config/--config-file and --checks.
-Expected<std::unique_ptr<ClangTidyOptionsProvider>> makeOptionsProvider() {
-  ClangTidyGlobalOptions Global;
-  ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
-  Defaults.Checks = "-*,cudagraph-*";
-  ClangTidyOptions Override;
-  if (!ChecksOpt.empty())
-    Override.Checks = ChecksOpt;
-  std::string ConfigText = ConfigOpt;
-  if (!ConfigFileOpt.empty()) {
-    auto Buf = MemoryBuffer::getFile(ConfigFileOpt);
-    if (!Buf)
-      return createStringError(Buf.getError(), "cannot read config file '%s': %s",
-                               ConfigFileOpt.c_str(),
-                               Buf.getError().message().c_str());
-    ConfigText = (*Buf)->getBuffer().str();
-  }
-  if (!ConfigText.empty()) {
-    auto Parsed = parseConfiguration(MemoryBufferRef(ConfigText, "--config"));
-    if (!Parsed)
-      return createStringError(Parsed.getError(), "invalid configuration: %s",
-                               Parsed.getError().message().c_str());
-    return std::make_unique<ConfigOptionsProvider>(
-        Global, Defaults, Defaults.merge(*Parsed, 0), Override);
-  }
-  return std::make_unique<FileOptionsProvider>(Global, Defaults, Override);
+/// What --checks, --config and --config-file said.
+cgt::TidyConfigArgs tidyConfigArgs() {
+  return {ChecksOpt, ConfigOpt, ConfigFileOpt};
 }
 
-int listChecks() {
-  auto Provider = makeOptionsProvider();
-  if (!Provider) {
-    errs() << "cudagraph-tidy: error: " << toString(Provider.takeError()) << "\n";
-    return 2;
-  }
-  ClangTidyOptions Opts = (*Provider)->getOptions("dummy.cu");
-  outs() << "Enabled checks:\n";
-  for (const std::string &Name : getCheckNames(Opts, false, false)) {
-    const cgt::RuleInfo *R = cgt::findRule(Name);
-    outs() << "    " << Name;
-    if (R)
-      outs() << "  - " << R->ShortDescription;
-    outs() << "\n";
-  }
-  return 0;
-}
-
-/// The closing line: findings, translation units and the run's wall time.
-/// Always on stderr (unless --quiet), never on stdout, which may be the
-/// report.
-void printSummary(const cgt::RunResult &Result, double Seconds, const std::string &Passes) {
-  size_t New = 0;
-  for (size_t I = 0; I < Result.Findings.size(); ++I)
-    if (Result.BaselineStates.empty() || Result.BaselineStates[I] != "unchanged")
-      ++New;
-  errs() << New << (BaselineOpt.empty() ? "" : " new") << " finding"
-         << (New == 1 ? "" : "s");
-  if (!BaselineOpt.empty())
-    errs() << " (" << Result.Unchanged << " already in the baseline)";
-  errs() << " in " << Result.Units.size() << " translation unit"
-         << (Result.Units.size() == 1 ? "" : "s") << " ("
-         << format("%.1f", Seconds) << " s)." << (Passes.empty() ? "" : " ") << Passes
-         << "\n";
-}
-
+/// Counted by every unit's analysis (the workers' counts added as their
+/// results arrive); printed with --stats.
 cgt::PreambleCacheStats PreambleStats;
-
-/// Per translation unit: how many kernels with __shared__ accesses the
-/// shared-memory checks analysed and how many got no verdict.
-void printSharedMemStats(const cgt::RunResult &Result) {
-  unsigned K = 0, NoShape = 0, GaveUp = 0;
-  for (const cgt::UnitStatus &U : Result.Units) {
-    if (U.SharedKernels < 0)
-      continue;
-    K += U.SharedKernels;
-    NoShape += U.SharedNoShape;
-    GaveUp += U.SharedGaveUp;
-    if (U.SharedKernels > 0)
-      errs() << "shared-memory checks: " << U.File << ": " << U.SharedKernels
-             << " kernels with __shared__ accesses, " << U.SharedNoShape
-             << " without a block shape, " << U.SharedGaveUp
-             << " over the step budget\n";
-  }
-  errs() << "shared-memory checks: " << K << " kernels with __shared__ accesses, "
-         << NoShape << " without a block shape (no verdict), " << GaveUp
-         << " over the step budget\n";
-  std::map<std::string, unsigned> RaceSkips;
-  for (const cgt::UnitStatus &U : Result.Units)
-    for (const auto &[Reason, N] : U.SharedRaceSkips)
-      RaceSkips[Reason] += N;
-  for (const auto &[Reason, N] : RaceSkips)
-    errs() << "shared-memory checks: race check: " << N << " kernel" << (N == 1 ? "" : "s")
-           << " with accesses given no verdict: " << Reason << "\n";
-}
-
-void printStats() {
-  errs() << "preamble cache: " << PreambleStats.Hits << " hits, "
-         << PreambleStats.Builds << " built, " << PreambleStats.Skipped
-         << " files without a usable preamble, " << PreambleStats.Failed
-         << " failed and parsed without\n";
-  const cgt::LifetimeStats &S = cgt::lifetimeStats();
-  errs() << "lifetime engine: " << S.Functions << " functions analysed, "
-         << S.WidenedFunctions << " widened past the per-resource state bound, "
-         << S.BudgetFunctions << " over the loop revisit budget; at most "
-         << S.MostDisjuncts << " disjuncts at one point\n";
-  errs() << "witness paths: " << S.Confirmed << " findings confirmed by a feasible path, "
-         << S.Refuted << " dropped (every path refuted), " << S.RefutationGaveUp
-         << " kept unconfirmed (search bounded: loop unrolled three times, step or query "
-            "budget)\n";
-}
-
-std::string resolvedSarifRoot(std::string &Error) {
-  if (SarifRootOpt.empty())
-    return cgt::defaultSarifRoot();
-  SmallString<256> Real;
-  if (std::error_code EC = sys::fs::real_path(SarifRootOpt, Real)) {
-    Error = "--sarif-root '" + SarifRootOpt + "': " + EC.message();
-    return "";
-  }
-  if (!sys::fs::is_directory(Real)) {
-    Error = "--sarif-root '" + SarifRootOpt + "' is not a directory";
-    return "";
-  }
-  return std::string(Real);
-}
-
-/// Files named on the command line, else every file of the database (-p).
-std::vector<std::string> inputFiles(tooling::CommonOptionsParser &Parser,
-                                    const tooling::CompilationDatabase *Db) {
-  std::vector<std::string> Files = Parser.getSourcePathList();
-  if (Files.empty() && Db) {
-    Files = Db->getAllFiles();
-    llvm::sort(Files);
-    Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
-  }
-  return Files;
-}
 
 int fail(const Twine &Message) {
   errs() << "cudagraph-tidy: error: " << Message << "\n";
   return 2;
-}
-
-/// The value of -p, read from argv before CommonOptionsParser sees it: the
-/// parser falls back to "running without flags" when the database is
-/// missing or broken, which would analyse with the wrong flags and look
-/// like success.
-std::string buildPathArg(int Argc, const char **Argv) {
-  std::string Path;
-  for (int I = 1; I < Argc; ++I) {
-    StringRef A = Argv[I];
-    if (A == "--")
-      break;
-    if ((A == "-p" || A == "--p") && I + 1 < Argc)
-      Path = Argv[++I];
-    else if (A.consume_front("-p=") || A.consume_front("--p="))
-      Path = A.str();
-  }
-  return Path;
-}
-
-/// The database -p names, prepared the way CommonOptionsParser prepares
-/// its own (which it does not build at all when no files are given). Sets
-/// `Problem` (exit 2) when -p names no loadable database.
-std::unique_ptr<tooling::CompilationDatabase>
-loadBuildPath(const std::string &BuildPath, std::string &Problem) {
-  if (!sys::fs::is_directory(BuildPath)) {
-    Problem = "-p '" + BuildPath + "': no such directory";
-    return nullptr;
-  }
-  std::string Err;
-  // loadFromDirectory, not autoDetect: a database in some parent directory
-  // (another project, a build tree around the sources) is not what -p named.
-  auto Db = tooling::CompilationDatabase::loadFromDirectory(BuildPath, Err);
-  if (!Db) {
-    Problem = "cannot load a compilation database from '" + BuildPath +
-              "': " + StringRef(Err).trim().str();
-    return nullptr;
-  }
-  Db = tooling::expandResponseFiles(std::move(Db), vfs::getRealFileSystem());
-  Db = tooling::inferTargetAndDriverMode(std::move(Db));
-  return tooling::inferMissingCompileCommands(std::move(Db));
 }
 
 } // namespace
@@ -490,11 +327,11 @@ int main(int argc, const char **argv) {
     OS << "cudagraph-tidy " << CUDAGRAPH_TIDY_VERSION << " (LLVM "
        << LLVM_VERSION_STRING << ")\n";
   });
-  std::string BuildPath = buildPathArg(argc, argv);
+  std::string BuildPath = cgt::buildPathArg(argc, argv);
   std::unique_ptr<tooling::CompilationDatabase> BuildDb;
   if (!BuildPath.empty()) {
     std::string Problem;
-    BuildDb = loadBuildPath(BuildPath, Problem);
+    BuildDb = cgt::loadBuildPath(BuildPath, Problem);
     if (!BuildDb)
       return fail(Problem);
   }
@@ -505,7 +342,7 @@ int main(int argc, const char **argv) {
     return 2;
   }
   if (ListChecks)
-    return listChecks();
+    return cgt::listChecks(tidyConfigArgs());
   cgt::setNvccCompat(!NoNvccCompatOpt);
   if (NvccCompatHeaderOpt) {
     const std::string &Header = cgt::nvccCompatHeader();
@@ -521,7 +358,7 @@ int main(int argc, const char **argv) {
                                FormatError))
     return fail(FormatError);
 
-  auto Provider = makeOptionsProvider();
+  auto Provider = cgt::makeOptionsProvider(tidyConfigArgs());
   if (!Provider) {
     errs() << "cudagraph-tidy: error: " << toString(Provider.takeError()) << "\n";
     return 2;
@@ -530,7 +367,7 @@ int main(int argc, const char **argv) {
   const tooling::CompilationDatabase *Db =
       BuildDb ? BuildDb.get() : &Parser->getCompilations();
   std::vector<std::string> Files =
-      inputFiles(*Parser, BuildDb ? BuildDb.get() : nullptr);
+      cgt::inputFiles(*Parser, BuildDb ? BuildDb.get() : nullptr);
   if (Files.empty())
     return fail("no input files (give files, or -p with a compile_commands.json "
                 "that lists some)");
@@ -540,7 +377,7 @@ int main(int argc, const char **argv) {
   if (!ExportModelOpt.empty()) {
     std::string RootError;
     cgt::ExportRequest Export{ExportModelOpt, JobsOpt, DeviceSide,
-                              resolvedSarifRoot(RootError)};
+                              cgt::resolvedSarifRoot(SarifRootOpt, RootError)};
     return RootError.empty() ? cgt::exportModel(**Provider, *Db, Files, Export)
                              : fail(RootError);
   }
@@ -569,7 +406,7 @@ int main(int argc, const char **argv) {
 
   Report.OutputPath = OutputOpt;
   std::string Error;
-  Report.SarifRoot = resolvedSarifRoot(Error);
+  Report.SarifRoot = cgt::resolvedSarifRoot(SarifRootOpt, Error);
   if (!Error.empty())
     return fail(Error);
 
@@ -659,16 +496,16 @@ int main(int argc, const char **argv) {
   for (const std::string &W : Result.Incomplete)
     errs() << "cudagraph-tidy: warning: " << W << "\n";
   if (!Quiet)
-    printSummary(Result,
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - Started)
-                     .count(),
-                 CrossTu.passesSummary());
+    cgt::printSummary(Result,
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - Started)
+                          .count(),
+                      CrossTu.passesSummary(), !BaselineOpt.empty());
   // `--stats` is LLVM's own option (llvm/ADT/Statistic.h); with it the
   // driver also says what the lifetime engine gave up.
   if (llvm::AreStatisticsEnabled()) {
-    printStats();
+    cgt::printStats(PreambleStats);
     CrossTu.printStats();
-    printSharedMemStats(Result);
+    cgt::printSharedMemStats(Result);
   }
   return cgt::exitCodeFor(Result);
 }

@@ -2,7 +2,7 @@
 """Checks that `cudagraph-tidy --help` lists every option the driver accepts.
 
 The options are read from the driver's sources (every cl::opt, cl::list and
-cl::alias declaration under tools/cudagraph-tidy), so that an option added
+cl::alias declaration in the folders under tools/cudagraph-tidy), so that an option added
 later without a place in --help fails this check; the options the driver
 takes from libraries (CommonOptionsParser's -p and --extra-arg, LLVM's
 --stats) are named on the command line with --also.
@@ -20,10 +20,11 @@ DECL = re.compile(r'cl::(?:opt|list|alias)\s*(?:<[^;{]*?>)?\s*\w+\s*\(\s*"([^"]+
 def declared_options(srcdir):
     names = set()
     tool = os.path.join(srcdir, "tools", "cudagraph-tidy")
-    for name in sorted(os.listdir(tool)):
-        if name.endswith(".cpp"):
-            with open(os.path.join(tool, name)) as f:
-                names.update(DECL.findall(f.read()))
+    for folder, _, files in sorted(os.walk(tool)):
+        for name in sorted(files):
+            if name.endswith(".cpp"):
+                with open(os.path.join(folder, name)) as f:
+                    names.update(DECL.findall(f.read()))
     return names
 
 

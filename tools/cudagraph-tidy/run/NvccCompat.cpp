@@ -1,0 +1,189 @@
+//===- NvccCompat.cpp - what nvcc's headers give host code, for clang -----===//
+//
+// The overloads follow what nvcc's crt/math_functions.hpp declares
+// __host__ __device__ (clang's wrapper makes its copies __device__ only):
+// min and max of each integer pair of one rank, with the unsigned type
+// winning when signedness is mixed (C's usual arithmetic conversions), and
+// of float/double pairs, double winning when mixed. They are declared
+// __host__ only, beside clang's __device__ ones, so that device code keeps
+// clang's; in both passes, since the device pass checks host functions too. Written here, not copied: an analysis needs the declarations and
+// a plausible value, nothing of nvcc's implementation.
+//
+//===----------------------------------------------------------------------===//
+#include "run/NvccCompat.h"
+#include "ProjectSummaries/ProjectSummaries.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include <algorithm>
+#include <atomic>
+
+namespace cgt {
+namespace {
+
+std::atomic<bool> Enabled{true};
+
+const char HeaderText[] = R"(/* cudagraph-tidy: what nvcc's CUDA headers give host code and clang's do not.
+   Force-included into CUDA translation units by the cudagraph-tidy driver
+   (--no-nvcc-compat turns it off). For clang-tidy with the plugin, pass
+   -include with the path `cudagraph-tidy --nvcc-compat-header` prints. */
+#ifndef CUDAGRAPH_TIDY_NVCC_HOST_COMPAT_H
+#define CUDAGRAPH_TIDY_NVCC_HOST_COMPAT_H
+#if defined(__CUDA__) && defined(__cplusplus)
+
+/* nvcc's crt/common_functions.h includes these into every CUDA unit. */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <new>
+
+/* Host-side min and max as nvcc declares them (__host__ __device__);
+   clang's CUDA headers declare them for device code only. Declared in the
+   device pass as well, where host functions are still checked. */
+#define CGT_NVCC_MINMAX(R, A, B)                                              \
+  static inline __attribute__((host)) R min(const A a, const B b) {           \
+    return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(a)          \
+                                                 : static_cast<R>(b);         \
+  }                                                                           \
+  static inline __attribute__((host)) R max(const A a, const B b) {           \
+    return static_cast<R>(a) > static_cast<R>(b) ? static_cast<R>(a)          \
+                                                 : static_cast<R>(b);         \
+  }
+CGT_NVCC_MINMAX(int, int, int)
+CGT_NVCC_MINMAX(unsigned int, unsigned int, unsigned int)
+CGT_NVCC_MINMAX(unsigned int, int, unsigned int)
+CGT_NVCC_MINMAX(unsigned int, unsigned int, int)
+CGT_NVCC_MINMAX(long int, long int, long int)
+CGT_NVCC_MINMAX(unsigned long int, unsigned long int, unsigned long int)
+CGT_NVCC_MINMAX(unsigned long int, long int, unsigned long int)
+CGT_NVCC_MINMAX(unsigned long int, unsigned long int, long int)
+CGT_NVCC_MINMAX(long long int, long long int, long long int)
+CGT_NVCC_MINMAX(unsigned long long int, unsigned long long int, unsigned long long int)
+CGT_NVCC_MINMAX(unsigned long long int, long long int, unsigned long long int)
+CGT_NVCC_MINMAX(unsigned long long int, unsigned long long int, long long int)
+CGT_NVCC_MINMAX(float, float, float)
+CGT_NVCC_MINMAX(double, double, double)
+CGT_NVCC_MINMAX(double, float, double)
+CGT_NVCC_MINMAX(double, double, float)
+#undef CGT_NVCC_MINMAX
+
+#endif /* __CUDA__ && __cplusplus */
+#endif /* CUDAGRAPH_TIDY_NVCC_HOST_COMPAT_H */
+)";
+
+/// Writes `Text` to `Path` unless a file with that text is there: through
+/// a unique temporary name and a rename, so that a concurrent run never
+/// reads a half-written header.
+bool writeOnce(const std::string &Path, llvm::StringRef Text) {
+  if (auto Old = llvm::MemoryBuffer::getFile(Path); Old && (*Old)->getBuffer() == Text)
+    return true;
+  llvm::SmallString<256> Dir(Path);
+  llvm::sys::path::remove_filename(Dir);
+  if (llvm::sys::fs::create_directories(Dir))
+    return false;
+  llvm::SmallString<256> Tmp;
+  int Fd;
+  if (llvm::sys::fs::createUniqueFile(Path + ".tmp-%%%%%%", Fd, Tmp))
+    return false;
+  {
+    llvm::raw_fd_ostream OS(Fd, /*shouldClose=*/true);
+    OS << Text;
+    OS.close();
+    if (OS.has_error()) {
+      OS.clear_error();
+      llvm::sys::fs::remove(Tmp);
+      return false;
+    }
+  }
+  if (llvm::sys::fs::rename(Tmp, Path)) {
+    llvm::sys::fs::remove(Tmp);
+    return false;
+  }
+  return true;
+}
+
+std::string writeHeader() {
+  llvm::StringRef Text(HeaderText);
+  std::string Name =
+      "nvcc-host-compat-" + llvm::utohexstr(llvm::xxh3_64bits(Text), /*LowerCase=*/true) + ".h";
+  llvm::SmallString<256> Temp;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/false, Temp);
+  llvm::sys::path::append(Temp, "cudagraph-tidy");
+  for (const std::string &Base : {defaultCacheFolder(), std::string(Temp)}) {
+    if (Base.empty())
+      continue;
+    llvm::SmallString<256> Path(Base);
+    llvm::sys::path::append(Path, "include", Name);
+    if (writeOnce(std::string(Path), Text))
+      return std::string(Path);
+  }
+  return "";
+}
+
+std::string realOrSame(llvm::StringRef Path) {
+  llvm::SmallString<256> Real;
+  if (llvm::sys::fs::real_path(Path, Real))
+    return Path.str();
+  return std::string(Real);
+}
+
+/// The folder an include option at `I` names ("-Idir", "-I dir",
+/// "-isystemdir", "-isystem dir"), with how many arguments it takes; 0 when
+/// `Args[I]` is none.
+size_t includeAt(const std::vector<std::string> &Args, size_t I, std::string &Dir) {
+  llvm::StringRef A = Args[I];
+  for (llvm::StringRef Flag : {"-isystem", "-I"}) {
+    if (A == Flag && I + 1 < Args.size()) {
+      Dir = Args[I + 1];
+      return 2;
+    }
+    if (A.consume_front(Flag) && !A.empty()) {
+      Dir = A.str();
+      return 1;
+    }
+  }
+  return 0;
+}
+
+} // namespace
+
+std::vector<std::string> withoutToolkitInclude(const std::vector<std::string> &Args,
+                                               const std::string &CudaPath) {
+  if (std::find(Args.begin(), Args.end(), "-nocudainc") != Args.end())
+    return Args;
+  llvm::SmallString<256> Toolkit(CudaPath);
+  llvm::sys::path::append(Toolkit, "include");
+  std::string ToolkitReal = realOrSame(Toolkit);
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    std::string Dir;
+    size_t N = includeAt(Args, I, Dir);
+    if (N && realOrSame(Dir) == ToolkitReal) {
+      I += N - 1;
+      continue;
+    }
+    Out.push_back(Args[I]);
+  }
+  return Out;
+}
+
+void setNvccCompat(bool On) { Enabled = On; }
+bool nvccCompatEnabled() { return Enabled; }
+
+const std::string &nvccCompatHeader() {
+  // Written once per process, on whichever thread asks first.
+  static const std::string Path = writeHeader();
+  return Path;
+}
+
+const char *nvccCompatHeaderText() { return HeaderText; }
+
+} // namespace cgt

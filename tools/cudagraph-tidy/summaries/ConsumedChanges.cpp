@@ -1,0 +1,95 @@
+//===- ConsumedChanges.cpp - which summary changes a unit can see --------===//
+//
+// Positions are compared effect by effect with sameEntry, the comparison
+// the passes use to tell that an entry changed at all.
+//
+//===----------------------------------------------------------------------===//
+#include "summaries/ConsumedChanges.h"
+#include "ApiModel/ApiModelWriter.h"
+
+#include <set>
+
+namespace cgt {
+namespace {
+
+/// The entry without its per-argument effects.
+FunctionModel wholeCall(const FunctionModel &M) {
+  FunctionModel Out = M;
+  Out.Uses.clear();
+  Out.Releases.clear();
+  return Out;
+}
+
+/// The entry's uses and releases of argument `Arg`, alone.
+FunctionModel effectsOn(const FunctionModel &M, int Arg) {
+  FunctionModel Out;
+  Out.Name = M.Name;
+  Out.NumParams = M.NumParams;
+  for (const UseEffect &U : M.Uses)
+    if (U.Arg == Arg)
+      Out.Uses.push_back(U);
+  for (const ReleaseEffect &R : M.Releases)
+    if (R.Arg == Arg)
+      Out.Releases.push_back(R);
+  return Out;
+}
+
+std::set<int> argumentsNamed(const FunctionModel &M) {
+  std::set<int> Out;
+  for (const UseEffect &U : M.Uses)
+    Out.insert(U.Arg);
+  for (const ReleaseEffect &R : M.Releases)
+    Out.insert(R.Arg);
+  return Out;
+}
+
+bool passesNonConstant(const CalleeUse &Use, int Arg) {
+  return Arg < 0 || Arg >= 64 || (Use.Args >> Arg) & 1;
+}
+
+} // namespace
+
+bool entryChangeMatters(const FunctionModel *Before, const FunctionModel *After,
+                        const CalleeUse &Use) {
+  if (!Before && !After)
+    return false;
+  if (Before && After && sameEntry(*Before, *After))
+    return false;
+  if (Use.Opaque)
+    return true;
+  if (!Before || !After)
+    return Use.Args != 0;
+  if (!sameEntry(wholeCall(*Before), wholeCall(*After)))
+    return true;
+  std::set<int> Args = argumentsNamed(*Before);
+  for (int A : argumentsNamed(*After))
+    Args.insert(A);
+  for (int A : Args)
+    if (passesNonConstant(Use, A) && !sameEntry(effectsOn(*Before, A), effectsOn(*After, A)))
+      return true;
+  return false;
+}
+
+bool consumedChangeMatters(const UnitExport &Unit,
+                           const std::map<EntryKey, FunctionModel> &Before,
+                           const std::map<EntryKey, FunctionModel> &After) {
+  static const CalleeUse Unknown{~uint64_t(0), true};
+  auto Check = [&](const EntryKey &Key) {
+    if (!Unit.ExternalCallees.count(Key.first))
+      return false;
+    auto B = Before.find(Key), A = After.find(Key);
+    auto U = Unit.CalleeUses.find(Key.first);
+    return entryChangeMatters(B == Before.end() ? nullptr : &B->second,
+                              A == After.end() ? nullptr : &A->second,
+                              U == Unit.CalleeUses.end() ? Unknown : U->second);
+  };
+  for (const auto &[Key, M] : After)
+    if (Check(Key))
+      return true;
+  for (const auto &[Key, M] : Before)
+    if (!After.count(Key) && Check(Key))
+      return true;
+  return false;
+}
+
+} // namespace cgt

@@ -1,0 +1,527 @@
+//===- ExportModel.cpp - project summaries as an API model file -----------===//
+//
+// The lifetime engine already summarises every function of a translation
+// unit for its callers in the same unit (lib/Lifetime/Summaries.cpp). The
+// export asks it for the summary of each definition other files can call
+// by name (external linkage, host code, not virtual, not a template, no
+// hand-written or built-in entry of the same name) and writes them as model
+// entries, marked `unlistedArgsEscape` so that an argument the summary does
+// not mention escapes at the call, as it does for a same-file helper.
+//
+// Passes: a summary computed in one file sees the wrappers of other files
+// only through entries exported before, so the export runs again over the
+// translation units that call a function whose entry appeared or changed,
+// with the entries so far applied, until nothing changes (or MaxRounds).
+// `cuda_free()` in util.cu is found in the first pass, `free_buffers()` in
+// buffers.cu, which calls it, in the second.
+//
+// How a unit is parsed in a pass: by --export-model, in this process
+// (exportUnit); in a checking run, in a worker, with its checks when the
+// run analyses it (Request.Checked: CheckedExport.h; its checks get the
+// entries it consumes so far, overlayFor, and the parse's result is kept
+// for them) and for its exports alone otherwise (ExportWorker.h); through
+// the unit cache when there is one (ExportCache.h), which replays a pass
+// without parsing. Each way exports what exportUnit does.
+//
+// Entries are merged by (name, parameter count) over the translation units,
+// in input order. A name whose definitions disagree (overloads of one arity,
+// or one function defined differently by several programs of one database)
+// is left out: name lookup could not tell them apart. Every definition
+// counts for that, the ones with no effect too.
+//
+// The result does not depend on --jobs or on the order threads finish: each
+// unit's result is stored at its index and merged in input order, entries
+// are sorted, and their "doc" names files relative to the source root.
+//
+//===----------------------------------------------------------------------===//
+#include "summaries/ExportModel.h"
+#include "summaries/ExportUnit.h"
+#include "caches/ExportCache.h"
+#include "summaries/ConsumedChanges.h"
+#include "summaries/ExportWorker.h"
+#include "run/DriverRun.h"
+#include "ApiModel/ApiModelWriter.h"
+
+#include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/raw_ostream.h"
+#include <atomic>
+#include <map>
+#include <optional>
+#include <memory>
+#include <mutex>
+#include <set>
+
+using namespace clang;
+
+namespace cgt {
+namespace {
+
+
+/// The unit's ApiModelFiles: the global option, else the first per-check
+/// one by name. The output file is left out: the export rewrites it, and a
+/// stale entry must not feed the new ones.
+std::string modelFilesOf(const clang::tidy::ClangTidyOptions &Opts, const std::string &Output) {
+  std::string Value;
+  std::string FromKey;
+  for (const auto &KV : Opts.CheckOptions) {
+    llvm::StringRef Key = KV.getKey();
+    if (Key == "ApiModelFiles") {
+      Value = KV.getValue().Value;
+      break;
+    }
+    if (Key.ends_with(".ApiModelFiles") && (FromKey.empty() || Key < FromKey)) {
+      FromKey = Key.str();
+      Value = KV.getValue().Value;
+    }
+  }
+  auto Canonical = [](llvm::StringRef P) {
+    llvm::SmallString<256> Abs(P);
+    llvm::sys::fs::make_absolute(Abs);
+    llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    llvm::SmallString<256> Real;
+    return llvm::sys::fs::real_path(Abs, Real) ? std::string(Abs) : std::string(Real);
+  };
+  std::string OutputPath = Canonical(Output);
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  llvm::StringRef(Value).split(Parts, ';', -1, /*KeepEmpty=*/false);
+  std::string Kept;
+  for (llvm::StringRef Part : Parts)
+    if (Canonical(Part.trim()) != OutputPath)
+      Kept += (Kept.empty() ? "" : ";") + Part.trim().str();
+  return Kept;
+}
+
+/// The merged entries of every unit, and the names left out as ambiguous.
+struct Merged {
+  std::map<EntryKey, FunctionModel> Entries;
+  std::vector<std::string> Conflicts;
+};
+
+Merged mergeUnits(const std::vector<UnitExport> &Units) {
+  std::map<EntryKey, std::vector<const Definition *>> ByKey;
+  for (const UnitExport &U : Units)
+    for (const Definition &D : U.Definitions)
+      ByKey[{D.Model.Name, D.Model.NumParams}].push_back(&D);
+  Merged Out;
+  for (const auto &[Key, Defs] : ByKey) {
+    FunctionModel First = Defs.front()->Model;
+    First.Doc.clear();
+    std::string Doc = Defs.front()->Model.Doc;
+    const Definition *Other = nullptr;
+    for (const Definition *D : Defs) {
+      FunctionModel M = D->Model;
+      M.Doc.clear();
+      if (!sameEntry(First, M) || D->HasEffect != Defs.front()->HasEffect)
+        Other = D;
+      Doc = std::min(Doc, D->Model.Doc);
+    }
+    if (Other) {
+      Out.Conflicts.push_back("'" + Key.first + "' (" + std::to_string(Key.second) +
+                              " parameters): " + Defs.front()->Model.Doc + " and " +
+                              Other->Model.Doc + " differ");
+      continue;
+    }
+    if (!Defs.front()->HasEffect)
+      continue;
+    First.Doc = Doc;
+    Out.Entries.emplace(Key, std::move(First));
+  }
+  return Out;
+}
+
+/// Names whose entry appeared, changed or went away between two passes.
+std::set<std::string> changedNames(const std::map<EntryKey, FunctionModel> &Before,
+                                   const std::map<EntryKey, FunctionModel> &After) {
+  std::set<std::string> Out;
+  for (const auto &[Key, M] : After) {
+    auto It = Before.find(Key);
+    if (It == Before.end() || !sameEntry(It->second, M))
+      Out.insert(Key.first);
+  }
+  for (const auto &[Key, M] : Before)
+    if (!After.count(Key))
+      Out.insert(Key.first);
+  return Out;
+}
+
+/// The document: the entries, and the kinds and status types they name
+/// that the built-in model lacks (a user's model file declares them), so
+/// that the file loads on its own.
+ModelDocument documentOf(const std::map<EntryKey, FunctionModel> &Entries,
+                         const std::map<std::string, std::shared_ptr<ApiModel>> &Bases,
+                         const ApiModel &Builtin) {
+  ModelDocument D;
+  D.Doc = "Generated by cudagraph-tidy --export-model: summaries of the project's "
+          "functions with external linkage (docs/api-model.md). Do not edit; export again.";
+  std::set<std::string> Kinds, Status;
+  for (const auto &[Key, M] : Entries) {
+    D.Functions.push_back(M);
+    for (const AcquireEffect &A : M.Acquires)
+      Kinds.insert(A.Kind);
+    for (const ReleaseEffect &R : M.Releases)
+      Kinds.insert(R.Kinds.begin(), R.Kinds.end());
+    for (const UseEffect &U : M.Uses)
+      if (!U.Kind.empty())
+        Kinds.insert(U.Kind);
+    if (!M.StatusType.empty() && !ApiModel::isPseudoStatusType(M.StatusType))
+      Status.insert(M.StatusType);
+  }
+  for (const std::string &K : Kinds) {
+    if (Builtin.kind(K))
+      continue;
+    for (const auto &[Files, Base] : Bases)
+      if (const ResourceKind *RK = Base->kind(K)) {
+        D.Kinds.push_back(*RK);
+        break;
+      }
+  }
+  for (const std::string &S : Status) {
+    if (Builtin.isStatusType(S))
+      continue;
+    for (const auto &[Files, Base] : Bases)
+      if (Base->isStatusType(S)) {
+        D.StatusTypes.emplace_back(S, Base->successValue(S).str());
+        break;
+      }
+  }
+  return D;
+}
+
+int fail(const llvm::Twine &Message) {
+  llvm::errs() << "cudagraph-tidy: error: " << Message << "\n";
+  return 2;
+}
+
+/// An output path that cannot be written is known before the analysis.
+bool checkWritable(const std::string &Path, std::string &Problem) {
+  if (llvm::sys::fs::is_directory(Path)) {
+    Problem = "is a directory";
+    return false;
+  }
+  if (llvm::sys::fs::exists(Path)) {
+    if (std::error_code EC = llvm::sys::fs::access(Path, llvm::sys::fs::AccessMode::Write)) {
+      Problem = EC.message();
+      return false;
+    }
+    return true;
+  }
+  llvm::SmallString<256> Dir(Path);
+  llvm::sys::fs::make_absolute(Dir);
+  llvm::sys::path::remove_filename(Dir);
+  if (!llvm::sys::fs::is_directory(Dir)) {
+    Problem = "directory '" + std::string(Dir) + "' does not exist";
+    return false;
+  }
+  if (std::error_code EC = llvm::sys::fs::access(Dir, llvm::sys::fs::AccessMode::Write)) {
+    Problem = "directory '" + std::string(Dir) + "': " + EC.message();
+    return false;
+  }
+  return true;
+}
+
+bool writeFile(const std::string &Path, const std::string &Text, std::string &Problem) {
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
+  if (!EC) {
+    OS << Text;
+    OS.close();
+    EC = OS.error();
+  }
+  if (EC)
+    Problem = EC.message();
+  return !EC;
+}
+
+/// The passes over the translation units and what they found.
+class Exporter {
+public:
+  Exporter(const ExportRequest &Request, std::shared_ptr<ApiModel> Builtin,
+           UnitCache *Cache = nullptr)
+      : Request(Request), Builtin(std::move(Builtin)), Names(Request.SourceRoot),
+        Cache(Cache) {}
+
+  /// Compile commands and model files of every unit, looked up on this
+  /// thread (the user's database is not documented as safe for concurrent
+  /// use); model files loaded once per distinct value.
+  bool prepare(clang::tidy::ClangTidyOptionsProvider &Options,
+               const tooling::CompilationDatabase &Db, const std::vector<std::string> &Files,
+               std::string &Error) {
+    Jobs.resize(Files.size());
+    Units.resize(Files.size());
+    ParsedWith.resize(Files.size());
+    for (size_t I = 0; I < Files.size(); ++I) {
+      UnitJob &J = Jobs[I];
+      J.File = Files[I];
+      clang::tidy::ClangTidyOptions Opts = Options.getOptions(Files[I]);
+      if (Opts.ExtraArgsBefore)
+        J.ExtraArgsBefore = *Opts.ExtraArgsBefore;
+      if (Opts.ExtraArgs)
+        J.ExtraArgs = *Opts.ExtraArgs;
+      J.ModelFiles = modelFilesOf(Opts, Request.OutputPath);
+      if (Request.Workers)
+        J.Fault = faultFor(Files[I], Request.Workers->Fault);
+      if (!llvm::sys::fs::exists(Files[I]))
+        Units[I] = {false, "no such file", {}, {}};
+      else if ((J.Commands = analysisCommands(Db, Files[I], Request.DeviceSide)).empty())
+        Units[I] = {false, "no compile command for this file in the compilation database", {}, {}};
+      if (!Bases.count(J.ModelFiles) && !loadBase(J.ModelFiles, Error))
+        return false;
+    }
+    return true;
+  }
+
+  /// Runs passes until no entry changes in a way some unit can see
+  /// (ConsumedChanges.h), or MaxRounds passes ran.
+  bool run(std::string &Error) {
+    while (true) {
+      std::vector<size_t> ToRun = unitsToRun();
+      if (ToRun.empty())
+        return Converged = true;
+      if (Passes == Request.MaxRounds)
+        return true;
+      ++Passes;
+      if (!runPass(ToRun, Error))
+        return false;
+      Result = mergeUnits(Units);
+      bool Changed = !changedNames(Current, Result.Entries).empty();
+      Current = Result.Entries;
+      if (!Changed)
+        return Converged = true;
+    }
+  }
+
+  std::string text() const { return writeModelJson(documentOf(Current, Bases, *Builtin)); }
+
+  /// The entries unit `I` calls or names and does not define, as a model
+  /// file; "" when there are none. Those it was last parsed with: a later
+  /// change it cannot see did not parse it again, and its result stands.
+  std::string overlayFor(size_t I) const {
+    std::map<EntryKey, FunctionModel> Used;
+    static const std::map<EntryKey, FunctionModel> None;
+    for (const auto &[Key, M] : ParsedWith[I] ? *ParsedWith[I] : None)
+      if (Units[I].ExternalCallees.count(Key.first))
+        Used.emplace(Key, M);
+    return Used.empty() ? "" : writeModelJson(documentOf(Used, Bases, *Builtin));
+  }
+
+  void summarize(ProjectSummaries &Out) const {
+    for (size_t I = 0; I < Units.size(); ++I)
+      Out.Overlays.push_back(overlayFor(I));
+    Out.AllEntries = text();
+    Out.Entries = Current.size();
+    Out.Passes = Passes;
+    Out.Converged = Converged;
+    Out.Conflicts = Result.Conflicts;
+    Out.Parsed = Stats.Parsed;
+    Out.Replayed = Stats.Replayed;
+    Out.ParsedWithChecks = ParsedWithChecks;
+    Out.ParsedAgain = ParsedAgain;
+  }
+
+  /// What stderr says after the file is written; the exit code.
+  int report() const {
+    for (const std::string &C : Result.Conflicts)
+      llvm::errs() << "cudagraph-tidy: warning: not exported, definitions disagree: " << C
+                   << "\n";
+    if (!Converged)
+      llvm::errs() << "cudagraph-tidy: warning: entries still changing after "
+                   << Request.MaxRounds
+                   << " passes; wrappers nested deeper across files may be missing\n";
+    unsigned Failed = 0;
+    for (size_t I = 0; I < Units.size(); ++I)
+      if (!Units[I].Parsed) {
+        ++Failed;
+        llvm::errs() << "cudagraph-tidy: error: " << Jobs[I].File << ": " << Units[I].Problem
+                     << "\n";
+      }
+    llvm::errs() << "exported " << Current.size() << " function"
+                 << (Current.size() == 1 ? "" : "s") << " from " << Units.size()
+                 << " translation unit" << (Units.size() == 1 ? "" : "s") << " in " << Passes
+                 << " pass" << (Passes == 1 ? "" : "es") << " to " << Request.OutputPath
+                 << "\n";
+    return Failed ? 2 : 0;
+  }
+
+private:
+  bool loadBase(const std::string &ModelFiles, std::string &Error) {
+    auto Base = std::make_shared<ApiModel>(*Builtin);
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    llvm::StringRef(ModelFiles).split(Parts, ';', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef Part : Parts)
+      if (llvm::Error E = Base->addFile(Part)) {
+        Error = "invalid API model file (ApiModelFiles=" + ModelFiles +
+                "): " + toString(std::move(E));
+        return false;
+      }
+    Bases[ModelFiles] = Base;
+    return true;
+  }
+
+  /// Tests only: `Spec` is KIND:FILE as for the checks (Worker.cpp).
+  static std::string faultFor(llvm::StringRef File, llvm::StringRef Spec) {
+    auto [Kind, Name] = Spec.split(':');
+    return !Name.empty() && llvm::sys::path::filename(File) == Name ? Kind.str() : "";
+  }
+
+  /// The first pass reads every unit; a later one the units whose
+  /// consumed entries changed, since they were parsed, in a way that can
+  /// change what they find or export (ConsumedChanges.h).
+  std::vector<size_t> unitsToRun() const {
+    std::vector<size_t> Out;
+    for (size_t I = 0; I < Units.size(); ++I) {
+      if (Jobs[I].Commands.empty())
+        continue;
+      if (Passes == 0 ||
+          (Units[I].Parsed && consumedChangeMatters(Units[I], *ParsedWith[I], Current)))
+        Out.push_back(I);
+    }
+    return Out;
+  }
+
+  /// One pass over `ToRun`, applying the entries exported so far.
+  bool runPass(const std::vector<size_t> &ToRun, std::string &Error) {
+    auto Snapshot = std::make_shared<const std::map<EntryKey, FunctionModel>>(Current);
+    for (size_t I : ToRun)
+      ParsedWith[I] = Snapshot;
+    if (Passes > 1)
+      ParsedAgain += ToRun.size();
+    CheckedUnits = llvm::count_if(ToRun, [&](size_t I) {
+      return Request.Checked && Request.Checked->parsesWithChecks(I);
+    });
+    CheckedStarted = OthersStarted = 0;
+    std::string Overlay = text();
+    std::map<std::string, std::shared_ptr<ApiModel>> Models;
+    for (const auto &[Files, Base] : Bases) {
+      auto M = std::make_shared<ApiModel>(*Base);
+      if (llvm::Error E = M->addJson(Overlay, Request.OutputPath)) {
+        Error = "exported entries do not load: " + toString(std::move(E));
+        return false;
+      }
+      Models[Files] = M;
+    }
+    // Workers read the entries so far from a file.
+    llvm::SmallString<128> OverlayPath;
+    std::optional<llvm::FileRemover> RemoveOverlay;
+    if ((Request.Workers || Request.Checked) && !Current.empty()) {
+      int FD;
+      if (llvm::sys::fs::createTemporaryFile("cudagraph-tidy-entries", "json", FD,
+                                             OverlayPath)) {
+        Error = "cannot write the exported entries to the temporary directory";
+        return false;
+      }
+      RemoveOverlay.emplace(OverlayPath);
+      llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+      OS << Overlay;
+    }
+    auto Run = [&](size_t I) {
+      const ApiModel &Model = *Models.at(Jobs[I].ModelFiles);
+      const ApiModel &Base = *Bases.at(Jobs[I].ModelFiles);
+      ParseUnit Parse = [&](const UnitJob &J) {
+        if (Request.Checked && Request.Checked->parsesWithChecks(I)) {
+          ++ParsedWithChecks;
+          return Request.Checked->parseWithChecks(I, J, std::string(OverlayPath),
+                                                  overlayFor(I), Base,
+                                                  {Passes, ++CheckedStarted, CheckedUnits});
+        }
+        if (Request.Progress)
+          announce(J.File, ++OthersStarted, ToRun.size() - CheckedUnits);
+        return Request.Workers
+                   ? exportIsolated(J, std::string(OverlayPath), Base, Names, *Request.Workers)
+                   : exportUnit(J, Model, Base, Names);
+      };
+      if (Cache) {
+        Units[I] = exportUnitCached(Jobs[I], Base, Names, Current, *Cache, Stats, Parse);
+      } else {
+        Units[I] = Parse(Jobs[I]);
+        ++Stats.Parsed;
+      }
+    };
+    unsigned Threads = Request.Jobs ? Request.Jobs
+                                    : llvm::hardware_concurrency().compute_thread_count();
+    Threads = std::max(1u, std::min<unsigned>(Threads, ToRun.size()));
+    if (Threads == 1) {
+      for (size_t I : ToRun)
+        Run(I);
+      return true;
+    }
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Threads));
+    for (size_t I : ToRun)
+      Pool.async([&, I] { Run(I); });
+    Pool.wait();
+    return true;
+  }
+
+  const ExportRequest &Request;
+  std::shared_ptr<ApiModel> Builtin;
+  FileNamer Names;
+  std::vector<UnitJob> Jobs;
+  std::vector<UnitExport> Units; ///< the latest result of each unit
+  std::map<std::string, std::shared_ptr<ApiModel>> Bases; ///< by ApiModelFiles value
+  std::map<EntryKey, FunctionModel> Current;
+  Merged Result;
+  unsigned Passes = 0;
+  bool Converged = false;
+  UnitCache *Cache;
+  ExportCacheStats Stats;
+  std::atomic<unsigned> ParsedWithChecks{0};
+  /// Per unit: the entries it was last parsed with (null: not yet).
+  std::vector<std::shared_ptr<const std::map<EntryKey, FunctionModel>>> ParsedWith;
+  unsigned ParsedAgain = 0; ///< units of the passes after the first
+  /// Progress of the pass under way: the units parsed with their checks
+  /// (CheckedParses::parseWithChecks says so) and the others.
+  unsigned CheckedUnits = 0;
+  std::atomic<unsigned> CheckedStarted{0}, OthersStarted{0};
+  std::mutex ProgressLock;
+
+  /// "[summaries 3/60] file": a unit the run does not analyse, parsed for
+  /// its summaries alone (a shard's or a --diff run's other files).
+  void announce(const std::string &File, unsigned Started, size_t Units) {
+    std::lock_guard<std::mutex> Lock(ProgressLock);
+    llvm::errs() << "[summaries " << (Passes > 1 ? "pass " + std::to_string(Passes) + ", " : "")
+                 << Started << "/" << Units << "] " << File << "\n";
+  }
+};
+
+} // namespace
+
+bool computeProjectSummaries(clang::tidy::ClangTidyOptionsProvider &Options,
+                             const tooling::CompilationDatabase &Db,
+                             const std::vector<std::string> &Files,
+                             const ExportRequest &Request, UnitCache *Cache,
+                             ProjectSummaries &Out, std::string &Error) {
+  auto Builtin = ApiModel::builtin();
+  if (!Builtin) {
+    Error = "cannot load the built-in CUDA API model: " + toString(Builtin.takeError());
+    return false;
+  }
+  Exporter E(Request, std::move(*Builtin), Cache);
+  if (!E.prepare(Options, Db, Files, Error) || !E.run(Error))
+    return false;
+  E.summarize(Out);
+  return true;
+}
+
+int exportModel(clang::tidy::ClangTidyOptionsProvider &Options,
+                const tooling::CompilationDatabase &Db, const std::vector<std::string> &Files,
+                const ExportRequest &Request) {
+  std::string Problem;
+  if (!checkWritable(Request.OutputPath, Problem))
+    return fail("--export-model '" + Request.OutputPath + "': cannot write: " + Problem);
+  auto Builtin = ApiModel::builtin();
+  if (!Builtin)
+    return fail("cannot load the built-in CUDA API model: " + toString(Builtin.takeError()));
+  Exporter E(Request, std::move(*Builtin));
+  if (!E.prepare(Options, Db, Files, Problem) || !E.run(Problem))
+    return fail(Problem);
+  if (!writeFile(Request.OutputPath, E.text(), Problem))
+    return fail("--export-model '" + Request.OutputPath + "': cannot write: " + Problem);
+  return E.report();
+}
+
+} // namespace cgt
