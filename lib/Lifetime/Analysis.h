@@ -1,27 +1,34 @@
 //===- Analysis.h - the lifetime dataflow of one function -------*- C++ -*-===//
 //
 // Private to lib/Lifetime: the class that runs the lifetime dataflow on one
-// function, and the shared state of the analyses of a translation unit
-// (LifetimeAnalyzer::Impl). The state machine of one resource is drawn at
-// the top of LifetimeAnalysis.cpp. The class is implemented by concern, as
-// its groups below say:
+// function. The state machine of one resource is drawn at the top of
+// LifetimeAnalysis.cpp; what the analyses of a unit share is
+// AnalyzerImpl.h. The declaration is long because it is one class: the
+// files below implement it by concern, and its groups of members follow
+// them, so this header is their index.
 //
 //   Dataflow.cpp     the dataflow driver: CFG walk and worklist
-//   Disjuncts.cpp    ESP disjuncts: split, relevance, retirement, statistics
-//   (PathState.h the lattice, Join.h its join, FlatContainers.h its maps)
-//   Branches.cpp     branches: facts, status and null refinement
-//   Conditions.cpp   symbolic conditions: logical chains, bools bound to tests
-//   ValueFacts.cpp   program values of a disjunct (lib/Values) bound to places
-//   Status.cpp       where a status lives
-//   Calls.cpp        calls and the model's effects; what a call may change
-//   Assignments.cpp  assignments and escapes
-//   Lambdas.cpp      local lambdas
-//   Summaries.cpp    helper summaries (SummaryMode), pure helpers
-//   Reports.cpp      leaks and reports
 //   Places.cpp       places, locations, text
-//   HandleAttributes.cpp  acquire_handle/release_handle/use_handle("cuda")
 //   Templates.cpp    templates the unit never instantiates: their patterns
-//   Exceptions.cpp   throws that leave the function with live locals
+//   Paths/           what one path knows: PathState.h (the lattice),
+//                    Join.h (its join), FlatContainers.h (its maps),
+//                    Disjuncts.cpp (ESP split, relevance, retirement),
+//                    Branches.cpp (branch facts, status and null
+//                    refinement), Conditions.cpp (logical chains, bools
+//                    bound to tests), ValueFacts.cpp (program values of a
+//                    disjunct, lib/Values), Status.cpp (where a status lives)
+//   Transfer/        what a statement does: Calls.cpp (calls and the
+//                    model's effects), CallInvalidation.cpp (what a call
+//                    may change), Assignments.cpp (assignments and
+//                    escapes), Lambdas.cpp, Exceptions.cpp (throws that
+//                    leave the function)
+//   Callees/         model entries for callees the JSON does not list:
+//                    Summaries.cpp (helpers of the unit, pure helpers),
+//                    HandleAttributes.cpp (clang's handle attributes),
+//                    FunctionPointers.cpp (driver calls through pointers)
+//   Containers/      handles in standard containers: ContainerView.cpp
+//                    (which expressions are containers and elements),
+//                    ContainerFlow.cpp (the dataflow), ContainerOps.def
 //   Capture/         stream capture: Capture.cpp (open captures, calls
 //                    illegal during one), CaptureGuards.cpp (code that asks
 //                    whether its stream captures), CapturedMemory.cpp
@@ -30,18 +37,18 @@
 //   Ownership/       members across functions: Ownership.h and Ownership*.cpp
 //                    (the index of members across the TU), Members.cpp
 //                    (members of `this` that other methods may leave live)
+//   Reports/         Reports.cpp (leaks, findings and their notes),
+//                    Witness.cpp (a feasible path for every finding)
 //   LifetimeAnalysis.cpp  the public face (LifetimeAnalyzer, Impl)
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_LIFETIME_ANALYSIS_H
 #define CUDAGRAPH_TIDY_LIFETIME_ANALYSIS_H
 
-#include "AstWalk/WrittenCalls.h"
-#include "Lifetime/LifetimeAnalysis.h"
-#include "Lifetime/Containers.h"
-#include "Lifetime/Join.h"
-#include "Lifetime/ParentIndex.h"
-#include "Lifetime/PathState.h"
+#include "Lifetime/AnalyzerImpl.h"
+#include "Lifetime/Expressions.h"
+#include "Lifetime/Paths/Join.h"
+#include "Lifetime/Paths/PathState.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/CFG.h"
@@ -66,95 +73,6 @@ using namespace clang;
 
 namespace lifetime {
 
-/// `std::move(e)`, `std::forward<T>(e)`: a cast, the value passes through.
-inline bool isStdMoveOrForward(const CallExpr *Call) {
-  const FunctionDecl *Callee = Call->getNumArgs() == 1 ? Call->getDirectCallee() : nullptr;
-  if (!Callee || !Callee->getIdentifier() || !Callee->isInStdNamespace())
-    return false;
-  StringRef N = Callee->getName();
-  return N == "move" || N == "forward";
-}
-
-inline const Expr *strip(const Expr *E) {
-  while (E) {
-    const Expr *N = E->IgnoreParenCasts();
-    if (const auto *EWC = dyn_cast<ExprWithCleanups>(N))
-      N = EWC->getSubExpr();
-    else if (const auto *Call = dyn_cast<CallExpr>(N); Call && isStdMoveOrForward(Call))
-      N = Call->getArg(0);
-    else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(N))
-      N = MT->getSubExpr();
-    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(N))
-      N = BT->getSubExpr();
-    if (N == E)
-      return E;
-    E = N;
-  }
-  return E;
-}
-
-/// A member of `this`, or of the struct a pointer parameter points to
-/// (`ctx->stream`): owned by an object that outlives the call, so it never
-/// leaks when the function returns.
-inline bool isField(Key K) {
-  return K && (isa<FieldDecl>(K->Decl) ||
-               (K->Member && isa<ParmVarDecl>(K->Decl) &&
-                (K->Decl->getType()->isPointerType() || K->Decl->getType()->isReferenceType())));
-}
-
-/// A local whose members can be followed one by one: a plain struct that no
-/// destructor looks after.
-inline bool isPlainLocalAggregate(const VarDecl *VD) {
-  if (!VD->hasLocalStorage() || VD->getType()->isReferenceType())
-    return false;
-  const auto *RD = VD->getType()->getAsCXXRecordDecl();
-  if (RD)
-    return RD->hasDefinition() && RD->hasTrivialDestructor();
-  return VD->getType()->isRecordType();
-}
-
-/// An expression as written, for messages; empty when it spans lines or is
-/// longer than a message should quote.
-std::string shortSourceText(const Expr *E, const ASTContext &Ctx);
-
-/// What no constant evaluation can fold: a variable that is neither const
-/// nor constexpr, or a call of a function that is neither constexpr nor a
-/// builtin (`cudaMalloc(...)` compared or stored on every line).
-inline bool isNeverConstant(const Expr *E) {
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    return Callee && !Callee->isConstexpr() && !Callee->getBuiltinID();
-  }
-  const auto *DRE = dyn_cast<DeclRefExpr>(E);
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  return VD && !VD->isConstexpr() && !VD->getType().isConstQualified() &&
-         !VD->getType()->isReferenceType();
-}
-
-/// A variable nothing can write through: `const Opts o`, `const Opts &o`
-/// (a class with mutable members aside), as CSA reads const.
-inline bool isReadOnlyObject(const ValueDecl *D) {
-  QualType T = D->getType();
-  if (T->isReferenceType())
-    T = T->getPointeeType();
-  if (!T.isConstQualified())
-    return false;
-  const auto *RD = T->getAsCXXRecordDecl();
-  return !RD || !RD->hasDefinition() || !RD->hasMutableFields();
-}
-
-/// The call a CFG element evaluates, if it is one.
-const CallExpr *callOfElement(const CFGElement &E);
-/// The last call of a block (the noreturn call that ends it).
-const Stmt *lastCall(const CFGBlock *B);
-
-inline const CallExpr *asBuiltinExpect(const Expr *E) {
-  const auto *CE = dyn_cast<CallExpr>(E);
-  if (CE && CE->getBuiltinCallee() == Builtin::BI__builtin_expect && CE->getNumArgs() >= 1)
-    return CE;
-  return nullptr;
-}
-
 /// `cond` reduced to "Subject is non-zero" (TrueMeansNonZero) or "is zero".
 struct CondTest {
   const Expr *Subject = nullptr;
@@ -172,111 +90,6 @@ struct LiveOnReturn {
   std::string Kind;
   std::string By;
 };
-
-class OwnershipIndex;
-
-} // namespace lifetime
-
-struct LifetimeAnalyzer::Impl {
-  const ApiModel &Model;
-  ASTContext &Ctx;
-  LifetimeOptions Opts;
-  std::map<const FunctionDecl *, std::unique_ptr<FunctionSummary>> Summaries;
-  /// Summaries of a helper for constant arguments it branches on
-  /// (`allocate(&p, n, HOST)`), keyed by the helper and (parameter, value).
-  using ConstantArgs = std::vector<std::pair<unsigned, int64_t>>;
-  std::map<std::pair<const FunctionDecl *, ConstantArgs>, std::unique_ptr<FunctionSummary>>
-      SpecialisedSummaries;
-  /// Per helper: the integer, enum or bool parameters its conditions read.
-  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<unsigned, 2>> BranchedOnParams;
-  std::set<const FunctionDecl *> InProgress;
-  /// Helpers whose own findings a caller's finding is being checked against
-  /// (LifetimeAnalyzer::dropMismatchesNamedInside): a recursion guard.
-  std::set<const FunctionDecl *> HelpersAsked;
-  std::map<const FunctionDecl *, bool> Interesting;
-  /// Model entries built from clang's handle attributes (HandleAttributes.cpp).
-  std::map<const FunctionDecl *, std::unique_ptr<FunctionModel>> AttributeModels;
-  /// modelFor's answers that can no longer change (every scan and every
-  /// disjunct's transfer asks again; the callee's qualified name is costly).
-  llvm::DenseMap<const CallExpr *, const FunctionModel *> CallModels;
-  unsigned Depth = 0;
-  /// Members across the translation unit, built on first use.
-  std::unique_ptr<lifetime::OwnershipIndex> Ownership;
-  std::shared_ptr<WrittenCallsIndex> Calls;
-  /// Parents of each body's statements, built once: every analysis of a
-  /// function (its own, its helper summaries, each specialisation) asks
-  /// about the same body. (The ownership scan keeps its own ancestors.)
-  llvm::DenseMap<const Stmt *, std::unique_ptr<lifetime::ParentIndex>> Parents;
-  const lifetime::ParentIndex &parentsOf(const Stmt *Body, unsigned SizeHint = 0);
-
-  Impl(const ApiModel &M, ASTContext &C, LifetimeOptions O,
-       std::shared_ptr<WrittenCallsIndex> Calls);
-  ~Impl();
-  lifetime::OwnershipIndex &ownership();
-
-  const FunctionModel *lookupModel(const FunctionDecl *FD, unsigned NumArgs) {
-    if (!FD || !FD->getIdentifier())
-      return nullptr;
-    auto [It, New] = ModelsByCallee.try_emplace({FD, NumArgs}, nullptr);
-    if (!New)
-      return It->second;
-    const FunctionModel *M = Model.lookup(FD->getQualifiedNameAsString(), NumArgs);
-    if (!M && !FD->isCXXClassMember())
-      M = Model.lookup(FD->getName(), NumArgs);
-    return It->second = M;
-  }
-  /// lookupModel's answers: the qualified name is costly to print.
-  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, const FunctionModel *>
-      ModelsByCallee;
-  /// `__builtin_expect` and the other builtins the model does not describe
-  /// (getBuiltinID looks at the attributes each time it is asked).
-  bool isUnmodeledBuiltin(const FunctionDecl *FD, unsigned NumArgs) {
-    auto [It, New] = UnmodeledBuiltins.try_emplace({FD, NumArgs}, false);
-    if (New)
-      It->second = FD->getBuiltinID() && !lookupModel(FD, NumArgs);
-    return It->second;
-  }
-  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, bool> UnmodeledBuiltins;
-  /// Helpers that return whether a stream parameter captures: (parameter,
-  /// true while it captures) (CaptureGuards.cpp captureQueryOf).
-  llvm::DenseMap<const FunctionDecl *, std::optional<std::pair<unsigned, bool>>> CaptureQueries;
-  /// Member containers of handles, by the classes scanned (Containers.cpp).
-  std::map<const FieldDecl *, lifetime::ContainerMemberFacts> ContainerMembers;
-  std::set<const CXXRecordDecl *> ContainerClassesScanned;
-
-  const FunctionModel *modelFor(const CallExpr *Call);
-  const FunctionModel *attributeModel(const FunctionDecl *FD);
-  const FunctionDecl *calleeOf(const CallExpr *Call);
-  /// A driver call through a function pointer (`pfn_cuMemCreate(...)`,
-  /// a `PFN_cuMemCreate` variable): the entry of the function it points to.
-  const FunctionModel *pointerModel(const CallExpr *Call) const;
-  const FunctionSummary *summaryOf(const FunctionDecl *FD);
-  const FunctionSummary *summaryFor(const CallExpr *Call, const FunctionDecl *Callee);
-  std::unique_ptr<FunctionSummary> runSummary(const FunctionDecl *Def, ConstantArgs Constants);
-  ConstantArgs constantArgsOf(const CallExpr *Call, const FunctionDecl *Def);
-  const llvm::SmallVector<unsigned, 2> &branchedOnParams(const FunctionDecl *Def);
-  bool isInteresting(const FunctionDecl *FD);
-  bool mayReceiveResource(const FunctionDecl *Def) const;
-  static bool isDeviceCode(const FunctionDecl *Def);
-  bool isPureHelper(const FunctionDecl *FD, unsigned Depth = 0);
-  llvm::DenseMap<const FunctionDecl *, bool> PureHelpers;
-
-  // --- templates the unit never instantiates (Templates.cpp) ---
-  /// Not dependent, or a pattern analysed in place of its missing
-  /// instantiations.
-  bool analyzable(const FunctionDecl *FD);
-  bool isUninstantiatedPattern(const FunctionDecl *FD);
-  /// A pattern whose members the ownership index follows.
-  bool isOwnershipPattern(const FunctionDecl *FD);
-  std::optional<llvm::DenseSet<const FunctionDecl *>> InstantiatedPatterns;
-
-  // --- throws (Exceptions.cpp) ---
-  /// A helper that never returns because it throws.
-  bool alwaysThrows(const FunctionDecl *Callee);
-  llvm::DenseMap<const FunctionDecl *, bool> Throwers;
-};
-
-namespace lifetime {
 
 /// Runs the dataflow on one function.
 class Analysis {
@@ -599,7 +412,7 @@ private:
   void forgetExecReferences(Key Exec, PathState &P);
   void checkLaunchOfStaleExec(const CallExpr *Call, Key Exec, PathState &P);
 
-  // --- handles in standard containers (Containers.cpp) ---
+  // --- handles in standard containers (ContainerFlow.cpp) ---
   const ContainerView &containers();
   Key containerElementPlace(const Expr *E);
   const ValueDecl *containerAliasedBy(const Decl *D);

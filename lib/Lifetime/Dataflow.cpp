@@ -25,7 +25,7 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
     return;
   const Stmt *S = CS->getStmt();
   if (isContainerInsertPart(S))
-    return; // `{k, e}` built for `cache.insert`: the insertion's (Containers.cpp)
+    return; // `{k, e}` built for `cache.insert`: the insertion's (ContainerFlow.cpp)
   escapeDependentParts(S, P);
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
     onCall(Call, P, Dead);
@@ -53,7 +53,7 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
           continue;
         }
         if (isContainerLoopRange(VD))
-          continue; // a range loop reads the container (Containers.cpp)
+          continue; // a range loop reads the container (ContainerFlow.cpp)
         if (VD->getType()->isReferenceType())
           if (Key K = storageOf(VD->getInit()))
             AddressEscaped.insert(K); // an alias we do not follow

@@ -57,12 +57,12 @@
 //===----------------------------------------------------------------------===//
 //
 // This file is the public face: LifetimeAnalyzer, the state shared by the
-// analyses of one translation unit (LifetimeAnalyzer::Impl: model lookup,
-// the cache of helper summaries) and the cheap pre-filter. The analysis of
-// one function is the class Analysis, declared in Analysis.h and
-// implemented by concern in Dataflow.cpp, Disjuncts.cpp, Branches.cpp, Status.cpp,
-// Calls.cpp, Assignments.cpp, Lambdas.cpp, Summaries.cpp, Reports.cpp and
-// Places.cpp (Analysis.h lists what each holds).
+// analyses of one translation unit (LifetimeAnalyzer::Impl, declared in
+// AnalyzerImpl.h: model lookup, the cache of helper summaries) and the cheap
+// pre-filter. The analysis of one function is the class Analysis, declared
+// in Analysis.h and implemented by concern in Dataflow.cpp, Places.cpp and
+// the folders Paths/, Transfer/, Callees/, Containers/, Capture/,
+// Ownership/ and Reports/ (Analysis.h lists what each file holds).
 //
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Analysis.h"
@@ -110,10 +110,10 @@ bool LifetimeAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
   // most bodies worth analysing say so early.
   auto MakesInteresting = [&](const CallExpr *Call) {
     if (lifetime::dropsMemberContainerElements(Call))
-      return true; // an eviction from a member cache (Containers.cpp)
+      return true; // an eviction from a member cache (ContainerFlow.cpp)
     const FunctionDecl *Callee = calleeOf(Call);
     const FunctionModel *M =
-        Callee ? lookupModel(Callee, Call->getNumArgs()) : pointerModel(Call); // Calls.cpp
+        Callee ? lookupModel(Callee, Call->getNumArgs()) : pointerModel(Call); // FunctionPointers.cpp
     if (!Callee && !M)
       return false;
     if (M)
@@ -309,7 +309,7 @@ const FunctionModel *LifetimeAnalyzer::Impl::modelFor(const CallExpr *Call) {
         Found && (!Found->UnlistedArgsEscape || !Callee->getDefinition()))
       M = Found;
   if (!Callee)
-    M = pointerModel(Call); // Calls.cpp
+    M = pointerModel(Call); // FunctionPointers.cpp
   if (Callee && !M)
     M = attributeModel(Callee);
   if (Callee && !M && Opts.UseHelperSummaries) {

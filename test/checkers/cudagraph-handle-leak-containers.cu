@@ -2,7 +2,7 @@
 // RUN: %check_cudagraph_tidy %s cudagraph-unpaired-instantiate %t -check-suffixes=EXEC
 // RUN: %check_cudagraph_tidy %s cudagraph-use-after-dealloc %t -check-suffixes=UAF
 //
-// Handles kept in standard containers (lib/Lifetime/Containers.cpp): a
+// Handles kept in standard containers (lib/Lifetime/Containers/ContainerFlow.cpp): a
 // handle moves into the container, a release loop over the elements (or a
 // release of the element about to go) releases it, and a drop (clear,
 // erase, pop_back, the end of a local container) while it is live is a

@@ -4,7 +4,7 @@
 // RUN: %check_cudagraph_tidy %s cudagraph-unpaired-instantiate %t -check-suffixes=EXEC -- -DBUGGY
 //
 // What a condition means is kept past the joins that split it into leaves
-// (lib/Lifetime/Conditions.cpp): a resource acquired under `a || b` and
+// (lib/Lifetime/Paths/Conditions.cpp): a resource acquired under `a || b` and
 // released under the same test, a bool bound to a test of the handle it
 // guards, a counted loop an earlier guard makes run at least once. Each clean
 // function is silent; each -DBUGGY twin has the bug the test no longer hides.

@@ -5,7 +5,7 @@
 // RUN: %check_cudagraph_tidy %s cudagraph-mismatched-dealloc %t -check-suffixes=MISMATCH
 // RUN: %check_cudagraph_tidy %s cudagraph-unpaired-instantiate %t -check-suffixes=SPEC -config="{CheckOptions: {SpeculativeMemberReports: 'true'}}"
 //
-// Ownership beyond one function (lib/Lifetime/Ownership.h): members of
+// Ownership beyond one function (lib/Lifetime/Ownership/Ownership.h): members of
 // classes across their methods, C structs with init/free pairs, members of
 // pointer parameters tested before an acquisition. Every bug has a correct
 // twin next to it that must stay silent.

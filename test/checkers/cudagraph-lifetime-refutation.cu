@@ -7,7 +7,7 @@
 // RUN: %check_cudagraph_tidy %s cudagraph-handle-leak %t -check-suffixes=MERGED -config="{CheckOptions: {RefuteWithSolver: 'false'}}"
 //
 // Every finding needs one path that makes it and that Z3 finds feasible
-// (lib/Lifetime/Witness.cpp over lib/Values/PathFormula): relations between
+// (lib/Lifetime/Reports/Witness.cpp over lib/Values/PathFormula): relations between
 // two values, bits of a flag word, counts computed from a condition, sums.
 // The dataflow's value ranges decide none of these, so without the solver
 // each clean function below gets a false warning. Each -DBUGGY twin tests

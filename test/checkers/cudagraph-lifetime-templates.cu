@@ -6,7 +6,7 @@
 // (lib/Lifetime/Templates.cpp); what is type-dependent is unknown and stays
 // silent. Instantiated templates report once per defect, not once per
 // instantiation. Throws that leave the function while a local resource is
-// live leak it (lib/Lifetime/Exceptions.cpp). Every bug has a clean twin.
+// live leak it (lib/Lifetime/Transfer/Exceptions.cpp). Every bug has a clean twin.
 // With both options off (OFF) only the instantiated template and the
 // created graph a capture overwrites report.
 #include <cuda_runtime.h>

@@ -712,7 +712,7 @@ bool leak_inline_thrower_in_try(cudaGraph_t g, cudaStream_t s) {
 }
 
 // Outside a try the exception leaves the function: the exec is leaked when
-// the launch fails (exception safety, lib/Lifetime/Exceptions.cpp).
+// the launch fails (exception safety, lib/Lifetime/Transfer/Exceptions.cpp).
 void leak_inline_thrower_outside_try(cudaGraph_t g, cudaStream_t s) {
   cudaGraphExec_t exec;
   CUDA_CHECK_THROW(cudaGraphInstantiate(&exec, g, 0));

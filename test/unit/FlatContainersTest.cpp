@@ -5,7 +5,7 @@
 // facts it touches): each is checked against that loop on random maps.
 //
 //===----------------------------------------------------------------------===//
-#include "Lifetime/FlatContainers.h"
+#include "Lifetime/Paths/FlatContainers.h"
 
 #include "gtest/gtest.h"
 #include <random>

@@ -8,13 +8,13 @@
 // erases without releasing the element first is a leak; a `this`-call, a
 // read of an element or passing the container on lets it go. The element
 // model itself (one place for all elements, insertions, drops) is
-// Containers.cpp's.
+// ContainerFlow.cpp's.
 //
 // Part of the Analysis class declared in Analysis.h.
 //
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Analysis.h"
-#include "Lifetime/Containers.h"
+#include "Lifetime/Containers/Containers.h"
 
 namespace cgt {
 namespace lifetime {

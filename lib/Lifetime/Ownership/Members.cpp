@@ -161,7 +161,7 @@ void Analysis::forgetMembersChangedBy(const CallExpr *Call, PathState &P) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
   bool OnThis = MC && isa<CXXThisExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
   for (const auto &[K, Ids] : P.Bind) {
-    // The elements of a member container (Containers.cpp) go with any
+    // The elements of a member container (ContainerFlow.cpp) go with any
     // `this`-call: the index follows members as a whole.
     const auto *Field = K->whole() || K->Element ? dyn_cast<FieldDecl>(K->Decl) : nullptr;
     if (!Field)

@@ -1,7 +1,7 @@
 //===- ExportModel.cpp - project summaries as an API model file -----------===//
 //
 // The lifetime engine already summarises every function of a translation
-// unit for its callers in the same unit (lib/Lifetime/Summaries.cpp). The
+// unit for its callers in the same unit (lib/Lifetime/Callees/Summaries.cpp). The
 // export asks it for the summary of each definition other files can call
 // by name (external linkage, host code, not virtual, not a template, no
 // hand-written or built-in entry of the same name) and writes them as model

@@ -176,7 +176,7 @@ bool isInertArgument(const Expr *E, ArgumentContext &A) {
 /// The engine treats the second evaluation of a modelled call spelled once
 /// in a macro (`CHECK(e)` expanding `e` twice) as no call at all, and an
 /// unknown one as an unknown call: whether the callee has an entry matters
-/// there whatever its arguments are (lib/Lifetime/Calls.cpp).
+/// there whatever its arguments are (lib/Lifetime/Transfer/Calls.cpp).
 std::set<const CallExpr *> evaluatedTwice(const std::vector<const CallExpr *> &Calls,
                                           const SourceManager &SM) {
   std::map<std::pair<unsigned, unsigned>, std::vector<const CallExpr *>> BySpelling;

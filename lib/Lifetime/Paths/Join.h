@@ -24,7 +24,7 @@
 #ifndef CUDAGRAPH_TIDY_LIFETIME_JOIN_H
 #define CUDAGRAPH_TIDY_LIFETIME_JOIN_H
 
-#include "Lifetime/PathState.h"
+#include "Lifetime/Paths/PathState.h"
 #include "clang/AST/Decl.h"
 #include <vector>
 

@@ -240,7 +240,7 @@ void Analysis::scanElementReleases() {
         Arg = AddrOf->getSubExpr();
       Key K = storageOf(Arg);
       if (Key Elem = containerElementPlace(Arg))
-        K = Elem; // a container's elements (Containers.cpp)
+        K = Elem; // a container's elements (ContainerFlow.cpp)
       if (!K || !K->Element || releasesOneConstantElement(Arg))
         continue;
       // Where the macro that spells it starts: `CK_RET_OR(call, for (...)

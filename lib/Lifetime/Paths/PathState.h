@@ -15,7 +15,7 @@
 #define CUDAGRAPH_TIDY_LIFETIME_PATHSTATE_H
 
 #include "ApiModel/ApiModel.h"
-#include "Lifetime/FlatContainers.h"
+#include "Lifetime/Paths/FlatContainers.h"
 #include "Values/Constraints.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"

@@ -245,7 +245,7 @@ void Analysis::onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At,
                         PathState &P) {
   Key Target = storageOf(LHS);
   if (!Target && assignIntoContainer(LHS, RHS, At, P))
-    return; // `cache[k] = e` (Containers.cpp)
+    return; // `cache[k] = e` (ContainerFlow.cpp)
   // `out->exec = e` names a place (a member of the caller's object) that
   // the summary reports as an acquisition into the argument.
   if (SummaryMode && (!Target || isField(Target)))

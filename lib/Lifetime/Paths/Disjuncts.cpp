@@ -120,7 +120,7 @@ void Analysis::scanMentions() {
         Named.push_back(Bit->second);
     };
     // A range loop's variable or an iterator names its container's
-    // elements (Containers.cpp).
+    // elements (ContainerFlow.cpp).
     auto Mention = [&](const Decl *D, const Expr *By) {
       MentionOne(D, By);
       if (const ValueDecl *Container = containerAliasedBy(D))

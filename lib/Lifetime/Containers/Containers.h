@@ -5,8 +5,8 @@
 // `std::vector<cudaStream_t> streams_`), one of its elements (`cache[k]`,
 // `cache.at(k)`, `it->second`, `*it`, `v.back()`, the variable of a range
 // loop over it), and what a method call does to the elements
-// (ContainerOps.def). Syntactic and per body: the dataflow (Containers.cpp)
-// and the scan of a class's methods both use it.
+// (ContainerOps.def). Syntactic and per body (ContainerView.cpp): the
+// dataflow (ContainerFlow.cpp) and the scan of a class's methods both use it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_LIFETIME_CONTAINERS_H
@@ -42,6 +42,9 @@ struct ContainerMemberFacts {
 /// The expressions an insertion's argument is built of, down to the values:
 /// `{k, e}`, `std::pair<int, T>(k, e)`, `std::make_pair(k, e)`.
 void collectInsertionParts(const clang::Expr *E, llvm::SmallVectorImpl<const clang::Expr *> &Out);
+
+/// `it->first`, `p.second`: the member of a pair with that name.
+bool isPairMember(const clang::MemberExpr *ME, llvm::StringRef Name);
 
 /// `cache_.erase(it)`, `streams_.clear()` on a member container of handles.
 bool dropsMemberContainerElements(const clang::CallExpr *Call);
