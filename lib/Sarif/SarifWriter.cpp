@@ -33,30 +33,9 @@ const char RootBaseId[] = "%SRCROOT%";
 /// is written (docs/reliability.md, "No path leaks").
 const char OutsideBaseId[] = "%OUTSIDE_SRCROOT%";
 
-bool isContinuationByte(unsigned char C) { return (C & 0xC0) == 0x80; }
-
-/// Byte offset in `L` of 1-based code-point column `Column`, at most L.size().
-size_t byteOffset(const std::string &L, unsigned Column) {
-  size_t I = 0;
-  for (unsigned Point = 1; Point < Column && I < L.size(); ++Point) {
-    ++I;
-    while (I < L.size() && isContinuationByte(static_cast<unsigned char>(L[I])))
-      ++I;
-  }
-  return I;
-}
-
 /// Regions longer than this get no snippet: a reviewer needs the flagged
 /// code, not a copy of a whole function.
 const unsigned MaxSnippetLines = 20;
-
-std::string stripWhitespace(const std::string &S) {
-  std::string Out;
-  for (char C : S)
-    if (C != ' ' && C != '\t' && C != '\r' && C != '\n')
-      Out += C;
-  return Out;
-}
 
 /// clang reports paths as the compiler saw them; GitHub cannot show results
 /// in symlinked files, so every path is resolved before it is made relative.
@@ -76,10 +55,6 @@ public:
 private:
   std::map<std::string, std::string> Cache;
 };
-
-std::string fileUri(const std::string &AbsPath) {
-  return "file://" + encodeUriPath(AbsPath);
-}
 
 bool isPathChar(char C) {
   return llvm::isAlnum(C) || C == '/' || C == '.' || C == '_' || C == '-' ||
@@ -494,130 +469,6 @@ OJson LogBuilder::build() {
 }
 
 } // namespace
-
-const std::vector<std::string> &SourceText::lines(const std::string &File) {
-  auto It = Cache.find(File);
-  if (It != Cache.end())
-    return It->second;
-  std::vector<std::string> &Lines = Cache[File];
-  std::ifstream In(File, std::ios::binary);
-  if (!In)
-    return Lines;
-  std::string L;
-  while (std::getline(In, L)) {
-    if (!L.empty() && L.back() == '\r')
-      L.pop_back();
-    Lines.push_back(L);
-  }
-  return Lines;
-}
-
-const std::string &SourceText::line(const std::string &File, unsigned Line) {
-  static const std::string Empty;
-  const std::vector<std::string> &Ls = lines(File);
-  if (Line == 0 || Line > Ls.size())
-    return Empty;
-  return Ls[Line - 1];
-}
-
-unsigned SourceText::codePointColumn(const std::string &File, unsigned Line,
-                                     unsigned ByteColumn) {
-  if (ByteColumn == 0)
-    return 1;
-  const std::string &L = line(File, Line);
-  unsigned Bytes = ByteColumn - 1;
-  unsigned Points = 0;
-  for (unsigned I = 0; I < Bytes && I < L.size(); ++I)
-    if (!isContinuationByte(static_cast<unsigned char>(L[I])))
-      ++Points;
-  // Past the end of the line (the newline, or a file we cannot read) each
-  // byte counts as one code point.
-  if (Bytes > L.size())
-    Points += Bytes - L.size();
-  return Points + 1;
-}
-
-std::string SourceText::enclosingContext(const std::string &File,
-                                         unsigned Line) {
-  const std::vector<std::string> &Ls = lines(File);
-  for (unsigned I = std::min<size_t>(Line, Ls.size()); I >= 1; --I) {
-    const std::string &L = Ls[I - 1];
-    if (L.empty() || !(llvm::isAlpha(L[0]) || L[0] == '_'))
-      continue;
-    return stripWhitespace(L);
-  }
-  return "";
-}
-
-std::string SourceText::text(const std::string &File, unsigned StartLine,
-                             unsigned StartColumn, unsigned EndLine,
-                             unsigned EndColumn) {
-  std::string Out;
-  for (unsigned N = StartLine; N <= EndLine; ++N) {
-    const std::string &L = line(File, N);
-    size_t From = N == StartLine ? byteOffset(L, StartColumn) : 0;
-    size_t To = N == EndLine ? byteOffset(L, EndColumn) : L.size();
-    if (To > From)
-      Out.append(L, From, To - From);
-    if (N != EndLine)
-      Out += '\n';
-  }
-  return Out;
-}
-
-std::string relativeToRoot(const std::string &File, const std::string &Root) {
-  if (Root.empty() || File.empty())
-    return "";
-  std::string Prefix = Root;
-  if (Prefix.back() != '/')
-    Prefix += '/';
-  if (File.compare(0, Prefix.size(), Prefix) != 0 || File.size() == Prefix.size())
-    return "";
-  return File.substr(Prefix.size());
-}
-
-std::string encodeUriPath(const std::string &Path) {
-  std::string Out;
-  for (unsigned char C : Path) {
-    if (llvm::isAlnum(C) || C == '/' || C == '-' || C == '.' || C == '_' ||
-        C == '~') {
-      Out += static_cast<char>(C);
-    } else {
-      Out += '%';
-      Out += llvm::hexdigit(C >> 4, /*LowerCase=*/false);
-      Out += llvm::hexdigit(C & 15, /*LowerCase=*/false);
-    }
-  }
-  return Out;
-}
-
-std::string repositoryUriFromRemote(const std::string &Remote) {
-  llvm::StringRef R = llvm::StringRef(Remote).trim();
-  if (R.empty())
-    return "";
-  size_t Scheme = R.find("://");
-  if (Scheme != llvm::StringRef::npos) {
-    // scheme://[user[:password]@]host/path: credentials never reach a log.
-    llvm::StringRef Rest = R.substr(Scheme + 3);
-    llvm::StringRef Authority = Rest.take_until([](char C) { return C == '/'; });
-    size_t At = Authority.rfind('@');
-    if (At != llvm::StringRef::npos)
-      Rest = Rest.substr(At + 1);
-    return (R.take_front(Scheme + 3) + Rest).str();
-  }
-  size_t Colon = R.find(':');
-  if (Colon != llvm::StringRef::npos && R.take_front(Colon).find('/') == llvm::StringRef::npos) {
-    // scp-like [user@]host:path, as git understands it.
-    llvm::StringRef Host = R.take_front(Colon);
-    if (size_t At = Host.rfind('@'); At != llvm::StringRef::npos)
-      Host = Host.substr(At + 1);
-    llvm::StringRef Path = R.substr(Colon + 1).ltrim('/');
-    return ("ssh://" + Host + "/" + Path).str();
-  }
-  if (!R.starts_with("/"))
-    return "";
-  return fileUri(R.str());
-}
 
 std::vector<std::string>
 computeFingerprints(const std::vector<FindingRecord> &Findings,

@@ -20,6 +20,8 @@
 #define CUDAGRAPH_TIDY_SARIF_SARIFWRITER_H
 
 #include "Report/Finding.h"
+#include "Sarif/SourceText.h"
+#include "Sarif/Uris.h"
 #include <map>
 #include <set>
 #include <string>
@@ -64,41 +66,6 @@ struct SarifInput {
   /// revisit budget): warning notifications, the run still succeeded.
   std::vector<std::string> Incomplete;
 };
-
-/// Reads source files once and answers line-level questions about them.
-/// Files that cannot be read behave as empty, so columns pass through.
-class SourceText {
-public:
-  /// Text of 1-based `Line` without its newline (and without a trailing CR).
-  const std::string &line(const std::string &File, unsigned Line);
-  /// Converts a 1-based byte column on `Line` to a 1-based code-point column.
-  unsigned codePointColumn(const std::string &File, unsigned Line,
-                           unsigned ByteColumn);
-  /// The nearest line at or above `Line` that starts a top-level declaration
-  /// (no indentation, not a brace, comment or preprocessor line): the
-  /// signature of the enclosing function in ordinary code.
-  std::string enclosingContext(const std::string &File, unsigned Line);
-  /// The text between two 1-based code-point positions (end exclusive),
-  /// lines joined by '\n'; what a region's snippet shows.
-  std::string text(const std::string &File, unsigned StartLine,
-                   unsigned StartColumn, unsigned EndLine, unsigned EndColumn);
-
-private:
-  const std::vector<std::string> &lines(const std::string &File);
-  std::map<std::string, std::vector<std::string>> Cache;
-};
-
-/// Path of `File` relative to `Root` ("src/a.cu"), or "" when it is not
-/// under Root. Both are taken as given (the caller resolves symlinks).
-std::string relativeToRoot(const std::string &File, const std::string &Root);
-
-/// Percent-encodes a relative path for a SARIF "uri" (keeps '/').
-std::string encodeUriPath(const std::string &Path);
-
-/// A git remote URL as a repositoryUri: user names and passwords (tokens)
-/// removed, scp-like "host:path" as "ssh://host/path", a local path as a
-/// file:// URI. "" when nothing is left.
-std::string repositoryUriFromRemote(const std::string &Remote);
 
 /// Fingerprints of every finding, parallel to `Findings`: a hash of check,
 /// root-relative file, message, whitespace-free line text, code-point column

@@ -15,10 +15,6 @@ using json = nlohmann::json;
 
 namespace cgt {
 
-std::string fileUri(const std::string &AbsPath) {
-  return "file://" + encodeUriPath(AbsPath);
-}
-
 std::string pathOfUri(const std::string &Uri) {
   llvm::StringRef U(Uri);
   if (!U.consume_front("file://"))

@@ -19,9 +19,8 @@
 
 namespace cgt {
 
-/// "file:///a%20b/c.cu" for "/a b/c.cu", and back; "" for a URI that is not
-/// a file: URI.
-std::string fileUri(const std::string &AbsPath);
+/// "/a b/c.cu" for "file:///a%20b/c.cu" (the way back from Sarif/Uris.h's
+/// fileUri); "" for a URI that is not a file: URI.
 std::string pathOfUri(const std::string &Uri);
 
 /// The number of UTF-16 code units in the first `Bytes` bytes of `Line`.
