@@ -342,13 +342,17 @@ private:
   void addFieldEffects(FunctionModel &M) const;
   void noteReturnedResource(const Expr *Ret, const PathState &P);
   void notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const PathState &P);
+  bool notePublishedAgain(const ParmVarDecl *To, const Expr *RHS);
+  std::set<std::pair<int, std::string>> sharedPublications() const;
   const ParmVarDecl *outParameter(const Expr *E, bool AddressTaken) const;
   void noteCaptureUnsafeCalls(FunctionModel &M) const;
+  bool returnsParamMember(const Expr *Ret);
+  void noteCaptureIntoParamGraph(const CallExpr *Call, const FunctionModel &M);
+  void addCaptureRole(FunctionModel &M) const;
 
   // --- members other methods may leave live (Members.cpp) ---
   void seedMembersLiveOnEntry(PathState &Entry);
   void seedTestedParamMembers(PathState &Entry);
-  bool testsCompanionFlag(const FieldDecl *F) const;
   static bool mentionsMemberOf(const Stmt *S, const ValueDecl *Base, const FieldDecl *F);
   void noteMembersAtExit(const PathState &P, SourceLocation Where);
   void forgetMembersChangedBy(const CallExpr *Call, PathState &P);
@@ -646,8 +650,12 @@ private:
     int Param;
     std::string Kind;
     std::string Field;
+    unsigned Resource = 0; ///< the local's resource it publishes (0: none)
   };
   std::vector<SummaryAcquire> SummaryAcquires;
+  /// SummaryMode: parameters whose acquired handle the helper also stores
+  /// through another parameter (`*ipcPtr = *devMem`): two owners.
+  std::set<int> PublishedTwice;
   /// Stream captures, by resource: the capture mode was a constant relaxed
   /// mode, and whether this function ends captures on that stream at all
   /// (else it is a `begin` helper whose capture is left open by design).
@@ -664,6 +672,13 @@ private:
   std::set<const CallExpr *> ThreadRelaxedCalls;
   /// SummaryMode: parameters whose stream capture the helper ends.
   std::vector<int> SummaryCaptureEnds;
+  /// SummaryMode: captures the helper begins into a graph it is given
+  /// (`cudaStreamBeginCaptureToGraph(s, g, ...)` on parameters `s`, `g`).
+  struct CaptureIntoParam {
+    int Stream;
+    int Graph;
+  };
+  std::vector<CaptureIntoParam> SummaryCapturesIntoGraphs;
   /// SummaryMode: releases of what a pointer parameter points to.
   std::vector<ReleaseEffect> SummaryDerefReleases;
   /// SummaryMode: members of pointer or reference parameters released here

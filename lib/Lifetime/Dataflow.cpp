@@ -62,7 +62,10 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
   } else if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
     if (SummaryMode)
       noteReturnedResource(RS->getRetValue(), P);
-    escapeValueRefs(RS->getRetValue(), P);
+    // A lent member stays where it is: a summary then says the helper
+    // leaves it acquired (a lazy getter that rebuilds `p->graph`).
+    if (!returnsParamMember(RS->getRetValue()))
+      escapeValueRefs(RS->getRetValue(), P);
   } else if (const auto *Cons = dyn_cast<CXXConstructExpr>(S)) {
     escapeArgs(Cons->getConstructor(), {Cons->getArgs(), Cons->getNumArgs()}, P);
   } else if (const auto *ILE = dyn_cast<InitListExpr>(S)) {

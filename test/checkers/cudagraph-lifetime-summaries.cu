@@ -308,3 +308,81 @@ bool fresh_launch(LazyPlan *p, cudaStream_t s) {
     return false;
   return cudaGraphLaunch(e, s) == cudaSuccess;
 }
+
+// ---- one handle published through two out-parameters ---------------------
+// A mapping helper that returns the same IPC pointer through two
+// out-parameters (`*ipcPtr = *devMem`, nccl's p2p transport): the caller
+// keeps it twice, and the copy in its resources is the one it closes, so
+// the summary acquires into neither. The same helper without the second
+// store hands the caller one mapping it must close.
+struct PeerMem { unsigned long head; };
+struct PeerResources { void *memIpc; };
+struct PeerConn { unsigned long *head; };
+static cudaError_t map_peer(cudaIpcMemHandle_t h, void **devMem, void **ipcPtr) {
+  cudaError_t e = cudaIpcOpenMemHandle(devMem, h, cudaIpcMemLazyEnablePeerAccess);
+  if (e != cudaSuccess)
+    return e;
+  *ipcPtr = *devMem;
+  return cudaSuccess;
+}
+static cudaError_t map_peer_once(cudaIpcMemHandle_t h, void **devMem) {
+  return cudaIpcOpenMemHandle(devMem, h, cudaIpcMemLazyEnablePeerAccess);
+}
+int peer_connect(PeerResources *res, PeerConn *conn, cudaIpcMemHandle_t h) {
+  PeerMem *rem = nullptr;
+  if (map_peer(h, (void **)&rem, &res->memIpc) != cudaSuccess)
+    return 1;
+  conn->head = &rem->head;
+  return 0;
+}
+int peer_connect_once(PeerConn *conn, cudaIpcMemHandle_t h) {
+  PeerMem *rem = nullptr;
+  if (map_peer_once(h, (void **)&rem) != cudaSuccess)
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:7: warning: IPC memory mapping 'rem' created by 'map_peer_once' is not released on every path
+    return 1;
+  conn->head = &rem->head;
+  return 0;
+}
+
+// ---- a lazy getter that rebuilds through a helper -------------------------
+// `rebuild` destroys the graph a plan holds and captures a new one into the
+// same member; the getter returns the member. Its caller uses the new graph
+// (warp's apic.cu): no use after release, no leak. A helper that only
+// destroys it leaves the caller a released member.
+struct RebuiltPlan {
+  cudaGraph_t graph;
+};
+static bool rebuild_plan(RebuiltPlan *p, cudaStream_t s, float *d) {
+  if (p->graph) {
+    cudaGraphDestroy(p->graph);
+    p->graph = nullptr;
+  }
+  if (cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) != cudaSuccess)
+    return false;
+  cudaMemsetAsync(d, 0, 4, s);
+  cudaGraph_t captured = nullptr;
+  if (cudaStreamEndCapture(s, &captured) != cudaSuccess)
+    return false;
+  p->graph = captured;
+  return true;
+}
+static void drop_plan(RebuiltPlan *p) { cudaGraphDestroy(p->graph); }
+static cudaGraph_t plan_graph(RebuiltPlan *p, cudaStream_t s, float *d) {
+  if (!p->graph && !rebuild_plan(p, s, d))
+    return nullptr;
+  return p->graph;
+}
+static cudaGraph_t dropped_graph(RebuiltPlan *p) {
+  drop_plan(p);
+  return p->graph;
+}
+bool plan_instantiate(RebuiltPlan *p, cudaStream_t s, float *d, cudaGraphExec_t *out) {
+  if (!plan_graph(p, s, d))
+    return false;
+  return cudaGraphInstantiate(out, p->graph, 0) == cudaSuccess;
+}
+bool dropped_instantiate(RebuiltPlan *p, cudaGraphExec_t *out) {
+  dropped_graph(p);
+  return cudaGraphInstantiate(out, p->graph, 0) == cudaSuccess;
+  // CHECK-MESSAGES-UAF: :[[@LINE-1]]:10: warning: 'p->graph' is used by 'cudaGraphInstantiate' after it was released
+}

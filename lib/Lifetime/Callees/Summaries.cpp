@@ -9,6 +9,7 @@
 //   Live, never passed on                   -> uses (only used: no hand-off)
 //   Escaped (stored, returned, unknown call) -> unlisted: escapes at the call
 //   *out = e / out->f = e / acquire(&c->f)  -> acquires (into the member "f")
+//   one handle stored through two params    -> acquires into neither
 //   release of c->f it did not acquire      -> releases the member "f"
 //
 // Kinds that differ by path are "any of these" (OrKinds); a call passing a
@@ -138,16 +139,20 @@ void Analysis::addFieldEffects(FunctionModel &M) const {
       M.Releases.push_back(R);
 }
 
+/// `return p->exec;` of a lazy getter: the object behind the parameter
+/// keeps what it returns, the caller borrows it.
+bool Analysis::returnsParamMember(const Expr *Ret) {
+  Key K = Ret ? storageOf(Ret) : nullptr;
+  return K && K->Member && !K->Element && isa<ParmVarDecl>(K->Decl) &&
+         (K->Decl->getType()->isPointerType() || K->Decl->getType()->isReferenceType());
+}
+
 /// A helper that returns a live resource it acquired is a factory.
 void Analysis::noteReturnedResource(const Expr *Ret, const PathState &P) {
   Key K = Ret ? storageOf(Ret) : nullptr;
-  // `return pool_;` lends the object's handle; it stays the object's. So
-  // does `return p->exec;` of a lazy getter: the object behind the
-  // parameter keeps what it returns.
-  if (K && K->whole() && isa<FieldDecl>(K->Decl))
-    return;
-  if (K && K->Member && !K->Element && isa<ParmVarDecl>(K->Decl) &&
-      (K->Decl->getType()->isPointerType() || K->Decl->getType()->isReferenceType()))
+  // `return pool_;` lends the object's handle; it stays the object's, as
+  // does a member of a parameter.
+  if ((K && K->whole() && isa<FieldDecl>(K->Decl)) || returnsParamMember(Ret))
     return;
   auto It = K ? P.Bind.find(K) : P.Bind.end();
   if (It == P.Bind.end())
@@ -176,15 +181,55 @@ void Analysis::notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const
     PVD = outParameter(ME->getBase(), /*AddressTaken=*/false);
     Field = ME->getMemberDecl()->getNameAsString();
   }
+  if (!PVD || (Field.empty() && notePublishedAgain(PVD, RHS)))
+    return;
   Key From = storageOf(RHS);
   auto It = From ? P.Bind.find(From) : P.Bind.end();
-  if (!PVD || It == P.Bind.end())
+  if (It == P.Bind.end())
     return;
   for (unsigned R : It->second)
     if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live) &&
                                  !Resources[R].Kind.empty())
       SummaryAcquires.push_back({static_cast<int>(PVD->getFunctionScopeIndex()),
-                                 Resources[R].Kind, Field});
+                                 Resources[R].Kind, Field, R});
+}
+
+/// `*ipcPtr = *devMem` after `cudaIpcOpenMemHandle(devMem, ...)` (nccl's
+/// p2p mapping helper): the caller gets one handle in two places, and which
+/// of them owns it is the caller's convention (nccl closes the second, kept
+/// in its resources). The summary then acquires into neither: a leak of the
+/// first would be a guess.
+bool Analysis::notePublishedAgain(const ParmVarDecl *To, const Expr *RHS) {
+  const auto *Deref = dyn_cast<UnaryOperator>(strip(RHS));
+  if (!Deref || Deref->getOpcode() != UO_Deref)
+    return false;
+  const ParmVarDecl *From = outParameter(Deref->getSubExpr(), /*AddressTaken=*/false);
+  if (!From || From == To)
+    return false;
+  int Index = static_cast<int>(From->getFunctionScopeIndex());
+  if (llvm::none_of(SummaryAcquires, [&](const SummaryAcquire &Acq) {
+        return Acq.Param == Index && Acq.Field.empty();
+      }))
+    return false;
+  PublishedTwice.insert(Index);
+  return true;
+}
+
+/// The (parameter, member) pairs the summary acquires into none of: those
+/// published twice, and those holding a local's resource that the helper
+/// also stores through another parameter (`*a = p; *b = p;`).
+std::set<std::pair<int, std::string>> Analysis::sharedPublications() const {
+  std::set<std::pair<int, std::string>> Shared;
+  for (int Param : PublishedTwice)
+    Shared.insert({Param, ""});
+  std::map<unsigned, std::set<std::pair<int, std::string>>> ByResource;
+  for (const SummaryAcquire &Acq : SummaryAcquires)
+    if (Acq.Resource)
+      ByResource[Acq.Resource].insert({Acq.Param, Acq.Field});
+  for (const auto &[R, Targets] : ByResource)
+    if (Targets.size() > 1)
+      Shared.insert(Targets.begin(), Targets.end());
+  return Shared;
 }
 
 std::unique_ptr<FunctionSummary> Analysis::summary() const {
@@ -231,7 +276,10 @@ std::unique_ptr<FunctionSummary> Analysis::summary() const {
   // cannot know which family releases it, so any of them may (the resource
   // still leaks); a call passing a constant `space` gets a summary
   // specialised to it (summaryFor) that knows.
+  std::set<std::pair<int, std::string>> Shared = sharedPublications();
   for (const SummaryAcquire &Acq : SummaryAcquires) {
+    if (Shared.count({Acq.Param, Acq.Field}))
+      continue;
     auto Same = llvm::find_if(M.Acquires, [&](const AcquireEffect &E) {
       return E.Arg == Acq.Param && E.Field == Acq.Field;
     });
@@ -248,13 +296,44 @@ std::unique_ptr<FunctionSummary> Analysis::summary() const {
     M.StatusType = "int";
   if (!SummaryReturnKind.empty())
     M.Acquires.push_back({ReturnValue, SummaryReturnKind, true});
-  // `end(s, &g)` around cudaStreamEndCapture ends its caller's capture.
+  addCaptureRole(M);
+  noteCaptureUnsafeCalls(M);
+  return S;
+}
+
+/// `resume(s, g)` around `cudaStreamBeginCaptureToGraph(s, g, ...)` (warp's
+/// pause/resume of a capture into a conditional node's body graph): the
+/// helper's caller ends that capture and gets `g` back, not a new graph, so
+/// its summary begins a capture into its graph parameter. Captures a
+/// helper begins into graphs of its own stay its business.
+void Analysis::noteCaptureIntoParamGraph(const CallExpr *Call, const FunctionModel &M) {
+  auto ParamIndex = [&](int Arg) -> int {
+    if (Arg < 0 || Arg >= static_cast<int>(Call->getNumArgs()))
+      return -1;
+    const auto *DRE = dyn_cast<DeclRefExpr>(strip(Call->getArg(Arg)));
+    const auto *PVD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    return PVD && PVD->getDeclContext() == FD ? static_cast<int>(PVD->getFunctionScopeIndex())
+                                              : -1;
+  };
+  int Stream = ParamIndex(M.StreamArg), Graph = ParamIndex(M.IntoGraphArg);
+  if (Stream >= 0 && Graph >= 0)
+    SummaryCapturesIntoGraphs.push_back({Stream, Graph});
+}
+
+/// `end(s, &g)` around cudaStreamEndCapture ends its caller's capture;
+/// `resume(s, g)` (noteCaptureIntoParamGraph) begins one into `g` when it
+/// leaves it open.
+void Analysis::addCaptureRole(FunctionModel &M) const {
   if (!SummaryCaptureEnds.empty()) {
     M.Capture = CaptureRole::End;
     M.StreamArg = SummaryCaptureEnds.front();
+    return;
   }
-  noteCaptureUnsafeCalls(M);
-  return S;
+  if (SummaryCapturesIntoGraphs.empty())
+    return;
+  M.Capture = CaptureRole::Begin;
+  M.StreamArg = SummaryCapturesIntoGraphs.front().Stream;
+  M.IntoGraphArg = SummaryCapturesIntoGraphs.front().Graph;
 }
 
 /// A helper that makes a call prohibited during stream capture is

@@ -196,6 +196,8 @@ void Analysis::onCaptureCall(const CallExpr *Call, const FunctionModel &M, PathS
       if (const auto *PVD = dyn_cast<ParmVarDecl>(DRE->getDecl()))
         if (!llvm::is_contained(SummaryCaptureEnds, PVD->getFunctionScopeIndex()))
           SummaryCaptureEnds.push_back(PVD->getFunctionScopeIndex());
+  if (SummaryMode && M.Capture == CaptureRole::Begin)
+    noteCaptureIntoParamGraph(Call, M);
   Key K = capturePlace(Stream);
   if (!K)
     return;

@@ -14,9 +14,12 @@
 //        +-- the destructor returns while Live (it releases the member on
 //            other paths)                           --> Leak
 //
-// Methods that test a flag the leaving method sets (`if (captured_)
-// return;`) are not seeded for that member: the flag may say whether it is
-// live, and the dataflow does not follow members across calls.
+// Methods that test a flag the leaving method sets with the member (`if
+// (captured_) return;`) are not seeded from that method: the flag may say
+// whether it is live, and the dataflow does not follow members across calls
+// (OwnershipEntry.cpp picks the leavers, CompanionFlags.cpp the flags). A
+// method the destructor runs (`~Step() { reset(); }`) is judged as the
+// destructor.
 //
 // The other direction: run on a method with collectMembersLiveAtExit(), the
 // analysis records which members it may return holding a resource it
@@ -45,8 +48,6 @@ void Analysis::seedMembersLiveOnEntry(PathState &Entry) {
   if (!MD)
     return;
   for (const auto &[F, L] : A.ownership().liveOnEntry(MD)) {
-    if (testsCompanionFlag(F))
-      continue;
     Key K = placeOf(F);
     unsigned R = resourceFor(L.Acquisition, -1, L.Kind, L.By, K, InheritedSlot);
     Resources[R].LeftLiveBy = L.Method;
@@ -93,28 +94,6 @@ bool Analysis::mentionsMemberOf(const Stmt *S, const ValueDecl *Base, const Fiel
         return true;
   return llvm::any_of(S->children(),
                       [&](const Stmt *C) { return mentionsMemberOf(C, Base, F); });
-}
-
-/// Is what this method does to `F` (acquire into it; in the destructor,
-/// release it) decided by something the methods that leave `F` live also
-/// set or test?
-bool Analysis::testsCompanionFlag(const FieldDecl *F) const {
-  const OwnershipIndex &OI = A.ownership();
-  const OwnedMember *O = OI.member(F);
-  if (!O)
-    return false;
-  std::vector<const Stmt *> Sites;
-  for (const MemberAcquisition &Acq : O->Acquisitions)
-    if (Acq.In == FD)
-      Sites.push_back(Acq.Call);
-  for (const MemberRelease &Rel : O->Releases)
-    if (Rel.In == FD)
-      Sites.push_back(Rel.Call);
-  for (const Stmt *S : Sites)
-    for (const Expr *Cond : guardingConditions(FD, S))
-      if (OI.isCompanionFlag(F, Cond))
-        return true;
-  return false;
 }
 
 /// At a return: record the members left live (collect mode), or report the

@@ -29,7 +29,8 @@
 //                     or testing it first overwrites a live resource
 //
 // Ownership.cpp builds the index, OwnershipFindings.cpp reports the first
-// two conclusions, OwnershipEntry.cpp answers the third.
+// two conclusions, OwnershipEntry.cpp answers the third (with the flags
+// CompanionFlags.cpp ties to members).
 //
 // The index is syntactic (every mention of a member is classified once);
 // only "which methods leave a member live" runs the dataflow on the methods
@@ -129,10 +130,15 @@ public:
   /// the method (and acquisition) that leaves each so.
   std::map<const clang::FieldDecl *, LiveOnReturn>
   liveOnEntry(const clang::CXXMethodDecl *M);
-  /// Members another method of the class writes on the paths that leave
-  /// `F` live (flags such as `captured_ = true`): a test of one of them may
-  /// say whether `F` is live.
-  bool isCompanionFlag(const clang::FieldDecl *F, const clang::Expr *Cond) const;
+  /// Members the method `Leaver`, which may leave `F` live, sets with the
+  /// acquisition (flags such as `captured_ = true`) or tests before it: a
+  /// test of one of them may say whether `F` is live (CompanionFlags.cpp).
+  bool isCompanionFlag(const clang::FieldDecl *F, const clang::FunctionDecl *Leaver,
+                       const clang::Expr *Cond) const;
+  /// Whether `M`'s acquisitions or releases of `F` are decided by a flag
+  /// that `Leaver` sets with the value it leaves in `F`.
+  bool flagDecides(const clang::FieldDecl *F, const clang::CXXMethodDecl *M,
+                   const clang::FunctionDecl *Leaver) const;
 
 private:
   /// Indexes `FD`'s body; returns the declarations in it (local classes and
@@ -177,6 +183,10 @@ private:
   void computeLeavers(const clang::CXXRecordDecl *RD);
   void addGuardingMembers(const clang::FieldDecl *F, const clang::FunctionDecl *FD,
                           const clang::Expr *Acquisition);
+  /// Whether `FD` writes the flag `G` with `Acquisition` rather than about
+  /// something else (CompanionFlags.cpp).
+  bool flagSetWith(const clang::FieldDecl *G, const clang::FunctionDecl *FD,
+                   const clang::Stmt *Acquisition) const;
   bool calledRepeatedly(const clang::CXXMethodDecl *M) const;
   void noteRepeatedCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee,
                         const clang::FunctionDecl *In, const AncestorChain &PM);
@@ -219,8 +229,11 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *,
                  llvm::DenseMap<const clang::VarDecl *, LocalAcquisition>>
       LocalAcquisitions;
-  /// Members written on the functions that leave another member live.
-  std::map<const clang::FieldDecl *, std::set<const clang::FieldDecl *>> Companions;
+  /// Per member, per method that may leave it live: the flags that method
+  /// sets with it or tests before acquiring it.
+  std::map<const clang::FieldDecl *,
+           std::map<const clang::FunctionDecl *, std::set<const clang::FieldDecl *>>>
+      Companions;
 };
 
 } // namespace lifetime

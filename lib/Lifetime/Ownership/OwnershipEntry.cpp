@@ -141,11 +141,12 @@ void OwnershipIndex::computeLeavers(const CXXRecordDecl *RD) {
     for (const auto &[F, Live] : An.membersLiveAtExit()) {
       Leavers[F].push_back(Live);
       Leavers[F].back().Method = cast<CXXMethodDecl>(FD);
-      // Flags the leaving method sets (`captured_ = true`); handles it
-      // acquires into are not flags.
+      // Flags the leaving method sets with the acquisition (`captured_ =
+      // true`); handles it acquires into are not flags (CompanionFlags.cpp).
       for (const auto &[G, O] : Members)
-        if (G != F && G->getParent() == RD && O.WrittenIn.count(FD) && O.Acquisitions.empty())
-          Companions[F].insert(G);
+        if (G != F && G->getParent() == RD && O.WrittenIn.count(FD) && O.Acquisitions.empty() &&
+            flagSetWith(G, FD, Live.Acquisition))
+          Companions[F][FD].insert(G);
       addGuardingMembers(F, FD, Live.Acquisition);
     }
   }
@@ -192,50 +193,6 @@ std::vector<const Expr *> guardingConditions(const FunctionDecl *FD, const Stmt 
   return Out;
 }
 
-/// The members of `this` an expression reads (`owns_stream_`,
-/// `opts_.overlap`), and whether it calls a method of `this`.
-static void membersOfThisIn(const Stmt *S, std::set<const FieldDecl *> &Out,
-                            bool &CallsThis) {
-  if (!S)
-    return;
-  if (const auto *ME = dyn_cast<MemberExpr>(S)) {
-    const Expr *Base = ME;
-    while (const auto *Inner = dyn_cast<MemberExpr>(Base->IgnoreParenImpCasts()))
-      Base = Inner->getBase();
-    if (isa<CXXThisExpr>(Base->IgnoreParenImpCasts()))
-      for (const Expr *E = ME; const auto *M = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
-           E = M->getBase())
-        if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl()))
-          Out.insert(F);
-  }
-  if (const auto *Call = dyn_cast<CallExpr>(S); Call && isThisCall(Call))
-    CallsThis = true;
-  for (const Stmt *Child : S->children())
-    membersOfThisIn(Child, Out, CallsThis);
-}
-
-void OwnershipIndex::addGuardingMembers(const FieldDecl *F, const FunctionDecl *FD,
-                                        const Expr *Acquisition) {
-  bool CallsThis = false;
-  std::set<const FieldDecl *> Read;
-  for (const Expr *Cond : guardingConditions(FD, Acquisition))
-    membersOfThisIn(Cond, Read, CallsThis);
-  Read.erase(F);
-  Companions[F].insert(Read.begin(), Read.end());
-}
-
-bool OwnershipIndex::isCompanionFlag(const FieldDecl *F, const Expr *Cond) const {
-  auto It = Companions.find(F);
-  bool CallsThis = false;
-  std::set<const FieldDecl *> Read;
-  membersOfThisIn(Cond, Read, CallsThis);
-  // `if (is_captured())`: a method may read anything.
-  if (CallsThis)
-    return true;
-  return It != Companions.end() &&
-         llvm::any_of(Read, [&](const FieldDecl *G) { return It->second.count(G); });
-}
-
 bool OwnershipIndex::runsForDestructor(const CXXMethodDecl *M) const {
   if (isa<CXXDestructorDecl>(M) || isa<CXXConstructorDecl>(M) || M->isStatic())
     return false;
@@ -277,9 +234,12 @@ OwnershipIndex::liveOnEntry(const CXXMethodDecl *M) {
     bool Releases = llvm::any_of(O->Releases, [&](const MemberRelease &R) { return R.In == M; });
     if (IsDtor ? !Releases : !Acquires)
       continue;
+    // A leaver whose flags M tests (`if (has_exec_) destroy(exec_)`) may
+    // be telling M whether the member is live; one that leaves it live
+    // without setting them is not (CompanionFlags.cpp).
     const LiveOnReturn *Other = nullptr;
     for (const LiveOnReturn &L : Ls)
-      if (L.Method != M && !isa<CXXDestructorDecl>(L.Method)) {
+      if (L.Method != M && !isa<CXXDestructorDecl>(L.Method) && !flagDecides(F, M, L.Method)) {
         Other = &L;
         break;
       }
@@ -294,7 +254,8 @@ OwnershipIndex::liveOnEntry(const CXXMethodDecl *M) {
                           return R.In != M && !isa<CXXDestructorDecl>(R.In) &&
                                  !releasedByProtocol(R.In, M);
                         });
-      if (!Ls.empty() && (ResetStyle || calledRepeatedly(M)))
+      if (!Ls.empty() && (ResetStyle || calledRepeatedly(M)) &&
+          !flagDecides(F, M, Ls.front().Method))
         Other = &Ls.front();
     }
     // Reports need evidence: a class protocol no caller in the file can

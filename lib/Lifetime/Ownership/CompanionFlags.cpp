@@ -1,0 +1,181 @@
+//===- CompanionFlags.cpp - members that may say whether another is live --===//
+//
+// A class often keeps a flag next to a handle (`has_exec_`, `owns_stream_`,
+// `captured_`) and releases the handle only when the flag says so. Where a
+// method tests such a flag, the dataflow cannot tell whether the handle is
+// live on entry (it does not follow members across calls), so the member is
+// not seeded there: silence over a guess.
+//
+// The flag is a companion of a member *for one leaving method* (a method
+// that may return with the member live), and only when that method sets it
+// with the acquisition:
+//
+//   companion      written in the same branch as the acquisition, or in a
+//                  branch around it (`cudaMalloc(&a_); ready_ = true;`), or
+//                  in a branch under it that only ever sets it one way
+//                  (`if (cudaMalloc(&a_) == cudaSuccess) ready_ = true;`);
+//                  read by a condition that decides the acquisition
+//   not companion  written on both arms of a branch the acquisition is not
+//                  in (`if (shared) { own_ = false; } else { ...; own_ =
+//                  true; } cudaMallocHost(&stage_)`: own_ is about the
+//                  stream, not about stage_); not written by that leaver
+//                  at all (`build()` instantiates without `has_exec_ =`)
+//
+// A method is then judged against each leaver separately: a leaver whose
+// companions it tests is skipped, another that leaves the member live with
+// no flag set still seeds it (OwnershipEntry.cpp, liveOnEntry).
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Ownership/Ownership.h"
+
+#include "Lifetime/ParentIndex.h"
+
+namespace cgt {
+namespace lifetime {
+
+namespace {
+
+/// The members of `this` an expression reads (`owns_stream_`,
+/// `opts_.overlap`), and whether it calls a method of `this`.
+void membersOfThisIn(const Stmt *S, std::set<const FieldDecl *> &Out, bool &CallsThis) {
+  if (!S)
+    return;
+  if (const auto *ME = dyn_cast<MemberExpr>(S)) {
+    const Expr *Base = ME;
+    while (const auto *Inner = dyn_cast<MemberExpr>(Base->IgnoreParenImpCasts()))
+      Base = Inner->getBase();
+    if (isa<CXXThisExpr>(Base->IgnoreParenImpCasts()))
+      for (const Expr *E = ME; const auto *M = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+           E = M->getBase())
+        if (const auto *F = dyn_cast<FieldDecl>(M->getMemberDecl()))
+          Out.insert(F);
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && isThisCall(Call))
+    CallsThis = true;
+  for (const Stmt *Child : S->children())
+    membersOfThisIn(Child, Out, CallsThis);
+}
+
+/// One arm of an `if` (`Then` true for the then-arm).
+struct Arm {
+  const IfStmt *If;
+  bool Then;
+  bool operator==(const Arm &O) const { return If == O.If && Then == O.Then; }
+};
+
+/// The if-arms `S` sits in, innermost first.
+std::vector<Arm> armsAround(const Stmt *S, const ParentIndex &PM) {
+  std::vector<Arm> Out;
+  for (const Stmt *Child = S, *P = PM.getParent(S); P; Child = P, P = PM.getParent(P))
+    if (const auto *If = dyn_cast<IfStmt>(P); If && If->getCond() != Child)
+      Out.push_back({If, If->getThen() == Child});
+  return Out;
+}
+
+bool contains(const std::vector<Arm> &Arms, const Arm &A) {
+  return llvm::find(Arms, A) != Arms.end();
+}
+
+/// `flag_ = ...` assignments to `G` of `this` under `S`.
+void flagWrites(const Stmt *S, const FieldDecl *G, std::vector<const Stmt *> &Out) {
+  if (!S)
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+    if (const auto *ME = dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts());
+        ME && ME->getMemberDecl() == G && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      Out.push_back(BO);
+  for (const Stmt *Child : S->children())
+    flagWrites(Child, G, Out);
+}
+
+} // namespace
+
+bool OwnershipIndex::flagSetWith(const FieldDecl *G, const FunctionDecl *FD,
+                                 const Stmt *Acquisition) const {
+  const FunctionDecl *Def = FD->getDefinition();
+  if (!Def || !Def->getBody() || !Acquisition)
+    return true;
+  std::vector<const Stmt *> Writes;
+  flagWrites(Def->getBody(), G, Writes);
+  // Written some other way (`++n_`, through `&flag_`): assume it says so.
+  if (Writes.empty())
+    return true;
+  ParentIndex PM(Def->getBody());
+  std::vector<Arm> AcqArms = armsAround(Acquisition, PM);
+  std::vector<Arm> AllWriteArms;
+  std::vector<std::vector<Arm>> PerWrite;
+  for (const Stmt *W : Writes) {
+    PerWrite.push_back(armsAround(W, PM));
+    AllWriteArms.insert(AllWriteArms.end(), PerWrite.back().begin(), PerWrite.back().end());
+  }
+  for (const std::vector<Arm> &WArms : PerWrite) {
+    // The write's arms, those the acquisition is not in.
+    std::vector<Arm> Own;
+    for (const Arm &A : WArms)
+      if (!contains(AcqArms, A))
+        Own.push_back(A);
+    bool Around = llvm::all_of(WArms, [&](const Arm &A) { return contains(AcqArms, A); });
+    if (Around)
+      return true; // same branch as the acquisition, or one around it
+    // Deeper than the acquisition, or on a sibling arm: a companion only if
+    // no arm the acquisition is outside of also writes the flag the other way.
+    bool UnderAcquisition =
+        llvm::all_of(AcqArms, [&](const Arm &A) { return contains(WArms, A); });
+    if (!UnderAcquisition)
+      continue;
+    bool SetBothWays = llvm::any_of(Own, [&](const Arm &A) {
+      return contains(AllWriteArms, Arm{A.If, !A.Then});
+    });
+    if (!SetBothWays)
+      return true;
+  }
+  return false;
+}
+
+void OwnershipIndex::addGuardingMembers(const FieldDecl *F, const FunctionDecl *FD,
+                                        const Expr *Acquisition) {
+  bool CallsThis = false;
+  std::set<const FieldDecl *> Read;
+  for (const Expr *Cond : guardingConditions(FD, Acquisition))
+    membersOfThisIn(Cond, Read, CallsThis);
+  Read.erase(F);
+  Companions[F][FD].insert(Read.begin(), Read.end());
+}
+
+bool OwnershipIndex::isCompanionFlag(const FieldDecl *F, const FunctionDecl *Leaver,
+                                     const Expr *Cond) const {
+  bool CallsThis = false;
+  std::set<const FieldDecl *> Read;
+  membersOfThisIn(Cond, Read, CallsThis);
+  // `if (is_captured())`: a method may read anything.
+  if (CallsThis)
+    return true;
+  auto It = Companions.find(F);
+  if (It == Companions.end())
+    return false;
+  auto Set = It->second.find(Leaver);
+  return Set != It->second.end() &&
+         llvm::any_of(Read, [&](const FieldDecl *G) { return Set->second.count(G); });
+}
+
+bool OwnershipIndex::flagDecides(const FieldDecl *F, const CXXMethodDecl *M,
+                                 const FunctionDecl *Leaver) const {
+  const OwnedMember *O = member(F);
+  if (!O)
+    return false;
+  std::vector<const Stmt *> Sites;
+  for (const MemberAcquisition &Acq : O->Acquisitions)
+    if (Acq.In == M)
+      Sites.push_back(Acq.Call);
+  for (const MemberRelease &Rel : O->Releases)
+    if (Rel.In == M)
+      Sites.push_back(Rel.Call);
+  for (const Stmt *S : Sites)
+    for (const Expr *Cond : guardingConditions(M, S))
+      if (isCompanionFlag(F, Leaver, Cond))
+        return true;
+  return false;
+}
+
+} // namespace lifetime
+} // namespace cgt
