@@ -347,6 +347,8 @@ private:
   const ParmVarDecl *outParameter(const Expr *E, bool AddressTaken) const;
   void noteCaptureUnsafeCalls(FunctionModel &M) const;
   bool returnsParamMember(const Expr *Ret);
+  UseEffect usesParam(const ParmVarDecl *PVD) const;
+  bool onlyReadsThrough(const ParmVarDecl *PVD) const;
   void noteCaptureIntoParamGraph(const CallExpr *Call, const FunctionModel &M);
   void addCaptureRole(FunctionModel &M) const;
 

@@ -102,13 +102,13 @@ Key Analysis::placeOf(const ValueDecl *D, const FieldDecl *Member, bool Element,
   return Slot.get();
 }
 
-/// `Ctx &ctx` (not const: a const struct's members are not released
-/// through it) of this function.
+/// `Ctx &ctx` or `const Streams &st` of this function: one object
+/// throughout, whose members hold handles (a const struct's handles are
+/// still released and captured on through it).
 bool Analysis::isStructReferenceParam(const ValueDecl *D) const {
   const auto *PVD = dyn_cast<ParmVarDecl>(D);
   return PVD && PVD->getDeclContext() == FD && PVD->getType()->isLValueReferenceType() &&
-         PVD->getType()->getPointeeType()->isRecordType() &&
-         !PVD->getType()->getPointeeType().isConstQualified();
+         PVD->getType()->getPointeeType()->isRecordType();
 }
 
 /// A pointer parameter that the body never reassigns, increments or takes
@@ -162,10 +162,12 @@ Key Analysis::storageOf(const Expr *E) {
     if (const auto *DRE = dyn_cast<DeclRefExpr>(Base); DRE && !ME->isArrow()) {
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isPlainLocalAggregate(VD))
         return placeOf(VD, Field);
-      // `ctx.stream` of a helper's `Ctx &ctx`: a member of the caller's
-      // object, followed so that the summary says which members the helper
-      // leaves acquired or releases (summary(), releaseUntracked).
-      if (SummaryMode && isStructReferenceParam(DRE->getDecl()))
+      // `ctx.stream` of `Ctx &ctx` or `const Streams &st`: a member of the
+      // caller's object, one object throughout as through a fixed pointer
+      // parameter; a summary says which members the helper leaves acquired
+      // or releases (summary(), releaseUntracked), and a capture begun on
+      // `st.work` is followed.
+      if (isStructReferenceParam(DRE->getDecl()))
         return placeOf(DRE->getDecl(), Field);
     }
     // `ctx->stream` through a pointer parameter that always points to the

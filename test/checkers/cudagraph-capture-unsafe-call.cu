@@ -509,3 +509,27 @@ void vmm_inside(CUstream s, CUmemGenericAllocationHandle *h, const CUmemAllocati
   cuMemCreate(h, 1 << 21, prop, 0);
   cuStreamEndCapture(s, g);
 }
+
+// Streams kept in a struct passed by const reference: `st.work` names one
+// stream throughout, as `st->work` through a pointer does, so the capture
+// begun on it is followed.
+struct CaptureStreams {
+  cudaStream_t work;
+  cudaStream_t copy;
+};
+cudaError_t record_debug(const CaptureStreams &st, bool debug, cudaGraph_t *out) {
+  cudaError_t err = cudaStreamBeginCapture(st.work, cudaStreamCaptureModeGlobal);
+  if (err != cudaSuccess)
+    return err;
+  if (debug)
+    cudaDeviceSynchronize();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaDeviceSynchronize' is called while stream 'st.work' is capturing
+  return cudaStreamEndCapture(st.work, out);
+}
+cudaError_t record_quiet(const CaptureStreams &st, void *buf, cudaGraph_t *out) {
+  cudaError_t err = cudaStreamBeginCapture(st.work, cudaStreamCaptureModeGlobal);
+  if (err != cudaSuccess)
+    return err;
+  cudaMemsetAsync(buf, 0, 64, st.work);
+  return cudaStreamEndCapture(st.work, out);
+}

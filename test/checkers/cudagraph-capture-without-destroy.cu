@@ -386,3 +386,38 @@ bool capture_fresh_through_helpers(cudaStream_t s) {
   return pause_capture(s, &tmp);
   // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: captured graph 'tmp' from 'pause_capture' is not destroyed on every path
 }
+
+// A throw between the begin and the end leaves the stream capturing in the
+// caller that catches it (a throwing CHECK macro); the twin ends the
+// capture, and drops its graph, before throwing.
+struct capture_error {
+  const char *what;
+};
+cudaGraph_t record_or_throw(cudaStream_t s) {
+  if (cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) != cudaSuccess)
+    throw capture_error{"begin"};
+  // CHECK-MESSAGES: :[[@LINE-2]]:7: warning: stream capture begun on 's' by 'cudaStreamBeginCapture' is not ended on every path
+  append_kernel<<<1, 1, 0, s>>>();
+  if (cudaGetLastError() != cudaSuccess)
+    throw capture_error{"launch"};
+  cudaGraph_t g = nullptr;
+  if (cudaStreamEndCapture(s, &g) != cudaSuccess)
+    throw capture_error{"end"};
+  return g;
+}
+cudaGraph_t record_or_throw_ended(cudaStream_t s) {
+  if (cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) != cudaSuccess)
+    throw capture_error{"begin"};
+  append_kernel<<<1, 1, 0, s>>>();
+  if (cudaGetLastError() != cudaSuccess) {
+    cudaGraph_t broken = nullptr;
+    cudaStreamEndCapture(s, &broken);
+    if (broken != nullptr)
+      cudaGraphDestroy(broken);
+    throw capture_error{"launch"};
+  }
+  cudaGraph_t g = nullptr;
+  if (cudaStreamEndCapture(s, &g) != cudaSuccess)
+    throw capture_error{"end"};
+  return g;
+}

@@ -12,6 +12,7 @@
 // twin beside it that must stay silent.
 #include <cuda_runtime.h>
 #include <stdlib.h>
+#include <string.h>
 
 __global__ void scale(float *p, int n);
 __global__ void axpy(const float *x, float *y, int n);
@@ -385,4 +386,53 @@ bool dropped_instantiate(RebuiltPlan *p, cudaGraphExec_t *out) {
   dropped_graph(p);
   return cudaGraphInstantiate(out, p->graph, 0) == cudaSuccess;
   // CHECK-MESSAGES-UAF: :[[@LINE-1]]:10: warning: 'p->graph' is used by 'cudaGraphInstantiate' after it was released
+}
+
+// ---- helpers that only read through a struct pointer ---------------------
+// `pools_clear(&p)` only reads `p->a` and `p->cap`: the members of `p` stay
+// as they were, so a grow that re-allocates `a` over the live buffer is
+// seen after it. A helper that writes through the pointer (`memset`) may
+// have changed them: silent.
+typedef struct {
+  void *a;
+  size_t cap;
+} rpools_t;
+static int rpools_init(rpools_t *p, size_t n) {
+  if (cudaMalloc(&p->a, n) != cudaSuccess)
+    return -1;
+  p->cap = n;
+  return 0;
+}
+static void rpools_free(rpools_t *p) { cudaFree(p->a); }
+static int rpools_grow(rpools_t *p, size_t n) {
+  if (n <= p->cap)
+    return 0;
+  if (cudaMalloc(&p->a, n) != cudaSuccess)
+    return -1;
+  p->cap = n;
+  return 0;
+}
+static int rpools_clear(rpools_t *p, cudaStream_t s) {
+  return cudaMemsetAsync(p->a, 0, p->cap, s) == cudaSuccess ? 0 : -1;
+}
+static void rpools_forget(rpools_t *p) { memset(p, 0, sizeof(*p)); }
+int rpools_clear_then_grow(void) {
+  rpools_t p;
+  if (rpools_init(&p, 1 << 20) != 0)
+    return 1;
+  int rc = rpools_clear(&p, 0);
+  if (rc == 0)
+    rc = rpools_grow(&p, 1 << 22);
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:10: warning: 'rpools_grow' overwrites 'p.a', which still holds a live device memory
+  rpools_free(&p);
+  return rc;
+}
+int rpools_forget_then_grow(void) {
+  rpools_t p;
+  if (rpools_init(&p, 1 << 20) != 0)
+    return 1;
+  rpools_forget(&p);
+  int rc = rpools_grow(&p, 1 << 22);
+  rpools_free(&p);
+  return rc;
 }

@@ -232,6 +232,15 @@ std::set<std::pair<int, std::string>> Analysis::sharedPublications() const {
   return Shared;
 }
 
+/// A parameter the helper only uses: a pointer it only reads through is
+/// copied (ReadOnlyParams.cpp), so `&x` given for it keeps what `x` holds.
+UseEffect Analysis::usesParam(const ParmVarDecl *PVD) const {
+  UseEffect U;
+  U.Arg = static_cast<int>(PVD->getFunctionScopeIndex());
+  U.Copies = onlyReadsThrough(PVD);
+  return U;
+}
+
 std::unique_ptr<FunctionSummary> Analysis::summary() const {
   auto S = std::make_unique<FunctionSummary>();
   S->NeverReturns = !ReachedExit;
@@ -266,7 +275,7 @@ std::unique_ptr<FunctionSummary> Analysis::summary() const {
     if (Bits == Released && !Kinds.empty())
       M.Releases.push_back({Index, Kinds});
     else if (Bits == Live || (Bits == 0 && ExitStates.empty()))
-      M.Uses.push_back({Index, "", false});
+      M.Uses.push_back(usesParam(PVD));
   }
   for (const ReleaseEffect &R : SummaryDerefReleases)
     if (llvm::none_of(M.Releases, [&](const ReleaseEffect &E) { return E.Arg == R.Arg; }))

@@ -10,7 +10,10 @@
 // that may return with the member live), and only when that method sets it
 // with the acquisition:
 //
-//   companion      written in the same branch as the acquisition, or in a
+//   companion      a handle the method acquires wherever it acquires the
+//                  member (`if (!d2h_) return;` in a shutdown the destructor
+//                  runs, after a constructor that creates both);
+//                  written in the same branch as the acquisition, or in a
 //                  branch around it (`cudaMalloc(&a_); ready_ = true;`), or
 //                  in a branch under it that only ever sets it one way
 //                  (`if (cudaMalloc(&a_) == cudaSuccess) ready_ = true;`);
@@ -130,6 +133,21 @@ bool OwnershipIndex::flagSetWith(const FieldDecl *G, const FunctionDecl *FD,
       return true;
   }
   return false;
+}
+
+bool OwnershipIndex::acquiredWith(const OwnedMember &G, const FunctionDecl *FD,
+                                  const Stmt *Acquisition) const {
+  const FunctionDecl *Def = FD->getDefinition();
+  if (!Def || !Def->getBody() || !Acquisition)
+    return false;
+  ParentIndex PM(Def->getBody());
+  std::vector<Arm> AcqArms = armsAround(Acquisition, PM);
+  return llvm::any_of(G.Acquisitions, [&](const MemberAcquisition &Acq) {
+    if (Acq.In != FD || !Acq.ThroughThis)
+      return false;
+    std::vector<Arm> Arms = armsAround(Acq.Call, PM);
+    return llvm::all_of(Arms, [&](const Arm &A) { return contains(AcqArms, A); });
+  });
 }
 
 void OwnershipIndex::addGuardingMembers(const FieldDecl *F, const FunctionDecl *FD,

@@ -187,6 +187,11 @@ private:
   /// something else (CompanionFlags.cpp).
   bool flagSetWith(const clang::FieldDecl *G, const clang::FunctionDecl *FD,
                    const clang::Stmt *Acquisition) const;
+  /// Whether `FD` acquires into the handle member `G` wherever it makes
+  /// `Acquisition` (a constructor creating `d2h_` and `drained_` together):
+  /// `if (!d2h_) return;` then says the object holds neither.
+  bool acquiredWith(const OwnedMember &G, const clang::FunctionDecl *FD,
+                    const clang::Stmt *Acquisition) const;
   bool calledRepeatedly(const clang::CXXMethodDecl *M) const;
   void noteRepeatedCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee,
                         const clang::FunctionDecl *In, const AncestorChain &PM);

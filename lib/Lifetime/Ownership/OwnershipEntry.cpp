@@ -144,8 +144,10 @@ void OwnershipIndex::computeLeavers(const CXXRecordDecl *RD) {
       // Flags the leaving method sets with the acquisition (`captured_ =
       // true`); handles it acquires into are not flags (CompanionFlags.cpp).
       for (const auto &[G, O] : Members)
-        if (G != F && G->getParent() == RD && O.WrittenIn.count(FD) && O.Acquisitions.empty() &&
-            flagSetWith(G, FD, Live.Acquisition))
+        if (G != F && G->getParent() == RD &&
+            (O.Acquisitions.empty()
+                 ? O.WrittenIn.count(FD) && flagSetWith(G, FD, Live.Acquisition)
+                 : acquiredWith(O, FD, Live.Acquisition)))
           Companions[F][FD].insert(G);
       addGuardingMembers(F, FD, Live.Acquisition);
     }

@@ -27,7 +27,13 @@ bool copyIsUserControlled(const CXXRecordDecl *RD) {
 /// room for the new one), so the last value is never released. A release
 /// after the acquisition (an error path that gives it back) is a real one.
 bool releasedOnlyBeforeReacquiring(const OwnedMember &O, const SourceManager &SM) {
-  return !O.Releases.empty() && llvm::all_of(O.Releases, [&](const MemberRelease &Rel) {
+  // Only a class's own methods: a C struct handed to free functions
+  // (`plan_embed(&plan, g)`) gives its last value to whoever holds the
+  // struct, which may release it in another file.
+  bool ThroughThis = llvm::all_of(O.Acquisitions, [](const MemberAcquisition &Acq) {
+    return Acq.ThroughThis;
+  });
+  return ThroughThis && !O.Releases.empty() && llvm::all_of(O.Releases, [&](const MemberRelease &Rel) {
            return llvm::any_of(O.Acquisitions, [&](const MemberAcquisition &Acq) {
              return Acq.In == Rel.In &&
                     SM.isBeforeInTranslationUnit(Rel.Call->getBeginLoc(), Acq.Call->getBeginLoc());

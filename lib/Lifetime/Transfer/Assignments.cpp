@@ -221,12 +221,14 @@ void Analysis::escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel 
   for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
     int Index = static_cast<int>(I);
     // `&exec` lets the helper write the caller's handle: only an acquire or
-    // a release through the pointer says what it did with it.
+    // a release through the pointer says what it did with it, or a use
+    // that only reads through it (Callees/ReadOnlyParams.cpp).
     const auto *AddrOf = dyn_cast<UnaryOperator>(strip(Call->getArg(I)));
     bool ByAddress = AddrOf && AddrOf->getOpcode() == UO_AddrOf;
     bool Classified =
-        (!ByAddress &&
-         llvm::any_of(M.Uses, [&](const UseEffect &U) { return U.Arg == Index; })) ||
+        llvm::any_of(M.Uses, [&](const UseEffect &U) {
+          return U.Arg == Index && (!ByAddress || U.Copies);
+        }) ||
         llvm::any_of(M.Releases, [&](const ReleaseEffect &R) {
           return R.Arg == Index && R.ThroughPointer == ByAddress;
         }) ||

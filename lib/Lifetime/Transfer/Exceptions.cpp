@@ -5,7 +5,10 @@
 // releases what only a local variable held. So such a throw is a leak path
 // (exception safety), where calls that end the program stay sinks:
 //
-//   throw (no handler of this function around it)     -> live locals leak here
+//   throw (no handler of this function around it)     -> live locals leak here;
+//                                                        a capture this function
+//                                                        begins and ends elsewhere
+//                                                        is left open here
 //   call of a helper that always throws (its body in
 //   this file throws and ends no program; libstdc++'s
 //   std::__throw_* )                                  -> the same, at the call
@@ -103,10 +106,17 @@ void Analysis::onThrowLeaving(const Stmt *Throw, const PathState &P) {
   SourceLocation Where = loc(Throw);
   for (const auto &Entry : P.Res) {
     const Resource &Res = Resources[Entry.first];
-    // A capture left open is another finding's business, and a member's
-    // owner outlives the exception.
-    if (!(Entry.second.Bits & Live) || Res.IntoField || Res.ParamIndex >= 0 || isCapture(Entry.first))
+    // A member's owner outlives the exception.
+    if (!(Entry.second.Bits & Live) || Res.IntoField || Res.ParamIndex >= 0)
       continue;
+    // The stream stays capturing in the caller that catches: work it
+    // enqueues there is recorded, not run, and a synchronisation of the
+    // stream fails and invalidates the capture.
+    if (isCapture(Entry.first)) {
+      if (Res.Site && !SummaryMode && Leaked.insert(Entry.first).second)
+        reportCaptureOpen(Entry.first, Entry.second, Where);
+      continue;
+    }
     Key Holder = nullptr;
     for (const auto &B : P.Bind)
       if (B.second.count(Entry.first) && !B.first->shadow()) {
