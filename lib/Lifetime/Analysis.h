@@ -24,6 +24,7 @@
 //                    leave the function)
 //   Callees/         model entries for callees the JSON does not list:
 //                    Summaries.cpp (helpers of the unit, pure helpers),
+//                    ReadOnlyParams.cpp (pointers a helper only reads through),
 //                    HandleAttributes.cpp (clang's handle attributes),
 //                    FunctionPointers.cpp (driver calls through pointers)
 //   Containers/      handles in standard containers: ContainerView.cpp
