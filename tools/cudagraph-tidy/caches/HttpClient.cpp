@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "caches/HttpClient.h"
 
+#include <algorithm>
 #include <curl/curl.h>
 #include <mutex>
 
