@@ -91,6 +91,14 @@ void RemoteCache::giveUp(const std::string &Reason, bool Unreachable) {
                << "); using the local cache only for the rest of this run\n";
 }
 
+void RemoteCache::noteRefused(long Status) {
+  if (NoWrites.exchange(true))
+    return;
+  llvm::errs() << "cudagraph-tidy: note: remote cache " << Shown
+               << " refused to store an entry (HTTP " << Status
+               << " to a PUT); only reading from it for the rest of this run\n";
+}
+
 void RemoteCache::noteInvalid(llvm::StringRef Name, const std::string &Reason) {
   ++Invalid;
   if (SaidInvalid.exchange(true))
@@ -126,11 +134,13 @@ std::string RemoteCache::get(llvm::StringRef Name) {
 }
 
 void RemoteCache::put(llvm::StringRef Name, llvm::StringRef Text) {
-  if (Off)
+  if (Off || NoWrites)
     return;
   HttpReply R = Http.put(urlOf(Name), wrapRemoteEntry(Name, Text));
   if (!R.Error.empty())
     giveUp(transportFailure(R, Settings.TimeoutMs), true);
+  else if (R.Status >= 400 && R.Status < 500)
+    noteRefused(R.Status);
   else if (R.Status < 200 || R.Status > 299)
     giveUp("HTTP " + std::to_string(R.Status) + " to a PUT", false);
   else

@@ -18,9 +18,11 @@
 //  - an answer that is not this entry intact is a miss (and is overwritten
 //    by the unit's analysis);
 //  - a server that is down, slow (past the timeouts) or answers anything
-//    but 200/404 to a GET or a 2xx to a PUT is not asked again in this run;
-//    the run goes on from the local folder (or, empty, by analysing).
-// Each of the two is said once on stderr, when it first happens.
+//    but 200/404 to a GET, or a 5xx to a PUT, is not asked again in this
+//    run; the run goes on from the local folder (or, empty, by analysing);
+//  - a server that refuses a PUT (4xx: read-only for this client, as a
+//    fleet's pull-request jobs may be) is only read from for the rest of it.
+// Each is said once on stderr, when it first happens.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_TOOLS_REMOTECACHE_H
@@ -63,6 +65,8 @@ public:
   /// Whether the server was given up, and why.
   bool givenUp() const { return Off; }
   std::string whyGivenUp() const;
+  /// Whether a PUT was refused (then nothing more is sent).
+  bool readOnly() const { return NoWrites; }
 
   std::atomic<unsigned> Hits{0}, Misses{0}, Stored{0}, Invalid{0};
 
@@ -71,11 +75,13 @@ private:
   /// The first failure: said once, and the server is not asked again.
   void giveUp(const std::string &Why, bool Unreachable);
   void noteInvalid(llvm::StringRef Name, const std::string &Why);
+  void noteRefused(long Status);
   RemoteSettings Settings;
   std::string Shown;
   HttpClient Http;
   std::atomic<bool> Off{false};
   std::atomic<bool> SaidInvalid{false};
+  std::atomic<bool> NoWrites{false};
   mutable std::mutex M;
   std::string Why;
 };

@@ -426,6 +426,7 @@ void CrossTuRun::printStats() const {
     llvm::errs() << "remote cache: " << Remote->shownUrl() << ": " << Remote->Hits
                  << " entries fetched, " << Remote->Misses << " not there, "
                  << Remote->Invalid << " invalid, " << Remote->Stored << " stored"
+                 << (Remote->readOnly() ? "; read only (a PUT was refused)" : "")
                  << (Remote->givenUp() ? "; given up: " + Remote->whyGivenUp() : "") << "\n";
 }
 

@@ -14,6 +14,7 @@ MODE:
               with its configuration, logs and temporary files in a folder
               of its own
   junk ROOT   the same nginx, but every GET answers 200 with a line of junk
+  readonly ROOT  the same nginx without WebDAV: a PUT is refused (405)
   slow SECS   a server that accepts connections and answers each request
               only after SECS seconds (what is tested is the slowness)
   down        a free port with nothing listening on it
@@ -49,13 +50,13 @@ http {{
     root {root};
     location / {{
       {junk}
-      dav_methods PUT;
-      create_full_put_path on;
+      {dav}
     }}
   }}
 }}
 """
 JUNK = 'if ($request_method = GET) { return 200 "junk, not a cache entry\\n"; }'
+DAV = "dav_methods PUT; create_full_put_path on;"
 
 
 def free_port():
@@ -77,7 +78,7 @@ def wait_listening(port, proc, seconds=10):
     return False
 
 
-def start_nginx(root, junk):
+def start_nginx(root, junk=False, writable=True):
     """(process, port, folder): nginx on a free port, tried three times
     (another process may take the port between its choice and nginx's bind)."""
     os.makedirs(root, exist_ok=True)
@@ -86,7 +87,8 @@ def start_nginx(root, junk):
         port = free_port()
         with open(os.path.join(d, "nginx.conf"), "w") as f:
             f.write(CONFIG.format(dir=d, port=port, root=os.path.abspath(root),
-                                  junk=JUNK if junk else ""))
+                                  junk=JUNK if junk else "",
+                                  dav=DAV if writable else ""))
         proc = subprocess.Popen([NGINX, "-p", d, "-c", os.path.join(d, "nginx.conf"),
                                  "-e", os.path.join(d, "error.log")],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -127,8 +129,9 @@ def main():
     split = sys.argv.index("--")
     mode, args, command = sys.argv[1], sys.argv[2:split], sys.argv[split + 1:]
     stop = lambda: None
-    if mode in ("nginx", "junk"):
-        proc, port, folder = start_nginx(args[0], mode == "junk")
+    if mode in ("nginx", "junk", "readonly"):
+        proc, port, folder = start_nginx(args[0], junk=mode == "junk",
+                                         writable=mode != "readonly")
 
         def stop():
             proc.terminate()
