@@ -87,6 +87,9 @@ missing_build_deps() {
     json=""
   done
   [ -n "$json" ] || missing+=(nlohmann-json3-dev)
+  # libcurl: the driver's remote result cache (--cache-url).
+  compgen -G "/usr/include/curl/curl.h" >/dev/null || compgen -G "/usr/include/*/curl/curl.h" >/dev/null ||
+    compgen -G "/usr/local/include/curl/curl.h" >/dev/null || missing+=(libcurl4-openssl-dev)
   echo "${missing[*]}"
 }
 

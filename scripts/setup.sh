@@ -10,7 +10,11 @@ CUDA_PATH="${CUDA_PATH:-/usr/local/cuda}"
 
 PACKAGES=(cmake ninja-build g++ git python3 python3-jsonschema pre-commit
           clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
-          nlohmann-json3-dev libgtest-dev npm libicu72 dpkg-dev ccache neovim)
+          nlohmann-json3-dev libgtest-dev npm libicu72 dpkg-dev ccache neovim
+          libcurl4-openssl-dev nginx)
+# libcurl4-openssl-dev: the remote result cache's HTTP client (--cache-url).
+# nginx: test/driver/remote-cache.test serves that cache with nginx's
+# WebDAV PUT, a real server (skipped where nginx is absent).
 # neovim: test/driver/lsp-nvim.test runs docs/editors.md's configuration in
 # Debian's Neovim (skipped where nvim is absent).
 # dpkg-dev: dpkg-shlibdeps for `cpack -G DEB` (test/integration/deb-package.test).

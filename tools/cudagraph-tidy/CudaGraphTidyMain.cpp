@@ -234,6 +234,18 @@ static cl::opt<unsigned> CacheMaxMbOpt(
              "and results), least recently used entries evicted first (default "
              "$CUDAGRAPH_TIDY_CACHE_MB, else 2048)"),
     cl::value_desc("MIB"), cl::init(0), cl::cat(ToolCategory));
+static cl::opt<std::string> CacheUrlOpt(
+    "cache-url",
+    cl::desc("Also keep the result cache on this HTTP server, shared by the "
+             "machines of a CI fleet (GET/PUT URL/ENTRY, as ccache's and "
+             "Bazel's HTTP caches); a server that fails is not asked again in "
+             "the run; default $CUDAGRAPH_TIDY_CACHE_URL"),
+    cl::value_desc("http://HOST:PORT/PREFIX"), cl::init(""), cl::cat(ToolCategory));
+static cl::opt<unsigned> CacheTimeoutOpt(
+    "cache-timeout",
+    cl::desc("Seconds one request to the --cache-url server may take (default "
+             "$CUDAGRAPH_TIDY_CACHE_TIMEOUT, else 10)"),
+    cl::value_desc("SECONDS"), cl::init(0), cl::cat(ToolCategory));
 static cl::opt<bool> NoNvccCompatOpt(
     "no-nvcc-compat",
     cl::desc("Do not force-include into CUDA units the header with what "
@@ -424,6 +436,8 @@ int main(int argc, const char **argv) {
   if (!cgt::cacheSettings(ResultCacheOpt, CrossTuOpt, CacheDirOpt, CacheMaxMbOpt, CacheSet,
                           Error))
     return fail(Error);
+  if (!cgt::remoteCacheSettings(CacheUrlOpt, CacheTimeoutOpt, CacheSet.Remote, Error))
+    return fail(Error);
   CacheSet.WholeDatabase = BuildDb != nullptr;
   CacheSet.SummariesFile = SummariesOpt;
   CacheSet.WriteSummaries = Summarize ? OutputOpt.getValue() : WriteSummariesOpt.getValue();
@@ -499,7 +513,7 @@ int main(int argc, const char **argv) {
     cgt::printSummary(Result,
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - Started)
                           .count(),
-                      CrossTu.passesSummary(), !BaselineOpt.empty());
+                      CrossTu.closingNotes(), !BaselineOpt.empty());
   // `--stats` is LLVM's own option (llvm/ADT/Statistic.h); with it the
   // driver also says what the lifetime engine gave up.
   if (llvm::AreStatisticsEnabled()) {

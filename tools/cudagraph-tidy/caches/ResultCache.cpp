@@ -59,6 +59,32 @@ std::string filesLine(const std::vector<FileDigest> &Files) {
   return Out + "]}";
 }
 
+/// `Opts` with the model files that lie in `Folder` (the unit cache's
+/// summaries folder) named "<cache>/NAME": where a machine keeps its cache
+/// must not change the key.
+ClangTidyOptions portableOptions(const ClangTidyOptions &Opts, llvm::StringRef Folder) {
+  ClangTidyOptions Out = Opts;
+  for (auto &KV : Out.CheckOptions) {
+    llvm::StringRef Key = KV.getKey();
+    if (Key != "ApiModelFiles" && !Key.ends_with(".ApiModelFiles"))
+      continue;
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    llvm::StringRef(KV.getValue().Value).split(Parts, ';', -1, /*KeepEmpty=*/false);
+    std::string Value;
+    bool Changed = false;
+    for (llvm::StringRef P : Parts) {
+      llvm::StringRef Name = P.trim();
+      bool InFolder = Name.consume_front(Folder) &&
+                      (Name.consume_front("/") || Name.consume_front("\\"));
+      Changed |= InFolder;
+      Value += (Value.empty() ? "" : ";") + (InFolder ? "<cache>/" + Name.str() : P.str());
+    }
+    if (Changed)
+      KV.getValue().Value = Value;
+  }
+  return Out;
+}
+
 } // namespace
 
 void addModelFile(ClangTidyOptions &Opts, const std::string &ModelPath) {
@@ -105,7 +131,7 @@ std::string ResultCache::keyOf(const UnitTask &Task) const {
     for (const std::string &A : C.CommandLine)
       K.add(A);
   }
-  K.add(configurationAsText(Task.Options));
+  K.add(configurationAsText(portableOptions(Task.Options, Cache->summariesDirectory())));
   for (const auto &KV : Task.Options.CheckOptions) {
     llvm::StringRef Key = KV.getKey();
     if (Key != "ApiModelFiles" && !Key.ends_with(".ApiModelFiles"))
@@ -147,7 +173,8 @@ bool ResultCache::replay(const UnitTask &Task, UnitResult &Out) {
     return true;
   if (!Cache)
     return false;
-  std::string Text = Cache->get(keyOf(Task));
+  bool FromRemote = false;
+  std::string Text = Cache->get(keyOf(Task), &FromRemote);
   if (Text.empty())
     return false;
   std::vector<FileDigest> Files;
@@ -172,6 +199,8 @@ bool ResultCache::replay(const UnitTask &Task, UnitResult &Out) {
   R.Counters.PreambleSkipped = R.Counters.PreambleFailed = 0;
   Out = std::move(R);
   ++Replayed;
+  if (FromRemote)
+    ++ReplayedRemote;
   return true;
 }
 

@@ -23,6 +23,11 @@
 // warnings say the same), byte for byte what the worker wrote. The
 // preamble cache's counters are not replayed: no preamble was read.
 //
+// The model files the driver writes into the cache folder (the consumed
+// summaries, named by the hash of their text) are keyed by that name, not
+// their path: cache folders differ between machines, and an entry from a
+// remote cache (RemoteCache.h) must match on the next machine.
+//
 // Stored: units whose worker sent a result, with every file they read and
 // every path they looked for in vain (a unit that does not parse too: a
 // header installed later at a path it missed makes it a miss); not those
@@ -62,6 +67,8 @@ public:
   void store(const UnitTask &Task, const UnitResult &Result) override;
 
   std::atomic<unsigned> Replayed{0}, Stored{0};
+  /// Of those replayed, the entries the remote cache had (--cache-url).
+  std::atomic<unsigned> ReplayedRemote{0};
   /// Of the units analysed, those whose kept result was their result.
   std::atomic<unsigned> FromSummaryPasses{0};
   /// The units analysed, for --stats.

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "caches/UnitCache.h"
+#include "caches/RemoteCache.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -59,16 +60,33 @@ UnitCache::UnitCache(std::string Directory, uint64_t MaxBytes)
 
 std::string UnitCache::summariesDirectory() const { return pathIn(Root, "summaries"); }
 
-std::string UnitCache::get(llvm::StringRef Name) const {
+std::string UnitCache::get(llvm::StringRef Name, bool *FromRemote) const {
+  if (FromRemote)
+    *FromRemote = false;
   std::string Path = pathIn(Units, Name);
   auto Buf = llvm::MemoryBuffer::getFile(Path);
-  if (!Buf)
+  if (Buf) {
+    ::utime(Path.c_str(), nullptr); // recently used
+    return (*Buf)->getBuffer().str();
+  }
+  if (!Remote)
     return "";
-  ::utime(Path.c_str(), nullptr); // recently used
-  return (*Buf)->getBuffer().str();
+  std::string Text = Remote->get(Name);
+  // Kept here too: the next run on this machine needs no server.
+  if (!Text.empty())
+    putLocal(Name, Text);
+  if (FromRemote)
+    *FromRemote = !Text.empty();
+  return Text;
 }
 
 bool UnitCache::put(llvm::StringRef Name, llvm::StringRef Text) const {
+  if (Remote)
+    Remote->put(Name, Text);
+  return putLocal(Name, Text);
+}
+
+bool UnitCache::putLocal(llvm::StringRef Name, llvm::StringRef Text) const {
   if (llvm::sys::fs::create_directories(Units))
     return false;
   std::string Final = pathIn(Units, Name);

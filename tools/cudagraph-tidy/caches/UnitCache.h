@@ -22,6 +22,10 @@
 // the least recently used entries go until the folder's units/ part is
 // within its bound (--cache-max-mb).
 //
+// With a remote cache (RemoteCache.h, --cache-url) the folder comes first:
+// a local miss asks the server, and what it has is kept in the folder too;
+// every entry written is also sent to the server.
+//
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_TOOLS_UNITCACHE_H
 #define CUDAGRAPH_TIDY_TOOLS_UNITCACHE_H
@@ -37,6 +41,8 @@
 
 namespace cgt {
 
+class RemoteCache;
+
 /// A file the entry depends on and the hash of its contents, or
 /// AbsentDigest for a path that must still not exist.
 using FileDigest = std::pair<std::string, std::string>;
@@ -47,9 +53,15 @@ public:
   /// `Directory` is the cache folder; entries go to its units/ folder.
   UnitCache(std::string Directory, uint64_t MaxBytes);
 
+  /// Entries are also looked up on, and sent to, `Remote` (null: none).
+  void setRemote(RemoteCache *R) { Remote = R; }
+  RemoteCache *remote() const { return Remote; }
+
   /// The entry's text, "" when there is none. Touches it (recently used).
-  std::string get(llvm::StringRef Name) const;
-  /// Publishes the entry atomically; false when the folder is not writable.
+  /// `FromRemote`, when given, says whether the server had it.
+  std::string get(llvm::StringRef Name, bool *FromRemote = nullptr) const;
+  /// Publishes the entry atomically (and sends it to the remote cache);
+  /// false when the folder is not writable.
   bool put(llvm::StringRef Name, llvm::StringRef Text) const;
   /// Removes least recently used entries past the bound.
   void evict() const;
@@ -71,6 +83,8 @@ public:
   mutable std::atomic<unsigned> Corrupt{0}; ///< entries that did not parse
 
 private:
+  bool putLocal(llvm::StringRef Name, llvm::StringRef Text) const;
+  RemoteCache *Remote = nullptr;
   std::string Units;
   std::string Root;
   uint64_t MaxBytes;

@@ -62,7 +62,13 @@ CrossTuRun::CrossTuRun(const CacheSettings &S, bool StoreResults)
     : Settings(S),
       Cache(S.Directory.empty() ? nullptr
                                 : std::make_unique<UnitCache>(S.Directory, S.MaxBytes)),
-      Results(S.Results ? Cache.get() : nullptr, StoreResults) {}
+      Results(S.Results ? Cache.get() : nullptr, StoreResults) {
+  // The server holds what the folder holds: with no result cache, neither.
+  if (Cache && S.Results && !S.Remote.Url.empty()) {
+    Remote = std::make_unique<RemoteCache>(S.Remote);
+    Cache->setRemote(Remote.get());
+  }
+}
 
 CrossTuRun::~CrossTuRun() {
   if (!TempDir.empty())
@@ -376,6 +382,18 @@ std::string CrossTuRun::passesSummary() const {
   return Out + "; " + Count(AnalysedAgain, "unit") + " analysed again.";
 }
 
+std::string CrossTuRun::closingNotes() const {
+  std::string Out = passesSummary();
+  if (!Remote)
+    return Out;
+  unsigned FromRemote = Results.ReplayedRemote;
+  unsigned Analysed = Results.analysed().size();
+  return Out + (Out.empty() ? "" : " ") + "Results: " + std::to_string(FromRemote) +
+         " units from the remote cache, " + std::to_string(Results.Replayed - FromRemote) +
+         " from the local cache, " + std::to_string(Analysed) + " analysed" +
+         (Remote->givenUp() ? " (the remote cache was given up)" : "") + ".";
+}
+
 void CrossTuRun::printStats() const {
   std::vector<std::string> Analysed = Results.analysed();
   if (Ran) {
@@ -396,12 +414,20 @@ void CrossTuRun::printStats() const {
                  << Settings.SummariesFile << "; no passes\n";
   for (const std::string &C : Summaries.Conflicts)
     llvm::errs() << "cross-file summaries: not used, definitions disagree: " << C << "\n";
-  llvm::errs() << "result cache: " << Results.Replayed << " replayed, " << Analysed.size()
-               << " analysed";
+  llvm::errs() << "result cache: " << Results.Replayed << " replayed";
+  if (Remote)
+    llvm::errs() << " (" << Results.ReplayedRemote << " from the remote cache)";
+  llvm::errs() << ", " << Analysed.size() << " analysed";
   for (size_t I = 0; I < Analysed.size(); ++I)
     llvm::errs() << (I ? ", " : " (") << Analysed[I];
   llvm::errs() << (Analysed.empty() ? "" : ")")
                << (Cache ? "" : "; no cache folder") << "\n";
+  if (Remote)
+    llvm::errs() << "remote cache: " << Remote->shownUrl() << ": " << Remote->Hits
+                 << " entries fetched, " << Remote->Misses << " not there, "
+                 << Remote->Invalid << " invalid, " << Remote->Stored << " stored"
+                 << (Remote->readOnly() ? "; read only (a PUT was refused)" : "")
+                 << (Remote->givenUp() ? "; given up: " + Remote->whyGivenUp() : "") << "\n";
 }
 
 } // namespace cgt

@@ -36,13 +36,16 @@
 // (UnitCache.h; ExportCache.h, ResultCache.h) unless --result-cache=off:
 // a warm run replays every unchanged unit without parsing it, and after a
 // change re-analyses the changed units and the units whose consumed
-// summaries changed, no others.
+// summaries changed, no others. With --cache-url that cache also lives on
+// a shared server (RemoteCache.h), which a CI fleet's machines fill and
+// replay from.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_TOOLS_CROSSTU_H
 #define CUDAGRAPH_TIDY_TOOLS_CROSSTU_H
 
 #include "summaries/ExportModel.h"
+#include "caches/RemoteCache.h"
 #include "caches/ResultCache.h"
 #include "caches/UnitCache.h"
 #include <memory>
@@ -65,6 +68,8 @@ struct CacheSettings {
   /// Where the passes' entries are written (`summarize -o`,
   /// --write-summaries); "" for nowhere.
   std::string WriteSummaries;
+  /// --cache-url, --cache-timeout: the shared server, if any.
+  RemoteSettings Remote;
 };
 
 /// A --shard run: says on stderr, when it is about to summarise every file
@@ -114,6 +119,9 @@ public:
   /// converged and how many units they analysed more than once; "" when
   /// they did not run.
   std::string passesSummary() const;
+  /// The closing line's notes: passesSummary, and with --cache-url where
+  /// the units' results came from.
+  std::string closingNotes() const;
 
 private:
   /// The checks' tasks of the analysed units, and which unit of the
@@ -138,6 +146,7 @@ private:
   /// `summarize -o`, --write-summaries: the entries as one model file.
   bool writeSummaries(std::string &Error) const;
   CacheSettings Settings;
+  std::unique_ptr<RemoteCache> Remote; ///< --cache-url, with the result cache
   std::unique_ptr<UnitCache> Cache;
   ResultCache Results;
   ProjectSummaries Summaries;
