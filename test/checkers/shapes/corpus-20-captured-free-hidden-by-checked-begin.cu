@@ -1,0 +1,31 @@
+// RUN: %cudagraph_tidy --format=text-plain --result-cache=off --quiet %s -- %cuda_args 2>&1 | FileCheck %s --check-prefix=CLEAN --allow-empty
+// CLEAN-NOT: warning:
+// The -DBUGGY twin is not reported yet: a known false negative (issue 36).
+// Reduction corpus/20-captured-free-hidden-by-checked-begin.cu of ../shared/shapes/2026-12-04 (issues 35, 36).
+// Class: cudaFreeAsync on the capturing stream of memory cudaMalloc'd before the capture (CUDA
+// refuses it: a captured free must be given a graph allocation). The check needs the open
+// capture and the live buffer in one path state; a status test on BeginCapture splits the
+// capture into its own disjunct, and the finding disappears.
+// Clean: the scratch is a graph allocation (cudaMallocAsync inside the capture); silent.
+// Buggy twin (-DBUGGY): cudaMalloc before the capture; must report, silent (FN).
+// With an unchecked cudaStreamBeginCapture(...) the buggy twin is reported.
+#include <cuda_runtime.h>
+#include <cstdlib>
+#define CHECK(x) do { if ((x) != cudaSuccess) abort(); } while (0)
+__global__ void k(float* x) { x[threadIdx.x] += 1.f; }
+void record(cudaStream_t s, cudaGraphExec_t* exec_out) {
+  float* tmp = nullptr;
+#ifdef BUGGY
+  CHECK(cudaMalloc(&tmp, 128));
+#endif
+  cudaGraph_t g;
+  CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+#ifndef BUGGY
+  CHECK(cudaMallocAsync(&tmp, 128, s));
+#endif
+  k<<<1, 32, 0, s>>>(tmp);
+  cudaFreeAsync(tmp, s);
+  CHECK(cudaStreamEndCapture(s, &g));
+  CHECK(cudaGraphInstantiate(exec_out, g, 0));
+  CHECK(cudaGraphDestroy(g));
+}

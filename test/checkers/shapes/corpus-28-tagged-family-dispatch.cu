@@ -1,0 +1,36 @@
+// RUN: %cudagraph_tidy --format=text-plain --result-cache=off --quiet %s -- %cuda_args 2>&1 | FileCheck %s --check-prefix=CLEAN --allow-empty
+// CLEAN-NOT: warning:
+// The -DBUGGY twin is not reported yet: a known false negative (issue 36).
+// Reduction corpus/28-tagged-family-dispatch.cu of ../shared/shapes/2026-12-04 (issues 35, 36).
+// Class: a block struct whose pointer member is filled by two allocator families, with a tag
+// field saying which (`pinned`), released by a dispatcher that tests the tag. The member's
+// family is mixed, so the cross-function mismatch rule stays silent, and the tag is not tied
+// to the allocation, so a dispatcher that sends pinned blocks to cudaFreeAsync is not reported.
+// Clean: pinned -> cudaFreeHost, device -> cudaFreeAsync; silent.
+// Buggy twin (-DBUGGY): only large device blocks go to cudaFree, everything else, pinned
+//   blocks included, to cudaFreeAsync (cudaErrorInvalidValue, the block leaks); silent (FN).
+#include <cuda_runtime.h>
+struct Blk { void* p = nullptr; size_t n = 0; bool pinned = false; };
+Blk get(size_t n, bool pinned, cudaStream_t s) {
+  Blk b;
+  b.n = n;
+  b.pinned = pinned;
+  if (pinned) cudaMallocHost(&b.p, n);
+  else cudaMallocAsync(&b.p, n, s);
+  return b;
+}
+void put(const Blk& b, cudaStream_t s) {
+#ifndef BUGGY
+  if (b.pinned) cudaFreeHost(b.p);
+#else
+  if (!b.pinned && b.n >= (64u << 20)) cudaFree(b.p);
+#endif
+  else cudaFreeAsync(b.p, s);
+}
+void roundtrip(cudaStream_t s, size_t n) {
+  Blk h = get(n, true, s);
+  Blk d = get(n, false, s);
+  cudaMemcpyAsync(d.p, h.p, n, cudaMemcpyHostToDevice, s);
+  put(d, s);
+  put(h, s);
+}
