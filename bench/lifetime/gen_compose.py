@@ -71,7 +71,12 @@ Features (a composition takes at most one of each group):
             the acquisition and the release test the same condition in two
             forms), `disj` (the timing events are kept under a disjunction
             of two flags, written `(o.timing || o.trace)` where they are made
-            and `(o.trace || o.timing)` where they are destroyed).
+            and `(o.trace || o.timing)` where they are destroyed), `loop1`
+            (the timing start event destroyed in the first round of a
+            loop that the frame's `nv <= 0` guard makes run at least
+            once), `noret` (a guard between the timing events' creation
+            and release that ends the program through a [[noreturn]]
+            helper of the file, `fatal_config`).
   guard     capture guards: `iscap` (a DEBUG_SYNC macro that asks
             cudaStreamIsCapturing and only synchronises an eager stream, used
             inside every capture region and in the eager body), `copied` (a
@@ -157,6 +162,10 @@ void log_opts(const Opts &o);
 
 // Defined here, only read the options.
 static bool timing_on(const Opts &o) { return o.timing && o.iters > 0; }
+[[noreturn]] static void fatal_config(const char *what) {
+  fprintf(stderr, "bad option: %s\n", what);
+  exit(2);
+}
 static bool graph_on(const Opts &o) { return o.use_graph; }
 static bool verbose_on(const Opts &o) { return o.verbose || o.trace; }
 
@@ -189,14 +198,14 @@ VARIANTS = {
     "loops": ["n"],
     "early": ["n"],
     "cont": ["pool"],
-    "cond": ["bound", "disj"],
+    "cond": ["bound", "disj", "loop1", "noret"],
     "guard": ["iscap", "copied"],
     "order": ["async", "fork"],
     "err": ["abort", "ret", "throw"],
     "tmpl": ["never", "twice"],
 }
 # Modifiers change how the other features write their code; they do not nest.
-MODIFIERS = {("cond", "bound"), ("cond", "disj"), ("guard", "iscap"), ("err", "abort"), ("err", "ret"), ("err", "throw"),
+MODIFIERS = {("cond", "bound"), ("cond", "disj"), ("cond", "loop1"), ("cond", "noret"), ("guard", "iscap"), ("err", "abort"), ("err", "ret"), ("err", "throw"),
              ("tmpl", "never"), ("tmpl", "twice")}
 FEATURES = [(g, v) for g in GROUPS for v in VARIANTS[g]]
 
@@ -436,6 +445,10 @@ def f_opts(c, body, v):
     c.stack.append(("if (%s) cudaEventDestroy(t_start);" % t, r0))
     c.stack.append(("if (%s) cudaEventDestroy(t_stop);" % t, r1))
     c.emit("if (%s) cudaEventRecord(t_start, s);" % t)
+    if c.has.get("cond") == "noret":
+        # A guard that ends the program (a same-file [[noreturn]] helper):
+        # the path through it leaks nothing.
+        c.emit('if (o.warmup > o.iters) fatal_config("warmup");')
     c.interlude()
     body()
     c.interlude()
@@ -450,7 +463,14 @@ def f_opts(c, body, v):
         c.emit('if (%s) printf("trace %d\\n");' % (c.flag("trace") if k % 2 else c.flag("verbose"), k))
     c.stack.pop()
     c.stack.pop()
-    c.emit("if (%s) cudaEventDestroy(t_start);" % t)
+    if c.has.get("cond") == "loop1":
+        # Released in the first round of a loop the frame's `nv <= 0` guard
+        # makes run at least once.
+        c.open("for (int r = 0; r < nv; ++r) {")
+        c.emit("if (%s && r == 0) cudaEventDestroy(t_start);" % t)
+        c.close()
+    else:
+        c.emit("if (%s) cudaEventDestroy(t_start);" % t)
     if c.offer("opts-wrong-flag"):
         c.mark_res(r1, "cudagraph-handle-leak")
         c.emit("if (%s) cudaEventDestroy(t_stop);" % c.flag("verbose"))
@@ -971,6 +991,8 @@ DEEP = [
 DEEP_COND = [
     [("opts", "cref"), ("res", "n"), ("source", "cache"), ("loops", "n"), ("early", "n"), ("cond", "bound"), ("err", "ret")],
     [("opts", "hdef"), ("tasks", "lambda"), ("source", "step0"), ("loops", "n"), ("cond", "disj"), ("guard", "copied")],
+    [("opts", "val"), ("res", "n"), ("source", "recorded"), ("loops", "n"), ("early", "n"), ("cond", "loop1"), ("err", "throw")],
+    [("opts", "hdef"), ("res", "n"), ("tasks", "runner"), ("source", "cache"), ("early", "n"), ("cond", "noret"), ("guard", "iscap")],
 ]
 
 
@@ -996,14 +1018,17 @@ def compositions(which="lit"):
     for d in DEEP:
         for scale in ((2, 4) if which == "lit" else (2, 4, 6)):
             out.append((d, scale))
-    conds = [f for f in FEATURES if f[0] == "cond"]
-    for f in conds:
-        for scale in (1, 3):
-            out.append(([f], scale))
-    add_pairs(out, [canonical([c, f]) for c in conds for f in older if valid([c, f])], which)
-    for d in DEEP_COND:
-        for scale in ((2, 4) if which == "lit" else (2, 4, 6)):
-            out.append((d, scale))
+    # The first two `cond` variants, then the later ones, each after all
+    # that came before them, so that earlier compositions keep their numbers.
+    for conds in ([("cond", "bound"), ("cond", "disj")], [("cond", "loop1"), ("cond", "noret")]):
+        for f in conds:
+            for scale in (1, 3):
+                out.append(([f], scale))
+        add_pairs(out, [canonical([c, f]) for c in conds for f in older if valid([c, f])], which)
+        for d in DEEP_COND:
+            if d[-1] in conds or any(f in conds for f in d):
+                for scale in ((2, 4) if which == "lit" else (2, 4, 6)):
+                    out.append((d, scale))
     return out
 
 

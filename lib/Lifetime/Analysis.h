@@ -39,7 +39,8 @@
 //                    (the index of members across the TU), Members.cpp
 //                    (members of `this` that other methods may leave live)
 //   Reports/         Reports.cpp (leaks, findings and their notes),
-//                    Witness.cpp (a feasible path for every finding)
+//                    Witness.cpp (a feasible path for every finding),
+//                    InertBranches.cpp (branches the search need not fork on)
 //   LifetimeAnalysis.cpp  the public face (LifetimeAnalyzer, Impl)
 //
 //===----------------------------------------------------------------------===//
@@ -627,6 +628,17 @@ private:
   };
   enum class LoopHeadStep { Enter, Accelerate, Subsumed };
   bool isLoopHead(const CFGBlock *B) const;
+  // --- branches a witness search need not fork on (InertBranches.cpp) ---
+  struct InertBranch {
+    const CFGBlock *Join;               ///< where both ways meet
+    std::vector<const CFGBlock *> Arm;  ///< the other way's blocks, in order
+  };
+  bool isInertStmt(const Stmt *S);
+  bool inertArm(const CFGBlock *From, const CFGBlock *Join, std::vector<const CFGBlock *> &Arm);
+  void findInertBranches();
+  const InertBranch *inertBranch(const CFGBlock *B);
+  /// Inert branches by their block (built on first use).
+  std::optional<llvm::DenseMap<const CFGBlock *, InertBranch>> InertBranches;
   LoopHeadStep accelerateLoop(const CFGBlock *B, std::vector<LoopHeadVisit> &Heads,
                               values::PathFormula &Formula, StateSet &S,
                               std::vector<unsigned> &Skipped);

@@ -18,6 +18,8 @@
 //     at each edge:   the engine refines (it may already know the edge is
 //                     dead); the solver must accept the branch condition
 //     the report:     the engine reports the finding being searched for
+//     an inert branch (logging under a flag; InertBranches.cpp): both ways
+//                     at once, the condition assumed neither way
 //
 // Verdicts: Found (the notes become that path's), Refuted (every path was
 // explored, none reports it: the finding is dropped), GaveUp (a loop was
@@ -258,6 +260,18 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
       else if (throwsOut(lastCall(B)))
         for (const PathState &P : S)
           onThrowLeaving(lastCall(B), P);
+      continue;
+    }
+    if (const InertBranch *Inert = inertBranch(B)) {
+      // Both ways at once (InertBranches.cpp): the arm's effects, no
+      // assumption, no refinement.
+      for (const CFGBlock *ArmBlock : Inert->Arm) {
+        for (const CFGElement &E : *ArmBlock)
+          if (auto CS = E.getAs<CFGStmt>())
+            Formula.apply(CS->getStmt());
+        transferBlock(ArmBlock, S);
+      }
+      PushWay(Inert->Join, std::move(S), nullptr, false);
       continue;
     }
     const Expr *Cond = !isa_and_nonnull<SwitchStmt>(B->getTerminatorStmt()) && B->succ_size() == 2

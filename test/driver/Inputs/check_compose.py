@@ -43,6 +43,16 @@ KNOWN_GAPS = {
         "not applied where the container runs them",
 }
 
+# False alarms of the engine that compositions of these features still
+# show: (check, features every such composition has) -> why. A key no
+# composition hits any more fails the run, so the list stays true.
+KNOWN_NOISE = {
+    ("cudagraph-handle-leak", frozenset({"cond=loop1", "loops=n", "err=throw"})):
+        "a release in the first round of a loop the entry guard makes run, after nested "
+        "loops that create and destroy an event each round: the witness search cuts the "
+        "loops (three unrollings) before it refutes every path, so the finding is kept",
+}
+
 WARN = re.compile(r"^(.*?):(\d+):\d+: warning: .*\[(cudagraph-[a-z-]+)\]$")
 ERROR = re.compile(r"^(.*?):(\d+):\d+: (?:fatal )?error: ")
 
@@ -113,6 +123,17 @@ def main():
     def origin(base, no):
         return files[base][3][no - 1]
 
+    def noise_key(f):
+        name, comp = where(f[0], f[1])
+        feats = {"%s=%s" % x for x in comp[0]} if comp else set()
+        for key in KNOWN_NOISE:
+            if f[2] == key[0] and key[1] <= feats:
+                return key
+        return None
+
+    noise = collections.Counter(noise_key(f) for f in got - expected if noise_key(f))
+    got = {f for f in got if f in expected or not noise_key(f)}
+
     gaps = {f for f in expected if (f[2], origin(f[0], f[1])) in KNOWN_GAPS}
     known_missed = gaps - got
     found_gaps = {(f[2], origin(f[0], f[1])) for f in gaps & got}
@@ -140,12 +161,19 @@ def main():
     nfun = 2 * len(comps)
     for key in sorted(found_gaps):
         print("known gap now found: %s in lines of %s: remove it from KNOWN_GAPS" % key)
-    if not failing and not errors and not found_gaps:
+    gone = [key for key in KNOWN_NOISE if not noise[key]]
+    for key in gone:
+        print("known false alarm no longer seen: %s with %s: remove it from KNOWN_NOISE"
+              % (key[0], " ".join(sorted(key[1]))))
+    if not failing and not errors and not found_gaps and not gone:
         print("%d compositions in %d files: %d functions, %d planted defects found, no other finding"
               % (len(comps), len(paths), nfun, len(expected)))
         for (check, feature), why in sorted(KNOWN_GAPS.items()):
             n = sum(1 for f in known_missed if f[2] == check and origin(f[0], f[1]) == feature)
             print("known gap, %d planted defects missed: %s in lines of %s: %s" % (n, check, feature, why))
+        for key, why in sorted(KNOWN_NOISE.items(), key=lambda kv: kv[0][0]):
+            print("known false alarm, %d findings: %s with %s: %s"
+                  % (noise[key], key[0], " ".join(sorted(key[1])), why))
         return 0
     print("\nfailing composition classes: %d (of %d functions, %d unexpected, %d missing)" % (
         len(failing), nfun, len(got - expected), len(expected - got)))
