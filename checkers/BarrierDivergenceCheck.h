@@ -23,7 +23,7 @@
 #ifndef CUDAGRAPH_TIDY_CHECKERS_BARRIERDIVERGENCECHECK_H
 #define CUDAGRAPH_TIDY_CHECKERS_BARRIERDIVERGENCECHECK_H
 
-#include "SharedMemCheckBase.h"
+#include "utils/SharedMemCheckBase.h"
 
 namespace clang::tidy::cudagraph {
 

@@ -14,7 +14,7 @@
 #ifndef CUDAGRAPH_TIDY_CHECKERS_CAPTURESTRUCTURECHECK_H
 #define CUDAGRAPH_TIDY_CHECKERS_CAPTURESTRUCTURECHECK_H
 
-#include "LifetimeCheckBase.h"
+#include "utils/LifetimeCheckBase.h"
 
 namespace clang::tidy::cudagraph {
 

@@ -12,7 +12,7 @@
 #ifndef CUDAGRAPH_TIDY_CHECKERS_CAPTUREUNSAFECALLCHECK_H
 #define CUDAGRAPH_TIDY_CHECKERS_CAPTUREUNSAFECALLCHECK_H
 
-#include "LifetimeCheckBase.h"
+#include "utils/LifetimeCheckBase.h"
 
 namespace clang::tidy::cudagraph {
 

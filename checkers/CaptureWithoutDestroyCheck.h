@@ -14,7 +14,7 @@
 #ifndef CUDAGRAPH_TIDY_CHECKERS_CAPTUREWITHOUTDESTROYCHECK_H
 #define CUDAGRAPH_TIDY_CHECKERS_CAPTUREWITHOUTDESTROYCHECK_H
 
-#include "LifetimeCheckBase.h"
+#include "utils/LifetimeCheckBase.h"
 
 namespace clang::tidy::cudagraph {
 

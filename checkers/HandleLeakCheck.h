@@ -10,7 +10,7 @@
 #ifndef CUDAGRAPH_TIDY_CHECKERS_HANDLELEAKCHECK_H
 #define CUDAGRAPH_TIDY_CHECKERS_HANDLELEAKCHECK_H
 
-#include "LifetimeCheckBase.h"
+#include "utils/LifetimeCheckBase.h"
 
 namespace clang::tidy::cudagraph {
 

@@ -20,7 +20,7 @@
 #ifndef CUDAGRAPH_TIDY_CHECKERS_SHAREDBANKCONFLICTCHECK_H
 #define CUDAGRAPH_TIDY_CHECKERS_SHAREDBANKCONFLICTCHECK_H
 
-#include "SharedMemCheckBase.h"
+#include "utils/SharedMemCheckBase.h"
 
 namespace clang::tidy::cudagraph {
 

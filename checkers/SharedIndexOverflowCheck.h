@@ -19,7 +19,7 @@
 #ifndef CUDAGRAPH_TIDY_CHECKERS_SHAREDINDEXOVERFLOWCHECK_H
 #define CUDAGRAPH_TIDY_CHECKERS_SHAREDINDEXOVERFLOWCHECK_H
 
-#include "SharedMemCheckBase.h"
+#include "utils/SharedMemCheckBase.h"
 
 namespace clang::tidy::cudagraph {
 

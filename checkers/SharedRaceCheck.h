@@ -28,7 +28,7 @@
 #ifndef CUDAGRAPH_TIDY_CHECKERS_SHAREDRACECHECK_H
 #define CUDAGRAPH_TIDY_CHECKERS_SHAREDRACECHECK_H
 
-#include "SharedMemCheckBase.h"
+#include "utils/SharedMemCheckBase.h"
 
 namespace clang::tidy::cudagraph {
 

@@ -12,7 +12,7 @@
 #ifndef CUDAGRAPH_TIDY_CHECKERS_STREAMORDERCHECK_H
 #define CUDAGRAPH_TIDY_CHECKERS_STREAMORDERCHECK_H
 
-#include "LifetimeCheckBase.h"
+#include "utils/LifetimeCheckBase.h"
 
 namespace clang::tidy::cudagraph {
 

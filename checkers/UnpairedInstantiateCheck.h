@@ -9,7 +9,7 @@
 #ifndef CUDAGRAPH_TIDY_CHECKERS_UNPAIREDINSTANTIATECHECK_H
 #define CUDAGRAPH_TIDY_CHECKERS_UNPAIREDINSTANTIATECHECK_H
 
-#include "LifetimeCheckBase.h"
+#include "utils/LifetimeCheckBase.h"
 
 namespace clang::tidy::cudagraph {
 

@@ -9,7 +9,7 @@
 #ifndef CUDAGRAPH_TIDY_CHECKERS_USEAFTERDEALLOCCHECK_H
 #define CUDAGRAPH_TIDY_CHECKERS_USEAFTERDEALLOCCHECK_H
 
-#include "LifetimeCheckBase.h"
+#include "utils/LifetimeCheckBase.h"
 
 namespace clang::tidy::cudagraph {
 
