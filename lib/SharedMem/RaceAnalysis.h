@@ -8,7 +8,7 @@
 #ifndef CUDAGRAPH_TIDY_SHAREDMEM_RACEANALYSIS_H
 #define CUDAGRAPH_TIDY_SHAREDMEM_RACEANALYSIS_H
 
-#include "SharedMem/Interpreter.h"
+#include "SharedMem/Interpreter/Interpreter.h"
 #include "SharedMem/SharedMemAnalysis.h"
 #include "SharedMem/SyncModel.h"
 

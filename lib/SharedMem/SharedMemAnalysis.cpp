@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/SharedMemAnalysis.h"
-#include "SharedMem/Interpreter.h"
+#include "SharedMem/Interpreter/Interpreter.h"
 
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/SourceManager.h"

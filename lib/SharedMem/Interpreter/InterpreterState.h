@@ -17,7 +17,7 @@
 #ifndef CUDAGRAPH_TIDY_SHAREDMEM_INTERPRETERSTATE_H
 #define CUDAGRAPH_TIDY_SHAREDMEM_INTERPRETERSTATE_H
 
-#include "SharedMem/Interpreter.h"
+#include "SharedMem/Interpreter/Interpreter.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"

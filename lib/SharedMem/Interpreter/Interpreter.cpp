@@ -15,9 +15,9 @@
 //     min/max and atomic*().
 //
 //===----------------------------------------------------------------------===//
-#include "SharedMem/Interpreter.h"
-#include "SharedMem/InterpreterScanners.h"
-#include "SharedMem/InterpreterState.h"
+#include "SharedMem/Interpreter/Interpreter.h"
+#include "SharedMem/Interpreter/InterpreterScanners.h"
+#include "SharedMem/Interpreter/InterpreterState.h"
 
 using namespace clang;
 

@@ -10,7 +10,7 @@
 // comparisons of a global coordinate with a problem size.
 //
 //===----------------------------------------------------------------------===//
-#include "SharedMem/InterpreterState.h"
+#include "SharedMem/Interpreter/InterpreterState.h"
 
 using namespace clang;
 

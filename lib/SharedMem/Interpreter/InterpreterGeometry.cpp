@@ -8,7 +8,7 @@
 // threads; once it is spent the run stops and nothing is reported.
 //
 //===----------------------------------------------------------------------===//
-#include "SharedMem/InterpreterState.h"
+#include "SharedMem/Interpreter/InterpreterState.h"
 
 #include "clang/AST/ExprCXX.h"
 

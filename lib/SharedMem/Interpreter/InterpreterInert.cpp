@@ -21,7 +21,7 @@
 // condition on them undecided (guarded): recall, never precision.
 //
 //===----------------------------------------------------------------------===//
-#include "SharedMem/InterpreterState.h"
+#include "SharedMem/Interpreter/InterpreterState.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"

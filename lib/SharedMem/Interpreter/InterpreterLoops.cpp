@@ -8,8 +8,8 @@
 // (switch, range-for) run once, guarded, with what they write havocked.
 //
 //===----------------------------------------------------------------------===//
-#include "SharedMem/InterpreterScanners.h"
-#include "SharedMem/InterpreterState.h"
+#include "SharedMem/Interpreter/InterpreterScanners.h"
+#include "SharedMem/Interpreter/InterpreterState.h"
 
 using namespace clang;
 

@@ -11,7 +11,7 @@
 // other calls are opaque (Top) except min/max and atomic*() on a shared pointee.
 //
 //===----------------------------------------------------------------------===//
-#include "SharedMem/InterpreterState.h"
+#include "SharedMem/Interpreter/InterpreterState.h"
 
 #include "clang/AST/ExprCXX.h"
 

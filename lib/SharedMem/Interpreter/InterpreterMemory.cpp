@@ -9,7 +9,7 @@
 // record() turns a location reached by a thread into an Instance.
 //
 //===----------------------------------------------------------------------===//
-#include "SharedMem/InterpreterState.h"
+#include "SharedMem/Interpreter/InterpreterState.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecordLayout.h"

@@ -22,8 +22,8 @@
 // the kernel's call that led to it (AccessRecord::Via) for the report.
 //
 //===----------------------------------------------------------------------===//
-#include "SharedMem/InterpreterScanners.h"
-#include "SharedMem/InterpreterState.h"
+#include "SharedMem/Interpreter/InterpreterScanners.h"
+#include "SharedMem/Interpreter/InterpreterState.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
