@@ -15,7 +15,9 @@ Features (a composition takes at most one of each group):
             under the timing flag and destroys them under the same flag after
             the body, with `scale` unrelated branches around it.
   res       `scale` independent resources (device buffers, events, pinned host
-            memory, streams), each acquired with a status check that releases
+            memory, streams; `ipc`: first a mapping of another process's
+            memory, cudaIpcOpenMemHandle, read by a copy and closed with
+            cudaIpcCloseMemHandle), each acquired with a status check that releases
             the earlier ones, with unrelated branches between them; each device
             buffer is handed to helpers of the file that only launch kernels on
             it (`warm_buffer` -> `launch_fwd`): a use, not a hand-off.
@@ -160,6 +162,9 @@ __global__ void fwd_kernel(float *x, int n) {
 // Declared only: defined in another translation unit.
 void log_opts(const Opts &o);
 
+// The handle another process exported (res=ipc).
+extern cudaIpcMemHandle_t peer_handle;
+
 // Defined here, only read the options.
 static bool timing_on(const Opts &o) { return o.timing && o.iters > 0; }
 [[noreturn]] static void fatal_config(const char *what) {
@@ -192,7 +197,7 @@ GROUPS = ["opts", "res", "tasks", "source", "loops", "early", "cont", "cond", "g
           "tmpl"]
 VARIANTS = {
     "opts": ["val", "cref", "hdecl", "hdef"],
-    "res": ["n"],
+    "res": ["n", "ipc"],
     "tasks": ["lambda", "runner"],
     "source": ["cache", "step0", "recorded", "member"],
     "loops": ["n"],
@@ -486,12 +491,20 @@ RES_KINDS = [
 ]
 
 
+# res=ipc: memory of another process, mapped by cudaIpcOpenMemHandle and
+# closed with cudaIpcCloseMemHandle (cudaFree on it is the wrong family).
+IPC_KIND = ("void *", "peer", "cudaIpcOpenMemHandle(&{0}, peer_handle, cudaIpcMemLazyEnablePeerAccess)",
+            "cudaIpcCloseMemHandle({0});", "cudaFree({0});")
+
+
 def f_res(c, body, v):
     n = max(1, c.scale)
     made = []
     sink = c.err in CK_MACRO
+    kinds = [IPC_KIND] + RES_KINDS if v == "ipc" else RES_KINDS
+    last_event = None
     for i in range(n):
-        ty, base, acq, rel, wrong = RES_KINDS[i % 4]
+        ty, base, acq, rel, wrong = kinds[i % len(kinds)]
         name = "%s%d" % (base, i)
         rid = c.acquire_rid("cudagraph-handle-leak")
         c.emit("%s%s = nullptr;" % (ty, name))
@@ -504,18 +517,22 @@ def f_res(c, body, v):
         else:
             c.emit("if (%s != cudaSuccess) %s" % (acq.format(name), c.ret("cudaErrorMemoryAllocation", omit)), rid)
         c.stack.append((rel.format(name), rid))
-        made.append((name, i % 4, rid))
-        if i % 4 == 0:  # a device buffer: used by helpers that only read
+        made.append((name, i % len(kinds), rid))
+        if base == "d_buf":  # a device buffer: used by helpers that only read
             c.emit("warm_buffer(%s, bytes, s);" % name)
-        if i % 4 == 3:
-            c.emit("cudaStreamWaitEvent(%s, ev%d, 0);" % (name, i - 2) if i >= 2 else "")
+        if base == "peer":  # the peer's memory: read by a copy, not handed on
+            c.emit("cudaMemcpyAsync(d_act, %s, sizeof(float), cudaMemcpyDeviceToDevice, s);" % name)
+        if base == "ev":
+            last_event = name
+        if base == "side":
+            c.emit("cudaStreamWaitEvent(%s, %s, 0);" % (name, last_event) if last_event else "")
         if i % 2 == 0:
             c.emit('if (v[%d %% nv] > 3) printf("resource %d ready\\n");' % (i, i))
     body()
     double_at = made[0][0]
     for name, kind, rid in reversed(made):
         c.stack.pop()
-        rel, wrong = RES_KINDS[kind][3], RES_KINDS[kind][4]
+        rel, wrong = kinds[kind][3], kinds[kind][4]
         if wrong and c.offer("res-mismatch"):
             c.emit(wrong.format(name), bug="cudagraph-mismatched-dealloc")
         else:
@@ -996,6 +1013,15 @@ DEEP_COND = [
 ]
 
 
+# Features added later (IPC handles, issue 36): their compositions come after
+# all the others, so those keep their numbers and planted defects.
+LATER = [("res", "ipc")]
+DEEP_LATER = [
+    [("opts", "cref"), ("res", "ipc"), ("source", "cache"), ("loops", "n"), ("early", "n"), ("err", "ret")],
+    [("res", "ipc"), ("tasks", "lambda"), ("source", "member"), ("cont", "pool"), ("guard", "iscap"), ("tmpl", "twice")],
+]
+
+
 def compositions(which="lit"):
     """[(features outermost first, scale)]."""
     out = []
@@ -1003,7 +1029,7 @@ def compositions(which="lit"):
     # reproducers of what fails in every composition of it. `cond` came
     # last: its compositions follow all the others, so theirs keep their
     # numbers (and planted defects) from before it.
-    older = [f for f in FEATURES if f[0] != "cond"]
+    older = [f for f in FEATURES if f[0] != "cond" and f not in LATER]
     for f in older:
         for scale in (1, 3):
             out.append(([f], scale))
@@ -1027,6 +1053,17 @@ def compositions(which="lit"):
         add_pairs(out, [canonical([c, f]) for c in conds for f in older if valid([c, f])], which)
         for d in DEEP_COND:
             if d[-1] in conds or any(f in conds for f in d):
+                for scale in ((2, 4) if which == "lit" else (2, 4, 6)):
+                    out.append((d, scale))
+    # Features added after these, each alone, crossed with every other and
+    # in a deep nesting, after everything above.
+    for f in LATER:
+        for scale in (1, 3):
+            out.append(([f], scale))
+        others = [g for g in FEATURES if g != f and g not in LATER]
+        add_pairs(out, [canonical([f, g]) for g in others if valid([f, g])], which)
+        for d in DEEP_LATER:
+            if f in d:
                 for scale in ((2, 4) if which == "lit" else (2, 4, 6)):
                     out.append((d, scale))
     return out
