@@ -95,6 +95,27 @@ SymVal Interp::rangedSym(uint64_t Key, const SymVal &From, Bound R) {
 
 /// Masks, modulo, shifts and divisions by constants of a value that is not
 /// a constant: `data & 63` lies in [0, 63] whatever the data.
+/// `(32*b + t) % 2` is `t % 2` whatever b: a residue modulo K (or a mask
+/// K = 2^n - 1) of a value whose symbols all have coefficients divisible by
+/// the modulus is that of its constant part. `%` needs the value
+/// non-negative (C++ rounds toward zero); a mask does not.
+std::optional<int64_t> Interp::residue(BinaryOperatorKind Op, const SymVal &X,
+                                       const Bound &XB, int64_t K) {
+  if (X.Top || K <= 0 || X.Terms.empty())
+    return std::nullopt;
+  int64_t M = 0;
+  if (Op == BO_Rem && XB.finiteLo() && XB.Lo >= 0)
+    M = K;
+  else if (Op == BO_And && K < INT64_MAX && ((K + 1) & K) == 0)
+    M = K + 1;
+  if (M <= 1)
+    return std::nullopt;
+  for (const auto &T : X.Terms)
+    if (T.second % M != 0)
+      return std::nullopt;
+  return ((X.C % M) + M) % M;
+}
+
 std::optional<SymVal> Interp::rangedOp(BinaryOperatorKind Op, const SymVal &A,
                                const SymVal &B, const void *Site) {
   bool AC = A.isConst(), BC = B.isConst();
@@ -106,6 +127,11 @@ std::optional<SymVal> Interp::rangedOp(BinaryOperatorKind Op, const SymVal &A,
   if (AC && !Commutes) // only `x op K` has the constant on the right
     return std::nullopt;
   Bound XB = boundOf(X);
+  if (auto Folded = residue(Op, X, XB, K)) {
+    SymVal R = SymVal::constant(*Folded);
+    R.ShapeDep = X.ShapeDep; // `blockDim.x * b` is a multiple only of that shape
+    return R;
+  }
   bool XAtt = X.Top || XB.Attainable;
   Bound R;
   R.Attainable = XAtt;
