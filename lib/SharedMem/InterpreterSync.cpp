@@ -19,6 +19,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -270,11 +271,14 @@ void Interp::warpSync(const CallExpr *C, bool FullTile) {
 }
 
 /// An argument that names __shared__ storage: a shared variable, or a local
-/// pointer that points into one. Read without evaluating (no steps, no records).
+/// pointer that points into one, or a local integer initialised from one
+/// (asm takes `"r"(addr)` with `unsigned addr = __cvta_generic_to_shared(p)`).
+/// Read without evaluating (no steps, no records).
 const VarDecl *Interp::sharedNamedBy(const Expr *E) {
   struct Find : RecursiveASTVisitor<Find> {
     Interp &I;
     const VarDecl *Found = nullptr;
+    llvm::SmallPtrSet<const VarDecl *, 4> Seen; // initialisers followed once
     explicit Find(Interp &I) : I(I) {}
     bool VisitDeclRefExpr(DeclRefExpr *D) {
       const auto *V = dyn_cast<VarDecl>(D->getDecl());
@@ -287,6 +291,9 @@ const VarDecl *Interp::sharedNamedBy(const Expr *E) {
           Found = P;
       if (auto It = I.RefLocs.find(V); It != I.RefLocs.end())
         Found = It->second.VD;
+      if (!Found && V->getType()->isIntegerType() && !V->hasGlobalStorage() &&
+          V->getInit() && Seen.insert(V).second)
+        TraverseStmt(const_cast<Expr *>(V->getInit()));
       return !Found;
     }
   } F(*this);

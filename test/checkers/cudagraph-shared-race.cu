@@ -344,7 +344,7 @@ __global__ void raceBeforeNamedBarrier(const float *in, float *out) {
   __shared__ float r[N];
   r[threadIdx.x] = in[threadIdx.x];
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: data race on __shared__ 'r': thread 0 writes byte 0 here and thread 255 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
-  // CHECK-NOTES: :[[@LINE+2]]:12: note: the conflicting read by thread 255
+  // CHECK-NOTES: :[[@LINE+2]]:13: note: the conflicting read by thread 255
   // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
   float v = r[N - 1 - threadIdx.x];
   asm volatile("bar.sync 1, 256;");
