@@ -255,13 +255,12 @@ bool dataDependent(const Instance &I) {
 std::vector<RaceFinding> findRaces(const std::vector<AccessRecord> &Recs, const SyncLog &Log,
                                    const LaunchConfig &Cfg, bool SameValueStores,
                                    std::set<std::string> &Skips) {
-  for (SkipReason R : Log.KernelSkips)
+  for (SkipReason R : Log.Reasons)
     Skips.insert(skipText(R));
-  for (SkipReason R : {SkipReason::AsyncCopy, SkipReason::NamedBarrier, SkipReason::InlineAsm})
-    if (Log.KernelSkips.count(R))
-      return {};
+  if (!Log.WholeKernel.empty())
+    return {};
   std::set<const void *> Opaque;
-  for (const VarDecl *V : Log.OpaqueArrays)
+  for (const auto &[V, Why] : Log.SkippedArrays)
     Opaque.insert(baseOf(V));
   uint32_t Aligned = alignedPrefix(Log);
   std::map<uint32_t, uint32_t> TailToHead, WrapArm;

@@ -26,7 +26,13 @@
 //    until the next interval.
 //  * Phases are lost (no verdict for the thread from there on) at a barrier
 //    under an undecided thread-dependent guard, at a call that may hold a
-//    barrier the interpreter does not see, and at a named barrier.
+//    barrier the interpreter does not see, at a named barrier, at an
+//    asynchronous wait or barrier operation (arrive, wait, commit) and at
+//    asm that synchronises. What came before is still judged.
+//  * An asynchronous copy, shared-memory asm or a callee not followed that
+//    is given a __shared__ array: that array gets no verdict; the others
+//    keep theirs. Only when the shared operand is not known does the whole
+//    kernel go without one (SyncLog::WholeKernel).
 //  * Decisions: every decided branch or loop test whose code holds a block
 //    barrier logs which arm each thread took and how many barriers it met
 //    there; threads that disagree, one meeting barriers the other does not
@@ -117,10 +123,15 @@ struct SyncLog {
   /// the empty list.
   std::vector<llvm::SmallVector<std::pair<uint64_t, int8_t>, 2>> Arms{{}};
   std::set<WrapLoop> Wraps;
-  /// The whole kernel gets no race verdict, for these reasons.
-  std::set<SkipReason> KernelSkips;
-  /// Arrays handed to a callee the interpreter does not follow.
-  std::set<const clang::VarDecl *> OpaqueArrays;
+  /// Why some accesses got no verdict (counted in the report).
+  std::set<SkipReason> Reasons;
+  /// No array of the kernel gets a race verdict, for these reasons: a copy
+  /// or asm whose shared operand is not known.
+  std::set<SkipReason> WholeKernel;
+  /// Arrays handed to a callee the interpreter does not follow, the target
+  /// of an asynchronous copy, the operand of shared-memory asm: no verdict
+  /// for any access to them.
+  std::map<const clang::VarDecl *, SkipReason> SkippedArrays;
   std::vector<MaskMisuse> Masks;
 };
 

@@ -213,6 +213,31 @@ __global__ void unlaunchedHalfBlock(float *data) {
   data[threadIdx.x] = 0.0f;
 }
 
+// 6. A residue of the global index: `(32*b + t) % 2` is `t % 2` whatever the
+//    block (GPUVerify's divergence_thread_block), so the barrier under it
+//    diverges; a residue of a multiple of the block index alone is uniform.
+__global__ void globalIndexParity(float *data) {
+  __shared__ float s[N];
+  unsigned g = 32 * blockIdx.x + threadIdx.x;
+  s[threadIdx.x] = data[g];
+  if (g % 2 == 0)
+    __syncthreads();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier divergence: thread 0 waits at __syncthreads() here but thread 1 of the same block skips it and waits at a later barrier; a block barrier must be reached by every live thread [cudagraph-barrier-divergence]
+    // CHECK-NOTES: :[[@LINE-3]]:7: note: this condition sends thread 0 and thread 1 different ways
+    // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  __syncthreads();
+  data[g] = s[N - 1 - threadIdx.x];
+}
+__global__ void blockParityUniform(float *data) {
+  __shared__ float s[N];
+  unsigned b = 32 * blockIdx.x;
+  s[threadIdx.x] = data[b + threadIdx.x];
+  if (b % 2 == 0)
+    __syncthreads();
+  __syncthreads();
+  data[b + threadIdx.x] = s[N - 1 - threadIdx.x];
+}
+
 void launchAll(float *d, const float *in, int n) {
   firstWarpBarrier<<<1, N>>>(d);
   firstWarpBarrierFixed<<<1, N>>>(d);
@@ -228,4 +253,6 @@ void launchAll(float *d, const float *in, int n) {
   earlyExit<<<4, N>>>(in, d, n);
   uniformConditions<<<2, N>>>(d, n);
   undecided<<<1, N>>>(d, n);
+  globalIndexParity<<<4, N>>>(d);
+  blockParityUniform<<<4, N>>>(d);
 }

@@ -307,6 +307,67 @@ __global__ void unlaunchedShapeDependent(const float *in, float *out) {
   out[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
 }
 
+// 11. What goes without a verdict stays local: an asynchronous copy into
+//     one array, a callee not followed given it, shared-memory asm on it, or
+//     a named barrier later in the thread, leave the race on another array
+//     (or before the barrier) reported; the fixed twins are silent.
+__global__ void asyncCopyOtherArray(const float *in, float *out) {
+  __shared__ float staged[N];
+  __shared__ float r[N];
+  __pipeline_memcpy_async(&staged[threadIdx.x], &in[threadIdx.x], sizeof(float));
+  r[threadIdx.x] = in[N + threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: data race on __shared__ 'r': thread 0 writes byte 0 here and thread 255 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+  // CHECK-NOTES: :[[@LINE+2]]:22: note: the conflicting read by thread 255
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  out[threadIdx.x] = r[N - 1 - threadIdx.x] + staged[threadIdx.x];
+}
+__global__ void asyncCopyOtherArrayFixed(const float *in, float *out) {
+  __shared__ float staged[N];
+  __shared__ float r[N];
+  __pipeline_memcpy_async(&staged[threadIdx.x], &in[threadIdx.x], sizeof(float));
+  r[threadIdx.x] = in[N + threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = r[N - 1 - threadIdx.x] + staged[threadIdx.x];
+}
+__global__ void asmOtherArray(const float *in, float *out) {
+  __shared__ float a[N];
+  __shared__ float r[N];
+  unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(&a[threadIdx.x]));
+  asm volatile("st.shared.f32 [%0], %1;" ::"r"(addr), "f"(in[threadIdx.x]));
+  r[threadIdx.x] = in[N + threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: data race on __shared__ 'r': thread 0 writes byte 0 here and thread 255 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+  // CHECK-NOTES: :[[@LINE+2]]:22: note: the conflicting read by thread 255
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  out[threadIdx.x] = r[N - 1 - threadIdx.x] + a[N - 1 - threadIdx.x];
+}
+__global__ void raceBeforeNamedBarrier(const float *in, float *out) {
+  __shared__ float r[N];
+  r[threadIdx.x] = in[threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: data race on __shared__ 'r': thread 0 writes byte 0 here and thread 255 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+  // CHECK-NOTES: :[[@LINE+2]]:13: note: the conflicting read by thread 255
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  float v = r[N - 1 - threadIdx.x];
+  asm volatile("bar.sync 1, 256;");
+  r[threadIdx.x] = v;
+  out[threadIdx.x] = r[N - 1 - threadIdx.x];
+}
+__global__ void raceBeforeNamedBarrierFixed(const float *in, float *out) {
+  __shared__ float r[N];
+  r[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  float v = r[N - 1 - threadIdx.x];
+  asm volatile("bar.sync 1, 256;");
+  r[threadIdx.x] = v;
+  out[threadIdx.x] = r[N - 1 - threadIdx.x];
+}
+// An asm store whose address is not traced to an array: no verdict at all.
+__global__ void asmUnknownTarget(const float *in, float *out, unsigned addr) {
+  __shared__ float r[N];
+  asm volatile("st.shared.f32 [%0], %1;" ::"r"(addr), "f"(in[threadIdx.x]));
+  r[threadIdx.x] = in[N + threadIdx.x];
+  out[threadIdx.x] = r[N - 1 - threadIdx.x];
+}
+
 void launchAll(const float *in, float *out, int *iout, const int *idx, int n) {
   neighbourNoBarrier<<<4, N>>>(in, out);
   neighbourBarrier<<<4, N>>>(in, out);
@@ -333,4 +394,10 @@ void launchAll(const float *in, float *out, int *iout, const int *idx, int n) {
   resetRacesAtomics<<<1, N>>>(iout);
   warpSumsPerWarp<<<1, N>>>(in, out);
   pollCounter<<<1, N>>>(iout, n);
+  asyncCopyOtherArray<<<1, N>>>(in, out);
+  asyncCopyOtherArrayFixed<<<1, N>>>(in, out);
+  asmOtherArray<<<1, N>>>(in, out);
+  raceBeforeNamedBarrier<<<1, N>>>(in, out);
+  raceBeforeNamedBarrierFixed<<<1, N>>>(in, out);
+  asmUnknownTarget<<<1, N>>>(in, out, n);
 }

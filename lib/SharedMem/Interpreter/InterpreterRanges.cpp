@@ -93,6 +93,28 @@ SymVal Interp::rangedSym(uint64_t Key, const SymVal &From, Bound R) {
   return V;
 }
 
+/// `(32*b + t) % 2` is `t % 2` whatever b: a residue modulo K (or a mask
+/// K = 2^n - 1) of a value whose symbols all have coefficients divisible by
+/// the modulus is that of its constant part. `%` needs the value
+/// non-negative (C++ rounds toward zero): a known lower bound or an unsigned
+/// operation; a mask does not.
+std::optional<int64_t> Interp::residue(BinaryOperatorKind Op, const SymVal &X,
+                                       const Bound &XB, int64_t K, bool Unsigned) {
+  if (X.Top || K <= 0 || X.Terms.empty())
+    return std::nullopt;
+  int64_t M = 0;
+  if (Op == BO_Rem && (Unsigned || (XB.finiteLo() && XB.Lo >= 0)))
+    M = K;
+  else if (Op == BO_And && K < INT64_MAX && ((K + 1) & K) == 0)
+    M = K + 1;
+  if (M <= 1)
+    return std::nullopt;
+  for (const auto &T : X.Terms)
+    if (T.second % M != 0)
+      return std::nullopt;
+  return ((X.C % M) + M) % M;
+}
+
 /// Masks, modulo, shifts and divisions by constants of a value that is not
 /// a constant: `data & 63` lies in [0, 63] whatever the data.
 std::optional<SymVal> Interp::rangedOp(BinaryOperatorKind Op, const SymVal &A,
@@ -106,6 +128,15 @@ std::optional<SymVal> Interp::rangedOp(BinaryOperatorKind Op, const SymVal &A,
   if (AC && !Commutes) // only `x op K` has the constant on the right
     return std::nullopt;
   Bound XB = boundOf(X);
+  // Every caller's site is the operator (compound assignments included); an
+  // unsigned operation's left operand is never negative.
+  const auto *BO = static_cast<const BinaryOperator *>(Site);
+  bool Unsigned = BO && BO->getLHS()->getType()->isUnsignedIntegerType();
+  if (auto Folded = residue(Op, X, XB, K, Unsigned)) {
+    SymVal R = SymVal::constant(*Folded);
+    R.ShapeDep = X.ShapeDep; // `blockDim.x * b` is a multiple only of that shape
+    return R;
+  }
   bool XAtt = X.Top || XB.Attainable;
   Bound R;
   R.Attainable = XAtt;

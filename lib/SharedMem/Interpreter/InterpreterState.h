@@ -153,6 +153,10 @@ private:
   /// a constant: `data & 63` lies in [0, 63] whatever the data.
   std::optional<SymVal> rangedOp(BinaryOperatorKind Op, const SymVal &A,
                                  const SymVal &B, const void *Site);
+  /// The residue of a value whose symbols' coefficients are all multiples of
+  /// the modulus: its constant part's.
+  std::optional<int64_t> residue(BinaryOperatorKind Op, const SymVal &X, const Bound &XB,
+                                 int64_t K, bool Unsigned);
   /// A value of a narrow integer type that is otherwise unknown lies in the
   /// type's range (`unsigned char c = data[i]`). The bound proves accesses
   /// in bounds; it is not taken as reached (a byte often holds a small code
@@ -281,6 +285,13 @@ private:
   /// A call not run in place: it may synchronise or touch what it is given.
   void opaqueCall(const CallExpr *C);
   void noteAsm(const AsmStmt *A);
+  /// An asynchronous copy (its shared operand gets no verdict) or a wait or
+  /// barrier operation of one (the thread's phases are lost).
+  void asyncCall(const CallExpr *C);
+  /// Marks the __shared__ arrays the operands name as without verdict;
+  /// false when none names one.
+  bool skipArraysNamedBy(llvm::ArrayRef<const Expr *> Operands, SkipReason R,
+                         bool ScalarsToo = false);
   void blockBarrier(const Expr *Site);
   void warpSync(const CallExpr *C, bool FullTile);
   void pushEvent(const void *Site, bool Barrier);

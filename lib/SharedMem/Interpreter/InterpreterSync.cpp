@@ -19,6 +19,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -270,11 +271,14 @@ void Interp::warpSync(const CallExpr *C, bool FullTile) {
 }
 
 /// An argument that names __shared__ storage: a shared variable, or a local
-/// pointer that points into one. Read without evaluating (no steps, no records).
+/// pointer that points into one, or a local integer initialised from one
+/// (asm takes `"r"(addr)` with `unsigned addr = __cvta_generic_to_shared(p)`).
+/// Read without evaluating (no steps, no records).
 const VarDecl *Interp::sharedNamedBy(const Expr *E) {
   struct Find : RecursiveASTVisitor<Find> {
     Interp &I;
     const VarDecl *Found = nullptr;
+    llvm::SmallPtrSet<const VarDecl *, 4> Seen; // initialisers followed once
     explicit Find(Interp &I) : I(I) {}
     bool VisitDeclRefExpr(DeclRefExpr *D) {
       const auto *V = dyn_cast<VarDecl>(D->getDecl());
@@ -287,6 +291,9 @@ const VarDecl *Interp::sharedNamedBy(const Expr *E) {
           Found = P;
       if (auto It = I.RefLocs.find(V); It != I.RefLocs.end())
         Found = It->second.VD;
+      if (!Found && V->getType()->isIntegerType() && !V->hasGlobalStorage() &&
+          V->getInit() && Seen.insert(V).second)
+        TraverseStmt(const_cast<Expr *>(V->getInit()));
       return !Found;
     }
   } F(*this);
@@ -311,20 +318,24 @@ bool Interp::syncCall(const CallExpr *C) {
       Cur.WarpLost = true;
     return true;
   case SyncKind::Named:
-    Sync->KernelSkips.insert(SkipReason::NamedBarrier);
+    Sync->Reasons.insert(SkipReason::NamedBarrier);
     loseThread();
     return true;
   case SyncKind::Async:
-    Sync->KernelSkips.insert(SkipReason::AsyncCopy);
+    asyncCall(C);
     return true;
   case SyncKind::MaySync:
-    Sync->KernelSkips.insert(SkipReason::MaySync);
+    Sync->Reasons.insert(SkipReason::MaySync);
     loseThread();
     return true;
   case SyncKind::None:
     break;
   }
   return false;
+}
+
+static llvm::SmallVector<const Expr *, 4> operandsOf(const CallExpr *C) {
+  return llvm::SmallVector<const Expr *, 4>(C->arguments().begin(), C->arguments().end());
 }
 
 void Interp::opaqueCall(const CallExpr *C) {
@@ -335,33 +346,93 @@ void Interp::opaqueCall(const CallExpr *C) {
     It->second = callBarrierBits(C, CalleeBarriers, 0);
   unsigned Bits = It->second;
   if (Bits & (1 | 4)) {
-    Sync->KernelSkips.insert(SkipReason::MaySync);
+    Sync->Reasons.insert(SkipReason::MaySync);
     loseThread();
   }
   if (Bits & 2)
     Cur.WarpLost = true;
-  for (const Expr *A : C->arguments()) {
+  skipArraysNamedBy(operandsOf(C), SkipReason::OpaqueCallee);
+}
+
+bool Interp::skipArraysNamedBy(llvm::ArrayRef<const Expr *> Operands, SkipReason R,
+                               bool ScalarsToo) {
+  bool Any = false;
+  for (const Expr *A : Operands) {
+    if (!A)
+      continue;
+    // A scalar passed by value is a value read, not storage handed over;
+    // asm addresses shared memory through integers (`"r"(cvta(p))`).
     QualType T = A->getType();
     bool ByValue = !T->isPointerType() && !T->isArrayType() && A->isPRValue() &&
                    T->isScalarType();
-    if (ByValue)
+    if (ByValue && !ScalarsToo)
       continue;
     if (const VarDecl *V = sharedNamedBy(A)) {
-      Sync->OpaqueArrays.insert(V);
-      Sync->KernelSkips.insert(SkipReason::OpaqueCallee);
+      Sync->SkippedArrays.emplace(V, R);
+      Sync->Reasons.insert(R);
+      Any = true;
     }
   }
+  return Any;
+}
+
+/// Names of asynchronous copies (CUDA's, libcu++'s and cooperative groups'
+/// memcpy_async, __pipeline_memcpy_async, the cp_async* wrappers of TMA).
+static bool isAsyncCopy(const FunctionDecl *F) {
+  if (!F || !F->getIdentifier())
+    return false;
+  StringRef N = F->getName();
+  return N.contains("memcpy_async") || N.contains("cp_async") || N.contains("copy_async");
+}
+
+void Interp::asyncCall(const CallExpr *C) {
+  Sync->Reasons.insert(SkipReason::AsyncCopy);
+  if (isAsyncCopy(C->getDirectCallee())) {
+    // The copy lands until a wait the model does not follow: its shared
+    // operand gets no verdict; one not known, none of the kernel's arrays.
+    if (!skipArraysNamedBy(operandsOf(C), SkipReason::AsyncCopy))
+      Sync->WholeKernel.insert(SkipReason::AsyncCopy);
+    return;
+  }
+  // A wait, commit, arrive or barrier of a pipeline or cuda::barrier orders
+  // threads in ways not followed: this thread's phases are unknown from here.
+  loseThread();
+}
+
+/// PTX that orders threads (barriers, mbarriers, fences), and PTX that
+/// reads or writes shared memory itself.
+static bool asmOrdersThreads(StringRef Text) {
+  return Text.contains("bar.") || Text.contains("barrier") || Text.contains("fence");
+}
+static bool asmTouchesShared(StringRef Text) {
+  for (const char *W : {"shared", "cp.async", "ldmatrix", "stmatrix", "wgmma", "bulk",
+                        "tensormap"})
+    if (Text.contains(W))
+      return true;
+  return false;
 }
 
 void Interp::noteAsm(const AsmStmt *A) {
-  bool Shared = asmSynchronises(A);
+  std::string Text;
+  if (const auto *G = dyn_cast<GCCAsmStmt>(A))
+    Text = G->getAsmString();
+  else if (const auto *M = dyn_cast<MSAsmStmt>(A))
+    Text = M->getAsmString().str();
+  bool Orders = asmOrdersThreads(Text), Touches = asmTouchesShared(Text);
+  // Its operands' arrays get no verdict; when none is known but the text
+  // touches shared memory, no array does. Asm that orders threads ends
+  // this thread's known phases.
+  llvm::SmallVector<const Expr *, 4> Ops;
   for (const Stmt *Child : A->children())
-    if (const auto *E = dyn_cast_or_null<Expr>(Child); E && sharedNamedBy(E))
-      Shared = true;
-  if (!Shared)
+    Ops.push_back(dyn_cast_or_null<Expr>(Child));
+  bool Named = skipArraysNamedBy(Ops, SkipReason::InlineAsm, /*ScalarsToo=*/true);
+  if (!Orders && !Touches && !Named)
     return;
-  Sync->KernelSkips.insert(SkipReason::InlineAsm);
-  loseThread();
+  Sync->Reasons.insert(SkipReason::InlineAsm);
+  if (Orders)
+    loseThread();
+  if (Touches && !Named)
+    Sync->WholeKernel.insert(SkipReason::InlineAsm);
 }
 
 void Interp::enterArm(const Stmt *Branch, int8_t Arm) {
