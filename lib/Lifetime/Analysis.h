@@ -9,6 +9,8 @@
 //
 //   Dataflow.cpp     the dataflow driver: CFG walk and worklist
 //   Places.cpp       places, locations, text
+//   LocalPointers.cpp  pointers that name one object throughout (their
+//                    members are places)
 //   Templates.cpp    templates the unit never instantiates: their patterns
 //   Paths/           what one path knows: PathState.h (the lattice),
 //                    Join.h (its join), FlatContainers.h (its maps),
@@ -454,9 +456,15 @@ private:
   bool throwsOut(const Stmt *S);
   void onThrowLeaving(const Stmt *Throw, const PathState &P);
 
+  // --- pointers that name one object throughout (LocalPointers.cpp) ---
+  const std::set<const VarDecl *> &reseatedPointers();
+  bool isFixedPointerParam(const ValueDecl *D);
+  const ValueDecl *fixedLocalPointee(const ValueDecl *D);
+  const ValueDecl *pointeeOwner(Key K);
+  void forgetPointeeMembers(const VarDecl *VD, PathState &P);
+
   // --- places, locations, text ---
   Key storageOf(const Expr *E);
-  bool isFixedPointerParam(const ValueDecl *D);
   bool isStructReferenceParam(const ValueDecl *D) const;
   bool isEnclosingVariable(Key K) const;
   Key placeOf(const ValueDecl *D, const FieldDecl *Member = nullptr, bool Element = false,
@@ -547,8 +555,8 @@ private:
   llvm::DenseMap<Key, llvm::SmallVector<std::pair<const Expr *, uintptr_t>, 1>> CondBindings;
   /// Variables whose address was handed to code we do not follow.
   std::set<Key> AddressEscaped;
-  /// Pointer parameters the body never reassigns (their members are places).
-  std::optional<std::set<const ParmVarDecl *>> FixedPointerParams;
+  /// Variables the body may reseat (LocalPointers.cpp); computed on first use.
+  std::optional<std::set<const VarDecl *>> ReseatedPointers;
   std::map<const VarDecl *, const LambdaExpr *> LocalLambdas;
   unsigned LambdaDepth = 0;
   std::map<const ValueDecl *, SourceLocation> FirstElementRelease;
