@@ -23,7 +23,8 @@
 //                    model's effects), CallInvalidation.cpp (what a call
 //                    may change), Assignments.cpp (assignments and
 //                    escapes), Lambdas.cpp, Exceptions.cpp (throws that
-//                    leave the function)
+//                    leave the function), Borrowed.cpp (handles a getter
+//                    lends: "owned": false)
 //   Callees/         model entries for callees the JSON does not list:
 //                    Summaries.cpp (helpers of the unit, pure helpers),
 //                    ReadOnlyParams.cpp (pointers a helper only reads through),
@@ -271,6 +272,11 @@ private:
   std::optional<uint64_t> constantIndex(const Expr *Element) const;
   void release(const CallExpr *Call, const FunctionModel &M, const ReleaseEffect &Eff,
                PathState &P);
+  // handles a getter lends (Transfer/Borrowed.cpp)
+  void lend(const CallExpr *Call, const FunctionModel &M, const AcquireEffect &Eff,
+            PathState &P);
+  bool releaseBorrowed(unsigned R, const ResState &RS, Key K, const CallExpr *Call,
+                       const FunctionModel &M);
   bool releasesEveryElement(Key K, const Expr *Arg, ResState &RS);
   bool releasesOneConstantElement(const Expr *Arg) const;
   void forgetUntrackedGraphMemory(PathState &P);
