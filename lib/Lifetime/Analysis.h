@@ -467,7 +467,6 @@ private:
   bool isFixedPointerParam(const ValueDecl *D);
   const ValueDecl *fixedLocalPointee(const ValueDecl *D);
   const ValueDecl *pointeeOwner(Key K);
-  void forgetPointeeMembers(const VarDecl *VD, PathState &P);
 
   // --- places, locations, text ---
   Key storageOf(const Expr *E);

@@ -49,7 +49,6 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
           continue;
         }
         if (VD->hasLocalStorage() && !VD->getType()->isReferenceType()) {
-          forgetPointeeMembers(VD, P); // LocalPointers.cpp
           assignTo(placeOf(VD), VD->getInit(), nullptr, P);
           continue;
         }

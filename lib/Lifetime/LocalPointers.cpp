@@ -14,8 +14,8 @@
 // released under the name it was stored from too.
 //
 // A local pointer declared inside a loop points to another object each
-// iteration: its own members are forgotten at its declaration
-// (forgetPointeeMembers).
+// iteration: its own members die with it at the end of the body, as any
+// local's places do, so the next iteration starts without them.
 //
 // Part of the Analysis class declared in Analysis.h.
 //
@@ -92,19 +92,6 @@ const ValueDecl *Analysis::pointeeOwner(Key K) {
     if (const ValueDecl *Owner = fixedLocalPointee(K->Decl))
       return Owner;
   return K ? K->Decl : nullptr;
-}
-
-/// `Slot* sl = &slots[i];` inside a loop: the members of the previous
-/// iteration's slot are not this one's.
-void Analysis::forgetPointeeMembers(const VarDecl *VD, PathState &P) {
-  if (fixedLocalPointee(VD) != VD)
-    return;
-  llvm::SmallVector<Key, 4> Members;
-  for (const auto &B : P.Bind)
-    if (B.first->Decl == VD && B.first->Member)
-      Members.push_back(B.first);
-  for (Key K : Members)
-    unbind(K, P, /*At=*/nullptr, "");
 }
 
 } // namespace lifetime

@@ -265,3 +265,12 @@ void ok_reseated_slot_pointer(EvSlot *slots) {
   cudaEventDestroy(sl->ev);
   cudaEventDestroy(e);
 }
+
+// The previous iteration's slot was released, not this one's.
+void ok_destroy_every_slot(EvSlot *slots, int n) {
+  for (int i = 0; i < n; ++i) {
+    EvSlot *sl = &slots[i];
+    cudaEventDestroy(sl->ev);
+    sl->id = -1;
+  }
+}
