@@ -54,10 +54,15 @@ void MismatchedDeallocCheck::handleFinding(const cgt::LifetimeFinding &F,
   const cgt::ResourceKind *Kind = Model.kind(F.ResourceKind);
   if (!Kind)
     return;
-  std::string Right = familyReleaseFunction(*Kind, F.AcquiredBy);
   std::string Named = F.VarName.empty() ? "" : "'" + F.VarName + "' ";
   std::string Called = F.CalledFunction.empty() ? "the wrong function"
                                                 : "'" + F.CalledFunction + "'";
+  if (F.Borrowed) { // lent by a getter: no release is right
+    emit(F, Kind->Noun + " " + Named + "is released by " + Called + ", but '" + F.AcquiredBy +
+                "' only lends it; the caller does not own it and must not release it");
+    return;
+  }
+  std::string Right = familyReleaseFunction(*Kind, F.AcquiredBy);
 
   // A fix-it only when the callee token is the wrong function's name and
   // exactly one release function of the acquirer's family takes the same

@@ -9,6 +9,8 @@
 //
 //   Dataflow.cpp     the dataflow driver: CFG walk and worklist
 //   Places.cpp       places, locations, text
+//   LocalPointers.cpp  pointers that name one object throughout (their
+//                    members are places)
 //   Templates.cpp    templates the unit never instantiates: their patterns
 //   Paths/           what one path knows: PathState.h (the lattice),
 //                    Join.h (its join), FlatContainers.h (its maps),
@@ -21,7 +23,8 @@
 //                    model's effects), CallInvalidation.cpp (what a call
 //                    may change), Assignments.cpp (assignments and
 //                    escapes), Lambdas.cpp, Exceptions.cpp (throws that
-//                    leave the function)
+//                    leave the function), Borrowed.cpp (handles a getter
+//                    lends: "owned": false)
 //   Callees/         model entries for callees the JSON does not list:
 //                    Summaries.cpp (helpers of the unit, pure helpers),
 //                    ReadOnlyParams.cpp (pointers a helper only reads through),
@@ -270,6 +273,11 @@ private:
   std::optional<uint64_t> constantIndex(const Expr *Element) const;
   void release(const CallExpr *Call, const FunctionModel &M, const ReleaseEffect &Eff,
                PathState &P);
+  // handles a getter lends (Transfer/Borrowed.cpp)
+  void lend(const CallExpr *Call, const FunctionModel &M, const AcquireEffect &Eff,
+            PathState &P);
+  bool releaseBorrowed(unsigned R, const ResState &RS, Key K, const CallExpr *Call,
+                       const FunctionModel &M);
   bool releasesEveryElement(Key K, const Expr *Arg, ResState &RS);
   bool releasesOneConstantElement(const Expr *Arg) const;
   void forgetUntrackedGraphMemory(PathState &P);
@@ -455,9 +463,14 @@ private:
   bool throwsOut(const Stmt *S);
   void onThrowLeaving(const Stmt *Throw, const PathState &P);
 
+  // --- pointers that name one object throughout (LocalPointers.cpp) ---
+  const std::set<const VarDecl *> &reseatedPointers();
+  bool isFixedPointerParam(const ValueDecl *D);
+  const ValueDecl *fixedLocalPointee(const ValueDecl *D);
+  const ValueDecl *pointeeOwner(Key K);
+
   // --- places, locations, text ---
   Key storageOf(const Expr *E);
-  bool isFixedPointerParam(const ValueDecl *D);
   bool isStructReferenceParam(const ValueDecl *D) const;
   bool isEnclosingVariable(Key K) const;
   Key placeOf(const ValueDecl *D, const FieldDecl *Member = nullptr, bool Element = false,
@@ -548,8 +561,8 @@ private:
   llvm::DenseMap<Key, llvm::SmallVector<std::pair<const Expr *, uintptr_t>, 1>> CondBindings;
   /// Variables whose address was handed to code we do not follow.
   std::set<Key> AddressEscaped;
-  /// Pointer parameters the body never reassigns (their members are places).
-  std::optional<std::set<const ParmVarDecl *>> FixedPointerParams;
+  /// Variables the body may reseat (LocalPointers.cpp); computed on first use.
+  std::optional<std::set<const VarDecl *>> ReseatedPointers;
   std::map<const VarDecl *, const LambdaExpr *> LocalLambdas;
   unsigned LambdaDepth = 0;
   std::map<const ValueDecl *, SourceLocation> FirstElementRelease;

@@ -48,12 +48,13 @@ inline const Expr *strip(const Expr *E) {
   return E;
 }
 
-/// A member of `this`, or of the struct a pointer parameter points to
-/// (`ctx->stream`): owned by an object that outlives the call, so it never
-/// leaks when the function returns.
+/// A member of `this`, or of the struct a pointer parameter or a fixed
+/// local pointer (`Slot* sl = &slots[i];`, LocalPointers.cpp) points to
+/// (`ctx->stream`, `sl->ev`): owned by an object that outlives the call, so
+/// it never leaks when the function returns.
 inline bool isField(Key K) {
   return K && (isa<FieldDecl>(K->Decl) ||
-               (K->Member && isa<ParmVarDecl>(K->Decl) &&
+               (K->Member && isa<VarDecl>(K->Decl) &&
                 (K->Decl->getType()->isPointerType() || K->Decl->getType()->isReferenceType())));
 }
 

@@ -20,6 +20,8 @@
 //   use, launch or release while (only) Released       -> UseAfterRelease /
 //                                                         DoubleRelease
 //   release by a function whose kinds exclude it       -> MismatchedRelease
+//   release of a handle a getter lent ("owned": false,
+//   Escaped from the start, Transfer/Borrowed.cpp)     -> MismatchedRelease
 //
 // Places: a resource is held by a local variable or parameter, a member of
 // `this` (never leaks at exit: the object owns it), a member of a local plain

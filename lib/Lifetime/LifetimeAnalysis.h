@@ -65,6 +65,9 @@ struct LifetimeFinding {
   /// A mismatched release through a helper of this unit (its summary): the
   /// helper, whose own finding names the wrong call itself.
   const clang::FunctionDecl *ThroughHelper = nullptr;
+  /// MismatchedRelease of a handle a getter lent ("owned": false in the
+  /// model): no release function is right.
+  bool Borrowed = false;
   /// CaptureUnsafeCall: why the call is illegal (the model's captureNote);
   /// LaunchAfterCapturedFree: the exec launched.
   std::string Detail;

@@ -111,38 +111,6 @@ bool Analysis::isStructReferenceParam(const ValueDecl *D) const {
          PVD->getType()->getPointeeType()->isRecordType();
 }
 
-/// A pointer parameter that the body never reassigns, increments or takes
-/// the address of: `p->f` names one member of one object throughout.
-bool Analysis::isFixedPointerParam(const ValueDecl *D) {
-  const auto *PVD = dyn_cast<ParmVarDecl>(D);
-  if (!PVD || !PVD->getType()->isPointerType() || PVD->getDeclContext() != FD)
-    return false;
-  if (!FixedPointerParams) {
-    FixedPointerParams.emplace();
-    std::set<const ParmVarDecl *> Changed;
-    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-      if (!S)
-        return;
-      const Expr *Written = nullptr;
-      if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
-        Written = BO->getLHS();
-      else if (const auto *UO = dyn_cast<UnaryOperator>(S);
-               UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf))
-        Written = UO->getSubExpr();
-      if (const auto *DRE = Written ? dyn_cast<DeclRefExpr>(Written->IgnoreParenImpCasts()) : nullptr)
-        if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
-          Changed.insert(P);
-      for (const Stmt *Child : S->children())
-        Walk(Child);
-    };
-    Walk(FD->getBody());
-    for (const ParmVarDecl *P : FD->parameters())
-      if (P->getType()->isPointerType() && !Changed.count(P))
-        FixedPointerParams->insert(P);
-  }
-  return FixedPointerParams->count(PVD) != 0;
-}
-
 /// The place an expression names, if the analysis can follow it.
 Key Analysis::storageOf(const Expr *E) {
   E = strip(E);
@@ -172,9 +140,13 @@ Key Analysis::storageOf(const Expr *E) {
     }
     // `ctx->stream` through a pointer parameter that always points to the
     // same object.
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(Base); DRE && ME->isArrow())
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Base); DRE && ME->isArrow()) {
       if (isFixedPointerParam(DRE->getDecl()))
         return placeOf(DRE->getDecl(), Field);
+      // `sl->ev` of `Slot* sl = &slots[i];` never reseated (LocalPointers.cpp).
+      if (const ValueDecl *Owner = fixedLocalPointee(DRE->getDecl()))
+        return placeOf(Owner, Field);
+    }
     return nullptr;
   }
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))

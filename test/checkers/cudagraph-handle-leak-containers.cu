@@ -492,3 +492,151 @@ public:
 private:
   std::vector<cudaStream_t> streams_;
 };
+
+// ---- handles in a member of a struct-valued element ----------------------
+// `std::map<int, Slot>` with `Slot::exec`, the struct's one pointer member:
+// `kv.second.exec`, `it->second.exec`, `v[i].exec` are the element's handle.
+
+class SlotCache {
+public:
+  ~SlotCache() {
+    for (auto &kv : m_)
+      cudaGraphExecDestroy(kv.second.exec);
+  }
+  void put(int key, cudaGraph_t g) {
+    if (m_.size() >= 4)
+      evict();
+    Slot sl;
+    if (cudaGraphInstantiate(&sl.exec, g, 0) != cudaSuccess)
+      return;
+    m_.emplace(key, sl);
+  }
+  void run(int key, cudaStream_t s) { cudaGraphLaunch(m_.at(key).exec, s); }
+
+private:
+  struct Slot {
+    cudaGraphExec_t exec = nullptr;
+    int uses = 0;
+  };
+  void evict() { m_.erase(m_.begin()); }
+  // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:18: warning: graph exec 'm_[]' created by 'cudaGraphInstantiate' is not destroyed on every path; call cudaGraphExecDestroy or hand it to an owner [cudagraph-unpaired-instantiate]
+  std::map<int, Slot> m_;
+};
+
+class SlotCacheDestroysVictim {
+public:
+  ~SlotCacheDestroysVictim() {
+    for (auto &[k, sl] : m_)
+      cudaGraphExecDestroy(sl.exec);
+  }
+  void put(int key, cudaGraph_t g) {
+    if (m_.size() >= 4)
+      evict();
+    Slot sl;
+    if (cudaGraphInstantiate(&sl.exec, g, 0) != cudaSuccess)
+      return;
+    m_.emplace(key, sl);
+  }
+
+private:
+  struct Slot {
+    cudaGraphExec_t exec = nullptr;
+    int uses = 0;
+  };
+  void evict() {
+    auto victim = m_.begin();
+    cudaGraphExecDestroy(victim->second.exec);
+    m_.erase(victim);
+  }
+  std::map<int, Slot> m_;
+};
+
+// The iterator used where it is made: `m_.begin()->second` is the victim.
+class ExecCacheDestroysBegin {
+public:
+  ~ExecCacheDestroysBegin() {
+    for (auto &kv : m_)
+      cudaGraphExecDestroy(kv.second);
+  }
+  void put(int key, cudaGraph_t g) {
+    if (m_.size() >= 4)
+      evict();
+    cudaGraphExec_t e;
+    if (cudaGraphInstantiate(&e, g, 0) != cudaSuccess)
+      return;
+    m_.emplace(key, e);
+  }
+
+private:
+  void evict() {
+    cudaGraphExecDestroy(m_.begin()->second);
+    m_.erase(m_.begin());
+  }
+  std::map<int, cudaGraphExec_t> m_;
+};
+
+struct StreamSlot {
+  cudaStream_t stream;
+  int prio;
+};
+void leak_struct_slots_end_of_life(int n) {
+  std::vector<StreamSlot> v;
+  for (int i = 0; i < n; ++i) {
+    StreamSlot s;
+    if (cudaStreamCreate(&s.stream) != cudaSuccess)
+    // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:9: warning: stream 's.stream' created by 'cudaStreamCreate' is not released on every path; call cudaStreamDestroy or hand it to an owner [cudagraph-handle-leak]
+      return;
+    s.prio = i;
+    v.push_back(s);
+  }
+}
+void ok_struct_slots_destroyed(int n) {
+  std::vector<StreamSlot> v;
+  for (int i = 0; i < n; ++i) {
+    StreamSlot s;
+    if (cudaStreamCreate(&s.stream) != cudaSuccess)
+      break;
+    s.prio = i;
+    v.push_back(s);
+  }
+  for (auto &s : v)
+    cudaStreamDestroy(s.stream);
+}
+void ok_struct_slots_destroyed_by_index(int n) {
+  std::vector<StreamSlot> v;
+  for (int i = 0; i < n; ++i) {
+    StreamSlot s;
+    if (cudaStreamCreate(&s.stream) != cudaSuccess)
+      break;
+    v.push_back(s);
+  }
+  for (size_t i = 0; i < v.size(); ++i)
+    cudaStreamDestroy(v[i].stream);
+}
+
+// Two pointer members: which one is the handle is not guessed.
+struct StreamAndEvent {
+  cudaStream_t s;
+  cudaEvent_t e;
+};
+void ok_two_pointer_struct_not_followed() {
+  std::vector<StreamAndEvent> v;
+  StreamAndEvent t;
+  if (cudaStreamCreate(&t.s) != cudaSuccess)
+    return;
+  v.push_back(t);
+  v.clear();
+}
+
+// A std::pair element is the pair case (`p.second`), not a struct of ours.
+void ok_pairs_destroyed_through_second(cudaGraph_t g, int n) {
+  std::vector<std::pair<int, cudaGraphExec_t>> local;
+  for (int i = 0; i < n; ++i) {
+    cudaGraphExec_t e = nullptr;
+    if (cudaGraphInstantiate(&e, g, 0) != cudaSuccess)
+      break;
+    local.push_back({i, e});
+  }
+  for (auto &p : local)
+    cudaGraphExecDestroy(p.second);
+}

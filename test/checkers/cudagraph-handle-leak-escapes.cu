@@ -172,3 +172,105 @@ CUresult bug_param_setv(CUfunction f, Launcher *l, size_t bytes, bool fail) {
   cuMemFree(tmp);
   return CUDA_SUCCESS;
 }
+
+// --- a handle stored through a local pointer that names one object ---
+// `Slot *sl = &slots[i];` never reseated: `sl->ev` is one place, so the event
+// stored there and released through it is released under its own name too.
+
+struct EvSlot {
+  cudaEvent_t ev;
+  int id;
+};
+int bug_released_through_slot_and_local(EvSlot *slots, int i, cudaStream_t s) {
+  cudaEvent_t ev = nullptr;
+  if (cudaEventCreate(&ev) != cudaSuccess)
+    return -1;
+  EvSlot *sl = &slots[i];
+  sl->ev = ev;
+  if (cudaEventRecord(sl->ev, s) != cudaSuccess) {
+    cudaEventDestroy(sl->ev);
+    cudaEventDestroy(ev);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'ev' is released again by 'cudaEventDestroy'{{.*}} [cudagraph-use-after-dealloc]
+    return -1;
+  }
+  return 0;
+}
+int ok_released_through_slot_only(EvSlot *slots, int i, cudaStream_t s) {
+  cudaEvent_t ev = nullptr;
+  if (cudaEventCreate(&ev) != cudaSuccess)
+    return -1;
+  EvSlot *sl = &slots[i];
+  sl->ev = ev; // handed to the caller's slot: no leak on the success path
+  if (cudaEventRecord(sl->ev, s) != cudaSuccess) {
+    cudaEventDestroy(sl->ev);
+    sl->ev = nullptr;
+    return -1;
+  }
+  return 0;
+}
+
+// `&x` of a local struct: `sl->ev` and `x.ev` are one place.
+void bug_released_through_local_struct_twice() {
+  EvSlot x = {};
+  EvSlot *sl = &x;
+  cudaEvent_t ev;
+  if (cudaEventCreate(&ev) != cudaSuccess)
+    return;
+  sl->ev = ev;
+  cudaEventDestroy(x.ev);
+  cudaEventDestroy(ev);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'ev' is released again by 'cudaEventDestroy'{{.*}} [cudagraph-use-after-dealloc]
+}
+void ok_released_through_local_struct_once() {
+  EvSlot x = {};
+  EvSlot *sl = &x;
+  cudaEvent_t ev;
+  if (cudaEventCreate(&ev) != cudaSuccess)
+    return;
+  sl->ev = ev;
+  cudaEventDestroy(x.ev);
+}
+
+// A copy of a pointer parameter names the parameter's object.
+void bug_released_through_param_copy_and_local(EvSlot *slots) {
+  cudaEvent_t ev;
+  if (cudaEventCreate(&ev) != cudaSuccess)
+    return;
+  EvSlot *sl = slots;
+  sl->ev = ev;
+  cudaEventDestroy(slots->ev);
+  cudaEventDestroy(ev);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'ev' is released again by 'cudaEventDestroy'{{.*}} [cudagraph-use-after-dealloc]
+}
+
+// Declared in the loop: each iteration's `sl` is another slot, so creating
+// into `sl->ev` again overwrites nothing.
+int ok_slot_pointer_per_iteration(EvSlot *slots, int n) {
+  for (int i = 0; i < n; ++i) {
+    EvSlot *sl = &slots[i];
+    if (cudaEventCreate(&sl->ev) != cudaSuccess)
+      return -1;
+  }
+  return 0;
+}
+
+// Reseated: `sl->ev` after `sl = &slots[1]` is another slot's event.
+void ok_reseated_slot_pointer(EvSlot *slots) {
+  cudaEvent_t e;
+  if (cudaEventCreate(&e) != cudaSuccess)
+    return;
+  EvSlot *sl = &slots[0];
+  sl->ev = e;
+  sl = &slots[1];
+  cudaEventDestroy(sl->ev);
+  cudaEventDestroy(e);
+}
+
+// The previous iteration's slot was released, not this one's.
+void ok_destroy_every_slot(EvSlot *slots, int n) {
+  for (int i = 0; i < n; ++i) {
+    EvSlot *sl = &slots[i];
+    cudaEventDestroy(sl->ev);
+    sl->id = -1;
+  }
+}

@@ -262,3 +262,68 @@ void driver_device_freed_as_host(size_t n) {
   cudaFreeHost((void *)d_bad);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: device memory 'd_bad' allocated by 'cuMemAlloc' is released by 'cudaFreeHost'; release it with cuMemFree [cudagraph-mismatched-dealloc]
 }
+
+// ---- handles a getter lends ("owned": false in the model) ----------------
+
+int bug_default_pool_destroyed(int dev, bool private_pool) {
+  cudaMemPool_t pool = nullptr;
+  if (private_pool) {
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = dev;
+    if (cudaMemPoolCreate(&pool, &props) != cudaSuccess)
+      return -1;
+  } else if (cudaDeviceGetDefaultMemPool(&pool, dev) != cudaSuccess) {
+    return -1;
+  }
+  cudaMemPoolDestroy(pool);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: memory pool 'pool' is released by 'cudaMemPoolDestroy', but 'cudaDeviceGetDefaultMemPool' only lends it; the caller does not own it and must not release it [cudagraph-mismatched-dealloc]
+  return 0;
+}
+int ok_only_own_pool_destroyed(int dev, bool private_pool) {
+  cudaMemPool_t pool = nullptr;
+  if (private_pool) {
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = dev;
+    if (cudaMemPoolCreate(&pool, &props) != cudaSuccess)
+      return -1;
+  } else if (cudaDeviceGetDefaultMemPool(&pool, dev) != cudaSuccess) {
+    return -1;
+  }
+  if (private_pool)
+    cudaMemPoolDestroy(pool);
+  return 0;
+}
+
+void bug_child_graph_destroyed(cudaGraphNode_t child) {
+  cudaGraph_t g;
+  if (cudaGraphChildGraphNodeGetGraph(child, &g) != cudaSuccess)
+    return;
+  cudaGraphDestroy(g);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: graph 'g' is released by 'cudaGraphDestroy', but 'cudaGraphChildGraphNodeGetGraph' only lends it; the caller does not own it and must not release it [cudagraph-mismatched-dealloc]
+}
+void ok_child_graph_used(cudaGraphNode_t child, cudaGraphNode_t *nodes, size_t *n) {
+  cudaGraph_t g;
+  if (cudaGraphChildGraphNodeGetGraph(child, &g) != cudaSuccess)
+    return;
+  cudaGraphGetNodes(g, nodes, n); // a lent graph is used, never leaked
+}
+
+// Refetched into a variable whose own pool was destroyed first: only the
+// pool this function created is released.
+void ok_own_pool_then_default(int dev) {
+  cudaMemPool_t pool;
+  cudaMemPoolProps props = {};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = dev;
+  if (cudaMemPoolCreate(&pool, &props) != cudaSuccess)
+    return;
+  cudaMemPoolDestroy(pool);
+  if (cudaDeviceGetDefaultMemPool(&pool, dev) != cudaSuccess)
+    return;
+  cudaMemPoolTrimTo(pool, 0);
+}

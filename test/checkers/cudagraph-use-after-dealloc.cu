@@ -508,3 +508,19 @@ void free_outside_then_use(cudaStream_t s) {
   // CHECK-NOTES: :[[@LINE-3]]:3: note: 'd_out' was released here by 'cudaFree'
   cudaGraphExecDestroy(exec);
 }
+
+// A getter that lends a handle ("owned": false) fills the variable anew:
+// the pool used after the re-fetch is the device's, not the destroyed one.
+void refetched_default_pool_used(int dev) {
+  cudaMemPool_t pool;
+  cudaMemPoolProps props = {};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = dev;
+  if (cudaMemPoolCreate(&pool, &props) != cudaSuccess)
+    return;
+  cudaMemPoolDestroy(pool);
+  if (cudaDeviceGetDefaultMemPool(&pool, dev) != cudaSuccess)
+    return;
+  cudaMemPoolTrimTo(pool, 0);
+}

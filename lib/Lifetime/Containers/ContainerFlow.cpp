@@ -149,6 +149,13 @@ void Analysis::insertIntoContainer(Key Elem, const Expr *Value, const Expr *KeyA
     if (Key From = storageOf(Part)) {
       if (auto It = P.Bind.find(From); It != P.Bind.end())
         Moved = It->second;
+      // `m.emplace(k, sl)` of a local struct: the handles in its members go
+      // into the element (a struct-valued container, elementHandleMember).
+      if (From->whole())
+        for (const auto &B : P.Bind)
+          if (B.first->Decl == From->Decl && B.first->Member && !B.first->shadow())
+            for (unsigned R : B.second)
+              Moved.insert(R);
     } else if (const auto *CE = dyn_cast<CallExpr>(Part); CE && ReturnedResource.count(CE)) {
       Moved = {ReturnedResource[CE]};
     } else {

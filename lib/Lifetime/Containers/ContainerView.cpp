@@ -3,9 +3,10 @@
 // Which expressions name a standard container of handles, one of its
 // elements, or a variable standing for either (a range, an iterator, a range
 // loop variable, a reference to an element), and which table entry
-// (ContainerOps.def) a method call on one is. Syntactic and per body: the
-// dataflow (ContainerFlow.cpp) and the scan of a class's methods
-// (Ownership/MemberContainers.cpp) both read it.
+// (ContainerOps.def) a method call on one is; in a struct-valued element
+// the struct's one pointer member is the handle (elementHandleMember).
+// Syntactic and per body: the dataflow (ContainerFlow.cpp) and the scan of
+// a class's methods (Ownership/MemberContainers.cpp) both read it.
 //
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Containers/Containers.h"
@@ -50,13 +51,37 @@ const ContainerTemplate *templateOf(const CXXRecordDecl *RD,
   return nullptr;
 }
 
-bool isHandleContainerRecord(const CXXRecordDecl *RD) {
+/// The element (a map's mapped) type of a std container, null otherwise.
+QualType mappedType(const CXXRecordDecl *RD) {
   const ClassTemplateSpecializationDecl *Spec = nullptr;
   const ContainerTemplate *C = templateOf(RD, &Spec);
   if (!C || Spec->getTemplateArgs().size() <= C->Mapped)
-    return false;
+    return QualType();
   const TemplateArgument &Arg = Spec->getTemplateArgs()[C->Mapped];
-  return Arg.getKind() == TemplateArgument::Type && Arg.getAsType()->isPointerType();
+  return Arg.getKind() == TemplateArgument::Type ? Arg.getAsType() : QualType();
+}
+
+/// The one pointer member of a plain struct (see elementHandleMember).
+const FieldDecl *handleMemberOf(QualType T) {
+  const auto *RD = T.isNull() ? nullptr : T->getAsCXXRecordDecl();
+  // A std::pair element (`vector<pair<int, cudaGraphExec_t>>`) is the pair
+  // case of elementValueOf (`p.second`), not a struct of ours.
+  if (!RD || !RD->hasDefinition() || !RD->hasTrivialDestructor() || RD->isUnion() ||
+      RD->isInStdNamespace())
+    return nullptr;
+  const FieldDecl *Handle = nullptr;
+  for (const FieldDecl *F : RD->fields())
+    if (F->getType()->isPointerType()) {
+      if (Handle)
+        return nullptr; // two pointers: which is the handle is not ours to guess
+      Handle = F;
+    }
+  return Handle;
+}
+
+bool isHandleContainerRecord(const CXXRecordDecl *RD) {
+  QualType Mapped = mappedType(RD);
+  return !Mapped.isNull() && (Mapped->isPointerType() || handleMemberOf(Mapped));
 }
 
 /// An expression, through the copy of a class value (`erase(it)` copies
@@ -101,6 +126,10 @@ bool isPairMember(const MemberExpr *ME, StringRef Name) {
 
 bool isHandleContainerType(QualType T) {
   return isHandleContainerRecord(T.getNonReferenceType()->getAsCXXRecordDecl());
+}
+
+const FieldDecl *elementHandleMember(QualType ContainerType) {
+  return handleMemberOf(mappedType(ContainerType.getNonReferenceType()->getAsCXXRecordDecl()));
 }
 
 bool isMapContainerType(QualType T) {
@@ -250,13 +279,42 @@ std::pair<ContainerOp, const ValueDecl *> ContainerView::opOf(const CallExpr *Ca
     return {C ? Op : ContainerOp::None, C};
   }
   // `*it`, `it->second`: an element, through an iterator over the container.
-  if ((OC->getOperator() == OO_Star || OC->getOperator() == OO_Arrow) && OC->getNumArgs() == 1)
+  if ((OC->getOperator() == OO_Star || OC->getOperator() == OO_Arrow) && OC->getNumArgs() == 1) {
     if (const Alias *A = aliasOf(OC->getArg(0)); A && A->Kind == AliasKind::Iterator)
       return {ContainerOp::Access, A->Container};
+    // `c.begin()->second`, `*c.find(k)`: the iterator used where it is made.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(throughCopy(OC->getArg(0)));
+        MC && containerOpOf(MC->getMethodDecl()) == ContainerOp::Iterate)
+      if (const ValueDecl *C = rangeOrContainer(MC->getImplicitObjectArgument()))
+        return {ContainerOp::Access, C};
+  }
   return {ContainerOp::None, nullptr};
 }
 
+/// The handle of an element: the element itself, or the handle member of a
+/// struct-valued one (`kv.second.exec`, `it->exec`, `v[i].exec`).
 const ValueDecl *ContainerView::elementOf(const Expr *E) const {
+  E = strip(E);
+  if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !isPairMember(ME, "second")) {
+    const Expr *Base = strip(ME->getBase());
+    const ValueDecl *C = nullptr;
+    // `it->exec` on a sequence of structs: `it->` names the element.
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Base);
+        OC && OC->getOperator() == OO_Arrow && ME->isArrow()) {
+      auto [Op, Of] = opOf(OC);
+      C = Op == ContainerOp::Access && !isMapContainerType(Of->getType()) ? Of : nullptr;
+    } else if (!ME->isArrow()) {
+      C = elementValueOf(Base);
+    }
+    return C && elementHandleMember(C->getType()) == ME->getMemberDecl() ? C : nullptr;
+  }
+  const ValueDecl *C = elementValueOf(E);
+  return C && !elementHandleMember(C->getType()) ? C : nullptr;
+}
+
+/// The container whose element (a handle, or a struct holding one) the
+/// expression names.
+const ValueDecl *ContainerView::elementValueOf(const Expr *E) const {
   E = strip(E);
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     // `it->second`, `(*it).second`, `kv.second`: the mapped handle.
@@ -286,10 +344,14 @@ const ValueDecl *ContainerView::elementOf(const Expr *E) const {
   // The loop variable of `for (auto e : v)`, the handle of `[k, e]`.
   const ValueDecl *D = referencedDecl(E);
   const Alias *A = aliasOf(E);
-  if (!A || A->Kind != AliasKind::Element || !D ||
-      !D->getType().getNonReferenceType()->isPointerType())
+  if (!A || A->Kind != AliasKind::Element || !D)
     return nullptr;
-  return A->Container;
+  QualType T = D->getType().getNonReferenceType();
+  if (T->isPointerType())
+    return A->Container;
+  // `for (auto &s : slots)`, `[k, s]`: the struct itself, not a map's pair.
+  const FieldDecl *Handle = elementHandleMember(A->Container->getType());
+  return Handle && T->getAsRecordDecl() == Handle->getParent() ? A->Container : nullptr;
 }
 
 } // namespace lifetime

@@ -5,8 +5,10 @@
 // `std::vector<cudaStream_t> streams_`), one of its elements (`cache[k]`,
 // `cache.at(k)`, `it->second`, `*it`, `v.back()`, the variable of a range
 // loop over it), and what a method call does to the elements
-// (ContainerOps.def). Syntactic and per body (ContainerView.cpp): the
-// dataflow (ContainerFlow.cpp) and the scan of a class's methods both use it.
+// (ContainerOps.def); in a struct-valued element, the struct's one pointer
+// member is the handle (`kv.second.exec`). Syntactic and per body
+// (ContainerView.cpp): the dataflow (ContainerFlow.cpp) and the scan of a
+// class's methods both use it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_LIFETIME_CONTAINERS_H
@@ -23,9 +25,14 @@ namespace lifetime {
 
 enum class ContainerOp { None, Insert, Access, Iterate, Erase, Clear, Query };
 
-/// A std container (ContainerOps.def) whose element is a pointer: a handle
-/// or a device pointer.
+/// A std container (ContainerOps.def) whose element is a pointer (a handle
+/// or a device pointer), or a plain struct holding one (elementHandleMember).
 bool isHandleContainerType(clang::QualType T);
+/// `Slot::exec` of `std::map<int, Slot>` with `struct Slot { cudaGraphExec_t
+/// exec; int uses; }`: the one pointer member of a struct-valued element that
+/// no destructor looks after. That member of an element is the element's
+/// handle (`kv.second.exec`, `v[i].exec`); the struct itself is not one.
+const clang::FieldDecl *elementHandleMember(clang::QualType ContainerType);
 /// Whether the element type of such a container is a map's pair.
 bool isMapContainerType(clang::QualType T);
 /// The table's kind of a method or operator of such a container.
@@ -80,6 +87,7 @@ private:
     const clang::ValueDecl *Container;
   };
   const Alias *aliasOf(const clang::Expr *E) const;
+  const clang::ValueDecl *elementValueOf(const clang::Expr *E) const;
   const clang::ValueDecl *rangeOrContainer(const clang::Expr *E) const;
   void noteVariable(const clang::VarDecl *VD);
 

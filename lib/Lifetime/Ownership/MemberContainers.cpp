@@ -35,6 +35,15 @@ void forEachStmt(const Stmt *Root, llvm::function_ref<void(const Stmt *)> Visit)
   }
 }
 
+/// `sl` of `sl.exec`: a local struct that a struct-valued container's
+/// element is copied from.
+const ValueDecl *localStructOf(const Expr *E) {
+  const auto *ME = dyn_cast<MemberExpr>(strip(E));
+  const auto *DRE = ME && !ME->isArrow() ? dyn_cast<DeclRefExpr>(strip(ME->getBase())) : nullptr;
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && isPlainLocalAggregate(VD) ? VD : nullptr;
+}
+
 } // namespace
 
 /// What one method body does with the class's member containers: handles
@@ -78,6 +87,8 @@ void Analysis::scanContainerMethod(const FunctionDecl *M) {
         Record(F, Call, Eff, *FM);
       else if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(AddrOf->getSubExpr())))
         Acquired.try_emplace(DRE->getDecl(), Call, &Eff);
+      else if (const ValueDecl *Struct = localStructOf(AddrOf->getSubExpr()))
+        Acquired.try_emplace(Struct, Call, &Eff); // `&sl.exec`, then `m_.emplace(k, sl)`
     }
     for (const ReleaseEffect &Rel : FM->Releases) {
       if (Rel.Arg < 0 || Rel.Arg >= static_cast<int>(Call->getNumArgs()))

@@ -64,9 +64,13 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
     // an array decays to the address of its elements.
     if (K->whole() && K->Decl->getType()->isArrayType())
       AddressEscaped.insert(K);
+    // `sl` of `Slot* sl = &x;` hands on the members of `x` (LocalPointers.cpp).
+    const ValueDecl *Owner = pointeeOwner(K);
     for (auto &B : P.Bind) {
       // A capture open on a stream is not a value: it does not escape.
-      if (B.first->shadow() || (B.first != K && !(K->whole() && B.first->Decl == K->Decl)))
+      bool Reached = B.first == K || (K->whole() && (B.first->Decl == K->Decl ||
+                                                     (B.first->Member && B.first->Decl == Owner)));
+      if (B.first->shadow() || !Reached)
         continue;
       for (unsigned R : B.second)
         if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
@@ -211,7 +215,9 @@ void Analysis::invalidateReachableFrom(const Expr *Arg, QualType ParamType, Path
   // (`ctx->flag`, the members of a pointer parameter) may change.
   if (ParamType->isPointerType() && pointeeWritable(ParamType) &&
       E->getType()->isPointerType())
-    invalidateFactsIf([&](Key F) { return F->Decl == K->Decl && F->Member; }, P);
+    invalidateFactsIf([&, Owner = pointeeOwner(K)](Key F) {
+      return (F->Decl == K->Decl || F->Decl == Owner) && F->Member;
+    }, P);
 }
 
 /// A helper's summary lists what it does with each parameter; an argument

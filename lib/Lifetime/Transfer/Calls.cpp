@@ -20,8 +20,10 @@ namespace lifetime {
 
 void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
                        const AcquireEffect &Eff, PathState &P) {
-  if (!Eff.Owned)
+  if (!Eff.Owned) {
+    lend(Call, M, Eff, P); // Borrowed.cpp
     return;
+  }
   if (Eff.Arg == ReturnValue) {
     unsigned R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), nullptr);
     ResState RS;
@@ -217,6 +219,8 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
       continue;
     ResState &RS = RSIt->second;
     const Resource &Res = Resources[R];
+    if (releaseBorrowed(R, RS, K, Call, M)) // Borrowed.cpp
+      continue;
     if (RS.Bits == Released && RS.ReleaseSite &&
         (!Res.IntoElement || elementUseHitsRelease(RS, Arg, Call))) {
       if (releasesOnlyOthersMemory(&Eff) || releasesOnlyOthersMemory(RS.ReleasedAs))
