@@ -1,6 +1,7 @@
 // RUN: %cudagraph_tidy --format=text-plain --result-cache=off --quiet %s -- %cuda_args 2>&1 | FileCheck %s --check-prefix=CLEAN --allow-empty
+// RUN: not %cudagraph_tidy --format=text-plain --result-cache=off --quiet %s -- %cuda_args -DBUGGY 2>&1 | FileCheck %s --check-prefix=BUGGY
 // CLEAN-NOT: warning:
-// The -DBUGGY twin is not reported yet: a known false negative (issue 36).
+// BUGGY: warning: {{.*}} [cudagraph-mismatched-dealloc]
 // Reduction corpus/10-borrowed-handle-released.cu of ../shared/shapes/2026-12-04 (issues 35, 36).
 // Class: handles a getter lends (cudaDeviceGetDefaultMemPool, cudaDeviceGetMemPool,
 // cudaGraphChildGraphNodeGetGraph: "owned": false in the model) are not tracked at all,

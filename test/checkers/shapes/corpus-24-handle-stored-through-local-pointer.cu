@@ -1,6 +1,7 @@
 // RUN: %cudagraph_tidy --format=text-plain --result-cache=off --quiet %s -- %cuda_args 2>&1 | FileCheck %s --check-prefix=CLEAN --allow-empty
+// RUN: not %cudagraph_tidy --format=text-plain --result-cache=off --quiet %s -- %cuda_args -DBUGGY 2>&1 | FileCheck %s --check-prefix=BUGGY
 // CLEAN-NOT: warning:
-// The -DBUGGY twin is not reported yet: a known false negative (issue 36).
+// BUGGY: warning: {{.*}} [cudagraph-use-after-dealloc]
 // Reduction corpus/24-handle-stored-through-local-pointer.cu of ../shared/shapes/2026-12-04 (issues 35, 36).
 // Class: a handle copied into a struct through a local pointer (`Slot* sl = &slots[i];
 // sl->ev = ev;`). Only members of a fixed pointer *parameter* are places, so the store counts
