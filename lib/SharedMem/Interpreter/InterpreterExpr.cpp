@@ -2,10 +2,8 @@
 //
 // Evaluation of integer expressions for one thread: constants fold, the
 // builtins come from InterpreterGeometry.cpp, variables from the thread's
-// environment; linear arithmetic stays a SymVal linear form, non-linear
-// arithmetic of unknowns becomes an opaque symbol (lane-dependent when its
-// operands are) and masks / modulo / min / max of unknowns become ranged
-// symbols (InterpreterRanges.cpp). Assignments update the environment; loads
+// environment; binary operations are InterpreterArith.cpp's (linear forms,
+// opaque and ranged symbols). Assignments update the environment; loads
 // and stores through __shared__ locations are recorded (InterpreterMemory.cpp).
 // Calls of __device__ functions of the file run in place (InterpreterCalls.cpp);
 // other calls are opaque (Top) except min/max and atomic*() on a shared pointee.
@@ -313,108 +311,6 @@ SymVal Interp::evalUnary(const UnaryOperator *U) {
   default:
     return evalAny(Sub);
   }
-}
-
-SymVal Interp::arith(BinaryOperatorKind Op, const SymVal &A, const SymVal &B,
-             const void *Site) {
-  if (auto R = rangedOp(Op, A, B, Site))
-    return *R;
-  if (A.Top || B.Top)
-    return SymVal::top();
-  uint64_t K = key(Site, Op);
-  auto CA = A.asConst(), CB = B.asConst();
-  SymVal R;
-  switch (Op) {
-  case BO_Add:
-    return add(A, B);
-  case BO_Sub:
-    return sub(A, B);
-  case BO_Mul: {
-    SymVal M = mul(A, B, K);
-    if (!CA && !CB)
-      classify(M, A, B);
-    return M;
-  }
-  case BO_Shl:
-    if (CB && *CB >= 0 && *CB < 62)
-      return scale(A, int64_t(1) << *CB);
-    return opq(K, A, B);
-  default:
-    break;
-  }
-  if (!CA || !CB)
-    return opq(K, A, B);
-  int64_t X = *CA, Y = *CB;
-  switch (Op) {
-  case BO_Div:
-    if (Y == 0)
-      return SymVal::top();
-    R = SymVal::constant(X / Y);
-    break;
-  case BO_Rem:
-    if (Y == 0)
-      return SymVal::top();
-    R = SymVal::constant(X % Y);
-    break;
-  case BO_Shr:
-    if (Y < 0 || Y >= 63)
-      return SymVal::top();
-    R = SymVal::constant(X >> Y);
-    break;
-  case BO_And:
-    R = SymVal::constant(X & Y);
-    break;
-  case BO_Or:
-    R = SymVal::constant(X | Y);
-    break;
-  case BO_Xor:
-    R = SymVal::constant(X ^ Y);
-    break;
-  case BO_LT: R = SymVal::constant(X < Y); break;
-  case BO_GT: R = SymVal::constant(X > Y); break;
-  case BO_LE: R = SymVal::constant(X <= Y); break;
-  case BO_GE: R = SymVal::constant(X >= Y); break;
-  case BO_EQ: R = SymVal::constant(X == Y); break;
-  case BO_NE: R = SymVal::constant(X != Y); break;
-  default:
-    return SymVal::top();
-  }
-  R.ShapeDep = A.ShapeDep || B.ShapeDep;
-  R.ThreadDep = A.ThreadDep || B.ThreadDep;
-  return R;
-}
-
-SymVal Interp::compare(BinaryOperatorKind Op, const SymVal &A, const SymVal &B,
-               const void *Site) {
-  if (A.isConst() && B.isConst())
-    return arith(Op, A, B, Site);
-  if (A.sameTerms(B)) { // difference is a constant: decide on it
-    SymVal R = arith(Op, SymVal::constant(A.C), SymVal::constant(B.C), Site);
-    R.ThreadDep = A.ThreadDep || B.ThreadDep;
-    return R;
-  }
-  if (!A.Top && !B.Top) {
-    // The ranges of the difference's symbols may decide it.
-    Bound D = boundOf(sub(A, B));
-    std::optional<bool> T;
-    if (D.finiteHi() && D.Hi < 0)
-      T = Op == BO_LT || Op == BO_LE || Op == BO_NE;
-    else if (D.finiteLo() && D.Lo > 0)
-      T = Op == BO_GT || Op == BO_GE || Op == BO_NE;
-    else if (D.finiteHi() && D.Hi == 0 && (Op == BO_LE || Op == BO_GT))
-      T = Op == BO_LE;
-    else if (D.finiteLo() && D.Lo == 0 && (Op == BO_GE || Op == BO_LT))
-      T = Op == BO_GE;
-    if (T) {
-      SymVal R = SymVal::constant(*T);
-      R.ThreadDep = A.ThreadDep || B.ThreadDep;
-      return R;
-    }
-  }
-  SymVal R = opq(key(Site, Op), A, B);
-  if (!A.Top && !B.Top)
-    R.Interior = interiorTruth(Op, sub(A, B));
-  return R;
 }
 
 SymVal Interp::evalBinary(const BinaryOperator *B) {
