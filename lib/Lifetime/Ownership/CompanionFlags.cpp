@@ -103,7 +103,7 @@ bool OwnershipIndex::flagSetWith(const FieldDecl *G, const FunctionDecl *FD,
   // Written some other way (`++n_`, through `&flag_`): assume it says so.
   if (Writes.empty())
     return true;
-  ParentIndex PM(Def->getBody());
+  const ParentIndex &PM = A.parentsOf(Def->getBody());
   std::vector<Arm> AcqArms = armsAround(Acquisition, PM);
   std::vector<Arm> AllWriteArms;
   std::vector<std::vector<Arm>> PerWrite;
@@ -140,7 +140,7 @@ bool OwnershipIndex::acquiredWith(const OwnedMember &G, const FunctionDecl *FD,
   const FunctionDecl *Def = FD->getDefinition();
   if (!Def || !Def->getBody() || !Acquisition)
     return false;
-  ParentIndex PM(Def->getBody());
+  const ParentIndex &PM = A.parentsOf(Def->getBody());
   std::vector<Arm> AcqArms = armsAround(Acquisition, PM);
   return llvm::any_of(G.Acquisitions, [&](const MemberAcquisition &Acq) {
     if (Acq.In != FD || !Acq.ThroughThis)
