@@ -366,10 +366,12 @@ public:
                           FunctionModel &Out) const {
     if (auto E = forEachEffect(F, "acquires", Where,
                                [&](const json &A, const std::string &P) -> llvm::Error {
-      if (auto E = expectKeys(A, P, {"arg", "kind", "owned", "field", "streamOrdered"}))
+      if (auto E = expectKeys(A, P, {"arg", "kind", "owned", "field", "streamOrdered", "ifEmpty"}))
         return E;
       AcquireEffect Eff;
       if (auto E = readBool(A, "streamOrdered", P, Eff.StreamOrdered))
+        return E;
+      if (auto E = readString(A, "ifEmpty", P, Eff.IfEmpty, false))
         return E;
       if (auto E = readString(A, "field", P, Eff.Field, false))
         return E;
@@ -385,9 +387,11 @@ public:
       return E;
     if (auto E = forEachEffect(F, "releases", Where,
                                [&](const json &A, const std::string &P) -> llvm::Error {
-      if (auto E = expectKeys(A, P, {"arg", "kinds", "deref", "field", "streamOrdered"}))
+      if (auto E = expectKeys(A, P, {"arg", "kinds", "deref", "field", "streamOrdered", "resets"}))
         return E;
       ReleaseEffect Eff;
+      if (auto E = readBool(A, "resets", P, Eff.Resets))
+        return E;
       if (auto E = readString(A, "field", P, Eff.Field, false))
         return E;
       if (auto E = readArg(A, P, Out.NumParams, Eff.Arg))

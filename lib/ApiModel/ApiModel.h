@@ -69,6 +69,12 @@ struct AcquireEffect {
   /// (`switch (space)` over cudaMalloc and cudaMallocHost): the others.
   /// Released by the family of any of them, it is no mismatch.
   std::vector<std::string> OrKinds;
+  /// Non-empty: the helper acquires into the member only where it found
+  /// this member of the same argument null (`if (c->stream) return 0;`
+  /// before `cudaStreamCreate(&c->stream)` and `cudaMalloc(&c->buf, n)`, a
+  /// lazy `if (!c->ev) cudaEventCreate(&c->ev)`): a caller whose member
+  /// holds a live handle there gets nothing new, and nothing is overwritten.
+  std::string IfEmpty;
 };
 
 struct ReleaseEffect {
@@ -83,6 +89,12 @@ struct ReleaseEffect {
   /// A stream-ordered free (cudaFreeAsync): inside a capture it becomes a
   /// free node, which frees only graph allocations.
   bool StreamOrdered = false;
+  /// A helper that leaves the member null, or holding another value, after
+  /// releasing it (`cudaFree(c->buf); c->buf = NULL;`, a setter that
+  /// destroys the old stream and stores the new one): the caller's member
+  /// no longer names the released handle, so calling the helper again, or
+  /// using the member after it, is no use of a released handle.
+  bool Resets = false;
 };
 
 struct UseEffect {

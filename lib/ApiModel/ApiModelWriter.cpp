@@ -49,6 +49,8 @@ Json acquiresJson(const std::vector<AcquireEffect> &Effects) {
       J["field"] = A.Field;
     if (A.StreamOrdered)
       J["streamOrdered"] = true;
+    if (!A.IfEmpty.empty())
+      J["ifEmpty"] = A.IfEmpty;
     Out.push_back(std::move(J));
   }
   return Out;
@@ -64,6 +66,8 @@ Json releasesJson(const std::vector<ReleaseEffect> &Effects) {
       J["field"] = R.Field;
     if (R.StreamOrdered)
       J["streamOrdered"] = true;
+    if (R.Resets)
+      J["resets"] = true;
     Out.push_back(std::move(J));
   }
   return Out;
@@ -216,10 +220,10 @@ bool sameKind(const ResourceKind &A, const ResourceKind &B) {
 
 bool sameEntry(const FunctionModel &A, const FunctionModel &B) {
   auto Acq = [](const AcquireEffect &E) {
-    return std::tie(E.Arg, E.Kind, E.Owned, E.Field, E.StreamOrdered);
+    return std::tie(E.Arg, E.Kind, E.Owned, E.Field, E.StreamOrdered, E.IfEmpty);
   };
   auto Rel = [](const ReleaseEffect &E) {
-    return std::tie(E.Arg, E.Kinds, E.ThroughPointer, E.Field, E.StreamOrdered);
+    return std::tie(E.Arg, E.Kinds, E.ThroughPointer, E.Field, E.StreamOrdered, E.Resets);
   };
   auto Use = [](const UseEffect &E) {
     return std::tie(E.Arg, E.Kind, E.Launch, E.Instantiates, E.Rebinds, E.Copies);

@@ -273,6 +273,10 @@ private:
   std::optional<uint64_t> constantIndex(const Expr *Element) const;
   void release(const CallExpr *Call, const FunctionModel &M, const ReleaseEffect &Eff,
                PathState &P);
+  bool guardMemberLive(const CallExpr *Call, const AcquireEffect &Eff, const PathState &P);
+  void keepSetUpMember(const CallExpr *Call, const FunctionModel &M, Key Target, PathState &P);
+  void releaseBound(const CallExpr *Call, const FunctionModel &M, const ReleaseEffect &Eff,
+                    Key K, const Expr *Arg, PathState &P);
   // handles a getter lends (Transfer/Borrowed.cpp)
   void lend(const CallExpr *Call, const FunctionModel &M, const AcquireEffect &Eff,
             PathState &P);
@@ -347,7 +351,11 @@ private:
   void noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff);
   void noteFieldReleaseThroughParam(const ParmVarDecl *PVD, StringRef Field,
                                     const ReleaseEffect &Eff, const CallExpr *At);
-  void noteFieldAcquisition(Key Target, const CallExpr *At);
+  void noteFieldAcquisition(Key Target, const CallExpr *At, const PathState &P);
+  bool leavesMemberReset(const ReleaseEffect &R) const;
+  void noteEntryNullTest(uintptr_t Fact, bool NonZero, PathState &P);
+  std::set<std::string> membersTestedNull(const ValueDecl *Param, const PathState &P) const;
+  std::string acquisitionGuard(int Index, const std::string &Field) const;
   bool releasesOnlyOwnAcquisition(const ReleaseEffect &R) const;
   void addFieldEffects(FunctionModel &M) const;
   void noteReturnedResource(const Expr *Ret, const PathState &P);
@@ -715,6 +723,12 @@ private:
   /// SummaryMode: where this function first releases and first acquires
   /// each (parameter, member), in source order.
   std::map<std::pair<int, std::string>, SourceLocation> FirstFieldRelease, FirstFieldAcquire;
+  /// SummaryMode: per (parameter, member) acquired into, the members of the
+  /// same parameter that every path acquiring it had tested null.
+  std::map<std::pair<int, std::string>, std::set<std::string>> FieldAcquisitionGuards;
+  /// SummaryMode: the fact keys that say a parameter's member was null on
+  /// entry (noteEntryNullTest), and the member.
+  llvm::DenseMap<uintptr_t, Key> EntryNullFacts;
   /// Memory captured into a graph, by the place that holds it: the execs
   /// instantiated from that graph and the captured use (CapturedMemory.cpp).
   struct ExecReference {

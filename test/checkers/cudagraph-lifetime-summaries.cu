@@ -436,3 +436,111 @@ int rpools_forget_then_grow(void) {
   rpools_free(&p);
   return rc;
 }
+
+// ---- helpers that reset what they release, and lazy acquisitions ----------
+// A free helper that nulls each member after releasing it can be called
+// again (an init's error path calls it, then its caller does); a setter that
+// destroys the old stream and stores a new one leaves no released handle in
+// the member; an init that returns when its member is already set keeps it.
+// Their twins without the null, or without the test, are the bugs.
+
+typedef struct {
+  cudaStream_t stream;
+  cudaMemPool_t pool;
+  void *scratch;
+} rctx_t;
+static void rctx_free(rctx_t *c) {
+  if (c->pool) {
+    cudaMemPoolDestroy(c->pool);
+    c->pool = NULL;
+  }
+  cudaFree(c->scratch);
+  c->scratch = NULL;
+  if (c->stream)
+    cudaStreamDestroy(c->stream);
+  c->stream = NULL;
+}
+static void rctx_free_keeps(rctx_t *c) {
+  cudaFree(c->scratch);
+  cudaStreamDestroy(c->stream);
+}
+static int rctx_init(rctx_t *c, size_t n) {
+  if (c->stream != NULL)
+    return 0;
+  if (cudaStreamCreate(&c->stream) != cudaSuccess)
+    return -1;
+  if (cudaMalloc(&c->scratch, n) != cudaSuccess) {
+    rctx_free(c);
+    return -1;
+  }
+  return 0;
+}
+static int rctx_init_always(rctx_t *c) {
+  return cudaStreamCreate(&c->stream) == cudaSuccess ? 0 : -1;
+}
+static void rctx_set_stream(rctx_t *c, cudaStream_t borrowed) {
+  if (c->stream)
+    cudaStreamDestroy(c->stream);
+  c->stream = borrowed;
+}
+static int rctx_reinit(rctx_t *c, size_t n) {
+  rctx_free(c);
+  return rctx_init(c, n);
+}
+
+int rctx_freed_twice(size_t n) {
+  rctx_t c = {NULL, NULL, NULL};
+  if (rctx_init(&c, n) != 0)
+    return 1;
+  if (rctx_reinit(&c, n) != 0)
+    return 2;
+  rctx_free(&c);
+  rctx_free(&c);
+  return 0;
+}
+int rctx_freed_twice_kept(size_t n) {
+  rctx_t c = {NULL, NULL, NULL};
+  if (rctx_init(&c, n) != 0)
+    return 1;
+  rctx_free_keeps(&c);
+  rctx_free_keeps(&c);
+  // CHECK-MESSAGES-UAF: :[[@LINE-1]]:3: warning: 'c.scratch' is released again by 'rctx_free_keeps' (undefined behaviour)
+  return 0;
+}
+int rctx_raw_release_then_helper(size_t n) {
+  rctx_t c = {NULL, NULL, NULL};
+  if (rctx_init(&c, n) != 0)
+    return 1;
+  cudaStreamDestroy(c.stream);
+  rctx_free(&c);
+  // CHECK-MESSAGES-UAF: :[[@LINE-1]]:3: warning: 'c.stream' is released again by 'rctx_free' (undefined behaviour)
+  return 0;
+}
+int rctx_lazy_init_twice(size_t n) {
+  rctx_t c = {NULL, NULL, NULL};
+  if (rctx_init(&c, n) != 0)
+    return 1;
+  if (rctx_init(&c, n) != 0)
+    return 1;
+  rctx_free(&c);
+  return 0;
+}
+int rctx_init_twice(void) {
+  rctx_t c = {NULL, NULL, NULL};
+  if (rctx_init_always(&c) != 0)
+    return 1;
+  if (rctx_init_always(&c) != 0)
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:7: warning: 'rctx_init_always' overwrites 'c.stream', which still holds a live stream
+    return 1;
+  rctx_free(&c);
+  return 0;
+}
+int rctx_borrow(cudaStream_t user, size_t n) {
+  rctx_t c = {NULL, NULL, NULL};
+  if (rctx_init(&c, n) != 0)
+    return 1;
+  rctx_set_stream(&c, user);
+  cudaStreamSynchronize(c.stream);
+  cudaFree(c.scratch); // the stream is the caller's now
+  return 0;
+}

@@ -11,6 +11,8 @@
 //   *out = e / out->f = e / acquire(&c->f)  -> acquires (into the member "f")
 //   one handle stored through two params    -> acquires into neither
 //   release of c->f it did not acquire      -> releases the member "f"
+//     ... then c->f = NULL / c->f = other   -> ... and resets it ("resets")
+//   acquire(&c->f) where c->g tested null  -> acquires "if c->g is empty"
 //
 // Kinds that differ by path are "any of these" (OrKinds); a call passing a
 // constant for a parameter the helper branches on gets a summary run with
@@ -78,13 +80,78 @@ void Analysis::noteFieldReleaseThroughParam(const ParmVarDecl *PVD, StringRef Fi
       Same->Kinds.push_back(K);
 }
 
-void Analysis::noteFieldAcquisition(Key Target, const CallExpr *At) {
+void Analysis::noteFieldAcquisition(Key Target, const CallExpr *At, const PathState &P) {
   if (!Target->Member || Target->Element || !isa<ParmVarDecl>(Target->Decl))
     return;
   int Index = cast<ParmVarDecl>(Target->Decl)->getFunctionScopeIndex();
-  SourceLocation &First = FirstFieldAcquire[{Index, Target->Member->getNameAsString()}];
+  std::pair<int, std::string> Member{Index, Target->Member->getNameAsString()};
+  SourceLocation &First = FirstFieldAcquire[Member];
   if (First.isInvalid() || SM.isBeforeInTranslationUnit(loc(At), First))
     First = loc(At);
+  std::set<std::string> Guards = membersTestedNull(Target->Decl, P);
+  auto [Known, New] = FieldAcquisitionGuards.try_emplace(Member, Guards);
+  if (!New)
+    for (auto It = Known->second.begin(); It != Known->second.end();)
+      It = Guards.count(*It) ? std::next(It) : Known->second.erase(It);
+}
+
+
+/// `if (c->stream != NULL) return 0;` in a helper: on the path that goes on,
+/// `c->stream` was null when the helper was called.
+void Analysis::noteEntryNullTest(uintptr_t Fact, bool NonZero, PathState &P) {
+  auto Vars = FactVars.find(Fact);
+  if (NonZero || Vars == FactVars.end() || Vars->second.size() != 1)
+    return;
+  Key K = Vars->second.front();
+  const auto *PVD = dyn_cast<ParmVarDecl>(K->Decl);
+  if (reinterpret_cast<uintptr_t>(K) != Fact || !PVD || PVD->getDeclContext() != FD ||
+      !K->Member || K->Element || K->shadow() || P.Bind.count(K))
+    return;
+  // A key of its own: the member's fact goes when the member is written
+  // (the acquisition that follows writes it), this one stays. Place keys
+  // are aligned, so the low bit is free; the map tells them from other
+  // facts' keys.
+  uintptr_t Entry = reinterpret_cast<uintptr_t>(K) | 1;
+  EntryNullFacts[Entry] = K;
+  P.Facts[Entry] = false;
+}
+
+/// The members of the parameter this path found null on entry.
+std::set<std::string> Analysis::membersTestedNull(const ValueDecl *Param, const PathState &P) const {
+  std::set<std::string> Null;
+  for (const auto &[Fact, Truth] : P.Facts) {
+    auto Entry = Truth ? EntryNullFacts.end() : EntryNullFacts.find(Fact);
+    if (Entry != EntryNullFacts.end() && Entry->second->Decl == Param)
+      Null.insert(Entry->second->Member->getNameAsString());
+  }
+  return Null;
+}
+
+/// The member whose emptiness guards every acquisition into `Field` (the
+/// field itself when it is one of them), or "".
+std::string Analysis::acquisitionGuard(int Index, const std::string &Field) const {
+  auto It = FieldAcquisitionGuards.find({Index, Field});
+  if (It == FieldAcquisitionGuards.end() || It->second.empty())
+    return "";
+  return It->second.count(Field) ? Field : *It->second.begin();
+}
+
+/// `cudaMemPoolDestroy(c->pool); c->pool = NULL;` or a setter's
+/// `cudaStreamDestroy(c->stream); c->stream = s;`: at no exit does the
+/// member still name a handle released here, so the caller's member is
+/// null or new after the call.
+bool Analysis::leavesMemberReset(const ReleaseEffect &R) const {
+  for (const PathState &P : ExitStates)
+    for (const auto &[K, Ids] : P.Bind) {
+      const auto *PVD = dyn_cast<ParmVarDecl>(K->Decl);
+      if (!PVD || !K->Member || K->Element || K->shadow() || PVD->getDeclContext() != FD ||
+          static_cast<int>(PVD->getFunctionScopeIndex()) != R.Arg || K->Member->getName() != R.Field)
+        continue;
+      for (unsigned Id : Ids)
+        if (auto RS = P.Res.find(Id); RS != P.Res.end() && (RS->second.Bits & Released))
+          return false;
+    }
+  return true;
 }
 
 /// `if (cudaMalloc(&c->buf, n)) { cudaStreamDestroy(c->stream); return -1; }`
@@ -123,8 +190,10 @@ void Analysis::addFieldEffects(FunctionModel &M) const {
         auto Same = llvm::find_if(Acquired, [&](const AcquireEffect &E) {
           return E.Arg == Index && E.Field == Field;
         });
-        if (Same == Acquired.end())
+        if (Same == Acquired.end()) {
           Acquired.push_back({Index, Res.Kind, true, Field});
+          Acquired.back().IfEmpty = acquisitionGuard(Index, Field);
+        }
         else if (Same->Kind != Res.Kind && !llvm::is_contained(Same->OrKinds, Res.Kind))
           Same->OrKinds.push_back(Res.Kind);
       }
@@ -135,8 +204,10 @@ void Analysis::addFieldEffects(FunctionModel &M) const {
         }))
       M.Acquires.push_back(std::move(E));
   for (const ReleaseEffect &R : SummaryFieldReleases)
-    if (!releasesOnlyOwnAcquisition(R))
+    if (!releasesOnlyOwnAcquisition(R)) {
       M.Releases.push_back(R);
+      M.Releases.back().Resets = leavesMemberReset(R);
+    }
 }
 
 /// `return p->exec;` of a lazy getter: the object behind the parameter

@@ -511,6 +511,8 @@ IdSet Analysis::refineSubject(const EdgeTest &E, bool NonZero, PathState &P,
       return StatusTested;
     }
     P.Facts[*E.Fact] = NonZero;
+    if (SummaryMode)
+      noteEntryNullTest(*E.Fact, NonZero, P);
   }
 
   Key SubjectVar = E.SubjectVar;

@@ -293,7 +293,8 @@ bool Analysis::isRetired(const PathState &P, const CFGBlock *B) const {
   auto RS = P.Res.find(P.Tracked);
   if (RS == P.Res.end())
     return true;
-  if ((RS->second.Bits & Live) || Resources[P.Tracked].ParamIndex >= 0)
+  const Resource &Res = Resources[P.Tracked];
+  if ((RS->second.Bits & Live) || Res.ParamIndex >= 0 || Res.ReleasedParamMember)
     return false;
   for (const auto &Bd : P.Bind) {
     auto It = DeclIndex.find(Bd.first->Decl);

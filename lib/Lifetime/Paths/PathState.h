@@ -45,6 +45,9 @@ struct Resource {
   bool IntoField = false;         ///< lives in a field: never leaks at exit
   bool IntoElement = false;       ///< filled into array elements (Calls.cpp)
   bool Untracked = false;         ///< a handle released here, not acquired here
+  /// A helper's parameter member released here (SummaryMode): kept to its
+  /// exits, where the summary asks whether the member still names it.
+  bool ReleasedParamMember = false;
   bool Borrowed = false;          ///< lent by a getter ("owned": false, Borrowed.cpp)
   int ParamIndex = -1;            ///< >= 0: summary resource of a parameter
   /// A member of `this` that another method (or an earlier call of this

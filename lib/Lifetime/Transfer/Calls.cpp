@@ -70,12 +70,16 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
                     Slot + SecondInstance);
   Resources[R].OrKinds = Eff.OrKinds;
   if (SummaryMode)
-    noteFieldAcquisition(Target, Call);
+    noteFieldAcquisition(Target, Call, P);
   if (Target->Element) {
     acquireElement(Call, M, R, Target, AddrOf ? AddrOf->getSubExpr() : Arg, P);
     return;
   }
   // Re-acquiring into a variable that still holds a live resource loses it.
+  if (guardMemberLive(Call, Eff, P)) {
+    keepSetUpMember(Call, M, Target, P);
+    return;
+  }
   auto Old = P.Bind.find(Target);
   if (Old != P.Bind.end()) {
     for (unsigned OldR : Old->second) {
@@ -112,6 +116,32 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
   P.Bind[Target] = {R};
   P.Res[R] = RS;
   invalidateFacts(Target, P);
+}
+
+/// `ctx_init(&c)` whose summary acquires only where `c->stream` was null,
+/// called when the caller's `c.stream` holds a live stream.
+bool Analysis::guardMemberLive(const CallExpr *Call, const AcquireEffect &Eff,
+                               const PathState &P) {
+  Key Guard = Eff.IfEmpty.empty() ? nullptr : fieldTarget(Call, Eff.Arg, Eff.IfEmpty);
+  auto Held = Guard ? P.Bind.find(Guard) : P.Bind.end();
+  return Held != P.Bind.end() && llvm::any_of(Held->second, [&](unsigned R) {
+           auto RS = P.Res.find(R);
+           return RS != P.Res.end() && (RS->second.Bits & Live);
+         });
+}
+
+/// The helper found the object set up and acquired nothing. Its status
+/// then reports on what the member holds: an init that returns early on a
+/// set object does not fail there, so its failure branch (`if (ctx_init(&c))
+/// return 1;` called a second time) is no path on which the member leaks.
+void Analysis::keepSetUpMember(const CallExpr *Call, const FunctionModel &M, Key Target,
+                               PathState &P) {
+  auto Held = P.Bind.find(Target);
+  if (M.StatusType.empty() || Held == P.Bind.end())
+    return;
+  for (unsigned R : Held->second)
+    if (auto RS = P.Res.find(R); RS != P.Res.end() && RS->second.Bits == Live)
+      bindStatus(Call, M.StatusType != "bool", RS->second);
 }
 
 /// `cudaGraphInstantiate(&execs[i], ...)`: elements accumulate, nothing is
@@ -208,6 +238,14 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
     return;
   invalidateFacts(K, P); // a destroyed handle is no longer "known live"
   forgetExecReferences(K, P);
+  releaseBound(Call, M, Eff, K, Arg, P);
+  // The helper nulled or replaced the member after releasing it.
+  if (Eff.Resets && !Eff.Field.empty())
+    unbind(K, P, nullptr, "");
+}
+
+void Analysis::releaseBound(const CallExpr *Call, const FunctionModel &M,
+                            const ReleaseEffect &Eff, Key K, const Expr *Arg, PathState &P) {
   auto It = P.Bind.find(K);
   if (It == P.Bind.end()) {
     releaseUntracked(Call, M, Eff, K, P);
@@ -267,9 +305,13 @@ bool Analysis::releasesKindOf(const ReleaseEffect &Eff, const Resource &Res) {
 /// release. It has no kind, so it never leaks or mismatches.
 void Analysis::releaseUntracked(const CallExpr *Call, const FunctionModel &M,
                                 const ReleaseEffect &Eff, Key K, PathState &P) {
-  if (SummaryMode && K->Member && !K->Element && isa<ParmVarDecl>(K->Decl))
+  bool ParamMember = K->Member && !K->Element && isa<ParmVarDecl>(K->Decl);
+  if (SummaryMode && ParamMember)
     noteFieldReleaseThroughParam(cast<ParmVarDecl>(K->Decl), K->Member->getName(), Eff, Call);
-  if (SummaryMode || K->Element || K->shadow())
+  // A helper's released parameter member stays bound, so that its summary
+  // can tell a member left released from one it nulls or replaces after
+  // (leavesMemberReset).
+  if ((SummaryMode && !ParamMember) || K->Element || K->shadow())
     return;
   // The declared handle type says the kind (`cudaArray_t lut = f->lut;
   // cudaFree(lut);`): a release of the wrong family is a mismatch even
@@ -288,6 +330,7 @@ void Analysis::releaseUntracked(const CallExpr *Call, const FunctionModel &M,
                  Eff.Arg * 32 + (K->Member ? 1 + K->Member->getFieldIndex() : 0), 998));
   unsigned R = resourceFor(Call, -1, Typed ? Typed->Name : "", "", K, Slot);
   Resources[R].Untracked = true;
+  Resources[R].ReleasedParamMember = SummaryMode;
   if (Typed && !llvm::is_contained(Eff.Kinds, Typed->Name))
     report(FindingKind::MismatchedRelease, R, Call,
            {{loc(Call), "'" + varName(K) + "' is a " + TypeName + ", whatever made it"}},
