@@ -14,6 +14,9 @@
 //   std::__throw_* )                                  -> the same, at the call
 //   exit, abort, __trap, assert(false), a [[noreturn]]
 //   function whose body is not here                   -> sink (nothing reported)
+//   throw or throwing call that leaves `main`          -> sink: no caller can catch
+//                                                        it, so std::terminate ends
+//                                                        the program, as exit does
 //   throw or throwing call inside a try of this
 //   function                                          -> its handlers (Dataflow.cpp);
 //                                                        what no handler catches
@@ -92,7 +95,10 @@ namespace lifetime {
 
 /// The throw or throwing call that ended a path, if that is what it was.
 bool Analysis::throwsOut(const Stmt *S) {
-  if (!A.Opts.ReportLeaksOnThrow || !S)
+  // An exception that leaves `main` has no handler left to reach: the
+  // program terminates there (the samples' `CHECK` macros that throw from
+  // main), so the path is a sink like exit(), not a leak.
+  if (!A.Opts.ReportLeaksOnThrow || !S || FD->isMain())
     return false;
   if (isa<CXXThrowExpr>(S))
     return true;
