@@ -361,6 +361,7 @@ private:
   void noteReturnedResource(const Expr *Ret, const PathState &P);
   void notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const PathState &P);
   bool notePublishedAgain(const ParmVarDecl *To, const Expr *RHS);
+  std::vector<unsigned> publishedResources(const Expr *RHS, const PathState &P);
   std::set<std::pair<int, std::string>> sharedPublications() const;
   const ParmVarDecl *outParameter(const Expr *E, bool AddressTaken) const;
   void noteCaptureUnsafeCalls(FunctionModel &M) const;

@@ -128,6 +128,18 @@ struct LifetimeAnalyzer::Impl {
   /// A helper that never returns because it throws.
   bool alwaysThrows(const FunctionDecl *Callee);
   llvm::DenseMap<const FunctionDecl *, bool> Throwers;
+  /// `main`, or a function of the main file only `main` (or such a
+  /// function) calls, outside any try: no handler can catch what leaves it.
+  bool uncatchableThrows(const FunctionDecl *FD, unsigned Depth = 0);
+  llvm::DenseMap<const FunctionDecl *, bool> Uncatchable;
+  /// Every mention of each function of the unit, as the callee of a call
+  /// (with the function around it) or not (null call): built once.
+  struct Mention {
+    const CallExpr *Call;
+    const FunctionDecl *Caller;
+  };
+  const std::vector<Mention> &mentionsOf(const FunctionDecl *FD);
+  std::optional<llvm::DenseMap<const FunctionDecl *, std::vector<Mention>>> Mentions;
 };
 
 } // namespace cgt

@@ -104,7 +104,8 @@ void PathFormula::scanEscapes() {
             break;
           }
           if (const auto *UO = dyn_cast<UnaryOperator>(Up)) {
-            Escapes = !UO->isIncrementDecrementOp();
+            const Stmt *Above = std::next(It) != Ancestors.rend() ? *std::next(It) : nullptr;
+            Escapes = !UO->isIncrementDecrementOp() && !isQueryOutArgument(UO, Above);
             break;
           }
           if (const auto *Call = dyn_cast<CallExpr>(Up)) {
@@ -134,6 +135,29 @@ void PathFormula::scanEscapes() {
     Ancestors.pop_back();
   };
   Visit(FD->getBody());
+}
+
+/// `cudaGetDeviceCount(&n)`: the address of an integer handed to a call the
+/// model knows (it writes only what its arguments point to) through a
+/// parameter of pointer-to-integer type: a query's out-argument, written
+/// during the call and kept by no one (an API keeps a pointer only as an
+/// untyped `void *` of a callback). `n` stays a local the path can follow;
+/// the call itself havocs it (applyCall).
+bool PathFormula::isQueryOutArgument(const UnaryOperator *AddrOf, const Stmt *Parent) const {
+  if (AddrOf->getOpcode() != UO_AddrOf || !WritesOnlyArguments)
+    return false;
+  // Converted (`(void **)&p`) or parenthesised: not the typed out-parameter.
+  const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee || !WritesOnlyArguments(Call))
+    return false;
+  for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams(); ++I)
+    if (Call->getArg(I)->IgnoreParens() == AddrOf) {
+      QualType T = Callee->getParamDecl(I)->getType();
+      return T->isPointerType() && T->getPointeeType()->isIntegerType() &&
+             !T->getPointeeType().isConstQualified();
+    }
+  return false;
 }
 
 // --- places and the environment ------------------------------------------

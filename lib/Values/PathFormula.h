@@ -117,6 +117,7 @@ private:
   void applyCall(const clang::Expr *Call, const clang::FunctionDecl *Callee,
                  llvm::ArrayRef<const clang::Expr *> Args, const clang::Expr *Object);
   void scanEscapes();
+  bool isQueryOutArgument(const clang::UnaryOperator *AddrOf, const clang::Stmt *Parent) const;
   void scanMonotoneLocals();
 
   clang::ASTContext &Ctx;

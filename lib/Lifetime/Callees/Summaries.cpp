@@ -254,15 +254,28 @@ void Analysis::notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const
   }
   if (!PVD || (Field.empty() && notePublishedAgain(PVD, RHS)))
     return;
-  Key From = storageOf(RHS);
-  auto It = From ? P.Bind.find(From) : P.Bind.end();
-  if (It == P.Bind.end())
-    return;
-  for (unsigned R : It->second)
+  for (unsigned R : publishedResources(RHS, P))
     if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live) &&
                                  !Resources[R].Kind.empty())
       SummaryAcquires.push_back({static_cast<int>(PVD->getFunctionScopeIndex()),
                                  Resources[R].Kind, Field, R});
+}
+
+/// What the right side of `*out = e` / `out->f = e` holds: the resources
+/// bound to the place `e` names, or the one a factory call returns
+/// (`m->weights = alloc_block(n)`, where `alloc_block` returns what it
+/// allocated). Without the second, a helper that fills its caller's struct
+/// from a factory would acquire nothing, and its caller's release of the
+/// member after a re-initialisation would look like a second release.
+std::vector<unsigned> Analysis::publishedResources(const Expr *RHS, const PathState &P) {
+  if (const auto *CE = dyn_cast<CallExpr>(strip(RHS)))
+    if (auto Made = ReturnedResource.find(CE); Made != ReturnedResource.end())
+      return {Made->second};
+  Key From = storageOf(RHS);
+  auto It = From ? P.Bind.find(From) : P.Bind.end();
+  if (It == P.Bind.end())
+    return {};
+  return std::vector<unsigned>(It->second.begin(), It->second.end());
 }
 
 /// `*ipcPtr = *devMem` after `cudaIpcOpenMemHandle(devMem, ...)` (nccl's

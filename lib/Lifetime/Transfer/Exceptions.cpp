@@ -14,6 +14,9 @@
 //   std::__throw_* )                                  -> the same, at the call
 //   exit, abort, __trap, assert(false), a [[noreturn]]
 //   function whose body is not here                   -> sink (nothing reported)
+//   throw or throwing call that leaves `main`, or a    -> sink: no caller can catch
+//   function of the main file that only `main` calls     it, so std::terminate ends
+//   (directly or through such functions) outside a try   the program, as exit does
 //   throw or throwing call inside a try of this
 //   function                                          -> its handlers (Dataflow.cpp);
 //                                                        what no handler catches
@@ -88,11 +91,112 @@ bool LifetimeAnalyzer::Impl::alwaysThrows(const FunctionDecl *Callee) {
   return It->second = S.Throws && !S.EndsProgram;
 }
 
+namespace {
+
+/// Collects, for each function, where the unit names it: as the callee of
+/// a call (with the function whose body holds the call) or otherwise (its
+/// address taken, a reference bound to it).
+class MentionScan : public RecursiveASTVisitor<MentionScan> {
+public:
+  using Mention = LifetimeAnalyzer::Impl::Mention;
+  llvm::DenseMap<const FunctionDecl *, std::vector<Mention>> &Out;
+  explicit MentionScan(llvm::DenseMap<const FunctionDecl *, std::vector<Mention>> &Out)
+      : Out(Out) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool TraverseFunctionDecl(FunctionDecl *F) { return inside(F, [&] { return Base::TraverseFunctionDecl(F); }); }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *F) { return inside(F, [&] { return Base::TraverseCXXMethodDecl(F); }); }
+  bool VisitCallExpr(CallExpr *C) {
+    if (const FunctionDecl *Callee = C->getDirectCallee())
+      Out[Callee->getCanonicalDecl()].push_back({C, Caller});
+    Callees.insert(C->getCallee()->IgnoreParenImpCasts());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    if (const auto *F = dyn_cast<FunctionDecl>(D->getDecl()); F && !Callees.count(D))
+      Out[F->getCanonicalDecl()].push_back({nullptr, Caller});
+    return true;
+  }
+
+private:
+  using Base = RecursiveASTVisitor<MentionScan>;
+  const FunctionDecl *Caller = nullptr;
+  llvm::DenseSet<const Expr *> Callees; ///< visited before their DeclRefExpr
+  template <class F> bool inside(const FunctionDecl *Fn, F Traverse) {
+    const FunctionDecl *Saved = Caller;
+    Caller = Fn;
+    bool R = Traverse();
+    Caller = Saved;
+    return R;
+  }
+};
+
+/// Whether `S` lies in a try block of `Body` (a handler there may catch).
+bool insideTry(const Stmt *Body, const Stmt *S) {
+  bool Found = false;
+  std::function<bool(const Stmt *, bool)> Walk = [&](const Stmt *Cur, bool InTry) {
+    if (!Cur)
+      return false;
+    if (Cur == S) {
+      Found = InTry;
+      return true;
+    }
+    if (const auto *Try = dyn_cast<CXXTryStmt>(Cur))
+      return Walk(Try->getTryBlock(), true) ||
+             llvm::any_of(llvm::drop_begin(Try->children()), [&](const Stmt *H) { return Walk(H, InTry); });
+    return llvm::any_of(Cur->children(), [&](const Stmt *C) { return Walk(C, InTry); });
+  };
+  Walk(Body, false);
+  return Found;
+}
+
+} // namespace
+
+const std::vector<LifetimeAnalyzer::Impl::Mention> &
+LifetimeAnalyzer::Impl::mentionsOf(const FunctionDecl *FD) {
+  if (!Mentions) {
+    Mentions.emplace();
+    MentionScan Scan(*Mentions);
+    Scan.TraverseDecl(Ctx.getTranslationUnitDecl());
+  }
+  return (*Mentions)[FD->getCanonicalDecl()];
+}
+
+/// `main` has no caller. A function defined in the main file that other
+/// units cannot call (internal linkage, or a template, whose definition a
+/// caller must see) and that is only called, outside a try, by functions
+/// with that property, lets its exceptions reach no handler either: the
+/// samples' `residual_check` called from a `main` that catches nothing.
+bool LifetimeAnalyzer::Impl::uncatchableThrows(const FunctionDecl *FD, unsigned Depth) {
+  if (!FD)
+    return false;
+  if (FD->isMain())
+    return true;
+  const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+  const FunctionDecl *Written = Pattern ? Pattern : FD;
+  SourceManager &SM = Ctx.getSourceManager();
+  if (Depth > 3 || isa<CXXMethodDecl>(FD) || !SM.isInMainFile(SM.getExpansionLoc(Written->getLocation())) ||
+      (FD->isExternallyVisible() && !Pattern))
+    return false;
+  auto [It, New] = Uncatchable.try_emplace(FD, false);
+  if (!New)
+    return It->second;
+  const std::vector<Mention> &Uses = mentionsOf(FD);
+  bool Ends = !Uses.empty() && llvm::all_of(Uses, [&](const Mention &M) {
+    return M.Call && M.Caller && M.Caller->hasBody() && !insideTry(M.Caller->getBody(), M.Call) &&
+           uncatchableThrows(M.Caller, Depth + 1);
+  });
+  return Uncatchable[FD] = Ends;
+}
+
 namespace lifetime {
 
 /// The throw or throwing call that ended a path, if that is what it was.
 bool Analysis::throwsOut(const Stmt *S) {
-  if (!A.Opts.ReportLeaksOnThrow || !S)
+  // An exception that leaves `main` has no handler left to reach: the
+  // program terminates there (the samples' `CHECK` macros that throw from
+  // main), so the path is a sink like exit(), not a leak. The same holds
+  // for a helper only `main` calls outside a try.
+  if (!A.Opts.ReportLeaksOnThrow || !S || A.uncatchableThrows(FD))
     return false;
   if (isa<CXXThrowExpr>(S))
     return true;
