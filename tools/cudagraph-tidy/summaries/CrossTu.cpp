@@ -412,6 +412,8 @@ void CrossTuRun::printStats() const {
   if (FromFile)
     llvm::errs() << "cross-file summaries: " << Summaries.Entries << " entries read from "
                  << Settings.SummariesFile << "; no passes\n";
+  for (const std::string &W : Summaries.AgainBecause)
+    llvm::errs() << "cross-file summaries: parsed again, " << W << "\n";
   for (const std::string &C : Summaries.Conflicts)
     llvm::errs() << "cross-file summaries: not used, definitions disagree: " << C << "\n";
   llvm::errs() << "result cache: " << Results.Replayed << " replayed";

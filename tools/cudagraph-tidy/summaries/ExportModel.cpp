@@ -322,6 +322,7 @@ public:
     Out.Replayed = Stats.Replayed;
     Out.ParsedWithChecks = ParsedWithChecks;
     Out.ParsedAgain = ParsedAgain;
+    Out.AgainBecause = Reasons;
   }
 
   /// What stderr says after the file is written; the exit code.
@@ -372,14 +373,23 @@ private:
   /// The first pass reads every unit; a later one the units whose
   /// consumed entries changed, since they were parsed, in a way that can
   /// change what they find or export (ConsumedChanges.h).
-  std::vector<size_t> unitsToRun() const {
+  std::vector<size_t> unitsToRun() {
     std::vector<size_t> Out;
     for (size_t I = 0; I < Units.size(); ++I) {
       if (Jobs[I].Commands.empty())
         continue;
-      if (Passes == 0 ||
-          (Units[I].Parsed && consumedChangeMatters(Units[I], *ParsedWith[I], Current)))
+      if (Passes == 0) {
         Out.push_back(I);
+        continue;
+      }
+      if (!Units[I].Parsed)
+        continue;
+      std::vector<std::string> Why = consumedChanges(Units[I], *ParsedWith[I], Current);
+      if (Why.empty())
+        continue;
+      Out.push_back(I);
+      for (const std::string &W : Why)
+        Reasons.push_back("pass " + std::to_string(Passes + 1) + ": " + Jobs[I].File + ": " + W);
     }
     return Out;
   }
@@ -473,6 +483,8 @@ private:
   /// Per unit: the entries it was last parsed with (null: not yet).
   std::vector<std::shared_ptr<const std::map<EntryKey, FunctionModel>>> ParsedWith;
   unsigned ParsedAgain = 0; ///< units of the passes after the first
+  /// Why each of them was parsed again (ProjectSummaries::AgainBecause).
+  std::vector<std::string> Reasons;
   /// Progress of the pass under way: the units parsed with their checks
   /// (CheckedParses::parseWithChecks says so) and the others.
   unsigned CheckedUnits = 0;

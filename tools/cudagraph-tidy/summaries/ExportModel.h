@@ -85,6 +85,9 @@ struct ProjectSummaries {
   /// Units parsed (or replayed) in the passes after the first: those whose
   /// consumed entries changed in a way that can change their findings.
   unsigned ParsedAgain = 0;
+  /// For --stats, per unit parsed again: which consumed entry changed and
+  /// how ("pass 2: b.cu: 'f' (1 parameters) appeared").
+  std::vector<std::string> AgainBecause;
 };
 
 /// The passes of exportModel over `Files`, without writing a file, through
