@@ -39,6 +39,7 @@
 #include "caches/ExportCache.h"
 #include "summaries/ConsumedChanges.h"
 #include "summaries/ExportWorker.h"
+#include "summaries/UnitOrder.h"
 #include "run/DriverRun.h"
 #include "ApiModel/ApiModelWriter.h"
 
@@ -103,10 +104,10 @@ struct Merged {
   std::vector<std::string> Conflicts;
 };
 
-Merged mergeUnits(const std::vector<UnitExport> &Units) {
+Merged mergeUnits(const std::vector<const UnitExport *> &Units) {
   std::map<EntryKey, std::vector<const Definition *>> ByKey;
-  for (const UnitExport &U : Units)
-    for (const Definition &D : U.Definitions)
+  for (const UnitExport *U : Units)
+    for (const Definition &D : U->Definitions)
       ByKey[{D.Model.Name, D.Model.NumParams}].push_back(&D);
   Merged Out;
   for (const auto &[Key, Defs] : ByKey) {
@@ -273,6 +274,11 @@ public:
       if (!Bases.count(J.ModelFiles) && !loadBase(J.ModelFiles, Error))
         return false;
     }
+    std::vector<bool> Skip;
+    for (const UnitJob &J : Jobs)
+      Skip.push_back(J.Commands.empty());
+    Order = orderUnits(Files, Skip);
+    ParsedOnce.assign(Files.size(), 0);
     return true;
   }
 
@@ -288,7 +294,10 @@ public:
       ++Passes;
       if (!runPass(ToRun, Error))
         return false;
-      Result = mergeUnits(Units);
+      std::vector<const UnitExport *> All;
+      for (const UnitExport &U : Units)
+        All.push_back(&U);
+      Result = mergeUnits(All);
       bool Changed = !changedNames(Current, Result.Entries).empty();
       Current = Result.Entries;
       if (!Changed)
@@ -301,11 +310,14 @@ public:
   /// The entries unit `I` calls or names and does not define, as a model
   /// file; "" when there are none. Those it was last parsed with: a later
   /// change it cannot see did not parse it again, and its result stands.
+  /// Before its first parse, those it is given (UnitOrder.h: the entries of
+  /// the units it waited for that its main file calls); if they are what
+  /// the parse finds it consumes, the parse's result is its result.
   std::string overlayFor(size_t I) const {
     std::map<EntryKey, FunctionModel> Used;
     static const std::map<EntryKey, FunctionModel> None;
     for (const auto &[Key, M] : ParsedWith[I] ? *ParsedWith[I] : None)
-      if (Units[I].ExternalCallees.count(Key.first))
+      if (!ParsedOnce[I] || Units[I].ExternalCallees.count(Key.first))
         Used.emplace(Key, M);
     return Used.empty() ? "" : writeModelJson(documentOf(Used, Bases, *Builtin));
   }
@@ -394,76 +406,117 @@ private:
     return Out;
   }
 
-  /// One pass over `ToRun`, applying the entries exported so far.
+  /// The entries a parse applies, in the forms the parse needs: the map
+  /// (what the unit is parsed with, the cache's key), a file for workers,
+  /// and a model per ApiModelFiles value for a parse in this process.
+  struct Snapshot {
+    std::shared_ptr<const std::map<EntryKey, FunctionModel>> Entries;
+    llvm::SmallString<128> Path;
+    std::optional<llvm::FileRemover> Remove;
+    std::map<std::string, std::shared_ptr<ApiModel>> Models;
+  };
+
+  std::unique_ptr<Snapshot> snapshotOf(std::map<EntryKey, FunctionModel> Entries,
+                                       std::string &Error) const {
+    auto S = std::make_unique<Snapshot>();
+    S->Entries = std::make_shared<const std::map<EntryKey, FunctionModel>>(std::move(Entries));
+    std::string Overlay = writeModelJson(documentOf(*S->Entries, Bases, *Builtin));
+    for (const auto &[Files, Base] : Bases) {
+      auto M = std::make_shared<ApiModel>(*Base);
+      if (llvm::Error E = M->addJson(Overlay, Request.OutputPath)) {
+        Error = "exported entries do not load: " + toString(std::move(E));
+        return nullptr;
+      }
+      S->Models[Files] = M;
+    }
+    // Workers read the entries from a file.
+    if ((Request.Workers || Request.Checked) && !S->Entries->empty()) {
+      int FD;
+      if (llvm::sys::fs::createTemporaryFile("cudagraph-tidy-entries", "json", FD, S->Path)) {
+        Error = "cannot write the exported entries to the temporary directory";
+        return nullptr;
+      }
+      S->Remove.emplace(S->Path);
+      llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+      OS << Overlay;
+    }
+    return S;
+  }
+
+  /// The first pass's entries for unit `I`, once the units it waits for
+  /// are done (UnitOrder.h): theirs, merged as mergeUnits merges every
+  /// unit's, of the names its main file calls. The same whatever the
+  /// threads' timing: the units waited for are all done.
+  std::map<EntryKey, FunctionModel> entriesFromWaits(size_t I) const {
+    std::vector<const UnitExport *> From;
+    for (size_t J : Order.Waits[I])
+      From.push_back(&Units[J]);
+    std::map<EntryKey, FunctionModel> Out;
+    for (auto &[Key, M] : mergeUnits(From).Entries) {
+      llvm::StringRef Name = Key.first;
+      size_t Colons = Name.rfind("::");
+      if (Order.Calls[I].count((Colons == llvm::StringRef::npos ? Name
+                                                                : Name.substr(Colons + 2))
+                                   .str()))
+        Out.emplace(Key, M);
+    }
+    return Out;
+  }
+
+  /// One pass over `ToRun`, applying the entries exported so far; the
+  /// first in the order of UnitOrder.h, each unit with the entries of the
+  /// units it waited for.
   bool runPass(const std::vector<size_t> &ToRun, std::string &Error) {
-    auto Snapshot = std::make_shared<const std::map<EntryKey, FunctionModel>>(Current);
-    for (size_t I : ToRun)
-      ParsedWith[I] = Snapshot;
+    std::unique_ptr<Snapshot> Shared = snapshotOf(Current, Error);
+    if (!Shared)
+      return false;
     if (Passes > 1)
       ParsedAgain += ToRun.size();
     CheckedUnits = llvm::count_if(ToRun, [&](size_t I) {
       return Request.Checked && Request.Checked->parsesWithChecks(I);
     });
     CheckedStarted = OthersStarted = 0;
-    std::string Overlay = text();
-    std::map<std::string, std::shared_ptr<ApiModel>> Models;
-    for (const auto &[Files, Base] : Bases) {
-      auto M = std::make_shared<ApiModel>(*Base);
-      if (llvm::Error E = M->addJson(Overlay, Request.OutputPath)) {
-        Error = "exported entries do not load: " + toString(std::move(E));
-        return false;
-      }
-      Models[Files] = M;
-    }
-    // Workers read the entries so far from a file.
-    llvm::SmallString<128> OverlayPath;
-    std::optional<llvm::FileRemover> RemoveOverlay;
-    if ((Request.Workers || Request.Checked) && !Current.empty()) {
-      int FD;
-      if (llvm::sys::fs::createTemporaryFile("cudagraph-tidy-entries", "json", FD,
-                                             OverlayPath)) {
-        Error = "cannot write the exported entries to the temporary directory";
-        return false;
-      }
-      RemoveOverlay.emplace(OverlayPath);
-      llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-      OS << Overlay;
-    }
+    bool First = Passes == 1;
     auto Run = [&](size_t I) {
-      const ApiModel &Model = *Models.at(Jobs[I].ModelFiles);
+      std::unique_ptr<Snapshot> Own;
+      std::string Ignored; // entries that do not load: the pass's, none
+      if (First && !Order.Waits[I].empty())
+        if (auto Given = entriesFromWaits(I); !Given.empty())
+          Own = snapshotOf(std::move(Given), Ignored);
+      const Snapshot &S = Own ? *Own : *Shared;
+      ParsedWith[I] = S.Entries;
+      const ApiModel &Model = *S.Models.at(Jobs[I].ModelFiles);
       const ApiModel &Base = *Bases.at(Jobs[I].ModelFiles);
       ParseUnit Parse = [&](const UnitJob &J) {
         if (Request.Checked && Request.Checked->parsesWithChecks(I)) {
           ++ParsedWithChecks;
-          return Request.Checked->parseWithChecks(I, J, std::string(OverlayPath),
-                                                  overlayFor(I), Base,
+          return Request.Checked->parseWithChecks(I, J, std::string(S.Path), overlayFor(I),
+                                                  Base,
                                                   {Passes, ++CheckedStarted, CheckedUnits});
         }
         if (Request.Progress)
           announce(J.File, ++OthersStarted, ToRun.size() - CheckedUnits);
         return Request.Workers
-                   ? exportIsolated(J, std::string(OverlayPath), Base, Names, *Request.Workers)
+                   ? exportIsolated(J, std::string(S.Path), Base, Names, *Request.Workers)
                    : exportUnit(J, Model, Base, Names);
       };
       if (Cache) {
-        Units[I] = exportUnitCached(Jobs[I], Base, Names, Current, *Cache, Stats, Parse);
+        Units[I] = exportUnitCached(Jobs[I], Base, Names, *S.Entries, *Cache, Stats, Parse);
       } else {
         Units[I] = Parse(Jobs[I]);
         ++Stats.Parsed;
       }
+      ParsedOnce[I] = 1;
     };
+    std::set<size_t> InPass(ToRun.begin(), ToRun.end());
+    std::vector<size_t> Sequence;
+    for (size_t I : Order.Order)
+      if (InPass.count(I))
+        Sequence.push_back(I);
     unsigned Threads = Request.Jobs ? Request.Jobs
                                     : llvm::hardware_concurrency().compute_thread_count();
-    Threads = std::max(1u, std::min<unsigned>(Threads, ToRun.size()));
-    if (Threads == 1) {
-      for (size_t I : ToRun)
-        Run(I);
-      return true;
-    }
-    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Threads));
-    for (size_t I : ToRun)
-      Pool.async([&, I] { Run(I); });
-    Pool.wait();
+    static const std::vector<std::vector<size_t>> NoWaits;
+    runOrdered(Sequence, First ? Order.Waits : NoWaits, Threads, Run);
     return true;
   }
 
@@ -482,6 +535,10 @@ private:
   std::atomic<unsigned> ParsedWithChecks{0};
   /// Per unit: the entries it was last parsed with (null: not yet).
   std::vector<std::shared_ptr<const std::map<EntryKey, FunctionModel>>> ParsedWith;
+  /// Per unit: whether it was parsed (its callees are known).
+  std::vector<char> ParsedOnce;
+  UnitOrder Order; ///< of the first pass
+
   unsigned ParsedAgain = 0; ///< units of the passes after the first
   /// Why each of them was parsed again (ProjectSummaries::AgainBecause).
   std::vector<std::string> Reasons;
