@@ -132,6 +132,11 @@ private:
   UnitExport parseWithChecks(size_t Index, const UnitJob &Job, const std::string &EntriesPath,
                              const std::string &Consumed, const ApiModel &Base,
                              const PassProgress &Pass) override;
+  void consumedLess(size_t Index, const std::string &Given,
+                    const std::string &Consumed) override;
+  /// Unit `Index`'s task with the consumed summaries `Consumed` ("" for
+  /// none); false when their file cannot be written.
+  bool taskWith(size_t Index, const std::string &Consumed, UnitTask &Out);
   std::string writeOverlay(const std::string &Text);
   /// prepare's passes.
   bool prepareSummaries(DriverRun &Run, const std::vector<std::string> &SummaryFiles,

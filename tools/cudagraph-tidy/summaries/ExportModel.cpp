@@ -452,15 +452,29 @@ private:
     for (size_t J : Order.Waits[I])
       From.push_back(&Units[J]);
     std::map<EntryKey, FunctionModel> Out;
-    for (auto &[Key, M] : mergeUnits(From).Entries) {
-      llvm::StringRef Name = Key.first;
-      size_t Colons = Name.rfind("::");
-      if (Order.Calls[I].count((Colons == llvm::StringRef::npos ? Name
-                                                                : Name.substr(Colons + 2))
-                                   .str()))
+    for (auto &[Key, M] : mergeUnits(From).Entries)
+      if (Order.Calls[I].count(lastName(Key.first).str()))
         Out.emplace(Key, M);
-    }
     return Out;
+  }
+
+  static llvm::StringRef lastName(llvm::StringRef Qualified) {
+    size_t Colons = Qualified.rfind("::");
+    return Colons == llvm::StringRef::npos ? Qualified : Qualified.substr(Colons + 2);
+  }
+
+  /// Whether an entry unit `I` was parsed with and does not consume may
+  /// have been applied to a function it defines: a call of it looks the
+  /// model up by its qualified name, and a free function by its plain one
+  /// too, so plain names are compared.
+  bool namesOwnFunction(size_t I) const {
+    std::set<llvm::StringRef> Own;
+    for (const std::string &Name : Units[I].InternalCallees)
+      Own.insert(lastName(Name));
+    for (const auto &[Key, M] : *ParsedWith[I])
+      if (!Units[I].ExternalCallees.count(Key.first) && Own.count(lastName(Key.first)))
+        return true;
+    return false;
   }
 
   /// One pass over `ToRun`, applying the entries exported so far; the
@@ -485,6 +499,7 @@ private:
           Own = snapshotOf(std::move(Given), Ignored);
       const Snapshot &S = Own ? *Own : *Shared;
       ParsedWith[I] = S.Entries;
+      std::string Given = Own ? overlayFor(I) : "";
       const ApiModel &Model = *S.Models.at(Jobs[I].ModelFiles);
       const ApiModel &Base = *Bases.at(Jobs[I].ModelFiles);
       ParseUnit Parse = [&](const UnitJob &J) {
@@ -507,6 +522,9 @@ private:
         ++Stats.Parsed;
       }
       ParsedOnce[I] = 1;
+      if (Own && Request.Checked && Units[I].Parsed && !namesOwnFunction(I))
+        if (std::string Consumed = overlayFor(I); Consumed != Given)
+          Request.Checked->consumedLess(I, Given, Consumed);
     };
     std::set<size_t> InPass(ToRun.begin(), ToRun.end());
     std::vector<size_t> Sequence;
