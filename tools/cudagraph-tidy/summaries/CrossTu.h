@@ -29,8 +29,10 @@
 // not change since its last parse in the passes (most units: those that
 // call no other file's wrappers have none) has exactly the task it was
 // parsed with, and the result of that parse is its result (ResultCache.h:
-// kept). So a cold run parses most units once, and a unit that consumes
-// another file's wrappers once more, in the pass after they appeared.
+// kept). So a cold run parses each unit once where the first pass's order
+// (UnitOrder.h) starts it after the files whose wrappers it calls, and a
+// unit whose call the order missed once more, in the pass after the
+// wrapper's entry appeared, if it matters to it.
 //
 // Both the summary passes and the checks go through the unit cache
 // (UnitCache.h; ExportCache.h, ResultCache.h) unless --result-cache=off:

@@ -9,11 +9,13 @@
 // not mention escapes at the call, as it does for a same-file helper.
 //
 // Passes: a summary computed in one file sees the wrappers of other files
-// only through entries exported before, so the export runs again over the
-// translation units that call a function whose entry appeared or changed,
-// with the entries so far applied, until nothing changes (or MaxRounds).
-// `cuda_free()` in util.cu is found in the first pass, `free_buffers()` in
-// buffers.cu, which calls it, in the second.
+// only through entries exported before. The first pass starts each unit
+// after the units its main file calls into, with their entries (UnitOrder.h):
+// `cuda_free()` in util.cu, then `free_buffers()` in buffers.cu, which calls
+// it. Later passes run again over the translation units whose consumed
+// entries changed since their last parse in a way that matters to them
+// (ConsumedChanges.h; a call the first pass's order missed), with the entries
+// so far applied, until nothing changes (or MaxRounds).
 //
 // How a unit is parsed in a pass: by --export-model, in this process
 // (exportUnit); in a checking run, in a worker, with its checks when the
@@ -31,7 +33,9 @@
 //
 // The result does not depend on --jobs or on the order threads finish: each
 // unit's result is stored at its index and merged in input order, entries
-// are sorted, and their "doc" names files relative to the source root.
+// are sorted, and their "doc" names files relative to the source root; in
+// the first pass a unit is given the entries of the units it waited for,
+// which are all done when it starts.
 //
 //===----------------------------------------------------------------------===//
 #include "summaries/ExportModel.h"
