@@ -290,11 +290,13 @@ public:
   /// (ConsumedChanges.h), or MaxRounds passes ran.
   bool run(std::string &Error) {
     while (true) {
-      std::vector<size_t> ToRun = unitsToRun();
+      std::vector<std::string> Why;
+      std::vector<size_t> ToRun = unitsToRun(Why);
       if (ToRun.empty())
         return Converged = true;
       if (Passes == Request.MaxRounds)
         return true;
+      Reasons.insert(Reasons.end(), Why.begin(), Why.end());
       ++Passes;
       if (!runPass(ToRun, Error))
         return false;
@@ -388,8 +390,9 @@ private:
 
   /// The first pass reads every unit; a later one the units whose
   /// consumed entries changed, since they were parsed, in a way that can
-  /// change what they find or export (ConsumedChanges.h).
-  std::vector<size_t> unitsToRun() {
+  /// change what they find or export (ConsumedChanges.h); `Why` says which
+  /// change, for each.
+  std::vector<size_t> unitsToRun(std::vector<std::string> &Why) const {
     std::vector<size_t> Out;
     for (size_t I = 0; I < Units.size(); ++I) {
       if (Jobs[I].Commands.empty())
@@ -400,12 +403,12 @@ private:
       }
       if (!Units[I].Parsed)
         continue;
-      std::vector<std::string> Why = consumedChanges(Units[I], *ParsedWith[I], Current);
-      if (Why.empty())
+      std::vector<std::string> Changes = consumedChanges(Units[I], *ParsedWith[I], Current);
+      if (Changes.empty())
         continue;
       Out.push_back(I);
-      for (const std::string &W : Why)
-        Reasons.push_back("pass " + std::to_string(Passes + 1) + ": " + Jobs[I].File + ": " + W);
+      for (const std::string &C : Changes)
+        Why.push_back("pass " + std::to_string(Passes + 1) + ": " + Jobs[I].File + ": " + C);
     }
     return Out;
   }
