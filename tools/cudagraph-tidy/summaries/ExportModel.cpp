@@ -450,14 +450,30 @@ private:
     return S;
   }
 
+  /// Unit `J`'s definitions in its main file: a function of a header
+  /// (ggml-impl.h's inline `ggml_check_edges`) has its body in every unit
+  /// that includes it, where an entry would stand in for the body.
+  UnitExport mainFileDefinitions(size_t J) const {
+    UnitExport Out;
+    std::string Prefix = "summary of " + Names.name(Jobs[J].File) + ":";
+    for (const Definition &D : Units[J].Definitions)
+      if (llvm::StringRef(D.Model.Doc).starts_with(Prefix))
+        Out.Definitions.push_back(D);
+    return Out;
+  }
+
   /// The first pass's entries for unit `I`, once the units it waits for
-  /// are done (UnitOrder.h): theirs, merged as mergeUnits merges every
-  /// unit's, of the names its main file calls. The same whatever the
-  /// threads' timing: the units waited for are all done.
+  /// are done (UnitOrder.h): those of their main files' functions, merged
+  /// as mergeUnits merges every unit's, of the names its main file calls.
+  /// The same whatever the threads' timing: the units waited for are all
+  /// done.
   std::map<EntryKey, FunctionModel> entriesFromWaits(size_t I) const {
-    std::vector<const UnitExport *> From;
+    std::vector<UnitExport> Defined;
     for (size_t J : Order.Waits[I])
-      From.push_back(&Units[J]);
+      Defined.push_back(mainFileDefinitions(J));
+    std::vector<const UnitExport *> From;
+    for (const UnitExport &U : Defined)
+      From.push_back(&U);
     std::map<EntryKey, FunctionModel> Out;
     for (auto &[Key, M] : mergeUnits(From).Entries)
       if (Order.Calls[I].count(lastName(Key.first).str()))
