@@ -108,6 +108,7 @@ std::string unitExportToJson(const UnitExport &U) {
     Uses[Name] = {Use.Args, Use.Opaque};
   return json{{"parsed", U.Parsed},        {"problem", U.Problem},
               {"callees", U.ExternalCallees}, {"calleeUses", Uses},
+              {"ownCallees", U.InternalCallees},
               {"dependencies", U.Dependencies},
               {"absent", U.AbsentFiles},
               {"definitions", Defs},       {"groups", Texts}}
@@ -120,6 +121,7 @@ bool unitExportFromJson(const std::string &Text, const ApiModel &Base, UnitExpor
     Out.Parsed = J.at("parsed");
     Out.Problem = J.at("problem");
     Out.ExternalCallees = J.at("callees").get<std::set<std::string>>();
+    Out.InternalCallees = J.at("ownCallees").get<std::set<std::string>>();
     for (const auto &[Name, Use] : J.at("calleeUses").items())
       Out.CalleeUses[Name] = {Use.at(0).get<uint64_t>(), Use.at(1).get<bool>()};
     Out.Dependencies = J.at("dependencies").get<std::vector<std::string>>();

@@ -151,6 +151,14 @@ void ResultCache::keep(const UnitTask &Task, UnitResult Result) {
   Kept[Task.File] = {std::move(Text), std::move(Result)};
 }
 
+void ResultCache::rekey(const UnitTask &From, const UnitTask &To) {
+  std::string FromText = taskToJson(From), ToText = taskToJson(To);
+  std::lock_guard<std::mutex> Lock(M);
+  auto It = Kept.find(From.File);
+  if (It != Kept.end() && It->second.first == FromText)
+    It->second.first = std::move(ToText);
+}
+
 bool ResultCache::replayKept(const UnitTask &Task, UnitResult &Out) {
   std::string Text = taskToJson(Task);
   {

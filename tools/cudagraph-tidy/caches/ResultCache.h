@@ -60,6 +60,9 @@ public:
   /// checks run (CheckedExport.h). The checks' replay takes it when their
   /// task for the file is still `Task`; a later one for the file replaces it.
   void keep(const UnitTask &Task, UnitResult Result);
+  /// The result kept for `From` is also the one of `To` (the same file),
+  /// which takes its place.
+  void rekey(const UnitTask &From, const UnitTask &To);
 
   void prepare(size_t Index, UnitTask &Task) override;
   /// A kept result (counted as analysed, and stored), else the cache's.

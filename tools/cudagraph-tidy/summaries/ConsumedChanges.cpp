@@ -49,47 +49,62 @@ bool passesNonConstant(const CalleeUse &Use, int Arg) {
 
 } // namespace
 
-bool entryChangeMatters(const FunctionModel *Before, const FunctionModel *After,
-                        const CalleeUse &Use) {
+std::string whyEntryChangeMatters(const FunctionModel *Before, const FunctionModel *After,
+                                  const CalleeUse &Use) {
   if (!Before && !After)
-    return false;
+    return "";
   if (Before && After && sameEntry(*Before, *After))
-    return false;
+    return "";
   if (Use.Opaque)
-    return true;
+    return "changed; reached otherwise than by plain calls";
   if (!Before || !After)
-    return Use.Args != 0;
+    return Use.Args != 0 ? (Before ? "went away" : "appeared") : "";
   if (!sameEntry(wholeCall(*Before), wholeCall(*After)))
-    return true;
+    return "changed for the call as a whole";
   std::set<int> Args = argumentsNamed(*Before);
   for (int A : argumentsNamed(*After))
     Args.insert(A);
   for (int A : Args)
     if (passesNonConstant(Use, A) && !sameEntry(effectsOn(*Before, A), effectsOn(*After, A)))
-      return true;
-  return false;
+      return "changed its uses or releases of argument " + std::to_string(A);
+  return "";
+}
+
+bool entryChangeMatters(const FunctionModel *Before, const FunctionModel *After,
+                        const CalleeUse &Use) {
+  return !whyEntryChangeMatters(Before, After, Use).empty();
+}
+
+std::vector<std::string>
+consumedChanges(const UnitExport &Unit, const std::map<EntryKey, FunctionModel> &Before,
+                const std::map<EntryKey, FunctionModel> &After, bool FirstOnly) {
+  static const CalleeUse Unknown{~uint64_t(0), true};
+  std::vector<std::string> Out;
+  auto Check = [&](const EntryKey &Key) {
+    if (!Unit.ExternalCallees.count(Key.first))
+      return;
+    auto B = Before.find(Key), A = After.find(Key);
+    auto U = Unit.CalleeUses.find(Key.first);
+    std::string Why = whyEntryChangeMatters(B == Before.end() ? nullptr : &B->second,
+                                            A == After.end() ? nullptr : &A->second,
+                                            U == Unit.CalleeUses.end() ? Unknown : U->second);
+    if (!Why.empty())
+      Out.push_back("'" + Key.first + "' (" + std::to_string(Key.second) +
+                    " parameters) " + Why);
+  };
+  for (const auto &[Key, M] : After)
+    if (!(FirstOnly && !Out.empty()))
+      Check(Key);
+  for (const auto &[Key, M] : Before)
+    if (!After.count(Key) && !(FirstOnly && !Out.empty()))
+      Check(Key);
+  return Out;
 }
 
 bool consumedChangeMatters(const UnitExport &Unit,
                            const std::map<EntryKey, FunctionModel> &Before,
                            const std::map<EntryKey, FunctionModel> &After) {
-  static const CalleeUse Unknown{~uint64_t(0), true};
-  auto Check = [&](const EntryKey &Key) {
-    if (!Unit.ExternalCallees.count(Key.first))
-      return false;
-    auto B = Before.find(Key), A = After.find(Key);
-    auto U = Unit.CalleeUses.find(Key.first);
-    return entryChangeMatters(B == Before.end() ? nullptr : &B->second,
-                              A == After.end() ? nullptr : &A->second,
-                              U == Unit.CalleeUses.end() ? Unknown : U->second);
-  };
-  for (const auto &[Key, M] : After)
-    if (Check(Key))
-      return true;
-  for (const auto &[Key, M] : Before)
-    if (!After.count(Key) && Check(Key))
-      return true;
-  return false;
+  return !consumedChanges(Unit, Before, After, /*FirstOnly=*/true).empty();
 }
 
 } // namespace cgt

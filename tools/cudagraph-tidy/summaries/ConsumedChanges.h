@@ -35,8 +35,16 @@
 #include "caches/ExportCache.h"
 #include "summaries/ExportUnit.h"
 #include <map>
+#include <string>
+#include <vector>
 
 namespace cgt {
+
+/// Why replacing the entry `Before` (null: none) by `After` (null: none)
+/// of a function the unit calls as `Use` says can change what the unit's
+/// parse finds or exports; "" when it cannot.
+std::string whyEntryChangeMatters(const FunctionModel *Before, const FunctionModel *After,
+                                  const CalleeUse &Use);
 
 /// Whether replacing the entry `Before` (null: none) by `After` (null:
 /// none) of a function the unit calls as `Use` says can change what the
@@ -49,6 +57,12 @@ bool entryChangeMatters(const FunctionModel *Before, const FunctionModel *After,
 bool consumedChangeMatters(const UnitExport &Unit,
                            const std::map<EntryKey, FunctionModel> &Before,
                            const std::map<EntryKey, FunctionModel> &After);
+
+/// The changes of consumedChangeMatters, one line each ("'f' (2
+/// parameters) appeared"), for --stats; with `FirstOnly` the first alone.
+std::vector<std::string>
+consumedChanges(const UnitExport &Unit, const std::map<EntryKey, FunctionModel> &Before,
+                const std::map<EntryKey, FunctionModel> &After, bool FirstOnly = false);
 
 } // namespace cgt
 

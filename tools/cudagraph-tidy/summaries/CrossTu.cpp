@@ -203,13 +203,7 @@ UnitExport CrossTuRun::parseWithChecks(size_t Index, const UnitJob &Job,
   // The consumed summaries as prepare will name them (by the hash of their
   // text); without the file the parse still exports, but its findings are
   // not the unit's.
-  bool Keep = true;
-  if (!Consumed.empty()) {
-    std::string Path = writeOverlay(Consumed);
-    Keep = !Path.empty();
-    if (Keep)
-      addModelFile(Task.Options, Path);
-  }
+  bool Keep = taskWith(Index, Consumed, Task);
   UnitTask Sent = Task;
   Sent.Summaries = {true, Job.ModelFiles, EntriesPath, SourceRoot};
   // Not kept: a unit that crashes here is run again by its checks, which
@@ -233,6 +227,24 @@ UnitExport CrossTuRun::parseWithChecks(size_t Index, const UnitJob &Job,
   if (Keep)
     Results.keep(Task, std::move(R));
   return Out;
+}
+
+bool CrossTuRun::taskWith(size_t Index, const std::string &Consumed, UnitTask &Out) {
+  Out = Plan.Tasks[TaskOf[Index]];
+  if (Consumed.empty())
+    return true;
+  std::string Path = writeOverlay(Consumed);
+  if (!Path.empty())
+    addModelFile(Out.Options, Path);
+  return !Path.empty();
+}
+
+void CrossTuRun::consumedLess(size_t Index, const std::string &Given,
+                              const std::string &Consumed) {
+  UnitTask From, To;
+  if (parsesWithChecks(Index) && taskWith(Index, Given, From) &&
+      taskWith(Index, Consumed, To))
+    Results.rekey(From, To);
 }
 
 void explainShardSummaries(const CacheSettings &Settings, size_t SummaryFiles,
@@ -401,7 +413,8 @@ void CrossTuRun::printStats() const {
     unsigned Alone = Summaries.Parsed - Both;
     unsigned Checks = Analysed.size() - Results.FromSummaryPasses;
     llvm::errs() << "cross-file summaries: " << Summaries.Entries << " entries in "
-                 << Summaries.Passes << " passes; " << Summaries.Parsed
+                 << Summaries.Passes << (Summaries.Passes == 1 ? " pass; " : " passes; ")
+                 << Summaries.Parsed
                  << " unit exports parsed (" << Both << " with the unit's checks), "
                  << Summaries.Replayed << " replayed from the cache"
                  << (Summaries.Converged ? "" : "; not converged") << "\n";
@@ -412,6 +425,8 @@ void CrossTuRun::printStats() const {
   if (FromFile)
     llvm::errs() << "cross-file summaries: " << Summaries.Entries << " entries read from "
                  << Settings.SummariesFile << "; no passes\n";
+  for (const std::string &W : Summaries.AgainBecause)
+    llvm::errs() << "cross-file summaries: parsed again, " << W << "\n";
   for (const std::string &C : Summaries.Conflicts)
     llvm::errs() << "cross-file summaries: not used, definitions disagree: " << C << "\n";
   llvm::errs() << "result cache: " << Results.Replayed << " replayed";

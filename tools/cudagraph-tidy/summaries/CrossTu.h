@@ -29,8 +29,10 @@
 // not change since its last parse in the passes (most units: those that
 // call no other file's wrappers have none) has exactly the task it was
 // parsed with, and the result of that parse is its result (ResultCache.h:
-// kept). So a cold run parses most units once, and a unit that consumes
-// another file's wrappers once more, in the pass after they appeared.
+// kept). So a cold run parses each unit once where the first pass's order
+// (UnitOrder.h) starts it after the files whose wrappers it calls, and a
+// unit whose call the order missed once more, in the pass after the
+// wrapper's entry appeared, if it matters to it.
 //
 // Both the summary passes and the checks go through the unit cache
 // (UnitCache.h; ExportCache.h, ResultCache.h) unless --result-cache=off:
@@ -132,6 +134,11 @@ private:
   UnitExport parseWithChecks(size_t Index, const UnitJob &Job, const std::string &EntriesPath,
                              const std::string &Consumed, const ApiModel &Base,
                              const PassProgress &Pass) override;
+  void consumedLess(size_t Index, const std::string &Given,
+                    const std::string &Consumed) override;
+  /// Unit `Index`'s task with the consumed summaries `Consumed` ("" for
+  /// none); false when their file cannot be written.
+  bool taskWith(size_t Index, const std::string &Consumed, UnitTask &Out);
   std::string writeOverlay(const std::string &Text);
   /// prepare's passes.
   bool prepareSummaries(DriverRun &Run, const std::vector<std::string> &SummaryFiles,

@@ -9,11 +9,13 @@
 // not mention escapes at the call, as it does for a same-file helper.
 //
 // Passes: a summary computed in one file sees the wrappers of other files
-// only through entries exported before, so the export runs again over the
-// translation units that call a function whose entry appeared or changed,
-// with the entries so far applied, until nothing changes (or MaxRounds).
-// `cuda_free()` in util.cu is found in the first pass, `free_buffers()` in
-// buffers.cu, which calls it, in the second.
+// only through entries exported before. The first pass starts each unit
+// after the units its main file calls into, with their entries (UnitOrder.h):
+// `cuda_free()` in util.cu, then `free_buffers()` in buffers.cu, which calls
+// it. Later passes run again over the translation units whose consumed
+// entries changed since their last parse in a way that matters to them
+// (ConsumedChanges.h; a call the first pass's order missed), with the entries
+// so far applied, until nothing changes (or MaxRounds).
 //
 // How a unit is parsed in a pass: by --export-model, in this process
 // (exportUnit); in a checking run, in a worker, with its checks when the
@@ -31,7 +33,9 @@
 //
 // The result does not depend on --jobs or on the order threads finish: each
 // unit's result is stored at its index and merged in input order, entries
-// are sorted, and their "doc" names files relative to the source root.
+// are sorted, and their "doc" names files relative to the source root; in
+// the first pass a unit is given the entries of the units it waited for,
+// which are all done when it starts.
 //
 //===----------------------------------------------------------------------===//
 #include "summaries/ExportModel.h"
@@ -39,6 +43,7 @@
 #include "caches/ExportCache.h"
 #include "summaries/ConsumedChanges.h"
 #include "summaries/ExportWorker.h"
+#include "summaries/UnitOrder.h"
 #include "run/DriverRun.h"
 #include "ApiModel/ApiModelWriter.h"
 
@@ -103,10 +108,10 @@ struct Merged {
   std::vector<std::string> Conflicts;
 };
 
-Merged mergeUnits(const std::vector<UnitExport> &Units) {
+Merged mergeUnits(const std::vector<const UnitExport *> &Units) {
   std::map<EntryKey, std::vector<const Definition *>> ByKey;
-  for (const UnitExport &U : Units)
-    for (const Definition &D : U.Definitions)
+  for (const UnitExport *U : Units)
+    for (const Definition &D : U->Definitions)
       ByKey[{D.Model.Name, D.Model.NumParams}].push_back(&D);
   Merged Out;
   for (const auto &[Key, Defs] : ByKey) {
@@ -273,6 +278,11 @@ public:
       if (!Bases.count(J.ModelFiles) && !loadBase(J.ModelFiles, Error))
         return false;
     }
+    std::vector<bool> Skip;
+    for (const UnitJob &J : Jobs)
+      Skip.push_back(J.Commands.empty());
+    Order = orderUnits(Files, Skip);
+    ParsedOnce.assign(Files.size(), 0);
     return true;
   }
 
@@ -280,15 +290,20 @@ public:
   /// (ConsumedChanges.h), or MaxRounds passes ran.
   bool run(std::string &Error) {
     while (true) {
-      std::vector<size_t> ToRun = unitsToRun();
+      std::vector<std::string> Why;
+      std::vector<size_t> ToRun = unitsToRun(Why);
       if (ToRun.empty())
         return Converged = true;
       if (Passes == Request.MaxRounds)
         return true;
+      Reasons.insert(Reasons.end(), Why.begin(), Why.end());
       ++Passes;
       if (!runPass(ToRun, Error))
         return false;
-      Result = mergeUnits(Units);
+      std::vector<const UnitExport *> All;
+      for (const UnitExport &U : Units)
+        All.push_back(&U);
+      Result = mergeUnits(All);
       bool Changed = !changedNames(Current, Result.Entries).empty();
       Current = Result.Entries;
       if (!Changed)
@@ -301,11 +316,14 @@ public:
   /// The entries unit `I` calls or names and does not define, as a model
   /// file; "" when there are none. Those it was last parsed with: a later
   /// change it cannot see did not parse it again, and its result stands.
+  /// Before its first parse, those it is given (UnitOrder.h: the entries of
+  /// the units it waited for that its main file calls); if they are what
+  /// the parse finds it consumes, the parse's result is its result.
   std::string overlayFor(size_t I) const {
     std::map<EntryKey, FunctionModel> Used;
     static const std::map<EntryKey, FunctionModel> None;
     for (const auto &[Key, M] : ParsedWith[I] ? *ParsedWith[I] : None)
-      if (Units[I].ExternalCallees.count(Key.first))
+      if (!ParsedOnce[I] || Units[I].ExternalCallees.count(Key.first))
         Used.emplace(Key, M);
     return Used.empty() ? "" : writeModelJson(documentOf(Used, Bases, *Builtin));
   }
@@ -322,6 +340,7 @@ public:
     Out.Replayed = Stats.Replayed;
     Out.ParsedWithChecks = ParsedWithChecks;
     Out.ParsedAgain = ParsedAgain;
+    Out.AgainBecause = Reasons;
   }
 
   /// What stderr says after the file is written; the exit code.
@@ -371,89 +390,174 @@ private:
 
   /// The first pass reads every unit; a later one the units whose
   /// consumed entries changed, since they were parsed, in a way that can
-  /// change what they find or export (ConsumedChanges.h).
-  std::vector<size_t> unitsToRun() const {
+  /// change what they find or export (ConsumedChanges.h); `Why` says which
+  /// change, for each.
+  std::vector<size_t> unitsToRun(std::vector<std::string> &Why) const {
     std::vector<size_t> Out;
     for (size_t I = 0; I < Units.size(); ++I) {
       if (Jobs[I].Commands.empty())
         continue;
-      if (Passes == 0 ||
-          (Units[I].Parsed && consumedChangeMatters(Units[I], *ParsedWith[I], Current)))
+      if (Passes == 0) {
         Out.push_back(I);
+        continue;
+      }
+      if (!Units[I].Parsed)
+        continue;
+      std::vector<std::string> Changes = consumedChanges(Units[I], *ParsedWith[I], Current);
+      if (Changes.empty())
+        continue;
+      Out.push_back(I);
+      for (const std::string &C : Changes)
+        Why.push_back("pass " + std::to_string(Passes + 1) + ": " + Jobs[I].File + ": " + C);
     }
     return Out;
   }
 
-  /// One pass over `ToRun`, applying the entries exported so far.
+  /// The entries a parse applies, in the forms the parse needs: the map
+  /// (what the unit is parsed with, the cache's key), a file for workers,
+  /// and a model per ApiModelFiles value for a parse in this process.
+  struct Snapshot {
+    std::shared_ptr<const std::map<EntryKey, FunctionModel>> Entries;
+    llvm::SmallString<128> Path;
+    std::optional<llvm::FileRemover> Remove;
+    std::map<std::string, std::shared_ptr<ApiModel>> Models;
+  };
+
+  std::unique_ptr<Snapshot> snapshotOf(std::map<EntryKey, FunctionModel> Entries,
+                                       std::string &Error) const {
+    auto S = std::make_unique<Snapshot>();
+    S->Entries = std::make_shared<const std::map<EntryKey, FunctionModel>>(std::move(Entries));
+    std::string Overlay = writeModelJson(documentOf(*S->Entries, Bases, *Builtin));
+    for (const auto &[Files, Base] : Bases) {
+      auto M = std::make_shared<ApiModel>(*Base);
+      if (llvm::Error E = M->addJson(Overlay, Request.OutputPath)) {
+        Error = "exported entries do not load: " + toString(std::move(E));
+        return nullptr;
+      }
+      S->Models[Files] = M;
+    }
+    // Workers read the entries from a file.
+    if ((Request.Workers || Request.Checked) && !S->Entries->empty()) {
+      int FD;
+      if (llvm::sys::fs::createTemporaryFile("cudagraph-tidy-entries", "json", FD, S->Path)) {
+        Error = "cannot write the exported entries to the temporary directory";
+        return nullptr;
+      }
+      S->Remove.emplace(S->Path);
+      llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+      OS << Overlay;
+    }
+    return S;
+  }
+
+  /// Unit `J`'s definitions in its main file: a function of a header
+  /// (ggml-impl.h's inline `ggml_check_edges`) has its body in every unit
+  /// that includes it, where an entry would stand in for the body.
+  UnitExport mainFileDefinitions(size_t J) const {
+    UnitExport Out;
+    std::string Prefix = "summary of " + Names.name(Jobs[J].File) + ":";
+    for (const Definition &D : Units[J].Definitions)
+      if (llvm::StringRef(D.Model.Doc).starts_with(Prefix))
+        Out.Definitions.push_back(D);
+    return Out;
+  }
+
+  /// The first pass's entries for unit `I`, once the units it waits for
+  /// are done (UnitOrder.h): those of their main files' functions, merged
+  /// as mergeUnits merges every unit's, of the names its main file calls.
+  /// The same whatever the threads' timing: the units waited for are all
+  /// done.
+  std::map<EntryKey, FunctionModel> entriesFromWaits(size_t I) const {
+    std::vector<UnitExport> Defined;
+    for (size_t J : Order.Waits[I])
+      Defined.push_back(mainFileDefinitions(J));
+    std::vector<const UnitExport *> From;
+    for (const UnitExport &U : Defined)
+      From.push_back(&U);
+    std::map<EntryKey, FunctionModel> Out;
+    for (auto &[Key, M] : mergeUnits(From).Entries)
+      if (Order.Calls[I].count(lastName(Key.first).str()))
+        Out.emplace(Key, M);
+    return Out;
+  }
+
+  static llvm::StringRef lastName(llvm::StringRef Qualified) {
+    size_t Colons = Qualified.rfind("::");
+    return Colons == llvm::StringRef::npos ? Qualified : Qualified.substr(Colons + 2);
+  }
+
+  /// Whether an entry unit `I` was parsed with and does not consume may
+  /// have been applied to a function it defines: a call of it looks the
+  /// model up by its qualified name, and a free function by its plain one
+  /// too, so plain names are compared.
+  bool namesOwnFunction(size_t I) const {
+    std::set<llvm::StringRef> Own;
+    for (const std::string &Name : Units[I].InternalCallees)
+      Own.insert(lastName(Name));
+    for (const auto &[Key, M] : *ParsedWith[I])
+      if (!Units[I].ExternalCallees.count(Key.first) && Own.count(lastName(Key.first)))
+        return true;
+    return false;
+  }
+
+  /// One pass over `ToRun`, applying the entries exported so far; the
+  /// first in the order of UnitOrder.h, each unit with the entries of the
+  /// units it waited for.
   bool runPass(const std::vector<size_t> &ToRun, std::string &Error) {
-    auto Snapshot = std::make_shared<const std::map<EntryKey, FunctionModel>>(Current);
-    for (size_t I : ToRun)
-      ParsedWith[I] = Snapshot;
+    std::unique_ptr<Snapshot> Shared = snapshotOf(Current, Error);
+    if (!Shared)
+      return false;
     if (Passes > 1)
       ParsedAgain += ToRun.size();
     CheckedUnits = llvm::count_if(ToRun, [&](size_t I) {
       return Request.Checked && Request.Checked->parsesWithChecks(I);
     });
     CheckedStarted = OthersStarted = 0;
-    std::string Overlay = text();
-    std::map<std::string, std::shared_ptr<ApiModel>> Models;
-    for (const auto &[Files, Base] : Bases) {
-      auto M = std::make_shared<ApiModel>(*Base);
-      if (llvm::Error E = M->addJson(Overlay, Request.OutputPath)) {
-        Error = "exported entries do not load: " + toString(std::move(E));
-        return false;
-      }
-      Models[Files] = M;
-    }
-    // Workers read the entries so far from a file.
-    llvm::SmallString<128> OverlayPath;
-    std::optional<llvm::FileRemover> RemoveOverlay;
-    if ((Request.Workers || Request.Checked) && !Current.empty()) {
-      int FD;
-      if (llvm::sys::fs::createTemporaryFile("cudagraph-tidy-entries", "json", FD,
-                                             OverlayPath)) {
-        Error = "cannot write the exported entries to the temporary directory";
-        return false;
-      }
-      RemoveOverlay.emplace(OverlayPath);
-      llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-      OS << Overlay;
-    }
+    bool First = Passes == 1;
     auto Run = [&](size_t I) {
-      const ApiModel &Model = *Models.at(Jobs[I].ModelFiles);
+      std::unique_ptr<Snapshot> Own;
+      std::string Ignored; // entries that do not load: the pass's, none
+      if (First && !Order.Waits[I].empty())
+        if (auto Given = entriesFromWaits(I); !Given.empty())
+          Own = snapshotOf(std::move(Given), Ignored);
+      const Snapshot &S = Own ? *Own : *Shared;
+      ParsedWith[I] = S.Entries;
+      std::string Given = Own ? overlayFor(I) : "";
+      const ApiModel &Model = *S.Models.at(Jobs[I].ModelFiles);
       const ApiModel &Base = *Bases.at(Jobs[I].ModelFiles);
       ParseUnit Parse = [&](const UnitJob &J) {
         if (Request.Checked && Request.Checked->parsesWithChecks(I)) {
           ++ParsedWithChecks;
-          return Request.Checked->parseWithChecks(I, J, std::string(OverlayPath),
-                                                  overlayFor(I), Base,
+          return Request.Checked->parseWithChecks(I, J, std::string(S.Path), overlayFor(I),
+                                                  Base,
                                                   {Passes, ++CheckedStarted, CheckedUnits});
         }
         if (Request.Progress)
           announce(J.File, ++OthersStarted, ToRun.size() - CheckedUnits);
         return Request.Workers
-                   ? exportIsolated(J, std::string(OverlayPath), Base, Names, *Request.Workers)
+                   ? exportIsolated(J, std::string(S.Path), Base, Names, *Request.Workers)
                    : exportUnit(J, Model, Base, Names);
       };
       if (Cache) {
-        Units[I] = exportUnitCached(Jobs[I], Base, Names, Current, *Cache, Stats, Parse);
+        Units[I] = exportUnitCached(Jobs[I], Base, Names, *S.Entries, *Cache, Stats, Parse);
       } else {
         Units[I] = Parse(Jobs[I]);
         ++Stats.Parsed;
       }
+      ParsedOnce[I] = 1;
+      if (Own && Request.Checked && Units[I].Parsed && !namesOwnFunction(I))
+        if (std::string Consumed = overlayFor(I); Consumed != Given)
+          Request.Checked->consumedLess(I, Given, Consumed);
     };
+    std::set<size_t> InPass(ToRun.begin(), ToRun.end());
+    std::vector<size_t> Sequence;
+    for (size_t I : Order.Order)
+      if (InPass.count(I))
+        Sequence.push_back(I);
     unsigned Threads = Request.Jobs ? Request.Jobs
                                     : llvm::hardware_concurrency().compute_thread_count();
-    Threads = std::max(1u, std::min<unsigned>(Threads, ToRun.size()));
-    if (Threads == 1) {
-      for (size_t I : ToRun)
-        Run(I);
-      return true;
-    }
-    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Threads));
-    for (size_t I : ToRun)
-      Pool.async([&, I] { Run(I); });
-    Pool.wait();
+    static const std::vector<std::vector<size_t>> NoWaits;
+    runOrdered(Sequence, First ? Order.Waits : NoWaits, Threads, Run);
     return true;
   }
 
@@ -472,7 +576,13 @@ private:
   std::atomic<unsigned> ParsedWithChecks{0};
   /// Per unit: the entries it was last parsed with (null: not yet).
   std::vector<std::shared_ptr<const std::map<EntryKey, FunctionModel>>> ParsedWith;
+  /// Per unit: whether it was parsed (its callees are known).
+  std::vector<char> ParsedOnce;
+  UnitOrder Order; ///< of the first pass
+
   unsigned ParsedAgain = 0; ///< units of the passes after the first
+  /// Why each of them was parsed again (ProjectSummaries::AgainBecause).
+  std::vector<std::string> Reasons;
   /// Progress of the pass under way: the units parsed with their checks
   /// (CheckedParses::parseWithChecks says so) and the others.
   unsigned CheckedUnits = 0;

@@ -49,6 +49,12 @@ public:
                                      const std::string &EntriesPath,
                                      const std::string &Consumed, const ApiModel &Base,
                                      const PassProgress &Progress) = 0;
+  /// The parse of unit `Index` given the entries `Given` consumes only
+  /// `Consumed` and names nothing else of them: its result is the result
+  /// with `Consumed` (UnitOrder.h: the first pass gives a unit the entries
+  /// of the names its text calls, some of which the parse may not call).
+  virtual void consumedLess(size_t Index, const std::string &Given,
+                            const std::string &Consumed) = 0;
 };
 
 struct ExportRequest {
@@ -85,6 +91,9 @@ struct ProjectSummaries {
   /// Units parsed (or replayed) in the passes after the first: those whose
   /// consumed entries changed in a way that can change their findings.
   unsigned ParsedAgain = 0;
+  /// For --stats, per unit parsed again: which consumed entry changed and
+  /// how ("pass 2: b.cu: 'f' (1 parameters) appeared").
+  std::vector<std::string> AgainBecause;
 };
 
 /// The passes of exportModel over `Files`, without writing a file, through

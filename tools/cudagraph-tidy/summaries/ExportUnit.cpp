@@ -227,8 +227,10 @@ public:
     Args.ScalarsHoldNothing = !C.NamesHandleAttributes && !hasUserEntries(Base);
     for (const CallExpr *Call : C.Calls) {
       const FunctionDecl *F = Call->getDirectCallee();
-      if (F->isDefined())
+      if (F->isDefined()) {
+        Out.InternalCallees.insert(F->getQualifiedNameAsString());
         continue;
+      }
       std::string Name = F->getQualifiedNameAsString();
       Out.ExternalCallees.insert(Name);
       addCallUse(Call, Twice.count(Call) != 0, Args, Out.CalleeUses[Name]);
@@ -238,6 +240,8 @@ public:
         std::string Name = F->getQualifiedNameAsString();
         Out.ExternalCallees.insert(Name);
         Out.CalleeUses[Name].Opaque = true;
+      } else {
+        Out.InternalCallees.insert(F->getQualifiedNameAsString());
       }
   }
 

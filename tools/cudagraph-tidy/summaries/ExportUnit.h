@@ -59,6 +59,10 @@ struct UnitExport {
   std::set<std::string> ExternalCallees;
   /// For each of them, how the unit calls it.
   std::map<std::string, CalleeUse> CalleeUses;
+  /// Functions the unit calls or names and defines: an entry of one of
+  /// these names would be applied instead of its body (ExportModel.cpp
+  /// keeps a parse's result only when the entries it was given name none).
+  std::set<std::string> InternalCallees;
   /// Every file the parse read, by absolute path (ReadFiles.h), and the
   /// paths it looked for and did not find.
   std::vector<std::string> Dependencies, AbsentFiles;
