@@ -353,6 +353,8 @@ private:
   static bool isNoReturnCall(const Expr *E);
 
   Flow execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bool Consteval);
+  bool keepsVariables(const Stmt *S);
+  llvm::DenseMap<const ReturnStmt *, bool> PureReturns; ///< keepsVariables' answers
 
   /// Runs a region whose control flow is not modelled (switch, range-for):
   /// once, guarded, with everything it writes havocked.
