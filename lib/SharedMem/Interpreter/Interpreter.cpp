@@ -234,7 +234,8 @@ Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bo
     // the code of the branch holds a block barrier.
     bool Log = !Consteval && !Guarded && ((barrierBits(Then) | barrierBits(Else)) & 1);
     size_t Before = TS->Trace.size();
-    Flow F = exec(C == Tri::True ? Then : Else);
+    const Stmt *Arm = C == Tri::True ? Then : Else;
+    Flow F = exitsInertly(Arm) ? Flow::Return : exec(Arm);
     if (Log)
       logDecision(Cond, iterHash(Iters.size()), C == Tri::True ? 1 : 0, Before, F, Shape);
     PathShapeDep = SavedShape || (Shape && F != Flow::Normal);
@@ -262,7 +263,7 @@ Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bo
     enterArm(ArmSite, 1);
   if (!Consteval)
     narrow(Cond, true);
-  Flow FT = exec(Then);
+  Flow FT = exitsInertly(Then) ? Flow::Return : exec(Then);
   SyncCursor CT = Cur;
   if (Uniform) {
     leaveArm();
@@ -279,7 +280,7 @@ Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bo
   Guarded = Saved || (Dep && Interior != 0);
   if (!Consteval)
     narrow(Cond, false);
-  Flow FE = exec(Else);
+  Flow FE = exitsInertly(Else) ? Flow::Return : exec(Else);
   if (Uniform) {
     leaveArm();
     joinArms(ArmSite, CT, FT, FE);

@@ -20,6 +20,13 @@
 // unknown. An index built from them is data-dependent (no verdict), a
 // condition on them undecided (guarded): recall, never precision.
 //
+// The same holds for an if's arm in the kernel's own frame that ends in a
+// `return` and may return earlier, such as ggml's stream-k fixup
+// `if (!ids_dst) { ...; for (...) { if (j > j_max) return; dst[..] += ..; }
+// return; }`: the thread leaves the kernel in it whichever way it runs, so
+// running it is one step, the `return`, and the variables it writes become
+// unknown for the join with the other arm (as a run would make most of them).
+//
 //===----------------------------------------------------------------------===//
 #include "SharedMem/Interpreter/InterpreterState.h"
 
@@ -34,8 +41,9 @@ namespace {
 
 class InertScan : public RecursiveASTVisitor<InertScan> {
 public:
-  InertScan(Interp &I, llvm::DenseMap<const Decl *, bool> &Callees, unsigned Depth)
-      : I(I), Callees(Callees), Depth(Depth) {}
+  InertScan(Interp &I, llvm::DenseMap<const Decl *, bool> &Callees, unsigned Depth,
+            bool Exits = false)
+      : I(I), Callees(Callees), Depth(Depth), Exits(Exits) {}
   bool Inert = true;
   std::vector<const VarDecl *> Pointers; ///< locals that may point into shared memory
 
@@ -63,8 +71,9 @@ public:
     return Inert = calleeInert(Def);
   }
   bool VisitAsmStmt(AsmStmt *) { return Inert = false; }
-  // A callee's return ends the call, not the thread.
-  bool VisitReturnStmt(ReturnStmt *) { return Depth > 0 || (Inert = false); }
+  // A callee's return ends the call, not the thread; in an exiting arm the
+  // thread's end is the point.
+  bool VisitReturnStmt(ReturnStmt *) { return Depth > 0 || Exits || (Inert = false); }
   bool VisitGotoStmt(GotoStmt *) { return Inert = false; }
   bool VisitIndirectGotoStmt(IndirectGotoStmt *) { return Inert = false; }
   bool VisitLambdaExpr(LambdaExpr *) { return Inert = false; }
@@ -89,14 +98,32 @@ private:
   Interp &I;
   llvm::DenseMap<const Decl *, bool> &Callees;
   unsigned Depth;
+  bool Exits;
 };
+
+/// A break or continue that would leave `S` for a loop around it.
+bool escapesLoop(const Stmt *S) {
+  for (const Stmt *C : S->children()) {
+    if (!C || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(C))
+      continue;
+    if (isa<BreakStmt, ContinueStmt>(C) || escapesLoop(C))
+      return true;
+  }
+  return false;
+}
+
+/// `{ ...; return; }`: every run of it that ends ends in a return.
+bool endsInReturn(const Stmt *S) {
+  const auto *CS = dyn_cast_or_null<CompoundStmt>(S);
+  return CS && CS->size() > 1 && isa<ReturnStmt>(CS->body_back()) && !escapesLoop(CS);
+}
 
 } // namespace
 
-const Interp::InertInfo &Interp::inertInfo(const Stmt *Loop) {
-  auto [It, New] = InertLoops.try_emplace(Loop);
+const Interp::InertInfo &Interp::inertInfo(const Stmt *Loop, bool Exits) {
+  auto [It, New] = (Exits ? ExitArms : InertLoops).try_emplace(Loop);
   if (New) {
-    InertScan S(*this, InertCallees, 0);
+    InertScan S(*this, InertCallees, 0, Exits);
     S.TraverseStmt(const_cast<Stmt *>(Loop));
     It->second.Static = S.Inert;
     llvm::sort(S.Pointers);
@@ -106,8 +133,8 @@ const Interp::InertInfo &Interp::inertInfo(const Stmt *Loop) {
   return It->second;
 }
 
-bool Interp::inertForThread(const Stmt *Loop) {
-  const InertInfo &Info = inertInfo(Loop);
+bool Interp::inertForThread(const Stmt *Loop, bool Exits) {
+  const InertInfo &Info = inertInfo(Loop, Exits);
   if (!Info.Static)
     return false;
   for (const VarDecl *V : Info.Pointers) {
@@ -116,6 +143,14 @@ bool Interp::inertForThread(const Stmt *Loop) {
     if (V->getType()->isPointerType() && lookupPtr(V).VD)
       return false;
   }
+  return true;
+}
+
+bool Interp::exitsInertly(const Stmt *Arm) {
+  if (!Frames.empty() || !endsInReturn(Arm) || !inertForThread(Arm, /*Exits=*/true))
+    return false;
+  step();
+  havoc(Arm, Arm, nullptr, nullptr, /*Induction=*/false);
   return true;
 }
 

@@ -381,9 +381,13 @@ private:
     bool Static = false;
     std::vector<const VarDecl *> Pointers;
   };
-  const InertInfo &inertInfo(const Stmt *Loop);
-  bool inertForThread(const Stmt *Loop);
-  llvm::DenseMap<const Stmt *, InertInfo> InertLoops;
+  const InertInfo &inertInfo(const Stmt *Loop, bool Exits = false);
+  bool inertForThread(const Stmt *Loop, bool Exits = false);
+  llvm::DenseMap<const Stmt *, InertInfo> InertLoops, ExitArms;
+  /// An if's arm in the kernel's frame that ends in a return and is inert
+  /// but for its returns is not run: the variables it writes are havocked
+  /// and the thread has left (InterpreterInert.cpp).
+  bool exitsInertly(const Stmt *Arm);
   llvm::DenseMap<const Decl *, bool> InertCallees;
 
   ASTContext &Ctx;
