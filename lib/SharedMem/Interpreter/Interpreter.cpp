@@ -309,6 +309,15 @@ Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bo
 
 } // namespace detail
 
+bool kernelIsInert(ASTContext &Ctx, const FunctionDecl *Kernel) {
+  if (!Kernel->hasBody())
+    return true;
+  LaunchConfig Cfg;
+  std::vector<AccessRecord> None;
+  detail::Interp I(Ctx, Kernel, Cfg, 0, {}, None, 0);
+  return I.kernelInert();
+}
+
 bool interpretKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
                      const LaunchConfig &Cfg, unsigned MaxUnroll,
                      const std::map<const VarDecl *, uint64_t> &Pad,

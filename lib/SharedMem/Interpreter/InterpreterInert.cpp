@@ -39,11 +39,31 @@ namespace cgt::smem::detail {
 
 namespace {
 
+class SharedNames : public RecursiveASTVisitor<SharedNames> {
+public:
+  bool Found = false;
+  bool VisitDeclRefExpr(DeclRefExpr *D) {
+    const auto *V = dyn_cast<VarDecl>(D->getDecl());
+    Found |= V && V->hasAttr<CUDASharedAttr>();
+    return !Found;
+  }
+};
+
+bool namesShared(const Stmt *S) {
+  SharedNames N;
+  N.TraverseStmt(const_cast<Stmt *>(S));
+  return N.Found;
+}
+
 class InertScan : public RecursiveASTVisitor<InertScan> {
 public:
+  /// `Barriers`: also refuse calls the interpreter would not run and that
+  /// may synchronise (undefined or indirect callees, opaque ones holding a
+  /// barrier), which mark the thread's phases lost and the unit's stats:
+  /// what is skipped whole must leave even those untouched.
   InertScan(Interp &I, llvm::DenseMap<const Decl *, bool> &Callees, unsigned Depth,
-            bool Exits = false)
-      : I(I), Callees(Callees), Depth(Depth), Exits(Exits) {}
+            bool Exits = false, llvm::DenseMap<const Decl *, unsigned> *Barriers = nullptr)
+      : I(I), Callees(Callees), Depth(Depth), Exits(Exits), Barriers(Barriers) {}
   bool Inert = true;
   std::vector<const VarDecl *> Pointers; ///< locals that may point into shared memory
 
@@ -62,12 +82,20 @@ public:
     const FunctionDecl *F = C->getDirectCallee();
     if (I.syncKindOf(C, F) != SyncKind::None || (F && F->isNoReturn()))
       return Inert = false;
+    if (Barriers && I.callBarrierBits(C, *Barriers, 0))
+      return Inert = false;
     if (F && (F->getName() == "__trap" || F->getName() == "__assert_fail"))
       return Inert = false;
     const FunctionDecl *Def = nullptr;
-    if (!F || !F->hasBody(Def) || !Def ||
-        F->getASTContext().getSourceManager().isInSystemHeader(Def->getLocation()))
-      return true; // intrinsics and undefined functions: their arguments are scanned
+    if (!F || !F->hasBody(Def) || !Def)
+      return true; // undefined functions: their arguments are scanned
+    if (F->getASTContext().getSourceManager().isInSystemHeader(Def->getLocation())) {
+      // Intrinsics: their arguments are scanned. An accessor returning a
+      // __shared__ array is run as one wherever it is defined.
+      if (Barriers && namesShared(Def->getBody()))
+        return Inert = false;
+      return true;
+    }
     return Inert = calleeInert(Def);
   }
   bool VisitAsmStmt(AsmStmt *) { return Inert = false; }
@@ -88,7 +116,7 @@ private:
     if (Depth >= 3)
       return false;
     Callees[Def] = false; // recursion: not inert
-    InertScan S(I, Callees, Depth + 1);
+    InertScan S(I, Callees, Depth + 1, false, Barriers);
     S.TraverseStmt(Def->getBody());
     bool Ok = S.Inert;
     // The callee's own pointer locals start from its parameters and its own
@@ -99,6 +127,7 @@ private:
   llvm::DenseMap<const Decl *, bool> &Callees;
   unsigned Depth;
   bool Exits;
+  llvm::DenseMap<const Decl *, unsigned> *Barriers;
 };
 
 /// A break or continue that would leave `S` for a loop around it.
@@ -123,7 +152,9 @@ bool endsInReturn(const Stmt *S) {
 const Interp::InertInfo &Interp::inertInfo(const Stmt *Loop, bool Exits) {
   auto [It, New] = (Exits ? ExitArms : InertLoops).try_emplace(Loop);
   if (New) {
-    InertScan S(*this, InertCallees, 0, Exits);
+    // Loops keep the scan they were introduced with; exits are skipped whole.
+    InertScan S(*this, Exits ? ExitCallees : InertCallees, 0, Exits,
+                Exits ? &ExitBarriers : nullptr);
     S.TraverseStmt(const_cast<Stmt *>(Loop));
     It->second.Static = S.Inert;
     llvm::sort(S.Pointers);
@@ -144,6 +175,10 @@ bool Interp::inertForThread(const Stmt *Loop, bool Exits) {
       return false;
   }
   return true;
+}
+
+bool Interp::kernelInert() {
+  return inertInfo(Kernel->getBody(), /*Exits=*/true).Static;
 }
 
 bool Interp::exitsInertly(const Stmt *Arm) {

@@ -89,6 +89,9 @@ public:
   uint64_t stepsTaken() const { return Steps; }
 
   bool run();
+  /// The whole body is inert (InterpreterInert.cpp): no thread of any shape
+  /// could record an access or a barrier in it.
+  bool kernelInert();
 
 private:
   // ---- values ------------------------------------------------------------
@@ -384,6 +387,8 @@ private:
   const InertInfo &inertInfo(const Stmt *Loop, bool Exits = false);
   bool inertForThread(const Stmt *Loop, bool Exits = false);
   llvm::DenseMap<const Stmt *, InertInfo> InertLoops, ExitArms;
+  llvm::DenseMap<const Decl *, bool> ExitCallees;
+  llvm::DenseMap<const Decl *, unsigned> ExitBarriers;
   /// An if's arm in the kernel's frame that ends in a return and is inert
   /// but for its returns is not run: the variables it writes are havocked
   /// and the thread has left (InterpreterInert.cpp).
