@@ -321,6 +321,13 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
   if (!Kernel->hasBody() || Kernel->isDependentContext())
     return Rep;
   Rep.Configs = configsFor(Kernel);
+  // Nothing to find where nothing could be recorded; asked once per kernel
+  // (the checks call in turn).
+  auto [Inert, New] = InertKernels.try_emplace(Kernel, false);
+  if (New)
+    Inert->second = kernelIsInert(Ctx, Kernel);
+  if (Inert->second)
+    return Rep;
   uint64_t Budget = Opts.StepBudget;
   bool Known = Rep.Configs.front().known();
 

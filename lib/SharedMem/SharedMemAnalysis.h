@@ -229,6 +229,7 @@ private:
   std::map<const clang::FunctionDecl *, unsigned> UnknownLaunches;
   std::map<std::string, std::vector<BlockShape>> OptionShapes;
   std::map<const clang::FunctionDecl *, uint64_t> MaxDyn;
+  std::map<const clang::FunctionDecl *, bool> InertKernels; ///< kernelIsInert's answers
 };
 
 /// Parses a BlockShapes option, `'kernel=32x8;other=256,128x2'`; returns

@@ -368,6 +368,62 @@ __global__ void asmUnknownTarget(const float *in, float *out, unsigned addr) {
   out[threadIdx.x] = r[N - 1 - threadIdx.x];
 }
 
+// An arm that only leaves the kernel (global stores, a loop that may
+// return) is not run (InterpreterInert.cpp); what follows it still is, and
+// an arm that reads shared memory before it returns is run.
+__global__ void exitArmThenRace(const float *in, float *out, const int *ids, int m) {
+  __shared__ float s[N];
+  if (m < 16) {
+    for (int j = 0; j < 4; ++j) {
+      if (j > m)
+        return;
+      out[j * N + threadIdx.x] += in[threadIdx.x];
+    }
+    return;
+  }
+  s[threadIdx.x] = in[ids[threadIdx.x]];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: data race on __shared__ 's': thread 0 writes byte 0 here and thread 255 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+  // CHECK-NOTES: :[[@LINE+2]]:22: note: the conflicting read by thread 255
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  out[threadIdx.x] = s[N - 1 - threadIdx.x];
+}
+__global__ void exitArmThenBarrier(const float *in, float *out, const int *ids, int m) {
+  __shared__ float s[N];
+  if (m < 16) {
+    for (int j = 0; j < 4; ++j) {
+      if (j > m)
+        return;
+      out[j * N + threadIdx.x] += in[threadIdx.x];
+    }
+    return;
+  }
+  s[threadIdx.x] = in[ids[threadIdx.x]];
+  __syncthreads();
+  out[threadIdx.x] = s[N - 1 - threadIdx.x];
+}
+__global__ void exitArmReads(const float *in, float *out, int m) {
+  __shared__ float s[N];
+  s[threadIdx.x] = in[threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: data race on __shared__ 's': thread 0 writes byte 0 here and thread 255 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+  // CHECK-NOTES: :[[@LINE+3]]:24: note: the conflicting read by thread 255
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  if (m > 0) {
+    out[threadIdx.x] = s[N - 1 - threadIdx.x];
+    return;
+  }
+  out[threadIdx.x] = 0.0f;
+}
+__global__ void exitArmReadsFixed(const float *in, float *out, int m) {
+  __shared__ float s[N];
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  if (m > 0) {
+    out[threadIdx.x] = s[N - 1 - threadIdx.x];
+    return;
+  }
+  out[threadIdx.x] = 0.0f;
+}
+
 void launchAll(const float *in, float *out, int *iout, const int *idx, int n) {
   neighbourNoBarrier<<<4, N>>>(in, out);
   neighbourBarrier<<<4, N>>>(in, out);
@@ -400,4 +456,8 @@ void launchAll(const float *in, float *out, int *iout, const int *idx, int n) {
   raceBeforeNamedBarrier<<<1, N>>>(in, out);
   raceBeforeNamedBarrierFixed<<<1, N>>>(in, out);
   asmUnknownTarget<<<1, N>>>(in, out, n);
+  exitArmThenRace<<<1, N>>>(in, out, idx, n);
+  exitArmThenBarrier<<<1, N>>>(in, out, idx, n);
+  exitArmReads<<<1, N>>>(in, out, n);
+  exitArmReadsFixed<<<1, N>>>(in, out, n);
 }

@@ -203,6 +203,26 @@ bool Interp::isNoReturnCall(const Expr *E) {
   return N == "__trap" || N == "__assert_fail" || N == "__assertfail" || N == "abort";
 }
 
+/// An arm that assigns no variable and declares none: absent, empty, or a
+/// bare `return` (with a value free of side effects: it only sets the
+/// frame's result), `break` or `continue`.
+bool Interp::keepsVariables(const Stmt *S) {
+  if (!S || isa<BreakStmt, ContinueStmt, NullStmt>(S))
+    return true;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return CS->size() == 0 || (CS->size() == 1 && keepsVariables(CS->body_front()));
+  const auto *R = dyn_cast<ReturnStmt>(S);
+  if (!R)
+    return false;
+  const Expr *V = R->getRetValue();
+  if (!V)
+    return true;
+  auto [It, New] = PureReturns.try_emplace(R, false);
+  if (New)
+    It->second = !V->HasSideEffects(Ctx);
+  return It->second;
+}
+
 Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bool Consteval) {
   Tri C = Consteval ? Tri::Unknown : cond(Cond);
   // Which threads get here depends on the block shape: under an assumed
@@ -214,7 +234,8 @@ Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bo
     // the code of the branch holds a block barrier.
     bool Log = !Consteval && !Guarded && ((barrierBits(Then) | barrierBits(Else)) & 1);
     size_t Before = TS->Trace.size();
-    Flow F = exec(C == Tri::True ? Then : Else);
+    const Stmt *Arm = C == Tri::True ? Then : Else;
+    Flow F = exitsInertly(Arm) ? Flow::Return : exec(Arm);
     if (Log)
       logDecision(Cond, iterHash(Iters.size()), C == Tri::True ? 1 : 0, Before, F, Shape);
     PathShapeDep = SavedShape || (Shape && F != Flow::Normal);
@@ -225,8 +246,13 @@ Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bo
   // A guard on a global coordinate against a problem size takes one side
   // in every interior block: that side is not "guarded".
   Guarded = Saved || (Dep && Interior != 1);
-  EnvT E0 = Env;
-  PtrEnvT P0 = Ptrs;
+  // `if (j > j_max) return;` in a loop, for every thread: neither arm can
+  // change a variable, so the join below would give back what there was.
+  // Copying the variables to join them was a fifth of the interpreter's
+  // time on ggml's mmq units (bench/perf/README.md, issue 38).
+  bool Keep = keepsVariables(Then) && keepsVariables(Else);
+  EnvT E0 = Keep ? EnvT() : Env;
+  PtrEnvT P0 = Keep ? PtrEnvT() : Ptrs;
   RangeMap R0 = SymRanges;
   // Every thread takes the same arm of a block-uniform condition: the arms
   // are exclusive worlds, each starting from the phase before the branch.
@@ -237,35 +263,38 @@ Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bo
     enterArm(ArmSite, 1);
   if (!Consteval)
     narrow(Cond, true);
-  Flow FT = exec(Then);
+  Flow FT = exitsInertly(Then) ? Flow::Return : exec(Then);
   SyncCursor CT = Cur;
   if (Uniform) {
     leaveArm();
     Cur = C0;
     enterArm(ArmSite, 0);
   }
-  EnvT ET = std::move(Env);
-  PtrEnvT PT = std::move(Ptrs);
-  Env = std::move(E0);
-  Ptrs = std::move(P0);
+  EnvT ET = Keep ? EnvT() : std::move(Env);
+  PtrEnvT PT = Keep ? PtrEnvT() : std::move(Ptrs);
+  if (!Keep) {
+    Env = std::move(E0);
+    Ptrs = std::move(P0);
+  }
   SymRanges = R0;
   Guarded = Saved || (Dep && Interior != 0);
   if (!Consteval)
     narrow(Cond, false);
-  Flow FE = exec(Else);
+  Flow FE = exitsInertly(Else) ? Flow::Return : exec(Else);
   if (Uniform) {
     leaveArm();
     joinArms(ArmSite, CT, FT, FE);
   }
-  EnvT EE = std::move(Env);
-  PtrEnvT PE = std::move(Ptrs);
+  EnvT EE = Keep ? EnvT() : std::move(Env);
+  PtrEnvT PE = Keep ? PtrEnvT() : std::move(Ptrs);
   SymRanges = std::move(R0);
   // After the branch: a side that returned leaves the other's facts.
   if (!Consteval && FT != Flow::Normal && FE == Flow::Normal)
     narrow(Cond, false);
   else if (!Consteval && FE != Flow::Normal && FT == Flow::Normal)
     narrow(Cond, true);
-  join(std::move(ET), std::move(PT), EE, PE);
+  if (!Keep)
+    join(std::move(ET), std::move(PT), EE, PE);
   // A branch that may leave keeps the rest of the path undecided, unless
   // only edge blocks take it.
   bool Leaves = Interior == 1   ? FT != Flow::Normal
@@ -279,6 +308,15 @@ Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bo
 }
 
 } // namespace detail
+
+bool kernelIsInert(ASTContext &Ctx, const FunctionDecl *Kernel) {
+  if (!Kernel->hasBody())
+    return true;
+  LaunchConfig Cfg;
+  std::vector<AccessRecord> None;
+  detail::Interp I(Ctx, Kernel, Cfg, 0, {}, None, 0);
+  return I.kernelInert();
+}
 
 bool interpretKernel(ASTContext &Ctx, const FunctionDecl *Kernel,
                      const LaunchConfig &Cfg, unsigned MaxUnroll,

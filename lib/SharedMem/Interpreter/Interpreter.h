@@ -84,6 +84,12 @@ ArrayLayout layoutOf(clang::ASTContext &Ctx, const clang::VarDecl *VD,
                      const LaunchConfig &Cfg,
                      const std::map<const clang::VarDecl *, uint64_t> &Pad);
 
+/// The kernel and the callees it would run name no __shared__ storage and
+/// meet no barrier, asm or call that may synchronise (InterpreterInert.cpp):
+/// running it under any shape records nothing, so no check can find
+/// anything in it.
+bool kernelIsInert(clang::ASTContext &Ctx, const clang::FunctionDecl *Kernel);
+
 /// Runs the kernel; false when the step budget ran out. `Budget` is the
 /// number of evaluation steps (over all threads) left to the caller; the
 /// steps taken are subtracted from it.

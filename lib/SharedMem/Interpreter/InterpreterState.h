@@ -89,6 +89,9 @@ public:
   uint64_t stepsTaken() const { return Steps; }
 
   bool run();
+  /// The whole body is inert (InterpreterInert.cpp): no thread of any shape
+  /// could record an access or a barrier in it.
+  bool kernelInert();
 
 private:
   // ---- values ------------------------------------------------------------
@@ -353,6 +356,8 @@ private:
   static bool isNoReturnCall(const Expr *E);
 
   Flow execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bool Consteval);
+  bool keepsVariables(const Stmt *S);
+  llvm::DenseMap<const ReturnStmt *, bool> PureReturns; ///< keepsVariables' answers
 
   /// Runs a region whose control flow is not modelled (switch, range-for):
   /// once, guarded, with everything it writes havocked.
@@ -379,9 +384,15 @@ private:
     bool Static = false;
     std::vector<const VarDecl *> Pointers;
   };
-  const InertInfo &inertInfo(const Stmt *Loop);
-  bool inertForThread(const Stmt *Loop);
-  llvm::DenseMap<const Stmt *, InertInfo> InertLoops;
+  const InertInfo &inertInfo(const Stmt *Loop, bool Exits = false);
+  bool inertForThread(const Stmt *Loop, bool Exits = false);
+  llvm::DenseMap<const Stmt *, InertInfo> InertLoops, ExitArms;
+  llvm::DenseMap<const Decl *, bool> ExitCallees;
+  llvm::DenseMap<const Decl *, unsigned> ExitBarriers;
+  /// An if's arm in the kernel's frame that ends in a return and is inert
+  /// but for its returns is not run: the variables it writes are havocked
+  /// and the thread has left (InterpreterInert.cpp).
+  bool exitsInertly(const Stmt *Arm);
   llvm::DenseMap<const Decl *, bool> InertCallees;
 
   ASTContext &Ctx;
