@@ -95,7 +95,6 @@ void Analysis::noteFieldAcquisition(Key Target, const CallExpr *At, const PathSt
       It = Guards.count(*It) ? std::next(It) : Known->second.erase(It);
 }
 
-
 /// `if (c->stream != NULL) return 0;` in a helper: on the path that goes on,
 /// `c->stream` was null when the helper was called.
 void Analysis::noteEntryNullTest(uintptr_t Fact, bool NonZero, PathState &P) {
