@@ -20,7 +20,8 @@
 //                    bound to tests), ValueFacts.cpp (program values of a
 //                    disjunct, lib/Values), Status.cpp (where a status lives)
 //   Transfer/        what a statement does: Calls.cpp (calls and the
-//                    model's effects), CallInvalidation.cpp (what a call
+//                    model's effects), Releases.cpp (what a release
+//                    leaves behind), CallInvalidation.cpp (what a call
 //                    may change), Assignments.cpp (assignments and
 //                    escapes), Lambdas.cpp, Exceptions.cpp (throws that
 //                    leave the function), Borrowed.cpp (handles a getter

@@ -1,0 +1,220 @@
+//===- Releases.cpp - releases and what they leave behind ----------------===//
+//
+// A call's release effects (its ApiModel entry or helper summary): the
+// handle's state becomes released, a second release or a release of the
+// wrong family is reported, a handle nobody acquired here is released as
+// an untracked one, and a helper that nulls or replaces the member it
+// released leaves the caller's member naming nothing ("resets"). Array
+// elements are released one constant index at a time or all at once.
+//
+// Part of the Analysis class declared in Analysis.h.
+//
+//===----------------------------------------------------------------------===//
+#include "Lifetime/Analysis.h"
+
+namespace cgt {
+namespace lifetime {
+void Analysis::release(const CallExpr *Call, const FunctionModel &M,
+                       const ReleaseEffect &Eff, PathState &P) {
+  if (Eff.Arg < 0 || Eff.Arg >= static_cast<int>(Call->getNumArgs()))
+    return;
+  const Expr *Arg = strip(Call->getArg(Eff.Arg));
+  if (SummaryMode)
+    noteReleaseThroughParam(Arg, Eff);
+  if (Eff.ThroughPointer) {
+    const auto *AddrOf = dyn_cast<UnaryOperator>(Arg);
+    if (!AddrOf || AddrOf->getOpcode() != UO_AddrOf)
+      return;
+    Arg = AddrOf->getSubExpr();
+  }
+  if (Eff.Field.empty() && releaseContainerElement(Arg, Call, M, Eff, P))
+    return; // `destroy(it->second)`, `for (auto e : v) destroy(e)` (ContainerFlow.cpp)
+  Key K = Eff.Field.empty() ? storageOf(Arg) : fieldTarget(Call, Eff.Arg, Eff.Field);
+  if (!K)
+    return;
+  invalidateFacts(K, P); // a destroyed handle is no longer "known live"
+  forgetExecReferences(K, P);
+  releaseBound(Call, M, Eff, K, Arg, P);
+  // The helper nulled or replaced the member after releasing it.
+  if (Eff.Resets && !Eff.Field.empty())
+    unbind(K, P, nullptr, "");
+}
+
+void Analysis::releaseBound(const CallExpr *Call, const FunctionModel &M,
+                            const ReleaseEffect &Eff, Key K, const Expr *Arg, PathState &P) {
+  auto It = P.Bind.find(K);
+  if (It == P.Bind.end()) {
+    releaseUntracked(Call, M, Eff, K, P);
+    return;
+  }
+  for (unsigned R : It->second) {
+    auto RSIt = P.Res.find(R);
+    if (RSIt == P.Res.end())
+      continue;
+    ResState &RS = RSIt->second;
+    const Resource &Res = Resources[R];
+    if (releaseBorrowed(R, RS, K, Call, M)) // Borrowed.cpp
+      continue;
+    if (RS.Bits == Released && RS.ReleaseSite &&
+        (!Res.IntoElement || elementUseHitsRelease(RS, Arg, Call))) {
+      if (releasesOnlyOthersMemory(&Eff) || releasesOnlyOthersMemory(RS.ReleasedAs))
+        continue; // host heap: clang-analyzer's unix.Malloc reports it
+      report(FindingKind::DoubleRelease, R, Call,
+             {{loc(RS.ReleaseSite), "'" + varName(K) + "' was released here by '" +
+                                        RS.ReleasedBy->Name + "'"}},
+             M.Name);
+      // Named by what this call releases, as the note is: after a helper
+      // released two arguments the resource's own name may be the other's.
+      if (auto F = Findings.find({static_cast<int>(FindingKind::DoubleRelease), Call});
+          F != Findings.end() && K->whole())
+        F->second.VarName = varName(K);
+      continue;
+    }
+    if (!Res.Kind.empty() && !releasesKindOf(Eff, Res) && (RS.Bits & Live)) {
+      report(FindingKind::MismatchedRelease, R, Call,
+             {{loc(Res.Site), "'" + varName(K) + "' was allocated here by '" +
+                                  Res.AcquiredBy + "'"}},
+             M.Name);
+      if (auto F = Findings.find({static_cast<int>(FindingKind::MismatchedRelease), Call});
+          F != Findings.end() && M.Origin == "summary")
+        F->second.ThroughHelper = Call->getDirectCallee();
+    }
+    if (K->Element && !releasesEveryElement(K, Arg, RS))
+      continue;
+    if (RS.Bits == Released && Res.IntoElement)
+      continue; // another element of an array released before: keep where
+    RS.markReleased(Call, &M, &Eff);
+    onFreedWhileReferenced(R, P);
+  }
+}
+
+/// Whether the release's family includes the resource's kind, or one of
+/// the kinds a helper's other paths acquire it as.
+bool Analysis::releasesKindOf(const ReleaseEffect &Eff, const Resource &Res) {
+  return llvm::is_contained(Eff.Kinds, Res.Kind) ||
+         llvm::any_of(Res.OrKinds, [&](const std::string &K) { return llvm::is_contained(Eff.Kinds, K); });
+}
+
+/// A handle this function did not acquire (a parameter, a member, what an
+/// unknown call returned) is released: whatever it was, it is released now,
+/// and using or releasing it again before it is written is a use after
+/// release. It has no kind, so it never leaks or mismatches.
+void Analysis::releaseUntracked(const CallExpr *Call, const FunctionModel &M,
+                                const ReleaseEffect &Eff, Key K, PathState &P) {
+  bool ParamMember = K->Member && !K->Element && isa<ParmVarDecl>(K->Decl);
+  if (SummaryMode && ParamMember)
+    noteFieldReleaseThroughParam(cast<ParmVarDecl>(K->Decl), K->Member->getName(), Eff, Call);
+  // A helper's released parameter member stays bound, so that its summary
+  // can tell a member left released from one it nulls or replaces after
+  // (leavesMemberReset).
+  if ((SummaryMode && !ParamMember) || K->Element || K->shadow())
+    return;
+  // The declared handle type says the kind (`cudaArray_t lut = f->lut;
+  // cudaFree(lut);`): a release of the wrong family is a mismatch even
+  // though the allocation happened elsewhere.
+  const ResourceKind *Typed = nullptr;
+  std::string TypeName;
+  if (Eff.Arg >= 0 && Eff.Arg < static_cast<int>(Call->getNumArgs()) && !Eff.ThroughPointer)
+    if (const auto *TT = Call->getArg(Eff.Arg)->IgnoreParenCasts()->getType()->getAs<TypedefType>()) {
+      TypeName = TT->getDecl()->getName().str();
+      Typed = A.Model.kindOfType(TypeName);
+    }
+  // One per argument and member: `ctx_free(&c)` releasing `c.stream` and
+  // `c.buf` releases two handles, which must not share a state or a name.
+  int Slot = UntrackedSlot - 1 -
+             static_cast<int>(std::min<unsigned>(
+                 Eff.Arg * 32 + (K->Member ? 1 + K->Member->getFieldIndex() : 0), 998));
+  unsigned R = resourceFor(Call, -1, Typed ? Typed->Name : "", "", K, Slot);
+  Resources[R].Untracked = true;
+  Resources[R].ReleasedParamMember = SummaryMode;
+  if (Typed && !llvm::is_contained(Eff.Kinds, Typed->Name))
+    report(FindingKind::MismatchedRelease, R, Call,
+           {{loc(Call), "'" + varName(K) + "' is a " + TypeName + ", whatever made it"}},
+           M.Name);
+  ResState RS;
+  RS.Bits = Released;
+  RS.ReleaseSite = Call;
+  RS.ReleasedBy = &M;
+  RS.ReleasedAs = &Eff;
+  P.Bind[K] = {R};
+  P.Res[R] = RS;
+}
+
+/// A graph launch allocates the graph's memory nodes again, at the
+/// addresses they had: memory freed before it that this function did not
+/// allocate (a graph allocation it only received) may be valid again.
+void Analysis::forgetUntrackedGraphMemory(PathState &P) {
+  for (auto It = P.Res.begin(); It != P.Res.end();) {
+    const ResState &RS = It->second;
+    bool GraphMemory = Resources[It->first].Untracked && RS.ReleasedAs &&
+                       llvm::any_of(RS.ReleasedAs->Kinds, [&](const std::string &K) {
+                         const ResourceKind *RK = A.Model.kind(K);
+                         return RK && RK->GraphAllocatable;
+                       });
+    if (!GraphMemory) {
+      ++It;
+      continue;
+    }
+    unsigned R = It->first;
+    It = P.Res.erase(It);
+    for (auto B = P.Bind.begin(); B != P.Bind.end();) {
+      B->second.erase(R);
+      B = B->second.empty() ? P.Bind.erase(B) : B + 1;
+    }
+  }
+}
+
+bool Analysis::releasesOneConstantElement(const Expr *Arg) const {
+  const auto *ASE = dyn_cast<ArraySubscriptExpr>(strip(Arg));
+  Expr::EvalResult Index;
+  return ASE && !ASE->getIdx()->isValueDependent() &&
+         ASE->getIdx()->EvaluateAsInt(Index, Ctx);
+}
+
+/// `destroy(execs[i])` in a loop releases the array's elements;
+/// `destroy(execs[2])` releases one of them, and only constant indices that
+/// together cover the whole array release it all.
+bool Analysis::releasesEveryElement(Key K, const Expr *Arg, ResState &RS) {
+  const auto *AT = Ctx.getAsConstantArrayType(K->Decl->getType());
+  std::optional<uint64_t> I = constantIndex(Arg);
+  if (!I)
+    RS.ReleasedElements = ~uint64_t(0);
+  if (!I || !AT || *I >= 64 || AT->getZExtSize() > 64)
+    return true;
+  RS.ReleasedElements |= uint64_t(1) << *I;
+  // Every element that was filled (when that is known), else every element.
+  uint64_t Needed = RS.ElementsKnown && RS.AcquiredElements
+                        ? RS.AcquiredElements
+                        : (AT->getZExtSize() == 64 ? ~uint64_t(0)
+                                                   : (uint64_t(1) << AT->getZExtSize()) - 1);
+  return (RS.ReleasedElements & Needed) == Needed;
+}
+
+/// Array elements are one place, so a use of "the array" after "the array"
+/// was released proves nothing unless the two name the same element: the
+/// same constant index, or any element after a release of every element
+/// through a variable index, outside the loop that released them (where
+/// each iteration uses and releases its own element).
+bool Analysis::elementUseHitsRelease(const ResState &RS, const Expr *UseArg,
+                                     const CallExpr *UseCall) const {
+  const auto *ASE = dyn_cast<ArraySubscriptExpr>(strip(UseArg));
+  // Releases through constant indices mark the element on every resource of
+  // the array; only the elements this resource filled count.
+  uint64_t Own = RS.ElementsKnown && RS.AcquiredElements ? RS.AcquiredElements : ~uint64_t(0);
+  if (std::optional<uint64_t> I = ASE ? constantIndex(ASE) : std::nullopt)
+    return *I < 64 && (((RS.ReleasedElements & Own) >> *I) & 1);
+  if (RS.ReleasedElements != ~uint64_t(0))
+    return false;
+  const Stmt *Loop = PM->getParent(RS.ReleaseSite);
+  while (Loop && !isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Loop))
+    Loop = PM->getParent(Loop);
+  if (!Loop)
+    return true;
+  for (const Stmt *S = UseCall; S; S = PM->getParent(S))
+    if (S == Loop)
+      return false;
+  return true;
+}
+
+} // namespace lifetime
+} // namespace cgt
