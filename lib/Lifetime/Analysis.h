@@ -648,6 +648,10 @@ private:
     size_t Visited;                    ///< its place in the search's visit log
     bool Accelerated;
     std::vector<unsigned> Skipped;     ///< places the acceleration made unknown
+    values::PathFormula::Skip Counter; ///< where its loop's counter landed
+    /// The iteration before it started where its counter is tested (one
+    /// more skip is allowed: PathFormulaLoops.cpp).
+    bool AfterPivot = false;
   };
   enum class LoopHeadStep { Enter, Accelerate, Subsumed };
   bool isLoopHead(const CFGBlock *B) const;
@@ -664,7 +668,7 @@ private:
   std::optional<llvm::DenseMap<const CFGBlock *, InertBranch>> InertBranches;
   LoopHeadStep accelerateLoop(const CFGBlock *B, std::vector<LoopHeadVisit> &Heads,
                               values::PathFormula &Formula, StateSet &S,
-                              std::vector<unsigned> &Skipped);
+                              LoopHeadVisit &Visit);
   /// Findings the walk itself made (the others come from scans after it
   /// and have no path to replay).
   std::set<FindingId> ReportedInWalk;

@@ -214,14 +214,15 @@ PathFormula::PlaceId PathFormula::internPlace(std::vector<const void *> Path, bo
   return It->second;
 }
 
-void PathFormula::write(PlaceId P, std::optional<Val> V) {
+void PathFormula::write(PlaceId P, std::optional<Val> V, bool FirstRead) {
   auto It = Env.find(P);
   std::optional<Val> Before;
   if (It != Env.end())
     Before = It->second;
   else if (!V)
     return;
-  Undo.push_back({false, reinterpret_cast<const void *>(static_cast<uintptr_t>(P)), Before});
+  Undo.push_back(
+      {false, reinterpret_cast<const void *>(static_cast<uintptr_t>(P)), Before, FirstRead});
   if (V)
     Env[P] = *V;
   else

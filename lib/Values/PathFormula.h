@@ -81,11 +81,28 @@ public:
 
   unsigned queries() const { return Queries; }
 
+  /// What one acceleration let the unit-step counter of its loop skip
+  /// (PathFormulaLoops.cpp): the counter's value after the skip, and the
+  /// values the loop tests the counter against ("pivots"), none of which
+  /// the skipped iterations started on.
+  struct Skip {
+    llvm::SMTExprRef After = nullptr;
+    std::vector<llvm::SMTExprRef> Pivots;
+  };
   /// Lets the path skip any number of further iterations like the one
   /// since `Since` (PathFormulaLoops.cpp): what it wrote becomes unknown,
-  /// monotone counters keep their direction. Returns the last element of
-  /// each place it changed (a variable, or the member a path ends in).
-  std::vector<const void *> accelerate(Mark Since);
+  /// monotone counters keep their direction, and the unit-step counter of
+  /// `Loop` (a `for` whose head this is; may be null) does not step over a
+  /// value it is tested against (recorded in `*Out`). Returns the last
+  /// element of each place it changed (a variable, or the member a path
+  /// ends in).
+  std::vector<const void *> accelerate(Mark Since, const clang::Stmt *Loop = nullptr,
+                                       Skip *Out = nullptr);
+  /// A path ran one more iteration after the skip `S`: whether it may have
+  /// started that iteration on a pivot (the path then assumes it did). When
+  /// not, the skip already stood for the path (it could have skipped that
+  /// iteration too).
+  bool startedOnPivot(const Skip &S);
   /// The places the path wrote since `Since`, each once (ids of this
   /// formula, comparable only with each other).
   std::vector<unsigned> placesWrittenSince(Mark Since) const;
@@ -110,7 +127,7 @@ private:
   bool scalarShape(clang::QualType T, unsigned &Width, bool &Signed) const;
 
   std::optional<PlaceId> placeOf(const clang::Expr *LValue);
-  void write(PlaceId P, std::optional<Val> V);
+  void write(PlaceId P, std::optional<Val> V, bool FirstRead = false);
   PlaceId internPlace(std::vector<const void *> Path, bool Stable);
   void invalidateUnder(PlaceId P, bool AndItself);
   void invalidateVolatile();
@@ -119,6 +136,10 @@ private:
   void scanEscapes();
   bool isQueryOutArgument(const clang::UnaryOperator *AddrOf, const clang::Stmt *Parent) const;
   void scanMonotoneLocals();
+  const clang::VarDecl *unitCounterOf(const clang::Stmt *Loop, int &Step);
+  bool writtenOnlyBy(const clang::VarDecl *VD, const clang::ForStmt *For);
+  std::vector<llvm::SMTExprRef> pivotsOf(const clang::ForStmt *For, const clang::VarDecl *Counter,
+                                         const Val &Now);
 
   clang::ASTContext &Ctx;
   const clang::FunctionDecl *FD;
@@ -141,6 +162,9 @@ private:
     bool IsCall;
     const void *Key;
     std::optional<Val> Before;
+    /// A place bound on its first read, not written: a loop that only
+    /// reads it leaves it as it is (placesWrittenSince skips it).
+    bool FirstRead = false;
   };
   std::vector<UndoEntry> Undo;
   unsigned Scopes = 0;

@@ -87,7 +87,7 @@ std::optional<PathFormula::Val> PathFormula::read(const Expr *LValue) {
     return It->second;
   std::optional<Val> V = fresh(LValue->getType());
   if (V)
-    write(*P, V); // what the path reads first, it reads again
+    write(*P, V, /*FirstRead=*/true); // what the path reads first, it reads again
   return V;
 }
 

@@ -22,6 +22,18 @@
 // "Fast acceleration of ultimately periodic relations", 2010) reduced to
 // the case that refutes lifetime reports.
 //
+// A bound alone lets a counter jump: `for (d = n - 1; d >= 0; --d) if (d ==
+// 0) free(p);` could skip from n-2 straight to -1 and leave without the
+// free. A unit-step counter (the `for`'s only write is its increment, by 1,
+// so each iteration moves it by at most one) starts every value between
+// where it was and where it lands. So the skip may not pass a "pivot", a
+// value the loop tests the counter against (`d == 0`, `d < k`): it lands at
+// most ON the pivot, and the iteration that starts there is walked. The
+// skipped range then holds no pivot, so every test on the counter came out
+// the same way throughout it. The next head visit is one the skip already
+// stood for (PathFormula::startedOnPivot) only when the iteration in
+// between cannot have started on a pivot; otherwise it is walked on.
+//
 //===----------------------------------------------------------------------===//
 #include "Values/PathFormula.h"
 
@@ -92,7 +104,7 @@ void PathFormula::scanMonotoneLocals() {
 std::vector<unsigned> PathFormula::placesWrittenSince(Mark Since) const {
   std::vector<unsigned> Written;
   for (size_t I = Since.Undo; I < Undo.size(); ++I)
-    if (!Undo[I].IsCall) {
+    if (!Undo[I].IsCall && !Undo[I].FirstRead) {
       PlaceId P = static_cast<PlaceId>(reinterpret_cast<uintptr_t>(Undo[I].Key));
       if (!llvm::is_contained(Written, P))
         Written.push_back(P);
@@ -100,9 +112,116 @@ std::vector<unsigned> PathFormula::placesWrittenSince(Mark Since) const {
   return Written;
 }
 
-std::vector<const void *> PathFormula::accelerate(Mark Since) {
+/// The counter of `Loop` when it is a `for` whose increment steps a signed
+/// local by exactly one and nothing else in the function writes it but
+/// that `for`'s initialisation: then every iteration moves it by at most
+/// one, in the direction `Step`.
+const VarDecl *PathFormula::unitCounterOf(const Stmt *Loop, int &Step) {
+  const auto *For = dyn_cast_or_null<ForStmt>(Loop);
+  if (!For || !For->getInc())
+    return nullptr;
+  const Expr *Inc = For->getInc()->IgnoreParens();
+  const VarDecl *VD = nullptr;
+  Step = 0;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc); UO && UO->isIncrementDecrementOp()) {
+    VD = writtenLocal(UO->getSubExpr());
+    Step = UO->isIncrementOp() ? 1 : -1;
+  } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc)) {
+    Expr::EvalResult By;
+    if (!CA->getRHS()->isValueDependent() && CA->getRHS()->EvaluateAsInt(By, Ctx) &&
+        By.Val.getInt().abs() == 1) {
+      VD = writtenLocal(CA->getLHS());
+      Step = stepOf(CA, Ctx);
+    }
+  }
+  if (!VD || !Step || !VD->hasLocalStorage() || !VD->getType()->isSignedIntegerType())
+    return nullptr;
+  return writtenOnlyBy(VD, For) ? VD : nullptr;
+}
+
+/// Every write of `VD` in the function is `For`'s increment or a plain
+/// assignment that is `For`'s initialisation.
+bool PathFormula::writtenOnlyBy(const VarDecl *VD, const ForStmt *For) {
+  const Stmt *Inc = For->getInc()->IgnoreParens();
+  const auto *Init = dyn_cast_or_null<Expr>(For->getInit());
+  llvm::SmallVector<const Stmt *, 64> Work{FD->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    const Expr *Target = nullptr;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp())
+      Target = UO->getSubExpr();
+    else if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+      Target = BO->getLHS();
+    if (Target && writtenLocal(Target) == VD && S != Inc &&
+        !(Init && S == Init->IgnoreParens() && !isa<CompoundAssignOperator>(S)))
+      return false;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return true;
+}
+
+/// The values `For` (its test and body) compares `Counter` with, as they
+/// are now, in the counter's width: the other side of `==`, `!=`, `<`,
+/// `<=`, `>`, `>=` when it has no side effects.
+std::vector<llvm::SMTExprRef> PathFormula::pivotsOf(const ForStmt *For, const VarDecl *Counter,
+                                                    const Val &Now) {
+  std::vector<llvm::SMTExprRef> Pivots;
+  llvm::SmallVector<const Stmt *, 32> Work{For->getCond(), For->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+    const auto *BO = dyn_cast<BinaryOperator>(S);
+    if (!BO || !BO->isComparisonOp())
+      continue;
+    const Expr *Other = writtenLocal(BO->getLHS()) == Counter   ? BO->getRHS()
+                        : writtenLocal(BO->getRHS()) == Counter ? BO->getLHS()
+                                                                : nullptr;
+    if (!Other || Other->HasSideEffects(Ctx) || !Other->getType()->isIntegerType())
+      continue;
+    std::optional<Val> V = encode(Other);
+    if (V && V->Width)
+      Pivots.push_back(asBits(*V, Now.Width, Now.Signed).E);
+  }
+  return Pivots;
+}
+
+bool PathFormula::startedOnPivot(const Skip &S) {
+  if (!S.After || S.Pivots.empty())
+    return false;
+  llvm::SMTExprRef Any = Solver->mkBoolean(false);
+  for (llvm::SMTExprRef P : S.Pivots)
+    Any = Solver->mkOr(Any, Solver->mkEqual(S.After, P));
+  Solver->push();
+  ++Scopes;
+  Solver->addConstraint(Any);
+  ++Queries;
+  std::optional<bool> Sat = Solver->check();
+  if (!Sat || *Sat)
+    return true; // unknown: walked on, as a pivot start would be
+  Solver->pop();
+  --Scopes;
+  return false;
+}
+
+std::vector<const void *> PathFormula::accelerate(Mark Since, const Stmt *Loop, Skip *Out) {
   scanMonotoneLocals();
   std::vector<unsigned> Written = placesWrittenSince(Since);
+  int UnitStep = 0;
+  const VarDecl *Counter = unitCounterOf(Loop, UnitStep);
+  std::vector<llvm::SMTExprRef> Pivots;
+  if (Counter) {
+    // Read before anything is made unknown: the pivots as this visit has them.
+    auto Id = PlaceIds.find({Counter});
+    auto Now = Id == PlaceIds.end() ? Env.end() : Env.find(Id->second);
+    if (Now != Env.end() && Now->second.Width)
+      Pivots = pivotsOf(cast<ForStmt>(Loop), Counter, Now->second);
+  }
   Solver->push();
   ++Scopes;
   std::vector<const void *> Roots;
@@ -115,17 +234,32 @@ std::vector<const void *> PathFormula::accelerate(Mark Since) {
       Bound = Now->second;
     write(P, std::nullopt);
     int Step = 0;
+    bool IsCounter = false;
     if (Info.Path.size() == 1 && Info.Stable)
-      if (const auto *VD = static_cast<const VarDecl *>(Info.Path.front()))
-        Step = Monotone.lookup(VD);
+      if (const auto *VD = static_cast<const VarDecl *>(Info.Path.front())) {
+        IsCounter = Counter && VD == Counter;
+        Step = IsCounter ? UnitStep : Monotone.lookup(VD);
+      }
     if (!Bound || !Step || Bound->Width == 0 || !Bound->Signed)
       continue;
     std::string Name = "v" + std::to_string(Fresh++);
     Val X{Solver->mkSymbol(Name.c_str(), Solver->getBitvectorSort(Bound->Width)), Bound->Width,
           true};
-    write(P, X);
     Solver->addConstraint(Step > 0 ? Solver->mkBVSge(X.E, Bound->E)
                                    : Solver->mkBVSle(X.E, Bound->E));
+    if (IsCounter && Out) {
+      Out->Pivots = Pivots;
+      Out->After = X.E;
+      for (llvm::SMTExprRef Pv : Pivots) {
+        // The skipped iterations started on [Bound, X) going up, (X, Bound]
+        // going down: none of them on a pivot.
+        llvm::SMTExprRef In =
+            Step > 0 ? Solver->mkAnd(Solver->mkBVSle(Bound->E, Pv), Solver->mkBVSlt(Pv, X.E))
+                     : Solver->mkAnd(Solver->mkBVSlt(X.E, Pv), Solver->mkBVSle(Pv, Bound->E));
+        Solver->addConstraint(Solver->mkNot(In));
+      }
+    }
+    write(P, X);
   }
   return Roots;
 }

@@ -165,3 +165,42 @@ void drain(cudaEvent_t *events, int n, int keep) {
   // CHECK-MESSAGES-UAF: :[[@LINE-1]]:7: warning: 'last' is released again by 'cudaEventDestroy' (undefined behaviour) [cudagraph-use-after-dealloc]
   }
 }
+
+// Allocated in the iteration for device 0, released in a clean-up loop that
+// counts down by one and leaves below 0: it passes 0. The search skips the
+// iterations that change nothing, but a unit-step counter may not be
+// skipped past a value the loop tests it against (PathFormulaLoops.cpp).
+// BUGGY: the clean-up loop stops at 1, so the buffer of device 0 leaks.
+void per_device_staging(int devices) {
+  float *staging = nullptr;
+  for (int dev = 0; dev < devices; ++dev)
+    if (dev == 0)
+      cudaMallocHost(&staging, 256);
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:7: warning: pinned host memory 'staging' created by 'cudaMallocHost' is not released on every path; {{.*}} [cudagraph-handle-leak]
+  // CHECK-MESSAGES-MERGED: :[[@LINE-2]]:7: warning: pinned host memory 'staging' created by 'cudaMallocHost' is not released on every path; {{.*}} [cudagraph-handle-leak]
+#ifndef BUGGY
+  for (int dev = devices - 1; dev >= 0; dev -= 1)
+#else
+  for (int dev = devices - 1; dev > 0; dev -= 1)
+#endif
+    if (0 == dev)
+      cudaFreeHost(staging);
+}
+
+// The count-up twin: released in the last iteration. BUGGY: the loop stops
+// one short of it.
+void release_in_last(int n) {
+  if (n < 1)
+    return;
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:3: warning: stream 's' created by 'cudaStreamCreate' is not released on every path; {{.*}} [cudagraph-handle-leak]
+  // CHECK-MESSAGES-MERGED: :[[@LINE-2]]:3: warning: stream 's' created by 'cudaStreamCreate' is not released on every path; {{.*}} [cudagraph-handle-leak]
+#ifndef BUGGY
+  for (int i = 0; i < n; i++)
+#else
+  for (int i = 0; i + 1 < n; i++)
+#endif
+    if (i == n - 1)
+      cudaStreamDestroy(s);
+}

@@ -46,6 +46,9 @@ namespace {
 constexpr unsigned MaxUnroll = 3;
 /// Times one path may skip iterations at one loop head (acceleration).
 constexpr unsigned MaxAccelerations = 2;
+/// Skips more, one per iteration that started on a value its unit-step
+/// counter is tested against (the counter moves past each such value once).
+constexpr unsigned MaxPivotStarts = 4;
 /// In the visit log: a visit that skipped iterations, counted nowhere.
 constexpr unsigned SkippedIterations = ~0u;
 constexpr unsigned MaxSteps = 4000;
@@ -134,28 +137,36 @@ bool Analysis::isLoopHead(const CFGBlock *B) const {
 /// (PathFormula::accelerate) and the engine forgets what it knew of the
 /// values they write. A path that comes back once more the same way after
 /// such a skip, having written only what the skip made unknown, is one the
-/// skip already stands for: it is not followed (Subsumed).
+/// skip already stands for: it is not followed (Subsumed), unless the
+/// iteration in between may have started where a unit-step counter was
+/// tested (the skip may not pass such a value: PathFormulaLoops.cpp).
 Analysis::LoopHeadStep Analysis::accelerateLoop(const CFGBlock *B,
                                                 std::vector<LoopHeadVisit> &Heads,
                                                 values::PathFormula &Formula, StateSet &S,
-                                                std::vector<unsigned> &Skipped) {
-  unsigned Accelerated = 0;
+                                                LoopHeadVisit &Visit) {
+  unsigned Accelerated = 0, PivotStarts = 0;
   const LoopHeadVisit *Previous = nullptr;
   for (const LoopHeadVisit &V : Heads)
     if (V.Block == B) {
       Previous = &V;
       Accelerated += V.Accelerated;
+      PivotStarts += V.AfterPivot;
     }
   if (!Previous || !sameResources(Previous->States, S))
     return LoopHeadStep::Enter;
   if (Previous->Accelerated &&
       llvm::all_of(Formula.placesWrittenSince(Previous->Formula),
-                   [&](unsigned P) { return llvm::is_contained(Previous->Skipped, P); }))
-    return LoopHeadStep::Subsumed;
-  if (Accelerated >= MaxAccelerations)
+                   [&](unsigned P) { return llvm::is_contained(Previous->Skipped, P); })) {
+    if (!Formula.startedOnPivot(Previous->Counter))
+      return LoopHeadStep::Subsumed;
+    Visit.AfterPivot = true;
+    ++PivotStarts;
+  }
+  if (Accelerated >= MaxAccelerations + std::min(PivotStarts, MaxPivotStarts))
     return LoopHeadStep::Enter;
-  Skipped = Formula.placesWrittenSince(Previous->Formula);
-  std::vector<const void *> Roots = Formula.accelerate(Previous->Formula);
+  Visit.Skipped = Formula.placesWrittenSince(Previous->Formula);
+  std::vector<const void *> Roots =
+      Formula.accelerate(Previous->Formula, B->getTerminatorStmt(), &Visit.Counter);
   auto Written = [&](Key K) {
     return llvm::is_contained(Roots, static_cast<const void *>(K->Decl)) ||
            (K->Member && llvm::is_contained(Roots, static_cast<const void *>(K->Member)));
@@ -219,9 +230,9 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
       break;
     }
     bool Head = isLoopHead(B);
-    std::vector<unsigned> Skipped;
+    LoopHeadVisit Visit{B, {}, {}, 0, false, {}, {}, false};
     LoopHeadStep Step =
-        Head ? accelerateLoop(B, Heads, Formula, W.States, Skipped) : LoopHeadStep::Enter;
+        Head ? accelerateLoop(B, Heads, Formula, W.States, Visit) : LoopHeadStep::Enter;
     if (Step == LoopHeadStep::Subsumed)
       continue;
     bool Accelerated = Step == LoopHeadStep::Accelerate;
@@ -234,9 +245,13 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
     if (!Accelerated)
       ++Visits[B->getBlockID()];
     VisitLog.push_back(Accelerated ? SkippedIterations : B->getBlockID());
-    if (Head)
-      Heads.push_back(
-          {B, Formula.mark(), W.States, VisitLog.size() - 1, Accelerated, std::move(Skipped)});
+    if (Head) {
+      Visit.Formula = Formula.mark();
+      Visit.States = W.States;
+      Visit.Visited = VisitLog.size() - 1;
+      Visit.Accelerated = Accelerated;
+      Heads.push_back(std::move(Visit));
+    }
 
     for (const CFGElement &E : *B)
       if (auto CS = E.getAs<CFGStmt>())
