@@ -160,6 +160,8 @@ private:
   /// the modulus: its constant part's.
   std::optional<int64_t> residue(BinaryOperatorKind Op, const SymVal &X, const Bound &XB,
                                  int64_t K, bool Unsigned);
+  /// A non-negative combination of blockIdx symbols plus a non-negative constant.
+  bool globalCoordinate(const SymVal &X) const;
   /// A value of a narrow integer type that is otherwise unknown lies in the
   /// type's range (`unsigned char c = data[i]`). The bound proves accesses
   /// in bounds; it is not taken as reached (a byte often holds a small code
