@@ -170,6 +170,9 @@ struct HelperStep {
   int StreamParam = -1;      ///< -1: the default stream
   std::vector<int> MemoryParams;
   const Stmt *Site = nullptr; ///< in the helper, for notes
+  /// Runs on every call of the helper: in its straight-line prefix, before
+  /// any branch, loop or return (HelperEffects.cpp, straightLineCalls).
+  bool Unconditional = false;
 };
 struct HelperSummary {
   bool Opaque = false;  ///< it orders work in ways the steps cannot say
@@ -187,6 +190,7 @@ public:
   unsigned defaultStream() const { return PerThreadDefault ? PerThreadStream : LegacyStream; }
   unsigned eventOf(const Expr *E) { return placeId(E); }
   unsigned pointerOf(const Expr *E);
+  unsigned allocatedAddressOf(const Expr *E);
   unsigned pointerOutOf(const Expr *E);
   std::string streamName(unsigned S) const;
   std::string placeName(unsigned Id) const;

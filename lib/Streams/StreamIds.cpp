@@ -202,9 +202,32 @@ unsigned FunctionRun::streamOf(const Expr *E) {
 
 unsigned FunctionRun::pointerOf(const Expr *E) {
   E = memoryBase(E);
-  if (!E || !E->getType()->isPointerType())
+  if (!E)
     return Unknown;
-  return keyedId(E);
+  if (E->getType()->isPointerType())
+    return keyedId(E);
+  if (E->getType()->isIntegerType())
+    return allocatedAddressOf(E);
+  return Unknown;
+}
+
+/// A driver-API address (`CUdeviceptr d`, `d + off`) is an integer: it is
+/// memory only where an allocation already filled its place, since most
+/// integers given to a stream call are sizes and values.
+unsigned FunctionRun::allocatedAddressOf(const Expr *E) {
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenCasts());
+    if (!BO || !BO->isAdditiveOp() || !BO->getLHS()->getType()->isIntegerType())
+      break;
+    E = BO->getLHS();
+  }
+  PlaceKey K;
+  std::string Name;
+  bool Fuzzy = false;
+  if (!keyOf(E->IgnoreParenCasts(), K, Name, Fuzzy))
+    return Unknown;
+  auto It = Ids.find(K);
+  return It != Ids.end() ? It->second : Unknown;
 }
 
 unsigned FunctionRun::pointerOutOf(const Expr *E) {
