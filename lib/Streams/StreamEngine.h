@@ -96,6 +96,7 @@ struct StreamInfo {
   /// An element at a non-constant index: equal only to itself, never known
   /// to differ from another element or stream.
   bool Fuzzy = false;
+  bool CreatedHere = false; ///< this function creates it (IsBlocking is its flags)
 };
 
 struct TokenFacts {
@@ -194,7 +195,8 @@ public:
   unsigned pointerOutOf(const Expr *E);
   std::string streamName(unsigned S) const;
   std::string placeName(unsigned Id) const;
-  bool nonBlocking(unsigned S) const;
+  bool nonBlocking(unsigned S) const { return blockingOf(S) == Blocking::No; }
+  Blocking blockingOf(unsigned S) const;
   bool fuzzy(unsigned S) const { return S < Streams.size() && Streams[S].Fuzzy; }
 
   // OrderTransfer.cpp
@@ -273,6 +275,9 @@ struct StreamOrderAnalyzer::Impl {
   const HelperSummary *helperOf(const clang::CallExpr *Call);
   /// Does the body do anything this engine follows?
   bool isInteresting(const clang::FunctionDecl *FD);
+  /// The flags every creation of this member or global in the file gives
+  /// (FileStreamFlags.cpp).
+  Blocking fileWideBlocking(const clang::ValueDecl *D);
 
   const ApiModel &Model;
   clang::ASTContext &Ctx;
@@ -282,6 +287,7 @@ struct StreamOrderAnalyzer::Impl {
   /// isInteresting's verdict on a call, by (callee, argument count): the
   /// same few callees are called from hundreds of bodies.
   llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>, bool> CallIsInteresting;
+  std::optional<std::map<const clang::ValueDecl *, Blocking>> FileStreamFlags;
 };
 
 } // namespace streams

@@ -275,12 +275,25 @@ void FunctionRun::scanStreamCreations() {
     if (!Fresh && It->second != B)
       It->second = Blocking::Unknown;
   }
-  for (auto [S, B] : Seen)
+  for (auto [S, B] : Seen) {
     Streams[S].IsBlocking = B;
+    Streams[S].CreatedHere = true;
+  }
 }
 
-bool FunctionRun::nonBlocking(unsigned S) const {
-  return S >= FirstPlaceId && S < Streams.size() && Streams[S].IsBlocking == Blocking::No;
+/// A stream this function creates blocks as its flags say; a member or a
+/// global created elsewhere in the file, as every creation there says.
+Blocking FunctionRun::blockingOf(unsigned S) const {
+  if (S >= Streams.size())
+    return Blocking::Unknown;
+  const StreamInfo &Info = Streams[S];
+  if (S < FirstPlaceId || Info.CreatedHere || Info.Fuzzy)
+    return Info.IsBlocking;
+  const clang::ValueDecl *Shared = Info.Key.Member;
+  if (!Shared)
+    if (const auto *VD = dyn_cast_or_null<clang::VarDecl>(Info.Key.Base); VD && VD->hasGlobalStorage())
+      Shared = VD;
+  return Shared && Info.Key.Index < 0 ? A.fileWideBlocking(Shared) : Info.IsBlocking;
 }
 
 std::string FunctionRun::streamName(unsigned S) const {

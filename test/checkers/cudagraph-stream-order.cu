@@ -238,3 +238,40 @@ void ok_driver_event_orders(CUstream alloc_s, CUstream work_s, CUevent ready,
   cuMemsetD32Async(d, 0, n, work_s); // an integer size is not memory
   cuMemFreeAsync(d, work_s);
 }
+
+// Streams created in an init function of the file: a member every creation
+// makes non-blocking is not ordered after legacy-stream work; one every
+// creation makes blocking is; one also assigned from a caller's stream may
+// be either (silent).
+struct Decoder {
+  cudaStream_t copy;
+  cudaStream_t work;
+  cudaStream_t given;
+};
+void decoder_init(Decoder *d, cudaStream_t outer) {
+  cudaStreamCreateWithFlags(&d->copy, cudaStreamNonBlocking);
+  cudaStreamCreate(&d->work);
+  cudaStreamCreateWithFlags(&d->given, cudaStreamNonBlocking);
+  if (outer)
+    d->given = outer;
+}
+void bug_member_made_nonblocking_in_init(Decoder *d, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), 0);
+  fill<<<1, 32, 0, d->copy>>>(q, 0.f, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'q' is used on stream 'd->copy' by 'fill' before its allocation on the legacy default stream is ordered before that work; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'q' is allocated on the legacy default stream here
+  cudaFreeAsync(q, d->copy);
+}
+void ok_member_made_blocking_in_init(Decoder *d, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), 0);
+  fill<<<1, 32, 0, d->work>>>(q, 0.f, n);
+  cudaFreeAsync(q, d->work);
+}
+void ok_member_also_assigned(Decoder *d, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), 0);
+  fill<<<1, 32, 0, d->given>>>(q, 0.f, n);
+  cudaFreeAsync(q, d->given);
+}
