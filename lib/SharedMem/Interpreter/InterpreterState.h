@@ -79,6 +79,8 @@ enum class SyncKind {
 };
 
 class Interp {
+  using RangeMap = llvm::DenseMap<uint64_t, Bound>;
+
 public:
   Interp(ASTContext &Ctx, const FunctionDecl *K, const LaunchConfig &Cfg,
          unsigned MaxUnroll, const std::map<const VarDecl *, uint64_t> &Pad,
@@ -211,11 +213,34 @@ private:
 
   SymVal evalConditional(const Expr *C, const Expr *T, const Expr *F);
 
+  /// An operand only some threads evaluate -- an arm of `?:`, the right side
+  /// of `&&`/`||` -- entered as execBranch enters an arm of `if`: guarded
+  /// unless its condition (`Holds` or not) is decided in every interior
+  /// block, with the condition's ranges narrowed (InterpreterExpr.cpp).
+  struct OperandArm {
+    bool Guarded;
+    std::optional<RangeMap> Ranges; ///< before narrowing, when it narrowed
+  };
+  OperandArm enterOperand(const Expr *Cond, bool Holds, bool Dep, int Interior);
+  void leaveOperand(OperandArm &Saved);
+
   /// A class-type glvalue read as a whole (copy constructor / assignment
   /// source): `float4 v = tile[i];`.
   void recordRead(const Expr *E);
 
   SymVal evalCall(const CallExpr *C);
+
+  // ---- integer intrinsics (InterpreterIntrinsics.cpp) ----------------------
+  /// The value of a call of a modelled intrinsic (min/max, bit counts,
+  /// __umul24, __umulhi, shuffles); nullopt for any other call.
+  std::optional<SymVal> intrinsicValue(const CallExpr *C, llvm::ArrayRef<SymVal> Args);
+  std::optional<SymVal> minMax(const CallExpr *C, bool Min, const SymVal &A,
+                               const SymVal &B);
+  std::optional<SymVal> bitCount(const CallExpr *C, int Which, unsigned Width,
+                                 const SymVal &X);
+  std::optional<SymVal> mulHigh(const CallExpr *C, unsigned Width, const SymVal &A,
+                                const SymVal &B);
+  std::optional<SymVal> laneValue(const CallExpr *C, const SymVal &V);
 
   PtrVal lookupPtr(const VarDecl *V) {
     return Escaped.count(V) ? PtrVal() : Ptrs.lookup(V);
@@ -433,7 +458,6 @@ private:
   bool PathShapeDep = false; ///< a condition on the path depends on blockDim/threadIdx.y/z
 
   unsigned Tx = 0, Ty = 0, Tz = 0, Tid = 0;
-  using RangeMap = llvm::DenseMap<uint64_t, Bound>;
   RangeMap SymRanges; ///< per thread: ranges of symbols (masks, counters)
   llvm::DenseSet<uint64_t> BlockSyms, ParamSyms, IterSyms;
   uint64_t Fresh = 0;
