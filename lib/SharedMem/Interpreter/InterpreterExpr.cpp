@@ -118,6 +118,7 @@ Interp::VarClass Interp::varClass(const VarDecl *V) {
 }
 
 SymVal Interp::loadVar(const VarDecl *V) {
+  noteAccess(V);
   if (Escaped.count(V))
     return SymVal::top();
   auto It = Env.find(V);
@@ -241,6 +242,7 @@ SymVal Interp::load(const Expr *Sub) {
     if (const auto *D = dyn_cast<DeclRefExpr>(M->getBase()->IgnoreParenImpCasts()))
       if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl());
           P && !P->getType()->isReferenceType() && !Escaped.count(P)) {
+        noteAccess(P);
         auto It = Env.find(P);
         if (It == Env.end() || !It->second.Top) {
           uint64_t Id = (key(M->getMemberDecl(), 13) ^ key(P, 17)) | 1;
@@ -270,12 +272,12 @@ SymVal Interp::evalUnary(const UnaryOperator *U) {
         PtrVal P = lookupPtr(V);
         if (P.VD)
           P.Off = add(P.Off, SymVal::constant(D * pointeeBytes(V->getType())));
-        Ptrs[V] = P;
+        ptrSlot(V) = P;
         return SymVal::top();
       }
       SymVal Old = loadVar(V);
       SymVal New = normalize(add(Old, SymVal::constant(D)), V->getType());
-      Env[V] = New;
+      envSlot(V) = New;
       return U->isPrefix() ? New : Old;
     }
     Loc L = resolve(Sub);
@@ -492,7 +494,7 @@ SymVal Interp::assign(const BinaryOperator *B) {
     QualType T = V->getType();
     if (T->isPointerType()) {
       if (Plain) {
-        Ptrs[V] = evalPtr(B->getRHS());
+        ptrSlot(V) = evalPtr(B->getRHS());
       } else {
         SymVal I = eval(B->getRHS());
         PtrVal P = lookupPtr(V);
@@ -501,7 +503,7 @@ SymVal Interp::assign(const BinaryOperator *B) {
           P.Off = Op == BO_AddAssign ? add(P.Off, D)
                   : Op == BO_SubAssign ? sub(P.Off, D) : SymVal::top();
         }
-        Ptrs[V] = P;
+        ptrSlot(V) = P;
       }
       return SymVal::top();
     }
@@ -511,11 +513,11 @@ SymVal Interp::assign(const BinaryOperator *B) {
                          : arith(BinaryOperator::getOpForCompoundAssignment(Op),
                                  loadVar(V), R, B);
       New = normalize(New, T);
-      Env[V] = New;
+      envSlot(V) = New;
       return New;
     }
     evalAny(B->getRHS());
-    Env[V] = SymVal::top();
+    envSlot(V) = SymVal::top();
     return SymVal::top();
   }
   SymVal Stored = evalAny(B->getRHS());

@@ -243,7 +243,17 @@ private:
   std::optional<SymVal> laneValue(const CallExpr *C, const SymVal &V);
 
   PtrVal lookupPtr(const VarDecl *V) {
+    noteAccess(V);
     return Escaped.count(V) ? PtrVal() : Ptrs.lookup(V);
+  }
+  /// A variable's slot for a write (InterpreterMemo.cpp notes the access).
+  SymVal &envSlot(const VarDecl *V) {
+    noteAccess(V);
+    return Env[V];
+  }
+  PtrVal &ptrSlot(const VarDecl *V) {
+    noteAccess(V);
+    return Ptrs[V];
   }
 
   const VarDecl *localVar(const Expr *E);
@@ -476,6 +486,66 @@ private:
   std::map<const VarDecl *, ArrayLayout> Layouts;
   std::map<const Stmt *, LoopInfo> Loops;
   std::map<const VarDecl *, std::vector<SymVal>> Carves; ///< starts, per array
+  // ---- statements every thread runs alike (InterpreterMemo.cpp) ----------
+public:
+  /// Every read or write of a local's value or pointer goes through here:
+  /// while thread 0 runs a top-level statement, the variables it touches.
+  void noteAccess(const VarDecl *V) {
+    if (Rec)
+      touch(V);
+  }
+  /// A read of threadIdx: what follows is the thread's own.
+  void noteIdentity() { ++IdentityReads; }
+  /// Something a memo could not replay (a reference bound to shared storage).
+  void noteUnreplayable() {
+    if (Rec)
+      Rec->Dirty = true;
+  }
+
+private:
+  /// The per-thread state outside Env and Ptrs that a statement reads or
+  /// leaves behind.
+  struct MemoScalars {
+    bool Guarded = false, PathShapeDep = false, LastCondDep = true, LastCondShape = true;
+    int LastInterior = -1;
+    PtrVal LastReturnPtr;
+    SyncCursor Cur;
+    std::vector<std::pair<uint32_t, size_t>> ArmFrames;
+    ArmList StickyArms;
+    uint32_t ArmId = 0;
+    uint64_t PendingValue = 0;
+    bool NoRecord = false, AtomicSite = false;
+    RangeMap Ranges;
+  };
+  /// One top-level statement as thread 0 ran it: the values of the variables
+  /// it touched before (nullopt: absent) and after, the state around it.
+  struct StmtMemo {
+    bool Valid = false, Dirty = false;
+    llvm::SmallVector<std::pair<const VarDecl *, std::optional<SymVal>>, 8> EnvIn, EnvOut;
+    llvm::SmallVector<std::pair<const VarDecl *, std::optional<PtrVal>>, 4> PtrIn, PtrOut;
+    llvm::DenseSet<const VarDecl *> Touched;
+    MemoScalars In, Out;
+    uint64_t Steps = 0;
+  };
+  /// The kernel body's top-level statements for this thread: thread 0 runs
+  /// and records each; the others replay a record whose inputs they share.
+  Flow execKernelBody();
+  Flow recordStmt(StmtMemo &M, const Stmt *S);
+  bool replayStmt(const StmtMemo &M);
+  void touch(const VarDecl *V);
+  MemoScalars scalars() const;
+  void setScalars(const MemoScalars &S);
+  /// What thread 0's run of a statement changed that no replay re-creates.
+  struct Marks {
+    uint64_t Identity, Fresh, Records, Instances, Trace, Decisions, Masks, Sets;
+    uint32_t LostAt;
+    bool operator==(const Marks &O) const;
+  };
+  Marks marks() const;
+  std::vector<StmtMemo> Memos;
+  StmtMemo *Rec = nullptr; ///< the statement thread 0 is recording
+  uint64_t IdentityReads = 0;
+
 };
 
 } // namespace cgt::smem::detail
