@@ -13,6 +13,15 @@
 
 namespace clang::tidy::cudagraph {
 
+BarrierDivergenceCheck::BarrierDivergenceCheck(StringRef Name, ClangTidyContext *Context)
+    : SharedMemCheckBase(Name, Context),
+      AlignedBarriers(parseBool(Options.get("AlignedBarriers", "false"))) {}
+
+void BarrierDivergenceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  SharedMemCheckBase::storeOptions(Opts);
+  Options.store(Opts, "AlignedBarriers", AlignedBarriers ? "true" : "false");
+}
+
 namespace {
 
 /// `__syncthreads()`, `sync()`: the name the call spells.
@@ -38,6 +47,7 @@ BarrierDivergenceCheck::checkKernel(const FunctionDecl *K,
   Opts.Overflow = false;
   Opts.BankConflicts = false;
   Opts.Divergence = true;
+  Opts.AlignedBarriers = AlignedBarriers;
   cgt::smem::KernelReport Rep = Analyzer.analyze(K, Opts);
   const SourceManager &SM = K->getASTContext().getSourceManager();
   bool Instance = K->isTemplateInstantiation();
@@ -51,8 +61,11 @@ BarrierDivergenceCheck::checkKernel(const FunctionDecl *K,
     case DF::Skipped:
       Out.Message = "barrier divergence: thread " + std::to_string(F.TidIn) + " waits at " +
                     Name + " here but thread " + std::to_string(F.TidOut) +
-                    " of the same block skips it and waits at a later barrier; a block barrier "
-                    "must be reached by every live thread";
+                    " of the same block skips it and " +
+                    (F.SkipperExits ? "exits; under PTX's .aligned rule every thread of the "
+                                      "block must reach it"
+                                    : "waits at a later barrier; a block barrier must be "
+                                      "reached by every live thread");
       Out.Notes.push_back({F.Branch->getBeginLoc(),
                            "this condition sends thread " + std::to_string(F.TidIn) +
                                " and thread " + std::to_string(F.TidOut) + " different ways"});

@@ -17,6 +17,8 @@
 // docs/checks/cudagraph-barrier-divergence.md
 //
 // Options
+//   AlignedBarriers (false): also report a barrier that some threads skip
+//     and then exit (PTX's .aligned rule, GPUs before sm_70, GPUVerify).
 //   BlockShapes (''): see SharedMemCheckBase.h.
 //
 //===----------------------------------------------------------------------===//
@@ -29,12 +31,15 @@ namespace clang::tidy::cudagraph {
 
 class BarrierDivergenceCheck : public SharedMemCheckBase {
 public:
-  BarrierDivergenceCheck(StringRef Name, ClangTidyContext *Context)
-      : SharedMemCheckBase(Name, Context) {}
+  BarrierDivergenceCheck(StringRef Name, ClangTidyContext *Context);
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 protected:
   cgt::smem::KernelReport checkKernel(const FunctionDecl *Kernel,
                                       cgt::smem::SharedMemAnalyzer &Analyzer) override;
+
+private:
+  bool AlignedBarriers;
 };
 
 } // namespace clang::tidy::cudagraph

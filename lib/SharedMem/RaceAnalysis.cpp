@@ -347,7 +347,7 @@ bool waitsLater(const ThreadSync &T, uint32_t From) {
 }
 
 /// Threads that disagree at one decided test whose code holds a barrier.
-void skippedBarriers(const SyncLog &Log, const LaunchConfig &Cfg,
+void skippedBarriers(const SyncLog &Log, const LaunchConfig &Cfg, bool Aligned,
                      std::vector<DivergenceFinding> &Out) {
   struct Side {
     const Decision *D;
@@ -365,12 +365,14 @@ void skippedBarriers(const SyncLog &Log, const LaunchConfig &Cfg,
         continue;
       for (const Side &Out2 : Sides) {
         const Decision &O = *Out2.D;
-        if (O.Arm == In.D->Arm || O.Barriers == In.D->Barriers || O.Left)
+        if (O.Arm == In.D->Arm || O.Barriers == In.D->Barriers)
           continue;
         // A thread that skips the barrier and only exits later does not
         // count at it (sm_70+; synccheck is silent there): divergence is a
-        // skipping thread that goes on to wait at some barrier.
-        if (!waitsLater(Log.Threads[Out2.Tid], O.At))
+        // skipping thread that goes on to wait at some barrier, unless the
+        // user asks for PTX's stricter .aligned rule.
+        bool Exits = O.Left || !waitsLater(Log.Threads[Out2.Tid], O.At);
+        if (Exits && !Aligned)
           continue;
         DivergenceFinding F;
         F.K = DivergenceFinding::Skipped;
@@ -378,6 +380,7 @@ void skippedBarriers(const SyncLog &Log, const LaunchConfig &Cfg,
         F.Branch = Key.first;
         F.TidIn = In.Tid;
         F.TidOut = Out2.Tid;
+        F.SkipperExits = Exits;
         F.Config = Cfg;
         Out.push_back(F);
         Seen.insert(In.D->FirstBarrier);
@@ -430,9 +433,10 @@ void misalignedBarriers(const SyncLog &Log, const LaunchConfig &Cfg,
 
 } // namespace
 
-std::vector<DivergenceFinding> findDivergence(const SyncLog &Log, const LaunchConfig &Cfg) {
+std::vector<DivergenceFinding> findDivergence(const SyncLog &Log, const LaunchConfig &Cfg,
+                                              bool Aligned) {
   std::vector<DivergenceFinding> Out;
-  skippedBarriers(Log, Cfg, Out);
+  skippedBarriers(Log, Cfg, Aligned, Out);
   // A barrier skipped by some threads misaligns every later one: the first
   // finding says it.
   if (Out.empty())
@@ -488,7 +492,7 @@ void SharedMemAnalyzer::syncFindings(const FunctionDecl *Kernel, const AnalysisO
         if (SeenRaces.insert({F.Store, F.Other}).second)
           Rep.Races.push_back(F);
     if (Opts.Divergence)
-      for (DivergenceFinding &F : findDivergence(*Log, Cfg))
+      for (DivergenceFinding &F : findDivergence(*Log, Cfg, Opts.AlignedBarriers))
         if (SeenDiv.insert({F.Barrier, int(F.K)}).second)
           Rep.Divergences.push_back(F);
   }

@@ -28,7 +28,9 @@ std::vector<RaceFinding> findRaces(const std::vector<AccessRecord> &Recs, const 
 /// Barrier divergence in one run: a barrier that some live threads meet and
 /// others skip at a test that splits them, barriers at different sites at
 /// one trace position, __syncwarp masks without the caller.
-std::vector<DivergenceFinding> findDivergence(const SyncLog &Log, const LaunchConfig &Cfg);
+/// With `Aligned`, a skipping thread that only exits afterwards counts too.
+std::vector<DivergenceFinding> findDivergence(const SyncLog &Log, const LaunchConfig &Cfg,
+                                              bool Aligned);
 
 /// Text of a skip reason for the report.
 const char *skipText(SkipReason R);

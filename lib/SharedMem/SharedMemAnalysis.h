@@ -150,6 +150,8 @@ struct DivergenceFinding {
   const clang::Expr *OtherBarrier = nullptr; ///< Misaligned: the other thread's
   const clang::Stmt *Branch = nullptr;       ///< Skipped: the test that splits them
   unsigned TidIn = 0, TidOut = 0;            ///< Skipped: meets it / does not
+  /// Skipped: TidOut only exits after skipping (AlignedBarriers reports it).
+  bool SkipperExits = false;
   uint64_t Mask = 0;
   LaunchConfig Config;
 };
@@ -162,6 +164,10 @@ struct AnalysisOptions {
   /// Also report write-write races whose values are equal or unknown (by
   /// default two stores race only when their values are known to differ).
   bool SameValueStores = false;
+  /// Also report a barrier that some threads skip and then exit: PTX's
+  /// `.aligned` rule, which sm_70+ relaxes for exited threads (so by default
+  /// only a skipping thread that waits at a later barrier is divergence).
+  bool AlignedBarriers = false;
   bool PossibleOverflows = false; ///< also report under assumed shapes / guards
   bool PaddingFixes = true;
   unsigned MaxUnroll = 64; ///< concrete iterations of one loop before going symbolic

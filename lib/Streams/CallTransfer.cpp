@@ -106,10 +106,11 @@ void FunctionRun::applyHelper(OrderState &St, const CallExpr *Call, const Helper
   std::string What = calleeName(Call);
   // The steps ignore the helper's branches: one taken only outside a
   // capture (`if (!capturing) cudaMemcpy(...)`) says nothing of the legacy
-  // stream during the caller's capture.
+  // stream during the caller's capture. A step every call runs does
+  // (`launch(p, n)` whose `cudaStream_t stream = 0` defaults to it).
   bool WasQuiet = QuietCapture;
-  QuietCapture = true;
   for (const HelperStep &Step : H.Steps) {
+    QuietCapture = WasQuiet || !Step.Unconditional;
     unsigned S = Step.StreamParam < 0 ? defaultStream() : streamOf(Arg(Step.StreamParam));
     std::vector<unsigned> Mem;
     for (int I : Step.MemoryParams)

@@ -195,7 +195,7 @@ void FunctionRun::checkLegacyDuringCapture(OrderState &St, const Stmt *Site, uns
   unsigned Origin = St.Captures.begin()->first;
   const CaptureFacts &C = St.Captures.begin()->second;
   std::string How = nonBlocking(Origin) ? "nonblocking"
-                    : Streams[Origin].IsBlocking == Blocking::Yes ? "blocking"
+                    : blockingOf(Origin) == Blocking::Yes ? "blocking"
                                                                   : "maybe";
   report(FindingKind::CaptureImplicitLegacy, Site, placeName(Origin), What, How,
          {{locOf(C.Begin), "'" + placeName(Origin) + "' begins capturing here"}});

@@ -48,6 +48,38 @@ bool returnsLocal(const FunctionDecl *FD, const VarDecl *VD) {
   return F.Found;
 }
 
+/// The calls of FD that run whenever FD does: those in its body's leading
+/// statements that neither branch, loop, return nor throw, outside the arms
+/// of `?:`, `&&` and `||` and outside lambdas.
+llvm::DenseSet<const Stmt *> straightLineCalls(const FunctionDecl *FD) {
+  struct Collect : RecursiveASTVisitor<Collect> {
+    llvm::DenseSet<const Stmt *> Calls;
+    bool VisitCallExpr(CallExpr *C) {
+      Calls.insert(C);
+      return true;
+    }
+    bool TraverseConditionalOperator(ConditionalOperator *CO) {
+      return TraverseStmt(CO->getCond());
+    }
+    bool TraverseBinaryConditionalOperator(BinaryConditionalOperator *) { return true; }
+    bool TraverseBinaryOperator(BinaryOperator *BO) {
+      if (BO->isLogicalOp())
+        return TraverseStmt(BO->getLHS());
+      return RecursiveASTVisitor::TraverseBinaryOperator(BO);
+    }
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  } C;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
+  if (!Body)
+    return {};
+  for (const Stmt *S : Body->body()) {
+    if (!isa<Expr>(S) && !isa<DeclStmt>(S))
+      break;
+    C.TraverseStmt(const_cast<Stmt *>(S));
+  }
+  return std::move(C.Calls);
+}
+
 /// `&local` handed to an allocation, the local returned by the helper.
 bool allocatesReturnValue(const FunctionDecl *FD, const Expr *Out) {
   const auto *UO = Out ? dyn_cast<UnaryOperator>(Out->IgnoreParenCasts()) : nullptr;
@@ -108,15 +140,18 @@ const HelperSummary *StreamOrderAnalyzer::Impl::helperOf(const CallExpr *Call) {
     S->Opaque = true; // recursion, or nested too deep to follow
     return (Helpers[Def] = std::move(S)).get();
   }
-  auto Step = [&](OrderRole R, int Stream, std::vector<int> Mem, const Stmt *Site) {
-    S->Steps.push_back({R, Stream, std::move(Mem), Site});
+  llvm::DenseSet<const Stmt *> Always = straightLineCalls(Def);
+  const CallExpr *Inner = nullptr;
+  auto Step = [&](OrderRole R, int Stream, std::vector<int> Mem, const Stmt *Site,
+                  bool NestedAlways = true) {
+    S->Steps.push_back({R, Stream, std::move(Mem), Site, NestedAlways && Always.count(Inner)});
   };
   // In source order, outside lambdas: a lambda's calls run when it is
   // called, not where it is written.
   for (const WrittenCall &W : Calls->of(Def->getBody()).Calls) {
     if (W.InLambda)
       continue;
-    const CallExpr *Inner = W.Call;
+    Inner = W.Call;
     if (S->Opaque)
       break;
     if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Inner)) {
@@ -205,7 +240,7 @@ const HelperSummary *StreamOrderAnalyzer::Impl::helperOf(const CallExpr *Call) {
           S->Opaque = true;
         else if (Stream != NotAParam && (!Mem.empty() || Nested.Role == OrderRole::SyncStream ||
                                          Nested.Role == OrderRole::SyncDevice))
-          Step(Nested.Role, Stream, Mem, Nested.Site);
+          Step(Nested.Role, Stream, Mem, Nested.Site, Nested.Unconditional);
       }
       continue;
     }

@@ -96,6 +96,7 @@ struct StreamInfo {
   /// An element at a non-constant index: equal only to itself, never known
   /// to differ from another element or stream.
   bool Fuzzy = false;
+  bool CreatedHere = false; ///< this function creates it (IsBlocking is its flags)
 };
 
 struct TokenFacts {
@@ -170,6 +171,9 @@ struct HelperStep {
   int StreamParam = -1;      ///< -1: the default stream
   std::vector<int> MemoryParams;
   const Stmt *Site = nullptr; ///< in the helper, for notes
+  /// Runs on every call of the helper: in its straight-line prefix, before
+  /// any branch, loop or return (HelperEffects.cpp, straightLineCalls).
+  bool Unconditional = false;
 };
 struct HelperSummary {
   bool Opaque = false;  ///< it orders work in ways the steps cannot say
@@ -187,10 +191,12 @@ public:
   unsigned defaultStream() const { return PerThreadDefault ? PerThreadStream : LegacyStream; }
   unsigned eventOf(const Expr *E) { return placeId(E); }
   unsigned pointerOf(const Expr *E);
+  unsigned allocatedAddressOf(const Expr *E);
   unsigned pointerOutOf(const Expr *E);
   std::string streamName(unsigned S) const;
   std::string placeName(unsigned Id) const;
-  bool nonBlocking(unsigned S) const;
+  bool nonBlocking(unsigned S) const { return blockingOf(S) == Blocking::No; }
+  Blocking blockingOf(unsigned S) const;
   bool fuzzy(unsigned S) const { return S < Streams.size() && Streams[S].Fuzzy; }
 
   // OrderTransfer.cpp
@@ -269,6 +275,9 @@ struct StreamOrderAnalyzer::Impl {
   const HelperSummary *helperOf(const clang::CallExpr *Call);
   /// Does the body do anything this engine follows?
   bool isInteresting(const clang::FunctionDecl *FD);
+  /// The flags every creation of this member or global in the file gives
+  /// (FileStreamFlags.cpp).
+  Blocking fileWideBlocking(const clang::ValueDecl *D);
 
   const ApiModel &Model;
   clang::ASTContext &Ctx;
@@ -278,6 +287,7 @@ struct StreamOrderAnalyzer::Impl {
   /// isInteresting's verdict on a call, by (callee, argument count): the
   /// same few callees are called from hundreds of bodies.
   llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>, bool> CallIsInteresting;
+  std::optional<std::map<const clang::ValueDecl *, Blocking>> FileStreamFlags;
 };
 
 } // namespace streams

@@ -202,9 +202,32 @@ unsigned FunctionRun::streamOf(const Expr *E) {
 
 unsigned FunctionRun::pointerOf(const Expr *E) {
   E = memoryBase(E);
-  if (!E || !E->getType()->isPointerType())
+  if (!E)
     return Unknown;
-  return keyedId(E);
+  if (E->getType()->isPointerType())
+    return keyedId(E);
+  if (E->getType()->isIntegerType())
+    return allocatedAddressOf(E);
+  return Unknown;
+}
+
+/// A driver-API address (`CUdeviceptr d`, `d + off`) is an integer: it is
+/// memory only where an allocation already filled its place, since most
+/// integers given to a stream call are sizes and values.
+unsigned FunctionRun::allocatedAddressOf(const Expr *E) {
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenCasts());
+    if (!BO || !BO->isAdditiveOp() || !BO->getLHS()->getType()->isIntegerType())
+      break;
+    E = BO->getLHS();
+  }
+  PlaceKey K;
+  std::string Name;
+  bool Fuzzy = false;
+  if (!keyOf(E->IgnoreParenCasts(), K, Name, Fuzzy))
+    return Unknown;
+  auto It = Ids.find(K);
+  return It != Ids.end() ? It->second : Unknown;
 }
 
 unsigned FunctionRun::pointerOutOf(const Expr *E) {
@@ -252,12 +275,25 @@ void FunctionRun::scanStreamCreations() {
     if (!Fresh && It->second != B)
       It->second = Blocking::Unknown;
   }
-  for (auto [S, B] : Seen)
+  for (auto [S, B] : Seen) {
     Streams[S].IsBlocking = B;
+    Streams[S].CreatedHere = true;
+  }
 }
 
-bool FunctionRun::nonBlocking(unsigned S) const {
-  return S >= FirstPlaceId && S < Streams.size() && Streams[S].IsBlocking == Blocking::No;
+/// A stream this function creates blocks as its flags say; a member or a
+/// global created elsewhere in the file, as every creation there says.
+Blocking FunctionRun::blockingOf(unsigned S) const {
+  if (S >= Streams.size())
+    return Blocking::Unknown;
+  const StreamInfo &Info = Streams[S];
+  if (S < FirstPlaceId || Info.CreatedHere || Info.Fuzzy)
+    return Info.IsBlocking;
+  const clang::ValueDecl *Shared = Info.Key.Member;
+  if (!Shared)
+    if (const auto *VD = dyn_cast_or_null<clang::VarDecl>(Info.Key.Base); VD && VD->hasGlobalStorage())
+      Shared = VD;
+  return Shared && Info.Key.Index < 0 ? A.fileWideBlocking(Shared) : Info.IsBlocking;
 }
 
 std::string FunctionRun::streamName(unsigned S) const {

@@ -161,6 +161,18 @@ __global__ void halfMaskFixed(float *data) {
   data[threadIdx.x] = s[threadIdx.x ^ 1];
 }
 
+// 5b. The same mask as the kernel's first statement: thread 0 runs it clean,
+// but the mask's test reads the lane, so no other thread replays thread 0's
+// run of it (InterpreterMemo.cpp).
+__global__ void halfMaskFirst(float *data) {
+  __syncwarp(0x0000ffff);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: __syncwarp mask 0x0000ffff does not name lane 16 (thread 16), which calls it; every caller must set its own bit [cudagraph-barrier-divergence]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  __shared__ float s[N];
+  s[threadIdx.x] = data[threadIdx.x];
+  data[threadIdx.x] = s[threadIdx.x ^ 1];
+}
+
 // Clean: threads that return early no longer count at a barrier (sm_70+).
 __global__ void earlyExit(const float *in, float *out, int n) {
   __shared__ float s[N];
@@ -250,6 +262,7 @@ void launchAll(float *d, const float *in, int n) {
   skipThenExit<<<1, N>>>(d);
   halfMask<<<1, N>>>(d);
   halfMaskFixed<<<1, N>>>(d);
+  halfMaskFirst<<<1, N>>>(d);
   earlyExit<<<4, N>>>(in, d, n);
   uniformConditions<<<2, N>>>(d, n);
   undecided<<<1, N>>>(d, n);

@@ -200,3 +200,32 @@ void ok_adaptive_helper_in_capture(cudaStream_t s, float *x, int n, cudaGraph_t 
   scale_inplace(x, n, 2.f, s);
   CUDA_CHECK(cudaStreamEndCapture(s, out));
 }
+
+// A helper whose stream parameter defaults to the legacy stream, called
+// without one during a capture of the per-thread default stream: every call
+// runs its launch, on the legacy stream.
+void launch_step(float *x, int n, cudaStream_t stream = 0) {
+  step<<<1, 32, 0, stream>>>(x, n);
+}
+void bug_defaulted_stream_helper(float *x, int n, cudaGraph_t *out) {
+  CUDA_CHECK(cudaStreamBeginCapture(cudaStreamPerThread, cudaStreamCaptureModeGlobal));
+  launch_step(x, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'launch_step' enqueues work on the legacy default stream while 'the per-thread default stream' is capturing: the implicit synchronisation with 'the per-thread default stream' invalidates the capture (cudaErrorStreamCaptureImplicit); enqueue it on 'the per-thread default stream' [cudagraph-capture-structure]
+  CUDA_CHECK(cudaStreamEndCapture(cudaStreamPerThread, out));
+}
+void ok_defaulted_stream_helper_given_stream(float *x, int n, cudaGraph_t *out) {
+  CUDA_CHECK(cudaStreamBeginCapture(cudaStreamPerThread, cudaStreamCaptureModeGlobal));
+  launch_step(x, n, cudaStreamPerThread);
+  CUDA_CHECK(cudaStreamEndCapture(cudaStreamPerThread, out));
+}
+// A launch behind the helper's own test says nothing of this call: silent.
+void launch_step_if(float *x, int n, cudaStream_t stream = 0) {
+  if (n > 1024)
+    return;
+  step<<<1, 32, 0, stream>>>(x, n);
+}
+void ok_conditional_helper_step(float *x, int n, cudaGraph_t *out) {
+  CUDA_CHECK(cudaStreamBeginCapture(cudaStreamPerThread, cudaStreamCaptureModeGlobal));
+  launch_step_if(x, 2048);
+  CUDA_CHECK(cudaStreamEndCapture(cudaStreamPerThread, out));
+}

@@ -4,7 +4,8 @@
 // launch says, in bytes (the <<<>>> third argument, dynamicSmemBytes of a
 // cudaLaunchConfig_t), at most what cudaFuncSetAttribute(...,
 // cudaFuncAttributeMaxDynamicSharedMemorySize, n) allows when the launch's
-// size is not a constant; pointers carved out of it keep their own extents.
+// size is not a constant; pointers carved out of it are bounded by the whole
+// allocation (carves of a fixed array keep their own extents).
 // Every positive case has a clean twin.
 #include <cuda_runtime.h>
 
@@ -73,21 +74,21 @@ void runBig(float *g, size_t n) {
   bigStrideOk<<<1, 256, n>>>(g);
 }
 
-// 4. Several arrays carved out of one buffer: each keeps its extent. The
+// 4. Several arrays carved out of a fixed buffer: each keeps its extent. The
 //    first writes one element past its region, into the second.
 __global__ void carved(float *g) {
-  extern __shared__ float smem[];
+  __shared__ float smem[384];
   float *a = smem;
   float *b = smem + 128;
   int *flags = (int *)(smem + 256);
   a[threadIdx.x + 1] = g[threadIdx.x];
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: __shared__ array 'smem' is indexed out of bounds: the index reaches 128 but 'a', carved out of it, has 128 elements [cudagraph-shared-index-overflow]
-  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (128,1,1) with 1536 bytes of dynamic shared memory from this launch, thread 127 goes out of bounds
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (128,1,1) from this launch, thread 127 goes out of bounds
   b[threadIdx.x] = 0.f;
   flags[threadIdx.x] = 0;
 }
 __global__ void carvedOk(float *g) {
-  extern __shared__ float smem[];
+  __shared__ float smem[384];
   float *a = smem;
   float *b = smem + 128;
   int *flags = (int *)(smem + 256);
@@ -95,9 +96,46 @@ __global__ void carvedOk(float *g) {
   b[threadIdx.x] = a[127 - threadIdx.x];
   flags[threadIdx.x] = 0;
 }
+// 4b. Carves of dynamic shared memory own no region: their extent is the
+//     rest of the allocation (issue 35, llm.c's layernorm_backward_kernel10
+//     moves one back by a warp that never uses it). Only leaving the whole
+//     allocation is reported: the last carve's flags[128] is byte 1536 of
+//     1536.
+__global__ void carvedDynamic(float *g) {
+  extern __shared__ float dsmem[];
+  float *a = dsmem;
+  float *b = dsmem + 128;
+  int *flags = (int *)(dsmem + 256);
+  b[threadIdx.x] = 0.f;
+  flags[threadIdx.x + 1] = 0;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: {{.*}}
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (128,1,1) with 1536 bytes of dynamic shared memory from this launch, thread 127 goes out of bounds
+  a[threadIdx.x] = g[threadIdx.x];
+}
+// Twin: carves moved back by one and two warps' shares past a first region
+// of 64 floats; warp 0 never stores through them, so the first's stores end
+// where the second's begin (the first's index reaches 127, 32 past the
+// second carve's start, inside the 256-float allocation).
+__global__ void carvedDynamicOk(float *g) {
+  extern __shared__ float dsmem[];
+  float *back = dsmem + 64 - 32;
+  float *next = dsmem + 64 + 128 - 2 * 32;
+  if (threadIdx.x < 64)
+    dsmem[threadIdx.x] = 0.f;
+  if (threadIdx.x >= 32) {
+    back[threadIdx.x] = g[threadIdx.x];
+    next[threadIdx.x] = g[threadIdx.x + 128];
+  }
+  __syncthreads();
+  if (threadIdx.x < 32)
+    for (int j = 1; j < 4; ++j)
+      g[threadIdx.x] += back[threadIdx.x + 32 * j] + next[threadIdx.x + 32 * j];
+}
 void runCarved(float *g) {
-  carved<<<1, 128, 384 * sizeof(float)>>>(g);
-  carvedOk<<<1, 128, 384 * sizeof(float)>>>(g);
+  carved<<<1, 128>>>(g);
+  carvedOk<<<1, 128>>>(g);
+  carvedDynamic<<<1, 128, 384 * sizeof(float)>>>(g);
+  carvedDynamicOk<<<1, 128, 256 * sizeof(float)>>>(g);
 }
 
 // 5. A size that does not fold (it may be 0 or n * 4) gives no verdict.

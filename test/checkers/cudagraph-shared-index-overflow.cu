@@ -359,3 +359,114 @@ void launchRing(float *g) {
   ringNotWrapped<<<1, BLOCK>>>(g);
   ringWrapped<<<1, BLOCK>>>(g);
 }
+
+// 15. An arm of `?:`, or the right side of `&&` / `||`, under a guard that
+//     compares a global coordinate with a problem size runs in every interior
+//     block, as the arm of the same `if` does: thread 255 reads s[256] there
+//     (issue 36).
+__global__ void nextInOperand(const float *in, float *out, int n) {
+  __shared__ float s[BLOCK];
+  int t = threadIdx.x, i = blockIdx.x * BLOCK + t;
+  s[t] = i < n ? in[i] : 0.f;
+  __syncthreads();
+  float nx = i + 1 < n ? s[t + 1] : 0.f;
+  // CHECK-NOTES: :[[@LINE-1]]:26: warning: __shared__ array 's' is indexed out of bounds: the index reaches 256 but the array has 256 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, thread 255 goes out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:26: warning: __shared__ array 's' is indexed out of bounds: the index reaches 256
+  bool up = i + 1 < n && s[t + 1] > 0.f;
+  // CHECK-NOTES: :[[@LINE-1]]:26: warning: __shared__ array 's' is indexed out of bounds: the index reaches 256 but the array has 256 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, thread 255 goes out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:26: warning: __shared__ array 's' is indexed out of bounds: the index reaches 256
+  bool down = i + 1 >= n || s[t + 1] < 0.f;
+  // CHECK-NOTES: :[[@LINE-1]]:29: warning: __shared__ array 's' is indexed out of bounds: the index reaches 256 but the array has 256 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, thread 255 goes out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:29: warning: __shared__ array 's' is indexed out of bounds: the index reaches 256
+  if (i < n) out[i] = nx + up + down;
+}
+// Twin (the fix): the tile's last thread reads its neighbour from global
+// memory; the arms are narrowed as an `if`'s are (`t < BLOCK - 1`).
+__global__ void nextInOperandOk(const float *in, float *out, int n) {
+  __shared__ float s[BLOCK];
+  int t = threadIdx.x, i = blockIdx.x * BLOCK + t;
+  s[t] = i < n ? in[i] : 0.f;
+  __syncthreads();
+  float nx = t + 1 < BLOCK ? s[t + 1] : (i + 1 < n ? in[i + 1] : 0.f);
+  bool up = t < BLOCK - 1 && i + 1 < n && s[t + 1] > 0.f;
+  bool down = t >= BLOCK - 1 || s[t + 1] < 0.f;
+  if (i < n) out[i] = nx + up + down;
+}
+void launchNextInOperand(const float *in, float *out, int n) {
+  nextInOperand<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(in, out, n);
+  nextInOperandOk<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(in, out, n);
+}
+
+// 16. A tile's valid count, `min(n - blockIdx.x * BLOCK, BLOCK)`, is BLOCK in
+//     every interior block: s[valid] reads one past the tile there (issue 36).
+__global__ void tileTail(const int *keys, int *last, int n) {
+  __shared__ int s[BLOCK];
+  int t = threadIdx.x, base = blockIdx.x * BLOCK;
+  int valid = min(n - base, BLOCK);
+  if (t < valid) s[t] = keys[base + t];
+  __syncthreads();
+  if (t == 0) last[blockIdx.x] = s[valid];
+  // CHECK-NOTES: :[[@LINE-1]]:34: warning: __shared__ array 's' is indexed out of bounds: the index reaches 256 but the array has 256 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, thread 0 goes out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:34: warning: __shared__ array 's' is indexed out of bounds: the index reaches 256
+}
+// Twin (the fix): the tile's last key.
+__global__ void tileTailOk(const int *keys, int *last, int n) {
+  __shared__ int s[BLOCK];
+  int t = threadIdx.x, base = blockIdx.x * BLOCK;
+  int valid = min(n - base, BLOCK);
+  if (t < valid) s[t] = keys[base + t];
+  __syncthreads();
+  if (t == 0) last[blockIdx.x] = s[valid - 1];
+}
+void launchTileTail(const int *keys, int *last, int n) {
+  tileTail<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(keys, last, n);
+  tileTailOk<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(keys, last, n);
+}
+
+// 17. Integer intrinsics with known results (issue 36): __popc of a word is
+//     in [0, 32], __umulhi(w, K) in [0, K - 1], __umul24 is a product, and a
+//     shuffled value keeps its range.
+__global__ void intrinsicIndex(const unsigned *data, unsigned *out) {
+  __shared__ unsigned cnt[32];
+  __shared__ unsigned char bins[BLOCK * 32];
+  cnt[threadIdx.x % 32] = 0;
+  __syncthreads();
+  unsigned w = data[blockIdx.x * BLOCK + threadIdx.x];
+  atomicAdd(&cnt[__popc(w)], 1u);
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: __shared__ array 'cnt' is indexed out of bounds: the index reaches 32 but the array has 32 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 0-255 (256 threads) go out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:14: warning: __shared__ array 'cnt' is indexed out of bounds: the index reaches 32
+  atomicAdd(&cnt[__umulhi(w, 48u)], 1u);
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: __shared__ array 'cnt' is indexed out of bounds: the index reaches 47 but the array has 32 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 0-255 (256 threads) go out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:14: warning: __shared__ array 'cnt' is indexed out of bounds: the index reaches 47
+  bins[threadIdx.x + __umul24(w & 63u, BLOCK)]++;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: __shared__ array 'bins' is indexed out of bounds: the index reaches 16383 but the array has 8192 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 0-255 (256 threads) go out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:3: warning: __shared__ array 'bins' is indexed out of bounds: the index reaches 16383
+  out[threadIdx.x] = cnt[__shfl_sync(0xffffffffu, w & 63u, 0)];
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: __shared__ array 'cnt' is indexed out of bounds: the index reaches 63 but the array has 32 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 0-255 (256 threads) go out of bounds
+  // CHECK-MESSAGES-POSSIBLE: :[[@LINE-3]]:22: warning: __shared__ array 'cnt' is indexed out of bounds: the index reaches 63
+}
+// Twin (the fix): the indices fit: 33 counts, 32 high-word bins, 32 bins
+// per thread, 32 shuffled bins.
+__global__ void intrinsicIndexOk(const unsigned *data, unsigned *out) {
+  __shared__ unsigned cnt[33];
+  __shared__ unsigned char bins[BLOCK * 32];
+  cnt[threadIdx.x % 33] = 0;
+  __syncthreads();
+  unsigned w = data[blockIdx.x * BLOCK + threadIdx.x];
+  atomicAdd(&cnt[__popc(w)], 1u);
+  atomicAdd(&cnt[__umulhi(w, 32u)], 1u);
+  bins[threadIdx.x + __umul24(w & 31u, BLOCK)]++;
+  out[threadIdx.x] = cnt[__shfl_sync(0xffffffffu, w & 31u, 0)] + cnt[__popc(w & 0xffu)];
+}
+void launchIntrinsicIndex(const unsigned *data, unsigned *out) {
+  intrinsicIndex<<<4, BLOCK>>>(data, out);
+  intrinsicIndexOk<<<4, BLOCK>>>(data, out);
+}

@@ -1,4 +1,5 @@
 // RUN: %check_cudagraph_tidy %s cudagraph-stream-order %t
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
@@ -213,4 +214,64 @@ void ok_returned_workspace(cudaStream_t s, int n) {
   float *ws = static_cast<float *>(workspace_alloc(n * sizeof(float), s));
   fill<<<1, 32, 0, s>>>(ws, 0.f, n);
   cudaFreeAsync(ws, s);
+}
+
+// Driver-API stream-ordered memory: a CUdeviceptr is an integer, followed as
+// memory once an allocation filled it (offsets into it too); the memset on
+// the work stream is not ordered after the allocation on the other stream.
+void bug_driver_alloc_other_stream(CUstream alloc_s, CUstream work_s, const float *h,
+                                   size_t n) {
+  CUdeviceptr d;
+  cuMemAllocAsync(&d, 2 * n * sizeof(float), alloc_s);
+  cuMemsetD32Async(d + n * sizeof(float), 0, n, work_s);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'd' is used on stream 'work_s' by 'cuMemsetD32Async' before its allocation on stream 'alloc_s' is ordered before that work; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'd' is allocated on stream 'alloc_s' here
+  cuMemFreeAsync(d, work_s);
+}
+void ok_driver_event_orders(CUstream alloc_s, CUstream work_s, CUevent ready,
+                            const float *h, size_t n) {
+  CUdeviceptr d;
+  cuMemAllocAsync(&d, 2 * n * sizeof(float), alloc_s);
+  cuEventRecord(ready, alloc_s);
+  cuStreamWaitEvent(work_s, ready, 0);
+  cuMemcpyHtoDAsync(d + n * sizeof(float), h, n * sizeof(float), work_s);
+  cuMemsetD32Async(d, 0, n, work_s); // an integer size is not memory
+  cuMemFreeAsync(d, work_s);
+}
+
+// Streams created in an init function of the file: a member every creation
+// makes non-blocking is not ordered after legacy-stream work; one every
+// creation makes blocking is; one also assigned from a caller's stream may
+// be either (silent).
+struct Decoder {
+  cudaStream_t copy;
+  cudaStream_t work;
+  cudaStream_t given;
+};
+void decoder_init(Decoder *d, cudaStream_t outer) {
+  cudaStreamCreateWithFlags(&d->copy, cudaStreamNonBlocking);
+  cudaStreamCreate(&d->work);
+  cudaStreamCreateWithFlags(&d->given, cudaStreamNonBlocking);
+  if (outer)
+    d->given = outer;
+}
+void bug_member_made_nonblocking_in_init(Decoder *d, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), 0);
+  fill<<<1, 32, 0, d->copy>>>(q, 0.f, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'q' is used on stream 'd->copy' by 'fill' before its allocation on the legacy default stream is ordered before that work; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: 'q' is allocated on the legacy default stream here
+  cudaFreeAsync(q, d->copy);
+}
+void ok_member_made_blocking_in_init(Decoder *d, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), 0);
+  fill<<<1, 32, 0, d->work>>>(q, 0.f, n);
+  cudaFreeAsync(q, d->work);
+}
+void ok_member_also_assigned(Decoder *d, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), 0);
+  fill<<<1, 32, 0, d->given>>>(q, 0.f, n);
+  cudaFreeAsync(q, d->given);
 }

@@ -44,8 +44,14 @@ bool Interp::run() {
         PathShapeDep = false;
         Iters.clear();
         LoopDepth = 0;
+        // What the last condition or call left: every thread starts from the
+        // same values, so that its top-level statements can be replayed
+        // (InterpreterMemo.cpp).
+        LastCondDep = LastCondShape = true;
+        LastInterior = -1;
+        LastReturnPtr = PtrVal();
         resetSyncThread();
-        exec(Kernel->getBody());
+        execKernelBody();
         if (Exhausted)
           return false;
       }
@@ -169,7 +175,7 @@ void Interp::declare(const VarDecl *V) {
       if (std::find(C.begin(), C.end(), P.Off) == C.end())
         C.push_back(P.Off);
     }
-    Ptrs[V] = P;
+    ptrSlot(V) = P;
     return;
   }
   if (T->isReferenceType()) {
@@ -178,7 +184,7 @@ void Interp::declare(const VarDecl *V) {
     return;
   }
   SymVal Val = Init ? evalAny(Init) : SymVal::top();
-  Env[V] = T->isIntegralOrEnumerationType() ? normalize(Val, T) : SymVal::top();
+  envSlot(V) = T->isIntegralOrEnumerationType() ? normalize(Val, T) : SymVal::top();
 }
 
 Flow Interp::execIf(const IfStmt *I) {

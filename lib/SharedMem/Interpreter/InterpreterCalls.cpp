@@ -89,14 +89,17 @@ Interp::ArgBinding Interp::evalArgument(const ParmVarDecl *P, const Expr *Arg) {
 }
 
 void Interp::bind(const ArgBinding &B) {
+  noteAccess(B.Param);
   RefLocs.erase(B.Param);
   QualType T = B.Param->getType();
   if (T->isPointerType())
-    Ptrs[B.Param] = B.Ptr;
-  else if (T->isReferenceType() && B.Ref.VD)
+    ptrSlot(B.Param) = B.Ptr;
+  else if (T->isReferenceType() && B.Ref.VD) {
+    noteUnreplayable();
     RefLocs[B.Param] = B.Ref;
+  }
   else
-    Env[B.Param] = B.Val;
+    envSlot(B.Param) = B.Val;
 }
 
 void Interp::noteReturn(const Expr *Value) {

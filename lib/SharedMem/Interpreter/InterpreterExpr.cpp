@@ -6,7 +6,8 @@
 // opaque and ranged symbols). Assignments update the environment; loads
 // and stores through __shared__ locations are recorded (InterpreterMemory.cpp).
 // Calls of __device__ functions of the file run in place (InterpreterCalls.cpp);
-// other calls are opaque (Top) except min/max and atomic*() on a shared pointee.
+// other calls are opaque (Top) except atomic*() on a shared pointee and the
+// intrinsics of InterpreterIntrinsics.cpp (min/max, bit counts, __umul24...).
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/Interpreter/InterpreterState.h"
@@ -117,6 +118,7 @@ Interp::VarClass Interp::varClass(const VarDecl *V) {
 }
 
 SymVal Interp::loadVar(const VarDecl *V) {
+  noteAccess(V);
   if (Escaped.count(V))
     return SymVal::top();
   auto It = Env.find(V);
@@ -240,6 +242,7 @@ SymVal Interp::load(const Expr *Sub) {
     if (const auto *D = dyn_cast<DeclRefExpr>(M->getBase()->IgnoreParenImpCasts()))
       if (const auto *P = dyn_cast<ParmVarDecl>(D->getDecl());
           P && !P->getType()->isReferenceType() && !Escaped.count(P)) {
+        noteAccess(P);
         auto It = Env.find(P);
         if (It == Env.end() || !It->second.Top) {
           uint64_t Id = (key(M->getMemberDecl(), 13) ^ key(P, 17)) | 1;
@@ -269,12 +272,12 @@ SymVal Interp::evalUnary(const UnaryOperator *U) {
         PtrVal P = lookupPtr(V);
         if (P.VD)
           P.Off = add(P.Off, SymVal::constant(D * pointeeBytes(V->getType())));
-        Ptrs[V] = P;
+        ptrSlot(V) = P;
         return SymVal::top();
       }
       SymVal Old = loadVar(V);
       SymVal New = normalize(add(Old, SymVal::constant(D)), V->getType());
-      Env[V] = New;
+      envSlot(V) = New;
       return U->isPrefix() ? New : Old;
     }
     Loc L = resolve(Sub);
@@ -328,13 +331,16 @@ SymVal Interp::evalBinary(const BinaryOperator *B) {
       return SymVal::constant(Op == BO_LOr);
     int IL = L == Tri::Unknown ? LastInterior : L == Tri::True;
     bool DL = LastCondDep;
-    bool Saved = Guarded;
+    // The right side runs only where the left one did not decide: under
+    // `L` for `&&`, under `!L` for `||`.
+    std::optional<OperandArm> Arm;
     if (L == Tri::Unknown)
-      Guarded = Saved || LastCondDep;
+      Arm = enterOperand(B->getLHS(), Op == BO_LAnd, DL, IL);
     Tri R = cond(B->getRHS());
     int IR = R == Tri::Unknown ? LastInterior : R == Tri::True;
     bool DR = LastCondDep;
-    Guarded = Saved;
+    if (Arm)
+      leaveOperand(*Arm);
     SymVal U = SymVal::top();
     U.ThreadDep = DL || DR;
     // In the interior blocks: both sides' interior values combined.
@@ -370,11 +376,38 @@ SymVal Interp::evalConditional(const Expr *C, const Expr *T, const Expr *F) {
     return evalAny(T);
   if (Cd == Tri::False)
     return evalAny(F);
-  bool Saved = Guarded;
-  Guarded = Saved || LastCondDep;
-  SymVal A = evalAny(T), B = evalAny(F);
-  Guarded = Saved;
+  bool Dep = LastCondDep;
+  int Interior = LastInterior;
+  OperandArm Arm = enterOperand(C, true, Dep, Interior);
+  SymVal A = evalAny(T);
+  leaveOperand(Arm);
+  Arm = enterOperand(C, false, Dep, Interior);
+  SymVal B = evalAny(F);
+  leaveOperand(Arm);
   return A == B ? A : SymVal::top();
+}
+
+/// `i + 1 < n ? s[t + 1] : 0.f` is `if (i + 1 < n) ... s[t + 1]`: in every
+/// interior block the condition holds, so the arm is no more guarded than
+/// the `if`'s (Interpreter.cpp's execBranch); its ranges are narrowed alike.
+Interp::OperandArm Interp::enterOperand(const Expr *Cond, bool Holds, bool Dep,
+                                        int Interior) {
+  OperandArm Saved{Guarded, std::nullopt};
+  Guarded = Guarded || (Dep && Interior != (Holds ? 1 : 0));
+  // Only comparisons narrow: the ranges are copied for them alone (every
+  // thread evaluates every `?:`).
+  const auto *B = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
+  if (B && (B->isComparisonOp() || B->isLogicalOp())) {
+    Saved.Ranges = SymRanges;
+    narrow(Cond, Holds);
+  }
+  return Saved;
+}
+
+void Interp::leaveOperand(OperandArm &Saved) {
+  Guarded = Saved.Guarded;
+  if (Saved.Ranges)
+    SymRanges = std::move(*Saved.Ranges);
 }
 
 /// A class-type glvalue read as a whole (copy constructor / assignment
@@ -448,32 +481,8 @@ SymVal Interp::evalCall(const CallExpr *C) {
   for (const Expr *A : C->arguments())
     Args.push_back(evalAny(A));
   opaqueCall(C);
-  if (const FunctionDecl *F = C->getDirectCallee()) {
-    StringRef N = F->getName();
-    if ((N == "min" || N == "max" || N == "umin" || N == "umax") &&
-        Args.size() == 2 && Args[0].isConst() && Args[1].isConst() &&
-        C->getType()->isIntegerType()) {
-      int64_t X = Args[0].C, Y = Args[1].C;
-      return SymVal::constant(N.ends_with("min") ? std::min(X, Y) : std::max(X, Y));
-    }
-    // min(x, K) <= K, max(x, K) >= K whatever x is.
-    if ((N == "min" || N == "max" || N == "umin" || N == "umax") &&
-        Args.size() == 2 && Args[0].isConst() != Args[1].isConst() &&
-        C->getType()->isIntegerType()) {
-      const SymVal &X = Args[0].isConst() ? Args[1] : Args[0];
-      int64_t K = Args[0].isConst() ? Args[0].C : Args[1].C;
-      Bound XB = boundOf(X), R = XB;
-      R.Attainable = X.Top || XB.Attainable;
-      if (N.ends_with("min")) {
-        R.Hi = XB.finiteHi() ? std::min(K, XB.Hi) : K;
-        R.Lo = XB.finiteLo() ? std::min(K, XB.Lo) : INT64_MIN;
-      } else {
-        R.Lo = XB.finiteLo() ? std::max(K, XB.Lo) : K;
-        R.Hi = XB.finiteHi() ? std::max(K, XB.Hi) : INT64_MAX;
-      }
-      return rangedSym(key(C, 0x313), X, R);
-    }
-  }
+  if (auto V = intrinsicValue(C, Args))
+    return *V;
   return SymVal::top();
 }
 
@@ -485,7 +494,7 @@ SymVal Interp::assign(const BinaryOperator *B) {
     QualType T = V->getType();
     if (T->isPointerType()) {
       if (Plain) {
-        Ptrs[V] = evalPtr(B->getRHS());
+        ptrSlot(V) = evalPtr(B->getRHS());
       } else {
         SymVal I = eval(B->getRHS());
         PtrVal P = lookupPtr(V);
@@ -494,7 +503,7 @@ SymVal Interp::assign(const BinaryOperator *B) {
           P.Off = Op == BO_AddAssign ? add(P.Off, D)
                   : Op == BO_SubAssign ? sub(P.Off, D) : SymVal::top();
         }
-        Ptrs[V] = P;
+        ptrSlot(V) = P;
       }
       return SymVal::top();
     }
@@ -504,11 +513,11 @@ SymVal Interp::assign(const BinaryOperator *B) {
                          : arith(BinaryOperator::getOpForCompoundAssignment(Op),
                                  loadVar(V), R, B);
       New = normalize(New, T);
-      Env[V] = New;
+      envSlot(V) = New;
       return New;
     }
     evalAny(B->getRHS());
-    Env[V] = SymVal::top();
+    envSlot(V) = SymVal::top();
     return SymVal::top();
   }
   SymVal Stored = evalAny(B->getRHS());

@@ -54,6 +54,7 @@ SymVal Interp::builtinValue(Builtin Var, int8_t Dim) {
   const BlockShape &B = Cfg.Block;
   switch (Var) {
   case Builtin::ThreadIdx: {
+    noteIdentity();
     SymVal V = SymVal::constant(Dim == 0 ? Tx : Dim == 1 ? Ty : Tz);
     V.ShapeDep = Dim != 0;
     V.ThreadDep = true;

@@ -134,16 +134,16 @@ void Interp::havoc(const Stmt *Loop, const Stmt *Body, const Expr *Cond,
         SymVal StepBytes = scale(stepOf(St->second), pointeeBytes(V->getType()));
         P.Off = add(P.Off, mul(StepBytes, iterationCount(Loop, V, LI), key(Loop, 13)));
       }
-      Ptrs[V] = P;
+      ptrSlot(V) = P;
       continue;
     }
     if (!Counter) {
-      Env[V] = SymVal::top();
+      envSlot(V) = SymVal::top();
       continue;
     }
     SymVal StepV = stepOf(St->second);
     SymVal K = iterationCount(Loop, V, LI);
-    Env[V] = add(loadVar(V), mul(StepV, K, key(Loop, 11)));
+    envSlot(V) = add(loadVar(V), mul(StepV, K, key(Loop, 11)));
   }
 }
 

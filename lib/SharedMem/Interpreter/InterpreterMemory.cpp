@@ -240,10 +240,14 @@ PtrVal Interp::evalPtr(const Expr *E) {
       return evalPtr(C->getTrueExpr());
     if (Cd == Tri::False)
       return evalPtr(C->getFalseExpr());
-    bool Saved = Guarded;
-    Guarded = Saved || LastCondDep;
-    PtrVal A = evalPtr(C->getTrueExpr()), B = evalPtr(C->getFalseExpr());
-    Guarded = Saved;
+    bool Dep = LastCondDep;
+    int Interior = LastInterior;
+    OperandArm Arm = enterOperand(C->getCond(), true, Dep, Interior);
+    PtrVal A = evalPtr(C->getTrueExpr());
+    leaveOperand(Arm);
+    Arm = enterOperand(C->getCond(), false, Dep, Interior);
+    PtrVal B = evalPtr(C->getFalseExpr());
+    leaveOperand(Arm);
     // `use_smem ? smem : dst` may point anywhere: not a shared access.
     if (A.VD && A.VD == B.VD && A.Off == B.Off)
       return A;

@@ -98,12 +98,24 @@ SymVal Interp::rangedSym(uint64_t Key, const SymVal &From, Bound R) {
 /// the modulus is that of its constant part. `%` needs the value
 /// non-negative (C++ rounds toward zero): a known lower bound or an unsigned
 /// operation; a mask does not.
+/// `C + sum(k_i * blockIdx_i)` with C, k_i >= 0 (a global coordinate such as
+/// `blockDim.x * blockIdx.x + threadIdx.x` under a known shape) is never
+/// negative, even in a signed `int`: blockIdx has no range of its own.
+bool Interp::globalCoordinate(const SymVal &X) const {
+  if (X.Top || X.C < 0)
+    return false;
+  for (const auto &[Id, Coef] : X.Terms)
+    if (Coef < 0 || !BlockSyms.count(Id))
+      return false;
+  return true;
+}
+
 std::optional<int64_t> Interp::residue(BinaryOperatorKind Op, const SymVal &X,
                                        const Bound &XB, int64_t K, bool Unsigned) {
   if (X.Top || K <= 0 || X.Terms.empty())
     return std::nullopt;
   int64_t M = 0;
-  if (Op == BO_Rem && (Unsigned || (XB.finiteLo() && XB.Lo >= 0)))
+  if (Op == BO_Rem && (Unsigned || (XB.finiteLo() && XB.Lo >= 0) || globalCoordinate(X)))
     M = K;
   else if (Op == BO_And && K < INT64_MAX && ((K + 1) & K) == 0)
     M = K + 1;

@@ -79,6 +79,8 @@ enum class SyncKind {
 };
 
 class Interp {
+  using RangeMap = llvm::DenseMap<uint64_t, Bound>;
+
 public:
   Interp(ASTContext &Ctx, const FunctionDecl *K, const LaunchConfig &Cfg,
          unsigned MaxUnroll, const std::map<const VarDecl *, uint64_t> &Pad,
@@ -160,6 +162,8 @@ private:
   /// the modulus: its constant part's.
   std::optional<int64_t> residue(BinaryOperatorKind Op, const SymVal &X, const Bound &XB,
                                  int64_t K, bool Unsigned);
+  /// A non-negative combination of blockIdx symbols plus a non-negative constant.
+  bool globalCoordinate(const SymVal &X) const;
   /// A value of a narrow integer type that is otherwise unknown lies in the
   /// type's range (`unsigned char c = data[i]`). The bound proves accesses
   /// in bounds; it is not taken as reached (a byte often holds a small code
@@ -209,14 +213,47 @@ private:
 
   SymVal evalConditional(const Expr *C, const Expr *T, const Expr *F);
 
+  /// An operand only some threads evaluate -- an arm of `?:`, the right side
+  /// of `&&`/`||` -- entered as execBranch enters an arm of `if`: guarded
+  /// unless its condition (`Holds` or not) is decided in every interior
+  /// block, with the condition's ranges narrowed (InterpreterExpr.cpp).
+  struct OperandArm {
+    bool Guarded;
+    std::optional<RangeMap> Ranges; ///< before narrowing, when it narrowed
+  };
+  OperandArm enterOperand(const Expr *Cond, bool Holds, bool Dep, int Interior);
+  void leaveOperand(OperandArm &Saved);
+
   /// A class-type glvalue read as a whole (copy constructor / assignment
   /// source): `float4 v = tile[i];`.
   void recordRead(const Expr *E);
 
   SymVal evalCall(const CallExpr *C);
 
+  // ---- integer intrinsics (InterpreterIntrinsics.cpp) ----------------------
+  /// The value of a call of a modelled intrinsic (min/max, bit counts,
+  /// __umul24, __umulhi, shuffles); nullopt for any other call.
+  std::optional<SymVal> intrinsicValue(const CallExpr *C, llvm::ArrayRef<SymVal> Args);
+  std::optional<SymVal> minMax(const CallExpr *C, bool Min, const SymVal &A,
+                               const SymVal &B);
+  std::optional<SymVal> bitCount(const CallExpr *C, int Which, unsigned Width,
+                                 const SymVal &X);
+  std::optional<SymVal> mulHigh(const CallExpr *C, unsigned Width, const SymVal &A,
+                                const SymVal &B);
+  std::optional<SymVal> laneValue(const CallExpr *C, const SymVal &V);
+
   PtrVal lookupPtr(const VarDecl *V) {
+    noteAccess(V);
     return Escaped.count(V) ? PtrVal() : Ptrs.lookup(V);
+  }
+  /// A variable's slot for a write (InterpreterMemo.cpp notes the access).
+  SymVal &envSlot(const VarDecl *V) {
+    noteAccess(V);
+    return Env[V];
+  }
+  PtrVal &ptrSlot(const VarDecl *V) {
+    noteAccess(V);
+    return Ptrs[V];
   }
 
   const VarDecl *localVar(const Expr *E);
@@ -431,7 +468,6 @@ private:
   bool PathShapeDep = false; ///< a condition on the path depends on blockDim/threadIdx.y/z
 
   unsigned Tx = 0, Ty = 0, Tz = 0, Tid = 0;
-  using RangeMap = llvm::DenseMap<uint64_t, Bound>;
   RangeMap SymRanges; ///< per thread: ranges of symbols (masks, counters)
   llvm::DenseSet<uint64_t> BlockSyms, ParamSyms, IterSyms;
   uint64_t Fresh = 0;
@@ -450,6 +486,66 @@ private:
   std::map<const VarDecl *, ArrayLayout> Layouts;
   std::map<const Stmt *, LoopInfo> Loops;
   std::map<const VarDecl *, std::vector<SymVal>> Carves; ///< starts, per array
+  // ---- statements every thread runs alike (InterpreterMemo.cpp) ----------
+public:
+  /// Every read or write of a local's value or pointer goes through here:
+  /// while thread 0 runs a top-level statement, the variables it touches.
+  void noteAccess(const VarDecl *V) {
+    if (Rec)
+      touch(V);
+  }
+  /// A read of threadIdx: what follows is the thread's own.
+  void noteIdentity() { ++IdentityReads; }
+  /// Something a memo could not replay (a reference bound to shared storage).
+  void noteUnreplayable() {
+    if (Rec)
+      Rec->Dirty = true;
+  }
+
+private:
+  /// The per-thread state outside Env and Ptrs that a statement reads or
+  /// leaves behind.
+  struct MemoScalars {
+    bool Guarded = false, PathShapeDep = false, LastCondDep = true, LastCondShape = true;
+    int LastInterior = -1;
+    PtrVal LastReturnPtr;
+    SyncCursor Cur;
+    std::vector<std::pair<uint32_t, size_t>> ArmFrames;
+    ArmList StickyArms;
+    uint32_t ArmId = 0;
+    uint64_t PendingValue = 0;
+    bool NoRecord = false, AtomicSite = false;
+    RangeMap Ranges;
+  };
+  /// One top-level statement as thread 0 ran it: the values of the variables
+  /// it touched before (nullopt: absent) and after, the state around it.
+  struct StmtMemo {
+    bool Valid = false, Dirty = false;
+    llvm::SmallVector<std::pair<const VarDecl *, std::optional<SymVal>>, 8> EnvIn, EnvOut;
+    llvm::SmallVector<std::pair<const VarDecl *, std::optional<PtrVal>>, 4> PtrIn, PtrOut;
+    llvm::DenseSet<const VarDecl *> Touched;
+    MemoScalars In, Out;
+    uint64_t Steps = 0;
+  };
+  /// The kernel body's top-level statements for this thread: thread 0 runs
+  /// and records each; the others replay a record whose inputs they share.
+  Flow execKernelBody();
+  Flow recordStmt(StmtMemo &M, const Stmt *S);
+  bool replayStmt(const StmtMemo &M);
+  void touch(const VarDecl *V);
+  MemoScalars scalars() const;
+  void setScalars(const MemoScalars &S);
+  /// What thread 0's run of a statement changed that no replay re-creates.
+  struct Marks {
+    uint64_t Identity, Fresh, Records, Instances, Trace, Decisions, Masks, Sets;
+    uint32_t LostAt;
+    bool operator==(const Marks &O) const;
+  };
+  Marks marks() const;
+  std::vector<StmtMemo> Memos;
+  StmtMemo *Rec = nullptr; ///< the statement thread 0 is recording
+  uint64_t IdentityReads = 0;
+
 };
 
 } // namespace cgt::smem::detail

@@ -260,6 +260,7 @@ void Interp::warpSync(const CallExpr *C, bool FullTile) {
     return;
   }
   uint64_t M = static_cast<uint64_t>(*Mask) & 0xffffffffu;
+  noteIdentity(); // the lane decides whether the mask omits it
   if (!((M >> (Tid % WarpSize)) & 1))
     Sync->Masks.push_back(MaskMisuse{C, Tid, M});
   if (M != 0xffffffffu) {

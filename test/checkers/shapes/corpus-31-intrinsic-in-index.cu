@@ -1,13 +1,15 @@
 // RUN: %cudagraph_tidy --format=text-plain --result-cache=off --quiet %s -- %cuda_args 2>&1 | FileCheck %s --check-prefix=CLEAN --allow-empty
+// RUN: not %cudagraph_tidy --format=text-plain --result-cache=off --quiet %s -- %cuda_args -DBUGGY 2>&1 | FileCheck %s --check-prefix=BUGGY
 // CLEAN-NOT: warning:
-// The -DBUGGY twin is not reported yet: a known false negative (issue 36).
+// BUGGY: warning: __shared__ array 's' is indexed out of bounds: the index reaches 8191 but the array has 4096 elements [cudagraph-shared-index-overflow]
 // Reduction corpus/31-intrinsic-in-index.cu of ../shared/shapes/2026-12-04 (issues 35, 36).
 // Class: CUDA integer intrinsics (__umul24, __mul24, __umulhi, __popc, __brev, __funnelshift*)
 // are opaque in index arithmetic (system-header functions are not interpreted), so an index
 // built with one has no range and gets no verdict.
 // Clean: 64 bins x 128 threads of byte counters fit the array; silent.
-// Buggy twin (-DBUGGY): the array still holds 32 bins; bins 32..63 overflow; silent (FN).
-//   The same index written `((w >> k) & 63u) * THREADS` is reported.
+// Buggy twin (-DBUGGY): the array still holds 32 bins; bins 32..63 overflow; reported, as the
+//   same index written `((w >> k) & 63u) * THREADS` is (InterpreterIntrinsics.cpp models
+//   __umul24 as a product, __popc/__ffs/__clz, __umulhi and shuffles by their ranges).
 #include <cuda_runtime.h>
 #define THREADS 128
 #ifndef BUGGY

@@ -29,3 +29,5 @@ gen('../../../test/checkers/cudagraph-shared-race.cu', 'race_main.cu',
 gen('../../../test/checkers/cudagraph-barrier-divergence.cu', 'div_main.cu', '#define N_VALUE 1000',
     ['unlaunchedFirstWarp<<<1, 64>>>(d);', 'unlaunchedFirstWarp<<<1, 256>>>(d);',
      'unlaunchedHalfBlock<<<1, 64>>>(d);', 'undecided<<<1, N>>>(d, 100);'])
+gen('../../../test/checkers/cudagraph-barrier-divergence-aligned.cu', 'aligned_main.cu',
+    '#define N_VALUE 1000', [])

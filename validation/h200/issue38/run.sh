@@ -7,7 +7,7 @@ python3 gen.py
 mkdir -p $OUT/raw
 { nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv; nvcc --version | tail -2;
   compute-sanitizer --version | head -3; } > $OUT/env.txt 2>&1
-for t in race div; do
+for t in race div aligned; do
   nvcc -O3 -arch=sm_90 -lineinfo -std=c++17 -o $t ${t}_main.cu > $OUT/raw/$t-build.txt 2>&1 || continue
   while read -r k; do
     [ -z "$k" ] && continue
