@@ -166,7 +166,7 @@ public:
                            FunctionModel &Out) const {
     if (auto E = expectKeys(F, Path,
                             {"name", "params", "returns", "acquires",
-                             "releases", "uses", "legalDuringCapture",
+                             "releases", "uses", "writes", "legalDuringCapture",
                              "captureNote", "capture", "stream", "statusOut",
                              "returnsLastStatus", "releasesAll", "legalInRelaxedCapture",
                              "legalInRelaxedCaptureOnOtherStream",
@@ -405,6 +405,19 @@ public:
       if (Eff.Kinds.empty())
         return error(P, "'kinds' must name at least one resource kind");
       Out.Releases.push_back(Eff);
+      return llvm::Error::success();
+    }))
+      return E;
+    if (auto E = forEachEffect(F, "writes", Where,
+                               [&](const json &A, const std::string &P) -> llvm::Error {
+      if (auto E = expectKeys(A, P, {"arg", "field"}))
+        return E;
+      WriteEffect Eff;
+      if (auto E = readArg(A, P, Out.NumParams, Eff.Arg))
+        return E;
+      if (auto E = readString(A, "field", P, Eff.Field, true))
+        return E;
+      Out.Writes.push_back(Eff);
       return llvm::Error::success();
     }))
       return E;

@@ -97,6 +97,16 @@ struct ReleaseEffect {
   bool Resets = false;
 };
 
+/// A helper that stores into a member of the struct its argument points to
+/// (`m->weights = alloc_block(..)`) something that is not a resource it
+/// acquired: after the call the caller's member no longer names what it
+/// named before, so neither a release of it nor its leak is the caller's
+/// to judge by the old value.
+struct WriteEffect {
+  int Arg = 0;
+  std::string Field;
+};
+
 struct UseEffect {
   int Arg = 0;
   std::string Kind;     ///< empty: any tracked resource
@@ -160,6 +170,7 @@ struct FunctionModel {
   std::vector<AcquireEffect> Acquires;
   std::vector<ReleaseEffect> Releases;
   std::vector<UseEffect> Uses;
+  std::vector<WriteEffect> Writes;
   /// Name of the status type returned ("cudaError_t", "CUresult"); empty if the
   /// call does not report success through its return value.
   std::string StatusType;

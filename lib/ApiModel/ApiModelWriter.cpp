@@ -92,6 +92,13 @@ Json usesJson(const std::vector<UseEffect> &Effects) {
   return Out;
 }
 
+Json writesJson(const std::vector<WriteEffect> &Effects) {
+  Json Out = Json::array();
+  for (const WriteEffect &W : Effects)
+    Out.push_back({{"arg", argValue(W.Arg)}, {"field", W.Field}});
+  return Out;
+}
+
 /// "streamOrder": the roles of ApiModel.h OrderRole, as the loader reads them.
 Json orderJson(const OrderEffect &O) {
   static const char *const Names[] = {"",         "enqueue",    "alloc",
@@ -153,6 +160,8 @@ Json functionJson(const FunctionModel &F) {
     J["releases"] = releasesJson(F.Releases);
   if (!F.Uses.empty())
     J["uses"] = usesJson(F.Uses);
+  if (!F.Writes.empty())
+    J["writes"] = writesJson(F.Writes);
   if (F.UnlistedArgsEscape)
     J["unlistedArgsEscape"] = true;
   if (F.StatusOutArg >= 0)
@@ -228,6 +237,7 @@ bool sameEntry(const FunctionModel &A, const FunctionModel &B) {
   auto Use = [](const UseEffect &E) {
     return std::tie(E.Arg, E.Kind, E.Launch, E.Instantiates, E.Rebinds, E.Copies);
   };
+  auto Write = [](const WriteEffect &E) { return std::tie(E.Arg, E.Field); };
   auto Same = [](const auto &X, const auto &Y, auto Fields) {
     return X.size() == Y.size() &&
            std::equal(X.begin(), X.end(), Y.begin(),
@@ -238,7 +248,7 @@ bool sameEntry(const FunctionModel &A, const FunctionModel &B) {
                     E.Synchronous);
   };
   return Same(A.Acquires, B.Acquires, Acq) && Same(A.Releases, B.Releases, Rel) &&
-         Same(A.Uses, B.Uses, Use) && Order(A.Order) == Order(B.Order) &&
+         Same(A.Uses, B.Uses, Use) && Same(A.Writes, B.Writes, Write) && Order(A.Order) == Order(B.Order) &&
          std::tie(A.Name, A.NumParams, A.StatusType, A.StatusOutArg, A.StatusOutField,
                   A.ReturnsLastStatus, A.ReleasesAll, A.LegalDuringCapture, A.CaptureNote,
                   A.LegalInRelaxedCapture, A.LegalInRelaxedCaptureOnOtherStream, A.QueriesCapture, A.CaptureStatusOutArg, A.Capture, A.StreamArg,

@@ -262,6 +262,7 @@ private:
   void applyCall(const CallExpr *Call, PathState &P, bool &Dead);
   void handOverEverything(PathState &P);
   void onModeledCall(const CallExpr *Call, const FunctionModel &M, PathState &P);
+  void forgetWrittenMember(const CallExpr *Call, const WriteEffect &W, PathState &P);
   void forgetWrittenOutArgs(const CallExpr *Call, const FunctionModel *M, PathState &P);
   bool readsThroughConstPointer(const CallExpr *Call, unsigned I);
   void onUnknownCall(const CallExpr *Call, PathState &P);
@@ -360,6 +361,7 @@ private:
   bool releasesOnlyOwnAcquisition(const ReleaseEffect &R) const;
   void addFieldEffects(FunctionModel &M) const;
   void noteReturnedResource(const Expr *Ret, const PathState &P);
+  void addWriteEffects(FunctionModel &M) const;
   void notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const PathState &P);
   bool notePublishedAgain(const ParmVarDecl *To, const Expr *RHS);
   std::vector<unsigned> publishedResources(const Expr *RHS, const PathState &P);
@@ -695,6 +697,10 @@ private:
     unsigned Resource = 0; ///< the local's resource it publishes (0: none)
   };
   std::vector<SummaryAcquire> SummaryAcquires;
+  /// SummaryMode: members of what a pointer parameter points to that some
+  /// path stores a value into that is no live resource of this helper
+  /// (`m->weights = alloc_block(..)` where the block has other owners).
+  std::set<std::pair<int, std::string>> SummaryWrites;
   /// SummaryMode: parameters whose acquired handle the helper also stores
   /// through another parameter (`*ipcPtr = *devMem`): two owners.
   std::set<int> PublishedTwice;

@@ -182,6 +182,7 @@ TEST(ApiModelWriter, SummaryEntriesRoundTrip) {
   Init.Uses.push_back({1, "", false});
   Init.Capture = CaptureRole::End;
   Init.StreamArg = 2;
+  Init.Writes.push_back({1, "weights"});
   FunctionModel Ok = Make;
   Ok.Name = "try_make";
   Ok.StatusType = "bool";
@@ -201,4 +202,7 @@ TEST(ApiModelWriter, SummaryEntriesRoundTrip) {
   FunctionModel Other = Init;
   Other.Acquires[1].Field = "exec";
   EXPECT_FALSE(sameEntry(Init, Other));
+  FunctionModel OtherWrite = Init;
+  OtherWrite.Writes[0].Field = "bias";
+  EXPECT_FALSE(sameEntry(Init, OtherWrite));
 }

@@ -253,11 +253,28 @@ void Analysis::notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const
   }
   if (!PVD || (Field.empty() && notePublishedAgain(PVD, RHS)))
     return;
+  int Index = static_cast<int>(PVD->getFunctionScopeIndex());
+  bool Published = false;
   for (unsigned R : publishedResources(RHS, P))
     if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live) &&
-                                 !Resources[R].Kind.empty())
-      SummaryAcquires.push_back({static_cast<int>(PVD->getFunctionScopeIndex()),
-                                 Resources[R].Kind, Field, R});
+                                 !Resources[R].Kind.empty()) {
+      SummaryAcquires.push_back({Index, Resources[R].Kind, Field, R});
+      Published = true;
+    }
+  if (!Published && !Field.empty())
+    SummaryWrites.insert({Index, Field});
+}
+
+/// Members the helper overwrote with something the caller cannot follow:
+/// those it also acquires into or releases are followed by those effects.
+void Analysis::addWriteEffects(FunctionModel &M) const {
+  for (const auto &[Index, Field] : SummaryWrites) {
+    auto SameMember = [&, Index = Index, &Field = Field](const auto &E) {
+      return E.Arg == Index && E.Field == Field;
+    };
+    if (llvm::none_of(M.Acquires, SameMember) && llvm::none_of(M.Releases, SameMember))
+      M.Writes.push_back({Index, Field});
+  }
 }
 
 /// What the right side of `*out = e` / `out->f = e` holds: the resources
@@ -381,6 +398,7 @@ std::unique_ptr<FunctionSummary> Analysis::summary() const {
       Same->OrKinds.push_back(Acq.Kind);
   }
   addFieldEffects(M);
+  addWriteEffects(M);
   // A C-style helper that acquires and returns an int or enum error code:
   // zero is success (FX_OK, 0), as for cudaError_t.
   if (M.StatusType.empty() && !M.Acquires.empty() &&

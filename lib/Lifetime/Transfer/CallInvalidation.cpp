@@ -49,6 +49,24 @@ void Analysis::forgetWrittenOutArgs(const CallExpr *Call, const FunctionModel *M
   }
 }
 
+/// `model_alloc_weights(&m)` storing a block with other owners into
+/// `m->weights`: what `m.weights` named before is no longer reachable
+/// through it. Whether the helper released it first is not known, so it
+/// escapes rather than leaks.
+void Analysis::forgetWrittenMember(const CallExpr *Call, const WriteEffect &W, PathState &P) {
+  if (W.Arg < 0 || W.Arg >= static_cast<int>(Call->getNumArgs()))
+    return;
+  Key K = fieldTarget(Call, W.Arg, W.Field);
+  auto Bound = K ? P.Bind.find(K) : P.Bind.end();
+  if (Bound == P.Bind.end())
+    return;
+  for (unsigned R : Bound->second)
+    if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
+      RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
+  invalidateFacts(K, P);
+  unbind(K, P, /*At=*/nullptr, "is overwritten");
+}
+
 bool Analysis::readsThroughConstPointer(const CallExpr *Call, unsigned I) {
   bool Variadic = false;
   QualType Param = paramTypeOf(A.calleeOf(Call), I, &Variadic);

@@ -331,6 +331,8 @@ void Analysis::onModeledCall(const CallExpr *Call, const FunctionModel &M,
   if (!onEndIntoExistingGraph(Call, M, P))
     for (const AcquireEffect &Acq : M.Acquires)
       acquire(Call, M, Acq, P);
+  for (const WriteEffect &W : M.Writes)
+    forgetWrittenMember(Call, W, P);
   forgetWrittenOutArgs(Call, &M, P);
 }
 
