@@ -120,6 +120,12 @@ public:
   const std::map<const FieldDecl *, LiveOnReturn> &membersLiveAtExit() const {
     return MembersLiveAtExit;
   }
+  /// And the members of its pointer parameters (by index) it may return
+  /// holding what it acquired (ParamMembers.cpp).
+  const std::map<std::pair<unsigned, const FieldDecl *>, LiveOnReturn> &
+  paramMembersLiveAtExit() const {
+    return ParamMembersLiveAtExit;
+  }
 
 private:
   struct EdgeTest {
@@ -378,6 +384,8 @@ private:
   // --- members other methods may leave live (Members.cpp) ---
   void seedMembersLiveOnEntry(PathState &Entry);
   void seedTestedParamMembers(PathState &Entry);
+  void seedParamMembersLeftLive(PathState &Entry);
+  void noteParamMemberAtExit(Key K, const Resource &Res);
   static bool mentionsMemberOf(const Stmt *S, const ValueDecl *Base, const FieldDecl *F);
   void noteMembersAtExit(const PathState &P, SourceLocation Where);
   void forgetMembersChangedBy(const CallExpr *Call, PathState &P);
@@ -546,6 +554,7 @@ private:
   };
   std::map<unsigned, ContainerInsertion> ContainerInsertions;
   std::map<const FieldDecl *, LiveOnReturn> MembersLiveAtExit;
+  std::map<std::pair<unsigned, const FieldDecl *>, LiveOnReturn> ParamMembersLiveAtExit;
   std::map<const CallExpr *, unsigned> ReturnedResource;
   llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;
   /// Case labels' constants, and each switch's in case-list order: every
