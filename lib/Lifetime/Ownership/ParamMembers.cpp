@@ -21,7 +21,9 @@
 //     handed out;
 //   * the file calls the function again on one object with nothing in
 //     between that may change the member (OwnershipIndex::
-//     reachedWithMemberLive: in a loop, or twice in one function);
+//     reachedWithMemberLive: in a loop, or twice in one function), an
+//     object the caller cannot follow member by member (a plain local
+//     struct it can: the callee's summary reports the second call there);
 //   * no condition deciding the acquisition tests another member of the
 //     object (a flag that may say whether the member is live, as
 //     CompanionFlags.cpp says for methods).
@@ -74,10 +76,17 @@ OwnershipIndex::objectsPassedTo(const CallExpr *Call) {
     if (const auto *AddrOf = dyn_cast<UnaryOperator>(Arg); AddrOf && AddrOf->getOpcode() == UO_AddrOf)
       Arg = AddrOf->getSubExpr()->IgnoreParenImpCasts();
     // One object as written: a variable or a member, not an element or a
-    // call's result, nor `this` (the class's own protocol).
-    if (isa<DeclRefExpr>(Arg) ||
-        (isa<MemberExpr>(Arg) && isa<CXXThisExpr>(cast<MemberExpr>(Arg)->getBase()->IgnoreParenImpCasts())))
+    // call's result, nor `this` (the class's own protocol). A plain local
+    // struct is followed member by member at the caller, through the
+    // callee's summary, which reports the second call there.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Arg)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD || !isPlainLocalAggregate(VD))
+        Out.push_back({I, Arg});
+    } else if (const auto *ME = dyn_cast<MemberExpr>(Arg);
+               ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts())) {
       Out.push_back({I, Arg});
+    }
   }
   return Out;
 }
