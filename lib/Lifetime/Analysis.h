@@ -120,6 +120,12 @@ public:
   const std::map<const FieldDecl *, LiveOnReturn> &membersLiveAtExit() const {
     return MembersLiveAtExit;
   }
+  /// And the members of its pointer parameters (by index) it may return
+  /// holding what it acquired (ParamMembers.cpp).
+  const std::map<std::pair<unsigned, const FieldDecl *>, LiveOnReturn> &
+  paramMembersLiveAtExit() const {
+    return ParamMembersLiveAtExit;
+  }
 
 private:
   struct EdgeTest {
@@ -160,6 +166,9 @@ private:
     bool KeepFactsApart = false;        ///< joins `c ? a : b`: facts decide
     bool HasDeaths = false;             ///< leaves a scope
     bool CaptureIllegal = false;        ///< calls what a capture forbids
+    /// Calls a rule that needs the open captures of other disjuncts
+    /// (CaptureContext.cpp).
+    bool NeedsCaptureContext = false;
     /// Variables read as the whole value assigned to another (`c = bs`):
     /// the copy is a value fact about them (ValueFacts.cpp).
     llvm::SmallVector<const Decl *, 4> Copied;
@@ -377,6 +386,8 @@ private:
   // --- members other methods may leave live (Members.cpp) ---
   void seedMembersLiveOnEntry(PathState &Entry);
   void seedTestedParamMembers(PathState &Entry);
+  void seedParamMembersLeftLive(PathState &Entry);
+  void noteParamMemberAtExit(Key K, const Resource &Res);
   static bool mentionsMemberOf(const Stmt *S, const ValueDecl *Base, const FieldDecl *F);
   void noteMembersAtExit(const PathState &P, SourceLocation Where);
   void forgetMembersChangedBy(const CallExpr *Call, PathState &P);
@@ -394,6 +405,12 @@ private:
   void reportCaptureOpen(unsigned R, const ResState &RS, SourceLocation Where);
   unsigned captureOnStreamArg(const CallExpr *Call, const FunctionModel &M, const PathState &P);
   void checkCapturedFree(const CallExpr *Call, const FunctionModel &M, const PathState &P);
+  // --- open captures seen from other disjuncts (CaptureContext.cpp) ---
+  static bool needsCaptureContext(const FunctionModel *M);
+  void orderForCaptureContext(const CFGBlock *B, StateSet &S);
+  void noteOpenCaptures(const CallExpr *Call, const FunctionModel &M, const PathState &P);
+  unsigned openCaptureOnStreamArg(const CallExpr *Call, const FunctionModel &M,
+                                  const PathState &P);
   bool captureOpenOn(const Expr *Stream, const PathState &P);
   void noteCaptureStatus(const CallExpr *Call, PathState &P);
   std::optional<std::pair<unsigned, bool>> captureQueryOf(const FunctionDecl *Helper);
@@ -539,6 +556,7 @@ private:
   };
   std::map<unsigned, ContainerInsertion> ContainerInsertions;
   std::map<const FieldDecl *, LiveOnReturn> MembersLiveAtExit;
+  std::map<std::pair<unsigned, const FieldDecl *>, LiveOnReturn> ParamMembersLiveAtExit;
   std::map<const CallExpr *, unsigned> ReturnedResource;
   llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;
   /// Case labels' constants, and each switch's in case-list order: every
@@ -712,6 +730,15 @@ private:
     bool EndedHere = false;
   };
   std::map<unsigned, CaptureInfo> Captures;
+  /// A capture surely open at a call of the block being transferred, as
+  /// the disjunct that tracks it saw it there (CaptureContext.cpp).
+  struct OpenCaptureSeen {
+    unsigned R;
+    Key Stream; ///< the capture place
+    FlatMap<uintptr_t, bool> Facts;
+    values::Constraints Values;
+  };
+  std::map<const CallExpr *, std::vector<OpenCaptureSeen>> OpenCapturesAt;
   /// The streams (places) this function ends a capture on.
   std::set<Key> CaptureEnds;
   /// End calls that close a capture into an existing graph, and that graph.

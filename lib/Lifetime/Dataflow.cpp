@@ -154,6 +154,7 @@ bool Analysis::leavesFunction(const CFGBlock *B) const {
 
 void Analysis::transferBlock(const CFGBlock *B, StateSet &S) {
   CurrentBlock = B;
+  orderForCaptureContext(B, S); // CaptureContext.cpp
   StateSet Alive;
   Alive.reserve(S.size());
   // The base comes first and stands for every path: where it dies (a call
@@ -199,6 +200,9 @@ void Analysis::transferBlock(const CFGBlock *B, StateSet &S) {
     else if (Dispatch)
       Diverted.push_back({Dispatch, std::move(P)});
   }
+  auto ByTracked = [](const PathState &L, const PathState &R) { return L.Tracked < R.Tracked; };
+  if (!std::is_sorted(Alive.begin(), Alive.end(), ByTracked)) // captures went first
+    std::stable_sort(Alive.begin(), Alive.end(), ByTracked);
   S = std::move(Alive);
 }
 

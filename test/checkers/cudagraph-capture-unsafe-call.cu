@@ -417,6 +417,100 @@ void free_async_of_parameter(cudaStream_t s, float *d, cudaGraph_t *g) {
   cudaStreamEndCapture(s, g);
 }
 
+// A status test on the begin call splits the paths where the capture is open
+// from the buffer's: the rule still needs both on one path (issue 36).
+#define ABORT_CK(x) do { if ((x) != cudaSuccess) abort(); } while (0)
+void free_async_of_malloc_checked_begin(cudaStream_t s, cudaGraph_t *g) {
+  float *d_ck;
+  ABORT_CK(cudaMalloc(&d_ck, 128));
+  ABORT_CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  kern<<<1, 32, 0, s>>>(d_ck);
+  cudaFreeAsync(d_ck, s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaFreeAsync' is called while stream 's' is capturing: 'd_ck' was not allocated by the capture
+  ABORT_CK(cudaStreamEndCapture(s, g));
+}
+
+void free_async_of_malloc_begin_tested(cudaStream_t s, cudaGraph_t *g) {
+  float *d_if;
+  if (cudaMalloc(&d_if, 128) != cudaSuccess)
+    return;
+  if (cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) != cudaSuccess)
+    return;
+  kern<<<1, 32, 0, s>>>(d_if);
+  cudaFreeAsync(d_if, s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaFreeAsync' is called while stream 's' is capturing: 'd_if' was not allocated by the capture
+  cudaStreamEndCapture(s, g);
+}
+
+cudaError_t free_async_of_malloc_status_var(cudaStream_t s, cudaGraph_t *g) {
+  float *d_st = nullptr;
+  cudaError_t err = cudaMalloc(&d_st, 128);
+  if (err)
+    goto fail;
+  err = cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (err)
+    goto fail;
+  kern<<<1, 32, 0, s>>>(d_st);
+  cudaFreeAsync(d_st, s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaFreeAsync' is called while stream 's' is capturing: 'd_st' was not allocated by the capture
+  err = cudaStreamEndCapture(s, g);
+fail:
+  return err;
+}
+
+// Clean twins of the three: a graph allocation made in the capture; the
+// free after the capture ends; the capture on another stream.
+void free_async_of_graph_allocation_checked_begin(cudaStream_t s, cudaGraph_t *g) {
+  float *d;
+  ABORT_CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  ABORT_CK(cudaMallocAsync(&d, 128, s));
+  kern<<<1, 32, 0, s>>>(d);
+  cudaFreeAsync(d, s);
+  ABORT_CK(cudaStreamEndCapture(s, g));
+}
+
+void free_async_after_checked_capture(cudaStream_t s, cudaGraph_t *g) {
+  float *d;
+  if (cudaMalloc(&d, 128) != cudaSuccess)
+    return;
+  if (cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) != cudaSuccess)
+    return;
+  kern<<<1, 32, 0, s>>>(d);
+  if (cudaStreamEndCapture(s, g) != cudaSuccess)
+    return;
+  cudaFreeAsync(d, s);
+}
+
+cudaError_t free_async_on_other_stream_status_var(cudaStream_t s, cudaStream_t other,
+                                                  cudaGraph_t *g) {
+  float *d = nullptr;
+  cudaError_t err = cudaMalloc(&d, 128);
+  if (err)
+    goto fail;
+  err = cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (err)
+    goto fail;
+  kern<<<1, 32, 0, s>>>(d);
+  err = cudaStreamEndCapture(s, g);
+  cudaFreeAsync(d, other);
+fail:
+  return err;
+}
+
+// The capture and the buffer on disjoint paths: begun only under `graphs`,
+// allocated only without it.
+void free_async_capture_and_malloc_exclusive(cudaStream_t s, bool graphs, cudaGraph_t *g) {
+  float *d = nullptr;
+  if (graphs)
+    ABORT_CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  else
+    ABORT_CK(cudaMalloc(&d, 128));
+  if (!graphs)
+    cudaFreeAsync(d, s);
+  if (graphs)
+    ABORT_CK(cudaStreamEndCapture(s, g));
+}
+
 // Prohibited in every mode: prefetching, launching a graph into the capture.
 void prefetch_inside(cudaStream_t s, float *m, cudaGraph_t *g) {
   cudaMemLocation loc = {cudaMemLocationTypeDevice, 0};

@@ -294,6 +294,106 @@ int ws_reserve_fixed(workspace_t *ws, size_t n) {
 
 void ws_free(workspace_t *ws) { cudaFree(ws->buf); }
 
+// ---- a free function that updates an object it is given by pointer, ------
+// ---- called again on that object: its earlier call left the member live ---
+
+struct GraphSlot {
+  ~GraphSlot() {
+    if (exec != nullptr) cudaGraphExecDestroy(exec);
+    if (graph != nullptr) cudaGraphDestroy(graph);
+  }
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  bool captured = false;
+};
+
+void slot_rebuild(GraphSlot *c, cudaStream_t s, bool rebuild) {
+  if (rebuild) {
+    if (cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) != cudaSuccess) return;
+    if (cudaStreamEndCapture(s, &c->graph) != cudaSuccess) return;
+    // CHECK-MESSAGES-GRAPH: :[[@LINE-1]]:9: warning: 'cudaStreamEndCapture' overwrites 'c->graph', which still holds a live captured graph; destroy it with cudaGraphDestroy first [cudagraph-capture-without-destroy]
+  }
+  if (c->exec == nullptr)
+    cudaGraphInstantiate(&c->exec, c->graph, 0);
+  cudaGraphLaunch(c->exec, s);
+}
+
+void slot_serve(cudaStream_t s, int steps) {
+  GraphSlot c;
+  for (int i = 0; i < steps; ++i) slot_rebuild(&c, s, i % 8 == 0);
+}
+
+// Twice on one object, no loop.
+void slot_capture(GraphSlot *c, cudaStream_t s) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaStreamEndCapture(s, &c->graph);
+  // CHECK-MESSAGES-GRAPH: :[[@LINE-1]]:3: warning: 'cudaStreamEndCapture' overwrites 'c->graph'{{.*}} [cudagraph-capture-without-destroy]
+}
+
+void slot_capture_twice(cudaStream_t s) {
+  GraphSlot c;
+  slot_capture(&c, s);
+  slot_capture(&c, s);
+}
+
+// Clean twins: the graph is destroyed first; the function runs once per
+// object; the loop makes a new object each time; a call in between
+// releases it; a flag of the object decides the capture.
+void slot_rebuild_fixed(GraphSlot *c, cudaStream_t s) {
+  if (cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) != cudaSuccess) return;
+  if (c->graph != nullptr) { cudaGraphDestroy(c->graph); c->graph = nullptr; }
+  cudaStreamEndCapture(s, &c->graph);
+}
+
+void slot_serve_fixed(cudaStream_t s, int steps) {
+  GraphSlot c;
+  for (int i = 0; i < steps; ++i) slot_rebuild_fixed(&c, s);
+}
+
+void slot_capture_once(GraphSlot *c, cudaStream_t s) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaStreamEndCapture(s, &c->graph);
+}
+
+void slot_serve_once(cudaStream_t s, int steps) {
+  GraphSlot c;
+  slot_capture_once(&c, s);
+  for (int i = 0; i < steps; ++i) {
+    GraphSlot fresh;
+    slot_capture_once(&fresh, s);
+  }
+}
+
+void slot_drop(GraphSlot *c) {
+  cudaGraphDestroy(c->graph);
+  c->graph = nullptr;
+}
+
+void slot_capture_dropped(GraphSlot *c, cudaStream_t s) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaStreamEndCapture(s, &c->graph);
+}
+
+void slot_serve_dropped(cudaStream_t s, int steps) {
+  GraphSlot c;
+  for (int i = 0; i < steps; ++i) {
+    slot_capture_dropped(&c, s);
+    slot_drop(&c);
+  }
+}
+
+void slot_capture_flagged(GraphSlot *c, cudaStream_t s) {
+  if (c->captured) return;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaStreamEndCapture(s, &c->graph);
+  c->captured = true;
+}
+
+void slot_serve_flagged(cudaStream_t s, int steps) {
+  GraphSlot c;
+  for (int i = 0; i < steps; ++i) slot_capture_flagged(&c, s);
+}
+
 // ---- instances of static storage are singletons: their members live ------
 // ---- as long as the program; a local class's methods are indexed too ------
 

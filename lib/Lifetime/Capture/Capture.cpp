@@ -300,7 +300,9 @@ void Analysis::checkCapturedFree(const CallExpr *Call, const FunctionModel &M,
     if (!Eff.StreamOrdered || Eff.ThroughPointer || Eff.Arg < 0 ||
         Eff.Arg >= static_cast<int>(Call->getNumArgs()))
       continue;
-    unsigned Capture = captureOnStreamArg(Call, M, P);
+    // The capture may be followed in another disjunct than the memory
+    // (CaptureContext.cpp).
+    unsigned Capture = openCaptureOnStreamArg(Call, M, P);
     Key K = Capture ? storageOf(Call->getArg(Eff.Arg)) : nullptr;
     auto B = K ? P.Bind.find(K) : P.Bind.end();
     if (B == P.Bind.end())

@@ -42,8 +42,10 @@ const CXXMethodDecl *Analysis::methodOfThis() const {
 void Analysis::seedMembersLiveOnEntry(PathState &Entry) {
   if (SummaryMode || CollectMembers)
     return;
-  if (NamesMembers)
+  if (NamesMembers) {
     seedTestedParamMembers(Entry);
+    seedParamMembersLeftLive(Entry); // ParamMembers.cpp
+  }
   const CXXMethodDecl *MD = methodOfThis();
   if (!MD)
     return;
@@ -107,6 +109,10 @@ void Analysis::noteMembersAtExit(const PathState &P, SourceLocation Where) {
     return;
   for (const auto &[K, Ids] : P.Bind) {
     const auto *Field = K->whole() ? dyn_cast<FieldDecl>(K->Decl) : nullptr;
+    if (CollectMembers && !Field)
+      for (unsigned R : Ids)
+        if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
+          noteParamMemberAtExit(K, Resources[R]); // ParamMembers.cpp
     if (!Field)
       continue;
     for (unsigned R : Ids) {

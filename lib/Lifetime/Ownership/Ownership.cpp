@@ -479,8 +479,16 @@ void OwnershipIndex::addAcquisition(const CallExpr *Call, const FunctionModel &M
 void OwnershipIndex::noteRepeatedCall(const CallExpr *Call, const FunctionDecl *Callee,
                                       const FunctionDecl *In, const AncestorChain &PM) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
-  if (!MC)
+  if (!MC) {
+    // `step(&c, ...)`: a function given the object (ParamMembers.cpp).
+    for (auto [I, Object] : objectsPassedTo(Call)) {
+      const Stmt *Loop = enclosingLoop(Call, PM);
+      ObjectCalls.push_back({Callee, In, text(Object),
+                             Loop && !declaredInside(Object, Loop) ? Loop : nullptr,
+                             Call->getBeginLoc(), static_cast<int>(I)});
+    }
     return;
+  }
   if (isThisCall(Call)) {
     ObjectCalls.push_back({Callee, In, "this", enclosingLoop(Call, PM), Call->getBeginLoc()});
     return;

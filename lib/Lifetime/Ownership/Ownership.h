@@ -26,7 +26,10 @@
 //                     leave a member holding a live resource when they
 //                     return, so that another method, or a second call of
 //                     the same one, that acquires into it without releasing
-//                     or testing it first overwrites a live resource
+//                     or testing it first overwrites a live resource; and
+//                     which members of an object a free function given it
+//                     by pointer may find as its own earlier call on that
+//                     object left them (ParamMembers.cpp)
 //
 // Ownership.cpp builds the index, OwnershipFindings.cpp reports the first
 // two conclusions, OwnershipEntry.cpp answers the third (with the flags
@@ -118,8 +121,18 @@ public:
   /// `Leaver` left live: `Leaver` then `M` on one object with no call
   /// between that may release it, `M` in a loop that releases nothing, or
   /// a method of the class that calls `M` without releasing `F` first.
+  /// `Param` >= 0: `M` is a function given the object by pointer as that
+  /// argument (ParamMembers.cpp), -1: a method of the object.
   bool reachedWithMemberLive(const clang::FieldDecl *F, const clang::FunctionDecl *Leaver,
-                             const clang::CXXMethodDecl *M) const;
+                             const clang::FunctionDecl *M, int Param = -1) const;
+  /// The members of the object `FD` is given by pointer as `P` that `FD`
+  /// should assume an earlier call of itself left live (ParamMembers.cpp).
+  std::map<const clang::FieldDecl *, LiveOnReturn>
+  liveOnEntryThrough(const clang::FunctionDecl *FD, const clang::ParmVarDecl *P);
+  /// `step(&c, ...)`: the arguments that hand a free function an object by
+  /// pointer, with their index, as the object (`c`).
+  static std::vector<std::pair<unsigned, const clang::Expr *>>
+  objectsPassedTo(const clang::CallExpr *Call);
   /// Methods may be called again on a live object: false for constructors
   /// and for methods only constructors call.
   bool runsOnFreshObject(const clang::CXXMethodDecl *M) const;
@@ -217,6 +230,7 @@ private:
     std::string Object;
     const clang::Stmt *Loop;           ///< innermost loop around the call
     clang::SourceLocation At;
+    int Param = -1; ///< the argument that is the object; -1 for a method call
   };
   std::vector<ObjectCall> ObjectCalls;
   std::map<std::tuple<const clang::FunctionDecl *, const clang::FunctionDecl *, std::string>,
@@ -230,6 +244,11 @@ private:
   std::set<const clang::CXXRecordDecl *> StaticInstances;
   std::set<const clang::CXXRecordDecl *> LeaversDone;
   std::map<const clang::FieldDecl *, std::vector<LiveOnReturn>> Leavers;
+  /// Per function: the members of its pointer parameters it may return
+  /// holding what it acquired (ParamMembers.cpp).
+  std::map<const clang::FunctionDecl *,
+           std::map<std::pair<unsigned, const clang::FieldDecl *>, LiveOnReturn>>
+      ParamLeavers;
   /// Per function: the locals acquired into by address (acquisitionOfLocal).
   llvm::DenseMap<const clang::FunctionDecl *,
                  llvm::DenseMap<const clang::VarDecl *, LocalAcquisition>>

@@ -75,7 +75,7 @@ bool OwnershipIndex::calledRepeatedly(const CXXMethodDecl *M) const {
 }
 
 bool OwnershipIndex::reachedWithMemberLive(const FieldDecl *F, const FunctionDecl *Leaver,
-                                           const CXXMethodDecl *M) const {
+                                           const FunctionDecl *M, int Param) const {
   const FunctionDecl *L = Leaver->getCanonicalDecl();
   const FunctionDecl *Me = M->getCanonicalDecl();
   const SourceManager &SM = A.Ctx.getSourceManager();
@@ -101,7 +101,7 @@ bool OwnershipIndex::reachedWithMemberLive(const FieldDecl *F, const FunctionDec
     });
   };
   for (const ObjectCall &Then : ObjectCalls) {
-    if (Then.Callee != Me)
+    if (Then.Callee != Me || Then.Param != Param)
       continue;
     if (L == Me && Then.Loop && !ReleasedInLoop(Then))
       return true;
@@ -115,7 +115,7 @@ bool OwnershipIndex::reachedWithMemberLive(const FieldDecl *F, const FunctionDec
         return true;
     }
     for (const ObjectCall &First : ObjectCalls)
-      if (First.Callee == L && SameObject(First, Then) &&
+      if (First.Callee == L && First.Param == Param && SameObject(First, Then) &&
           SM.isBeforeInTranslationUnit(First.At, Then.At) && !ReleasedBetween(First, Then))
         return true;
   }

@@ -168,6 +168,7 @@ void Analysis::scanMentions() {
             M.Global = true;
           if (FM && !FM->LegalDuringCapture)
             M.CaptureIllegal = true; // matters to every open capture (Capture.cpp)
+          M.NeedsCaptureContext |= needsCaptureContext(FM);
         }
         // Children go on in reverse, so that they come off in source order.
         size_t First = Stack.size();

@@ -325,6 +325,7 @@ void Analysis::onModeledCall(const CallExpr *Call, const FunctionModel &M,
     }
   if (llvm::any_of(M.Uses, [](const UseEffect &U) { return U.Launch; }))
     forgetUntrackedGraphMemory(P);
+  noteOpenCaptures(Call, M, P); // for the other disjuncts (CaptureContext.cpp)
   checkCapturedFree(Call, M, P); // before the release: what was allocated where
   for (const ReleaseEffect &R : M.Releases)
     release(Call, M, R, P);
