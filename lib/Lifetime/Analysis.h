@@ -359,7 +359,7 @@ private:
   std::vector<PathNote> trailNotes(const ResState &RS) const;
 
   // --- helper summaries (SummaryMode) ---
-  void noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff);
+  void noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff, const CallExpr *At);
   void noteFieldReleaseThroughParam(const ParmVarDecl *PVD, StringRef Field,
                                     const ReleaseEffect &Eff, const CallExpr *At);
   void noteFieldAcquisition(Key Target, const CallExpr *At, const PathState &P);
@@ -371,6 +371,10 @@ private:
   void addFieldEffects(FunctionModel &M) const;
   void noteReturnedResource(const Expr *Ret, const PathState &P);
   void addWriteEffects(FunctionModel &M) const;
+  void noteWrittenMember(Key K);
+  void noteDerefStore(int Index, const Expr *LHS);
+  bool leavesPointeeReset(const ReleaseEffect &R) const;
+  const Stmt *controllingStatement(const Stmt *S) const;
   void notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const PathState &P);
   bool notePublishedAgain(const ParmVarDecl *To, const Expr *RHS);
   std::vector<unsigned> publishedResources(const Expr *RHS, const PathState &P);
@@ -754,8 +758,11 @@ private:
     int Graph;
   };
   std::vector<CaptureIntoParam> SummaryCapturesIntoGraphs;
-  /// SummaryMode: releases of what a pointer parameter points to.
+  /// SummaryMode: releases of what a pointer parameter points to, the
+  /// first of them by parameter, and the stores `*p = e` through each.
   std::vector<ReleaseEffect> SummaryDerefReleases;
+  std::map<int, const CallExpr *> FirstDerefRelease;
+  std::map<int, std::vector<const Expr *>> DerefStores;
   /// SummaryMode: members of pointer or reference parameters released here
   /// that this function did not acquire (`cudaStreamDestroy(ctx->stream)`).
   std::vector<ReleaseEffect> SummaryFieldReleases;

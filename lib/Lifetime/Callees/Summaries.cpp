@@ -12,6 +12,8 @@
 //   one handle stored through two params    -> acquires into neither
 //   release of c->f it did not acquire      -> releases the member "f"
 //     ... then c->f = NULL / c->f = other   -> ... and resets it ("resets")
+//   release of *p, then *p = NULL           -> releases through p, resets
+//   c->f = e, e no live resource of its own -> writes "f" (SummaryWrites.cpp)
 //   acquire(&c->f) where c->g tested null  -> acquires "if c->g is empty"
 //
 // Kinds that differ by path are "any of these" (OrKinds); a call passing a
@@ -40,7 +42,8 @@ const ParmVarDecl *Analysis::outParameter(const Expr *E, bool AddressTaken) cons
 
 /// `cudaGraphExecDestroy(*pExec)` in a helper: its callers' `&exec` is
 /// released through the pointer.
-void Analysis::noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff) {
+void Analysis::noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff,
+                                       const CallExpr *At) {
   const auto *Deref = dyn_cast<UnaryOperator>(Arg);
   if (!Deref || Deref->getOpcode() != UO_Deref || Eff.ThroughPointer)
     return;
@@ -49,6 +52,7 @@ void Analysis::noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff
   if (!PVD)
     return;
   int Index = PVD->getFunctionScopeIndex();
+  FirstDerefRelease.try_emplace(Index, At);
   if (llvm::none_of(SummaryDerefReleases, [&](const ReleaseEffect &R) { return R.Arg == Index; }))
     SummaryDerefReleases.push_back({Index, Eff.Kinds, /*ThroughPointer=*/true});
 }
@@ -261,21 +265,14 @@ void Analysis::notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const
       SummaryAcquires.push_back({Index, Resources[R].Kind, Field, R});
       Published = true;
     }
-  if (!Published && !Field.empty())
+  if (Published)
+    return;
+  if (!Field.empty())
     SummaryWrites.insert({Index, Field});
+  else if (Deref && Deref->getOpcode() == UO_Deref)
+    noteDerefStore(Index, LHS);
 }
 
-/// Members the helper overwrote with something the caller cannot follow:
-/// those it also acquires into or releases are followed by those effects.
-void Analysis::addWriteEffects(FunctionModel &M) const {
-  for (const auto &[Index, Field] : SummaryWrites) {
-    auto SameMember = [&, Index = Index, &Field = Field](const auto &E) {
-      return E.Arg == Index && E.Field == Field;
-    };
-    if (llvm::none_of(M.Acquires, SameMember) && llvm::none_of(M.Releases, SameMember))
-      M.Writes.push_back({Index, Field});
-  }
-}
 
 /// What the right side of `*out = e` / `out->f = e` holds: the resources
 /// bound to the place `e` names, or the one a factory call returns
@@ -378,8 +375,10 @@ std::unique_ptr<FunctionSummary> Analysis::summary() const {
       M.Uses.push_back(usesParam(PVD));
   }
   for (const ReleaseEffect &R : SummaryDerefReleases)
-    if (llvm::none_of(M.Releases, [&](const ReleaseEffect &E) { return E.Arg == R.Arg; }))
+    if (llvm::none_of(M.Releases, [&](const ReleaseEffect &E) { return E.Arg == R.Arg; })) {
       M.Releases.push_back(R);
+      M.Releases.back().Resets = leavesPointeeReset(R);
+    }
   // A helper that acquires different kinds into one parameter on different
   // paths (`switch (space)` over cudaMalloc, cudaMallocHost): the caller
   // cannot know which family releases it, so any of them may (the resource

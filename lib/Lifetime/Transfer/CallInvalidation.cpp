@@ -57,6 +57,7 @@ void Analysis::forgetWrittenMember(const CallExpr *Call, const WriteEffect &W, P
   if (W.Arg < 0 || W.Arg >= static_cast<int>(Call->getNumArgs()))
     return;
   Key K = fieldTarget(Call, W.Arg, W.Field);
+  noteWrittenMember(K); // SummaryWrites.cpp: a helper calling this one writes it too
   auto Bound = K ? P.Bind.find(K) : P.Bind.end();
   if (Bound == P.Bind.end())
     return;

@@ -20,7 +20,7 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
     return;
   const Expr *Arg = strip(Call->getArg(Eff.Arg));
   if (SummaryMode)
-    noteReleaseThroughParam(Arg, Eff);
+    noteReleaseThroughParam(Arg, Eff, Call);
   if (Eff.ThroughPointer) {
     const auto *AddrOf = dyn_cast<UnaryOperator>(Arg);
     if (!AddrOf || AddrOf->getOpcode() != UO_AddrOf)
@@ -35,8 +35,9 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
   invalidateFacts(K, P); // a destroyed handle is no longer "known live"
   forgetExecReferences(K, P);
   releaseBound(Call, M, Eff, K, Arg, P);
-  // The helper nulled or replaced the member after releasing it.
-  if (Eff.Resets && !Eff.Field.empty())
+  // The helper nulled or replaced the member, or what the pointer points
+  // to (`cudaFree(*p); *p = nullptr;`), after releasing it.
+  if (Eff.Resets && (!Eff.Field.empty() || Eff.ThroughPointer))
     unbind(K, P, nullptr, "");
 }
 
