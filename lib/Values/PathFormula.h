@@ -104,8 +104,10 @@ public:
   /// iteration too).
   bool startedOnPivot(const Skip &S);
   /// The places the path wrote since `Since`, each once (ids of this
-  /// formula, comparable only with each other).
-  std::vector<unsigned> placesWrittenSince(Mark Since) const;
+  /// formula, comparable only with each other); with `LiveAtHeadOf` (a
+  /// loop), not the locals its body declares, dead at its head.
+  std::vector<unsigned> placesWrittenSince(Mark Since,
+                                           const clang::Stmt *LiveAtHeadOf = nullptr) const;
 
 private:
   struct Val {
@@ -134,6 +136,7 @@ private:
   void applyCall(const clang::Expr *Call, const clang::FunctionDecl *Callee,
                  llvm::ArrayRef<const clang::Expr *> Args, const clang::Expr *Object);
   void scanEscapes();
+  bool declaredInBody(PlaceId P, const clang::Stmt *Loop) const;
   bool isQueryOutArgument(const clang::UnaryOperator *AddrOf, const clang::Stmt *Parent) const;
   void scanMonotoneLocals();
   const clang::VarDecl *unitCounterOf(const clang::Stmt *Loop, int &Step);

@@ -36,6 +36,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Values/PathFormula.h"
+#include "clang/Basic/SourceManager.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/StmtVisitor.h"
@@ -101,12 +102,37 @@ void PathFormula::scanMonotoneLocals() {
   }
 }
 
-std::vector<unsigned> PathFormula::placesWrittenSince(Mark Since) const {
+/// A local declared in `Loop`'s body: dead at the loop's head, where every
+/// iteration declares it again before it is read.
+bool PathFormula::declaredInBody(PlaceId P, const Stmt *Loop) const {
+  const Stmt *Body = nullptr;
+  if (const auto *For = dyn_cast_or_null<ForStmt>(Loop))
+    Body = For->getBody();
+  else if (const auto *While = dyn_cast_or_null<WhileStmt>(Loop))
+    Body = While->getBody();
+  else if (const auto *Do = dyn_cast_or_null<DoStmt>(Loop))
+    Body = Do->getBody();
+  else if (const auto *Range = dyn_cast_or_null<CXXForRangeStmt>(Loop))
+    Body = Range->getBody();
+  const PlaceInfo &Info = Places[P];
+  if (!Body || Info.Path.size() != 1 || !Info.Path.front())
+    return false;
+  const auto *VD = static_cast<const VarDecl *>(Info.Path.front());
+  if (!isa<VarDecl>(VD) || isa<ParmVarDecl>(VD) || !VD->hasLocalStorage())
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceRange R = Body->getSourceRange();
+  SourceLocation L = VD->getLocation();
+  return !SM.isBeforeInTranslationUnit(L, R.getBegin()) &&
+         !SM.isBeforeInTranslationUnit(R.getEnd(), L);
+}
+
+std::vector<unsigned> PathFormula::placesWrittenSince(Mark Since, const Stmt *LiveAtHeadOf) const {
   std::vector<unsigned> Written;
   for (size_t I = Since.Undo; I < Undo.size(); ++I)
     if (!Undo[I].IsCall && !Undo[I].FirstRead) {
       PlaceId P = static_cast<PlaceId>(reinterpret_cast<uintptr_t>(Undo[I].Key));
-      if (!llvm::is_contained(Written, P))
+      if (!llvm::is_contained(Written, P) && !(LiveAtHeadOf && declaredInBody(P, LiveAtHeadOf)))
         Written.push_back(P);
     }
   return Written;

@@ -146,25 +146,34 @@ Analysis::LoopHeadStep Analysis::accelerateLoop(const CFGBlock *B,
                                                 LoopHeadVisit &Visit) {
   unsigned Accelerated = 0, PivotStarts = 0;
   const LoopHeadVisit *Previous = nullptr;
+  std::set<unsigned> SkippedBefore; // by any skip at this head on the path
   for (const LoopHeadVisit &V : Heads)
     if (V.Block == B) {
       Previous = &V;
       Accelerated += V.Accelerated;
       PivotStarts += V.AfterPivot;
+      SkippedBefore.insert(V.Skipped.begin(), V.Skipped.end());
     }
   if (!Previous || !sameResources(Previous->States, S))
     return LoopHeadStep::Enter;
+  std::vector<unsigned> WrittenSince =
+      Formula.placesWrittenSince(Previous->Formula, B->getTerminatorStmt());
   if (Previous->Accelerated &&
-      llvm::all_of(Formula.placesWrittenSince(Previous->Formula),
-                   [&](unsigned P) { return llvm::is_contained(Previous->Skipped, P); })) {
+      llvm::all_of(WrittenSince, [&](unsigned P) { return llvm::is_contained(Previous->Skipped, P); })) {
     if (!Formula.startedOnPivot(Previous->Counter))
       return LoopHeadStep::Subsumed;
     Visit.AfterPivot = true;
     ++PivotStarts;
   }
-  if (Accelerated >= MaxAccelerations + std::min(PivotStarts, MaxPivotStarts))
+  // An inner loop's head reached again around its outer loop: the skip
+  // there made the outer iteration's writes unknown, the next inner
+  // iteration writes the body's, which no skip at this head covered. One
+  // more skip is allowed whenever the written places grow past every
+  // earlier skip's here, which they can do only finitely often.
+  bool Grows = llvm::any_of(WrittenSince, [&](unsigned P) { return !SkippedBefore.count(P); });
+  if (Accelerated >= MaxAccelerations + std::min(PivotStarts, MaxPivotStarts) && !Grows)
     return LoopHeadStep::Enter;
-  Visit.Skipped = Formula.placesWrittenSince(Previous->Formula);
+  Visit.Skipped = std::move(WrittenSince);
   std::vector<const void *> Roots =
       Formula.accelerate(Previous->Formula, B->getTerminatorStmt(), &Visit.Counter);
   auto Written = [&](Key K) {
