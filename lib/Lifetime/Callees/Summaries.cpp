@@ -57,7 +57,7 @@ void Analysis::noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff
 /// `ctx.stream` is released (the init/free pairs of C-style context structs,
 /// matched field by field across the functions of the file).
 void Analysis::noteFieldReleaseThroughParam(const ParmVarDecl *PVD, StringRef Field,
-                                            const ReleaseEffect &Eff, const CallExpr *At) {
+                                            const ReleaseEffect &Eff, const Expr *At) {
   if (PVD->getDeclContext() != FD)
     return;
   int Index = PVD->getFunctionScopeIndex();
@@ -284,9 +284,8 @@ void Analysis::addWriteEffects(FunctionModel &M) const {
 /// from a factory would acquire nothing, and its caller's release of the
 /// member after a re-initialisation would look like a second release.
 std::vector<unsigned> Analysis::publishedResources(const Expr *RHS, const PathState &P) {
-  if (const auto *CE = dyn_cast<CallExpr>(strip(RHS)))
-    if (auto Made = ReturnedResource.find(CE); Made != ReturnedResource.end())
-      return {Made->second};
+  if (auto Made = ReturnedResource.find(strip(RHS)); Made != ReturnedResource.end())
+    return {Made->second};
   Key From = storageOf(RHS);
   auto It = From ? P.Bind.find(From) : P.Bind.end();
   if (It == P.Bind.end())
