@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <new>
 
 #define CUDA_CHECK_EXIT(call)                                                  \
   do {                                                                         \
@@ -343,13 +342,8 @@ void ok_new_delete_next_to_cuda(size_t n) {
   cudaFreeHost(h);
 }
 // Host heap against host heap (delete of new[] memory, free of new memory)
-// is clang-analyzer's unix.MismatchedDeallocator, not ours; placement new
-// allocates nothing and a class's own operator new is its own pool.
-struct OwnPool {
-  static void *operator new(size_t n);
-  static void operator delete(void *p);
-  int x;
-};
+// is clang-analyzer's unix.MismatchedDeallocator, not ours (placement new and
+// a class's own operator new: cudagraph-mismatched-dealloc-new.cu).
 void not_ours_host_heap_mixups(size_t n) {
   float *a = new float[n];
   delete a;
@@ -357,11 +351,6 @@ void not_ours_host_heap_mixups(size_t n) {
   free(b);
   float *c = (float *)malloc(n);
   delete[] c;
-  alignas(float) char buf[16];
-  float *placed = new (buf) float(1.f);
-  cudaFree(placed);
-  OwnPool *p = new OwnPool;
-  cudaFree(p);
 }
 
 void bug_child_graph_destroyed(cudaGraphNode_t child) {
