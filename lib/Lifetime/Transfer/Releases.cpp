@@ -1,6 +1,7 @@
 //===- Releases.cpp - releases and what they leave behind ----------------===//
 //
-// A call's release effects (its ApiModel entry or helper summary): the
+// A call's release effects (its ApiModel entry or helper summary), and a
+// `delete`'s (the model's pseudo entry, HostHeap.cpp): the
 // handle's state becomes released, a second release or a release of the
 // wrong family is reported, a handle nobody acquired here is released as
 // an untracked one, and a helper that nulls or replaces the member it
