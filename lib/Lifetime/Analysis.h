@@ -284,23 +284,32 @@ private:
   std::optional<uint64_t> constantIndex(const Expr *Element) const;
   void release(const CallExpr *Call, const FunctionModel &M, const ReleaseEffect &Eff,
                PathState &P);
+  void releaseArgument(const Expr *Site, const Expr *Written, const FunctionModel &M,
+                       const ReleaseEffect &Eff, PathState &P);
+  // C++ new and delete expressions as the model's pseudo entries (HostHeap.cpp)
+  const FunctionModel *globalHeapModel(const FunctionDecl *Operator, bool Array,
+                                       bool Allocation) const;
+  void onNew(const CXXNewExpr *New, PathState &P);
+  void onDelete(const CXXDeleteExpr *Delete, PathState &P);
+  void acquireReturned(const Expr *Site, const std::string &By, const AcquireEffect &Eff,
+                       PathState &P);
   bool guardMemberLive(const CallExpr *Call, const AcquireEffect &Eff, const PathState &P);
   void keepSetUpMember(const CallExpr *Call, const FunctionModel &M, Key Target, PathState &P);
-  void releaseBound(const CallExpr *Call, const FunctionModel &M, const ReleaseEffect &Eff,
+  void releaseBound(const Expr *Site, const FunctionModel &M, const ReleaseEffect &Eff,
                     Key K, const Expr *Arg, PathState &P);
   // handles a getter lends (Transfer/Borrowed.cpp)
   void lend(const CallExpr *Call, const FunctionModel &M, const AcquireEffect &Eff,
             PathState &P);
-  bool releaseBorrowed(unsigned R, const ResState &RS, Key K, const CallExpr *Call,
+  bool releaseBorrowed(unsigned R, const ResState &RS, Key K, const Expr *Site,
                        const FunctionModel &M);
   bool releasesEveryElement(Key K, const Expr *Arg, ResState &RS);
   bool releasesOneConstantElement(const Expr *Arg) const;
   void forgetUntrackedGraphMemory(PathState &P);
   static bool releasesKindOf(const ReleaseEffect &Eff, const Resource &Res);
-  void releaseUntracked(const CallExpr *Call, const FunctionModel &M, const ReleaseEffect &Eff,
-                        Key K, PathState &P);
+  void releaseUntracked(const Expr *Site, const Expr *Written, const FunctionModel &M,
+                        const ReleaseEffect &Eff, Key K, PathState &P);
   bool elementUseHitsRelease(const ResState &RS, const Expr *UseArg,
-                             const CallExpr *UseCall) const;
+                             const Stmt *UseCall) const;
   void use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff, PathState &P);
   bool callMayChangeMembers(const CallExpr *Call) const;
   bool bindsReference(const CallExpr *Call, int I) const;
@@ -347,11 +356,12 @@ private:
   std::pair<SourceLocation, std::string> scopeExit(const Stmt *Trigger) const;
   bool isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where) const;
   void scanElementReleases();
-  void reportOverwriteByFactory(Key Target, const CallExpr *Factory, PathState &P);
+  void reportOverwriteByFactory(Key Target, const Expr *Factory, PathState &P);
   void reportFieldKnownLive(const CallExpr *Call, const FunctionModel &M,
                             const AcquireEffect &Eff, Key Field, const PathState &P);
   bool isOthersToReport(FindingKind Kind, const Resource &Res) const;
   bool releasesOnlyOthersMemory(const ReleaseEffect *E) const;
+  bool bothOthersMemory(const ReleaseEffect &E, const Resource &Res) const;
   void report(FindingKind Kind, unsigned R, const Expr *At, std::vector<PathNote> Notes,
               const std::string &Called = "");
   void reportLeak(unsigned R, const ResState &RS, SourceLocation Where,
@@ -359,9 +369,9 @@ private:
   std::vector<PathNote> trailNotes(const ResState &RS) const;
 
   // --- helper summaries (SummaryMode) ---
-  void noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff, const CallExpr *At);
+  void noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff, const Expr *At);
   void noteFieldReleaseThroughParam(const ParmVarDecl *PVD, StringRef Field,
-                                    const ReleaseEffect &Eff, const CallExpr *At);
+                                    const ReleaseEffect &Eff, const Expr *At);
   void noteFieldAcquisition(Key Target, const CallExpr *At, const PathState &P);
   bool leavesMemberReset(const ReleaseEffect &R) const;
   void noteEntryNullTest(uintptr_t Fact, bool NonZero, PathState &P);
@@ -469,7 +479,7 @@ private:
   bool isContainerInsertPart(const Stmt *S);
   bool onContainerCall(const CallExpr *Call, PathState &P);
   bool assignIntoContainer(const Expr *LHS, const Expr *RHS, const Stmt *At, PathState &P);
-  bool releaseContainerElement(const Expr *Arg, const CallExpr *Call, const FunctionModel &M,
+  bool releaseContainerElement(const Expr *Arg, const Expr *Site, const FunctionModel &M,
                                const ReleaseEffect &Eff, PathState &P);
   void insertIntoContainer(Key Elem, const Expr *Value, const Expr *KeyArg, const Stmt *At,
                            PathState &P);
@@ -561,7 +571,8 @@ private:
   std::map<unsigned, ContainerInsertion> ContainerInsertions;
   std::map<const FieldDecl *, LiveOnReturn> MembersLiveAtExit;
   std::map<std::pair<unsigned, const FieldDecl *>, LiveOnReturn> ParamMembersLiveAtExit;
-  std::map<const CallExpr *, unsigned> ReturnedResource;
+  /// What a factory call (or a `new` expression, HostHeap.cpp) returned.
+  std::map<const Expr *, unsigned> ReturnedResource;
   llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;
   /// Case labels' constants, and each switch's in case-list order: every
   /// edge out of a switch asks about all of its cases (ggml's `switch (op)`
@@ -761,7 +772,7 @@ private:
   /// SummaryMode: releases of what a pointer parameter points to, the
   /// first of them by parameter, and the stores `*p = e` through each.
   std::vector<ReleaseEffect> SummaryDerefReleases;
-  std::map<int, const CallExpr *> FirstDerefRelease;
+  std::map<int, const Expr *> FirstDerefRelease;
   std::map<int, std::vector<const Expr *>> DerefStores;
   /// SummaryMode: members of pointer or reference parameters released here
   /// that this function did not acquire (`cudaStreamDestroy(ctx->stream)`).

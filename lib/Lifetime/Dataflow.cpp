@@ -83,6 +83,9 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
   } else if (const auto *New = dyn_cast<CXXNewExpr>(S)) {
     if (New->getInitializer())
       escapeValueRefs(New->getInitializer(), P);
+    onNew(New, P); // HostHeap.cpp
+  } else if (const auto *Delete = dyn_cast<CXXDeleteExpr>(S)) {
+    onDelete(Delete, P);
   }
 }
 

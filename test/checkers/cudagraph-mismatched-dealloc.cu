@@ -298,6 +298,61 @@ int ok_only_own_pool_destroyed(int dev, bool private_pool) {
   return 0;
 }
 
+// C++ new and delete (issue 36): a CUDA release of new memory, or a delete of
+// CUDA memory, is a mismatch. No fix-it: a delete expression is no callee
+// to rename.
+void bug_cudafree_new_array(size_t n) {
+  float *h = new float[n];
+  cudaFree(h);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: host array memory allocated by 'new[]' is released by 'cudaFree'; release it with delete[] [cudagraph-mismatched-dealloc]
+}
+void bug_cudafreehost_new(size_t n) {
+  double *h = new double;
+  cudaFreeHost(h);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: host memory allocated by 'new' is released by 'cudaFreeHost'; release it with delete [cudagraph-mismatched-dealloc]
+}
+void bug_delete_pinned(size_t n) {
+  float *h_bad_del;
+  if (cudaMallocHost(&h_bad_del, n) != cudaSuccess)
+    return;
+  delete h_bad_del;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: pinned host memory 'h_bad_del' allocated by 'cudaMallocHost' is released by 'delete'; release it with cudaFreeHost [cudagraph-mismatched-dealloc]
+}
+void bug_delete_array_device(size_t n) {
+  float *d_bad_del;
+  cudaMalloc(&d_bad_del, n);
+  delete[] d_bad_del;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: device memory 'd_bad_del' allocated by 'cudaMalloc' is released by 'delete[]'; release it with cudaFree [cudagraph-mismatched-dealloc]
+}
+// Each family releases its own, next to each other; a new stored in a
+// variable that later takes pinned memory is released by its own family.
+void ok_new_delete_next_to_cuda(size_t n) {
+  float *d;
+  if (cudaMalloc(&d, n) != cudaSuccess)
+    return;
+  float *h = new float[n];
+  float *one = new float;
+  cudaMemcpy(h, d, n, cudaMemcpyDeviceToHost);
+  *one = h[0];
+  delete one;
+  delete[] h;
+  cudaFree(d);
+  if (cudaMallocHost(&h, n) != cudaSuccess)
+    return;
+  cudaFreeHost(h);
+}
+// Host heap against host heap (delete of new[] memory, free of new memory)
+// is clang-analyzer's unix.MismatchedDeallocator, not ours (placement new and
+// a class's own operator new: cudagraph-mismatched-dealloc-new.cu).
+void not_ours_host_heap_mixups(size_t n) {
+  float *a = new float[n];
+  delete a;
+  float *b = new float;
+  free(b);
+  float *c = (float *)malloc(n);
+  delete[] c;
+}
+
 void bug_child_graph_destroyed(cudaGraphNode_t child) {
   cudaGraph_t g;
   if (cudaGraphChildGraphNodeGetGraph(child, &g) != cudaSuccess)

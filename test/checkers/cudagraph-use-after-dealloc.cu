@@ -54,6 +54,22 @@ void single_free(size_t n) {
   cudaFree(d);
 }
 
+// C++ new memory deleted twice, or read after delete, is clang-analyzer's
+// (cplusplus.NewDelete): new memory is followed only for its mismatches with
+// CUDA families.
+void not_ours_double_delete(size_t n) {
+  float *d;
+  cudaMalloc(&d, n);
+  float *h = new float[n];
+  float *one = new float;
+  delete[] h;
+  cudaMemcpy(d, h, n, cudaMemcpyHostToDevice);
+  delete[] h;
+  delete one;
+  delete one;
+  cudaFree(d);
+}
+
 // Freed again on the path where 'early' was true.
 void double_free_on_a_path(size_t n, bool early, bool verbose) {
   float *h;

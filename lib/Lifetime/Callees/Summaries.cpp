@@ -43,7 +43,7 @@ const ParmVarDecl *Analysis::outParameter(const Expr *E, bool AddressTaken) cons
 /// `cudaGraphExecDestroy(*pExec)` in a helper: its callers' `&exec` is
 /// released through the pointer.
 void Analysis::noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff,
-                                       const CallExpr *At) {
+                                       const Expr *At) {
   const auto *Deref = dyn_cast<UnaryOperator>(Arg);
   if (!Deref || Deref->getOpcode() != UO_Deref || Eff.ThroughPointer)
     return;
@@ -61,7 +61,7 @@ void Analysis::noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff
 /// `ctx.stream` is released (the init/free pairs of C-style context structs,
 /// matched field by field across the functions of the file).
 void Analysis::noteFieldReleaseThroughParam(const ParmVarDecl *PVD, StringRef Field,
-                                            const ReleaseEffect &Eff, const CallExpr *At) {
+                                            const ReleaseEffect &Eff, const Expr *At) {
   if (PVD->getDeclContext() != FD)
     return;
   int Index = PVD->getFunctionScopeIndex();
@@ -281,9 +281,8 @@ void Analysis::notePublishedThroughParam(const Expr *LHS, const Expr *RHS, const
 /// from a factory would acquire nothing, and its caller's release of the
 /// member after a re-initialisation would look like a second release.
 std::vector<unsigned> Analysis::publishedResources(const Expr *RHS, const PathState &P) {
-  if (const auto *CE = dyn_cast<CallExpr>(strip(RHS)))
-    if (auto Made = ReturnedResource.find(CE); Made != ReturnedResource.end())
-      return {Made->second};
+  if (auto Made = ReturnedResource.find(strip(RHS)); Made != ReturnedResource.end())
+    return {Made->second};
   Key From = storageOf(RHS);
   auto It = From ? P.Bind.find(From) : P.Bind.end();
   if (It == P.Bind.end())

@@ -76,7 +76,7 @@ bool Analysis::leavesPointeeReset(const ReleaseEffect &R) const {
   auto Stores = DerefStores.find(R.Arg);
   if (First == FirstDerefRelease.end() || Stores == DerefStores.end() || !PM)
     return false;
-  const CallExpr *Release = First->second;
+  const Expr *Release = First->second;
   auto Encloses = [&](const Stmt *Outer, const Stmt *S) {
     for (; S; S = PM->getParent(S))
       if (S == Outer)

@@ -156,8 +156,8 @@ void Analysis::insertIntoContainer(Key Elem, const Expr *Value, const Expr *KeyA
           if (B.first->Decl == From->Decl && B.first->Member && !B.first->shadow())
             for (unsigned R : B.second)
               Moved.insert(R);
-    } else if (const auto *CE = dyn_cast<CallExpr>(Part); CE && ReturnedResource.count(CE)) {
-      Moved = {ReturnedResource[CE]};
+    } else if (auto Made = ReturnedResource.find(Part); Made != ReturnedResource.end()) {
+      Moved = {Made->second};
     } else {
       escapeValueRefs(Part, P);
       continue;
@@ -341,7 +341,7 @@ bool Analysis::elementReadOut(const Expr *Access) {
 /// "the elements" are released. A resource some other variable still holds
 /// may be another element's: it is let go rather than released, so that a
 /// later release through that variable is not a double release.
-bool Analysis::releaseContainerElement(const Expr *Arg, const CallExpr *Call,
+bool Analysis::releaseContainerElement(const Expr *Arg, const Expr *Call,
                                        const FunctionModel &M, const ReleaseEffect &Eff,
                                        PathState &P) {
   Key Elem = containerElementPlace(Arg);

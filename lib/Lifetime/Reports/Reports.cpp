@@ -87,6 +87,15 @@ bool Analysis::releasesOnlyOthersMemory(const ReleaseEffect *E) const {
          });
 }
 
+/// `delete` of `new[]` memory, `free` of `new` memory: both families are
+/// host heap, whose mismatches are clang-analyzer's
+/// (unix.MismatchedDeallocator, cplusplus.NewDelete); only a CUDA family
+/// on one side makes the mismatch ours.
+bool Analysis::bothOthersMemory(const ReleaseEffect &E, const Resource &Res) const {
+  const ResourceKind *RK = A.Model.kind(Res.Kind);
+  return RK && RK->MismatchOnly && releasesOnlyOthersMemory(&E);
+}
+
 void Analysis::report(FindingKind Kind, unsigned R, const Expr *At,
                       std::vector<PathNote> Notes, const std::string &Called) {
   if (SummaryMode || CollectMembers)

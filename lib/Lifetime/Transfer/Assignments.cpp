@@ -112,8 +112,8 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
     }
     return;
   }
-  if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    auto It = ReturnedResource.find(CE);
+  if (isa<CallExpr, CXXNewExpr>(E)) {
+    auto It = ReturnedResource.find(E);
     if (It != ReturnedResource.end())
       if (auto RS = P.Res.find(It->second); RS != P.Res.end())
         RS->second.Bits = Escaped;
@@ -303,9 +303,8 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
           return B.first->Decl == From->Decl && !B.first->whole() && !B.first->shadow();
         }))
       escapeValueRefs(Src, P);
-  } else if (const auto *CE = dyn_cast<CallExpr>(Src);
-             CE && ReturnedResource.count(CE)) {
-    NewRes = {ReturnedResource[CE]};
+  } else if (auto Made = ReturnedResource.find(Src); Made != ReturnedResource.end()) {
+    NewRes = {Made->second};
   } else {
     escapeValueRefs(Src, P);
   }
@@ -316,9 +315,8 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
     P.Values.bindRange(reinterpret_cast<values::Symbol>(Target), *Stepped);
   auto Old = P.Bind.find(Target);
   bool Same = Old != P.Bind.end() && Old->second == NewRes;
-  const auto *Factory = dyn_cast<CallExpr>(Src);
-  if (!Same && At && Factory && ReturnedResource.count(Factory))
-    reportOverwriteByFactory(Target, Factory, P);
+  if (!Same && At && ReturnedResource.count(Src))
+    reportOverwriteByFactory(Target, Src, P);
   if (!Same)
     unbind(Target, P, At, "is overwritten here");
   if (NewRes.empty())
@@ -332,7 +330,7 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
 
 /// `e = make_exec(...)` over a live exec is the same bug as instantiating
 /// into it again: report it at the new acquisition.
-void Analysis::reportOverwriteByFactory(Key Target, const CallExpr *Factory, PathState &P) {
+void Analysis::reportOverwriteByFactory(Key Target, const Expr *Factory, PathState &P) {
   auto Old = P.Bind.find(Target);
   if (Old == P.Bind.end())
     return;

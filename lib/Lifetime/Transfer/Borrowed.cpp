@@ -53,7 +53,7 @@ void Analysis::lend(const CallExpr *Call, const FunctionModel &M, const AcquireE
 
 /// A release of a handle a getter lent: reported once per release call,
 /// and the handle stays lent (what the release did is not the caller's).
-bool Analysis::releaseBorrowed(unsigned R, const ResState &RS, Key K, const CallExpr *Call,
+bool Analysis::releaseBorrowed(unsigned R, const ResState &RS, Key K, const Expr *Call,
                                const FunctionModel &M) {
   const Resource &Res = Resources[R];
   if (!Res.Borrowed)

@@ -25,11 +25,7 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
     return;
   }
   if (Eff.Arg == ReturnValue) {
-    unsigned R = resourceFor(Call, -1, Eff.Kind, spelledName(Call, M.Name), nullptr);
-    ResState RS;
-    RS.Bits = Live;
-    P.Res[R] = RS;
-    ReturnedResource[Call] = R;
+    acquireReturned(Call, spelledName(Call, M.Name), Eff, P);
     return;
   }
   if (Eff.Arg >= static_cast<int>(Call->getNumArgs()))
@@ -116,6 +112,18 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
   P.Bind[Target] = {R};
   P.Res[R] = RS;
   invalidateFacts(Target, P);
+}
+
+/// A factory's result, or what a `new` made (HostHeap.cpp): live, bound to
+/// nothing until whoever takes the value (a declaration, a store, a call)
+/// finds it in ReturnedResource.
+void Analysis::acquireReturned(const Expr *Site, const std::string &By,
+                               const AcquireEffect &Eff, PathState &P) {
+  unsigned R = resourceFor(Site, -1, Eff.Kind, By, nullptr);
+  ResState RS;
+  RS.Bits = Live;
+  P.Res[R] = RS;
+  ReturnedResource[Site] = R;
 }
 
 /// `ctx_init(&c)` whose summary acquires only where `c->stream` was null,

@@ -1,6 +1,7 @@
 //===- Releases.cpp - releases and what they leave behind ----------------===//
 //
-// A call's release effects (its ApiModel entry or helper summary): the
+// A call's release effects (its ApiModel entry or helper summary), and a
+// `delete`'s (the model's pseudo entry, HostHeap.cpp): the
 // handle's state becomes released, a second release or a release of the
 // wrong family is reported, a handle nobody acquired here is released as
 // an untracked one, and a helper that nulls or replaces the member it
@@ -18,34 +19,44 @@ void Analysis::release(const CallExpr *Call, const FunctionModel &M,
                        const ReleaseEffect &Eff, PathState &P) {
   if (Eff.Arg < 0 || Eff.Arg >= static_cast<int>(Call->getNumArgs()))
     return;
-  const Expr *Arg = strip(Call->getArg(Eff.Arg));
+  releaseArgument(Call, Call->getArg(Eff.Arg), M, Eff, P);
+}
+
+/// The release at `Site` of what `Written` (its argument as written) names:
+/// a call's argument, or the operand of a `delete` (HostHeap.cpp).
+void Analysis::releaseArgument(const Expr *Site, const Expr *Written, const FunctionModel &M,
+                               const ReleaseEffect &Eff, PathState &P) {
+  const Expr *Arg = strip(Written);
   if (SummaryMode)
-    noteReleaseThroughParam(Arg, Eff, Call);
+    noteReleaseThroughParam(Arg, Eff, Site);
   if (Eff.ThroughPointer) {
     const auto *AddrOf = dyn_cast<UnaryOperator>(Arg);
     if (!AddrOf || AddrOf->getOpcode() != UO_AddrOf)
       return;
     Arg = AddrOf->getSubExpr();
   }
-  if (Eff.Field.empty() && releaseContainerElement(Arg, Call, M, Eff, P))
+  if (Eff.Field.empty() && releaseContainerElement(Arg, Site, M, Eff, P))
     return; // `destroy(it->second)`, `for (auto e : v) destroy(e)` (ContainerFlow.cpp)
+  const auto *Call = dyn_cast<CallExpr>(Site);
+  if (!Eff.Field.empty() && !Call)
+    return;
   Key K = Eff.Field.empty() ? storageOf(Arg) : fieldTarget(Call, Eff.Arg, Eff.Field);
   if (!K)
     return;
   invalidateFacts(K, P); // a destroyed handle is no longer "known live"
   forgetExecReferences(K, P);
-  releaseBound(Call, M, Eff, K, Arg, P);
+  releaseBound(Site, M, Eff, K, Arg, P);
   // The helper nulled or replaced the member, or what the pointer points
   // to (`cudaFree(*p); *p = nullptr;`), after releasing it.
   if (Eff.Resets && (!Eff.Field.empty() || Eff.ThroughPointer))
     unbind(K, P, nullptr, "");
 }
 
-void Analysis::releaseBound(const CallExpr *Call, const FunctionModel &M,
+void Analysis::releaseBound(const Expr *Call, const FunctionModel &M,
                             const ReleaseEffect &Eff, Key K, const Expr *Arg, PathState &P) {
   auto It = P.Bind.find(K);
   if (It == P.Bind.end()) {
-    releaseUntracked(Call, M, Eff, K, P);
+    releaseUntracked(Call, Arg, M, Eff, K, P);
     return;
   }
   for (unsigned R : It->second) {
@@ -71,14 +82,16 @@ void Analysis::releaseBound(const CallExpr *Call, const FunctionModel &M,
         F->second.VarName = varName(K);
       continue;
     }
-    if (!Res.Kind.empty() && !releasesKindOf(Eff, Res) && (RS.Bits & Live)) {
+    if (!Res.Kind.empty() && !releasesKindOf(Eff, Res) && (RS.Bits & Live) &&
+        !bothOthersMemory(Eff, Res)) {
       report(FindingKind::MismatchedRelease, R, Call,
              {{loc(Res.Site), "'" + varName(K) + "' was allocated here by '" +
                                   Res.AcquiredBy + "'"}},
              M.Name);
       if (auto F = Findings.find({static_cast<int>(FindingKind::MismatchedRelease), Call});
           F != Findings.end() && M.Origin == "summary")
-        F->second.ThroughHelper = Call->getDirectCallee();
+        if (const auto *CE = dyn_cast<CallExpr>(Call))
+          F->second.ThroughHelper = CE->getDirectCallee();
     }
     if (K->Element && !releasesEveryElement(K, Arg, RS))
       continue;
@@ -100,7 +113,7 @@ bool Analysis::releasesKindOf(const ReleaseEffect &Eff, const Resource &Res) {
 /// unknown call returned) is released: whatever it was, it is released now,
 /// and using or releasing it again before it is written is a use after
 /// release. It has no kind, so it never leaks or mismatches.
-void Analysis::releaseUntracked(const CallExpr *Call, const FunctionModel &M,
+void Analysis::releaseUntracked(const Expr *Call, const Expr *Written, const FunctionModel &M,
                                 const ReleaseEffect &Eff, Key K, PathState &P) {
   bool ParamMember = K->Member && !K->Element && isa<ParmVarDecl>(K->Decl);
   if (SummaryMode && ParamMember)
@@ -115,8 +128,8 @@ void Analysis::releaseUntracked(const CallExpr *Call, const FunctionModel &M,
   // though the allocation happened elsewhere.
   const ResourceKind *Typed = nullptr;
   std::string TypeName;
-  if (Eff.Arg >= 0 && Eff.Arg < static_cast<int>(Call->getNumArgs()) && !Eff.ThroughPointer)
-    if (const auto *TT = Call->getArg(Eff.Arg)->IgnoreParenCasts()->getType()->getAs<TypedefType>()) {
+  if (!Eff.ThroughPointer)
+    if (const auto *TT = Written->IgnoreParenCasts()->getType()->getAs<TypedefType>()) {
       TypeName = TT->getDecl()->getName().str();
       Typed = A.Model.kindOfType(TypeName);
     }
@@ -197,7 +210,7 @@ bool Analysis::releasesEveryElement(Key K, const Expr *Arg, ResState &RS) {
 /// through a variable index, outside the loop that released them (where
 /// each iteration uses and releases its own element).
 bool Analysis::elementUseHitsRelease(const ResState &RS, const Expr *UseArg,
-                                     const CallExpr *UseCall) const {
+                                     const Stmt *UseCall) const {
   const auto *ASE = dyn_cast<ArraySubscriptExpr>(strip(UseArg));
   // Releases through constant indices mark the element on every resource of
   // the array; only the elements this resource filled count.
