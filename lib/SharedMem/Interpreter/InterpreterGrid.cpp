@@ -17,17 +17,21 @@
 //    agree when they meet as many grid barriers, whichever calls. The path
 //    keeps that count (GridCursor::Met); an arm of such a test that meets
 //    more grid barriers than the other is a split, reported at its first.
+//    Where the count stops being exact (GridCursor::Vague), differences
+//    taken after it still are.
 //  * An arm that leaves the kernel while the other goes on: the leaving
 //    blocks never arrive at a grid barrier met after the test (reported
 //    there; GridCursor::BlocksLeft carries the test along the path).
 //  * What is not certain gets no verdict: a test under a thread-dependent
-//    guard, a count that went unknown (a loop run symbolically, the two
+//    guard, arms whose count went vague (a loop run symbolically, the two
 //    sides of a thread-dependent undecided branch, arms that disagree
 //    behind a test on a kernel parameter), an arm that leaves after meeting
 //    grid barriers, and block-dependent loops (their trip counts may agree).
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/Interpreter/InterpreterState.h"
+
+#include <algorithm>
 
 using namespace clang;
 
@@ -53,8 +57,7 @@ void Interp::gridBarrier(const CallExpr *C) {
   // they never arrive here, and the grid waits for them.
   if (Grid.BlocksLeft && !Guarded)
     noteSplit(*Sync, C, Grid.BlocksLeft, /*OthersLeft=*/true);
-  if (Grid.Met != GridCursor::Unknown)
-    ++Grid.Met;
+  ++Grid.Met;
 }
 
 bool Interp::splitsBlocks(bool Uniform, bool OuterGuard) const {
@@ -73,15 +76,16 @@ void Interp::joinGrid(const Stmt *Site, bool Splits, const GridCursor &G0,
                       const GridCursor &GT, Flow FT, Flow FE, size_t ThenFrom,
                       size_t ElseFrom) {
   GridCursor GE = Grid;
-  constexpr uint32_t Unknown = GridCursor::Unknown;
   bool TL = FT != Flow::Normal, EL = FE != Flow::Normal;
   // Only a return from the kernel's own frame leaves the kernel.
   bool TExit = FT == Flow::Return && Frames.empty();
   bool EExit = FE == Flow::Return && Frames.empty();
   size_t End = TS->Trace.size();
   const Stmt *Left = nullptr;
-  bool Known = G0.Met != Unknown && GT.Met != Unknown && GE.Met != Unknown;
-  if (Splits && Known) {
+  // Both arms start from G0: what each met in it is exact when neither
+  // went vague.
+  bool Exact = GT.Vague == G0.Vague && GE.Vague == G0.Vague;
+  if (Splits && Exact) {
     if (!TL && !EL && GT.Met != GE.Met) {
       noteSplit(*Sync,
                 GT.Met > GE.Met ? firstGridIn(ThenFrom, ElseFrom) : firstGridIn(ElseFrom, End),
@@ -103,7 +107,8 @@ void Interp::joinGrid(const Stmt *Site, bool Splits, const GridCursor &G0,
   if (TL != EL) {
     Grid = TL ? GE : GT;
   } else {
-    Grid.Met = GT.Met == GE.Met ? GT.Met : Unknown;
+    Grid.Met = std::max(GT.Met, GE.Met);
+    Grid.Vague = std::max(GT.Vague, GE.Vague) + (GT.Met != GE.Met || GT.Vague != GE.Vague);
     Grid.BlocksLeft = GT.BlocksLeft == GE.BlocksLeft ? GT.BlocksLeft : nullptr;
   }
   if (Left && !Grid.BlocksLeft)
@@ -112,7 +117,7 @@ void Interp::joinGrid(const Stmt *Site, bool Splits, const GridCursor &G0,
 
 void Interp::forgetGrid(const GridCursor &G0) {
   if (Grid.Met != G0.Met)
-    Grid.Met = GridCursor::Unknown;
+    ++Grid.Vague;
   Grid.BlocksLeft = G0.BlocksLeft;
 }
 

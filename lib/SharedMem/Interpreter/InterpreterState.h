@@ -361,16 +361,18 @@ private:
   static uint64_t valueKey(const SymVal &V, const Expr *RHS);
 
   // ---- grid barriers across blocks (InterpreterGrid.cpp) -------------------
-  /// Where the thread's path stands with grid barriers: how many it met
-  /// (Unknown past code that may meet some a number of times not known),
-  /// and the block-dependent test at which the blocks on its other side
-  /// left the kernel.
+  /// Where the thread's path stands with grid barriers: how many it met,
+  /// how many times that count went vague (code that meets grid barriers
+  /// a number of times not known, arms that disagree: from there on only
+  /// differences of counts with no vagueness between them are exact), and
+  /// the block-dependent test at which the blocks on its other side left
+  /// the kernel.
   struct GridCursor {
-    static constexpr uint32_t Unknown = UINT32_MAX;
     uint32_t Met = 0;
+    uint32_t Vague = 0;
     const Stmt *BlocksLeft = nullptr;
     bool operator==(const GridCursor &O) const {
-      return Met == O.Met && BlocksLeft == O.BlocksLeft;
+      return Met == O.Met && Vague == O.Vague && BlocksLeft == O.BlocksLeft;
     }
   };
   void gridBarrier(const CallExpr *C);
@@ -383,7 +385,7 @@ private:
   void joinGrid(const Stmt *Site, bool Splits, const GridCursor &G0, const GridCursor &GT,
                 Flow FT, Flow FE, size_t ThenFrom, size_t ElseFrom);
   /// After code that may run a number of times, or in some threads only:
-  /// the count goes unknown if it moved; a block exit found in it is dropped.
+  /// the count goes vague if it moved; a block exit found in it is dropped.
   void forgetGrid(const GridCursor &G0);
   const Expr *firstGridIn(size_t From, size_t To) const;
   GridCursor Grid;
