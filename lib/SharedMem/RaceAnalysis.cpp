@@ -460,6 +460,9 @@ std::vector<DivergenceFinding> findDivergence(const SyncLog &Log, const LaunchCo
     Out.push_back(F);
   }
   for (const GridSplit &S : Log.GridSplits) {
+    // Blocks left only where every thread of the block left at the test.
+    if (S.OthersLeft && S.Threads < Log.Threads.size())
+      continue;
     DivergenceFinding F;
     F.K = DivergenceFinding::GridSplit;
     F.Barrier = S.Barrier;

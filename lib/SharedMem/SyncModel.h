@@ -138,6 +138,11 @@ struct GridSplit {
   const clang::Expr *Barrier = nullptr;
   const clang::Stmt *Branch = nullptr;
   bool OthersLeft = false;
+  /// Threads of the run that found it (the last one, to count each once).
+  /// "Blocks left" needs every thread: where only some left at the test, the
+  /// thread-level rule speaks.
+  uint32_t Threads = 0;
+  uint32_t LastTid = UINT32_MAX;
 };
 
 struct SyncLog {

@@ -448,6 +448,21 @@ __global__ void k(float *g, int nblocks) {
 void host(float *g, int n) { k<<<4, 64>>>(g, n); }
 )cpp");
   EXPECT_TRUE(Size.Divergences.empty());
+  // Only some threads of the first block leave: its thread 0 still brings
+  // the block to the barrier, so no block is missing there.
+  KernelReport Some = run(std::string(GridGroup) + R"cpp(
+__global__ void k(float *g) {
+  if (blockIdx.x == 0) {
+    if (threadIdx.x >= 32)
+      return;
+  }
+  g[blockIdx.x] = 1;
+  cg::this_grid().sync();
+  g[threadIdx.x] = 0;
+}
+void host(float *g) { k<<<4, 64>>>(g); }
+)cpp");
+  EXPECT_TRUE(gridSplits(Some).empty());
 }
 
 TEST_F(SharedRaceTest, GridBarrierSkippedByExitingThreads) {

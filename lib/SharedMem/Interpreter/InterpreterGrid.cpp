@@ -39,14 +39,24 @@ namespace cgt::smem::detail {
 
 namespace {
 
-void noteSplit(SyncLog &Log, const Expr *Barrier, const Stmt *Branch, bool OthersLeft) {
+void noteSplit(SyncLog &Log, unsigned Tid, const Expr *Barrier, const Stmt *Branch,
+               bool OthersLeft) {
   if (!Barrier)
     return;
-  // Every thread of the block walks the same worlds: one entry for all.
-  for (const GridSplit &S : Log.GridSplits)
-    if (S.Barrier == Barrier && S.Branch == Branch)
-      return;
-  Log.GridSplits.push_back(GridSplit{Barrier, Branch, OthersLeft});
+  // Every thread of the block walks the same worlds: one entry for all,
+  // counting the threads that found it.
+  GridSplit *Found = nullptr;
+  for (GridSplit &S : Log.GridSplits)
+    if (S.Barrier == Barrier && S.Branch == Branch && S.OthersLeft == OthersLeft)
+      Found = &S;
+  if (!Found) {
+    Log.GridSplits.push_back(GridSplit{Barrier, Branch, OthersLeft});
+    Found = &Log.GridSplits.back();
+  }
+  if (Found->LastTid != Tid) {
+    Found->LastTid = Tid;
+    ++Found->Threads;
+  }
 }
 
 } // namespace
@@ -56,7 +66,7 @@ void Interp::gridBarrier(const CallExpr *C) {
   // The blocks on the other side of a block-dependent test left the kernel:
   // they never arrive here, and the grid waits for them.
   if (Grid.BlocksLeft && !Guarded)
-    noteSplit(*Sync, C, Grid.BlocksLeft, /*OthersLeft=*/true);
+    noteSplit(*Sync, Tid, C, Grid.BlocksLeft, /*OthersLeft=*/true);
   ++Grid.Met;
 }
 
@@ -87,7 +97,7 @@ void Interp::joinGrid(const Stmt *Site, bool Splits, const GridCursor &G0,
   bool Exact = GT.Vague == G0.Vague && GE.Vague == G0.Vague;
   if (Splits && Exact) {
     if (!TL && !EL && GT.Met != GE.Met) {
-      noteSplit(*Sync,
+      noteSplit(*Sync, Tid,
                 GT.Met > GE.Met ? firstGridIn(ThenFrom, ElseFrom) : firstGridIn(ElseFrom, End),
                 Site, /*OthersLeft=*/false);
     } else if ((TExit && !EL) || (EExit && !TL)) {
@@ -96,7 +106,7 @@ void Interp::joinGrid(const Stmt *Site, bool Splits, const GridCursor &G0,
       // matched by later ones of the others: no verdict.
       if (Leave.Met == G0.Met) {
         if (Stay.Met > G0.Met)
-          noteSplit(*Sync, TExit ? firstGridIn(ElseFrom, End) : firstGridIn(ThenFrom, ElseFrom),
+          noteSplit(*Sync, Tid, TExit ? firstGridIn(ElseFrom, End) : firstGridIn(ThenFrom, ElseFrom),
                     Site, /*OthersLeft=*/true);
         else
           Left = Site;
