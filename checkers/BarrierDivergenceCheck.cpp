@@ -62,10 +62,12 @@ BarrierDivergenceCheck::checkKernel(const FunctionDecl *K,
       Out.Message = "barrier divergence: thread " + std::to_string(F.TidIn) + " waits at " +
                     Name + " here but thread " + std::to_string(F.TidOut) +
                     " of the same block skips it and " +
-                    (F.SkipperExits ? "exits; under PTX's .aligned rule every thread of the "
-                                      "block must reach it"
-                                    : "waits at a later barrier; a block barrier must be "
-                                      "reached by every live thread");
+                    (F.Grid ? "exits; a grid barrier must be reached by every thread of "
+                              "every block"
+                     : F.SkipperExits ? "exits; under PTX's .aligned rule every thread of the "
+                                        "block must reach it"
+                                      : "waits at a later barrier; a block barrier must be "
+                                        "reached by every live thread");
       Out.Notes.push_back({F.Branch->getBeginLoc(),
                            "this condition sends thread " + std::to_string(F.TidIn) +
                                " and thread " + std::to_string(F.TidOut) + " different ways"});
@@ -78,6 +80,21 @@ BarrierDivergenceCheck::checkKernel(const FunctionDecl *K,
                     "; every thread must reach the same barrier call";
       Out.Notes.push_back({F.OtherBarrier->getExprLoc(),
                            "thread " + std::to_string(F.TidOut) + " waits here"});
+      break;
+    case DF::GridSplit:
+      Out.Message = "grid barrier divergence: " +
+                    std::string(F.SkipperExits
+                                    ? "blocks that left the kernel at the test on blockIdx "
+                                      "never reach " + Name + " here"
+                                    : "blocks on one side of the test on blockIdx wait at " +
+                                          Name + " here and the others skip it") +
+                    "; a grid barrier must be reached by every thread of every block, or "
+                    "the grid waits forever";
+      Out.Notes.push_back({F.Branch->getBeginLoc(),
+                           F.SkipperExits ? "this condition depends on blockIdx; the blocks "
+                                            "on one side of it leave the kernel"
+                                          : "this condition depends on blockIdx and sends "
+                                            "blocks different ways"});
       break;
     case DF::MaskOmitsCaller:
       Out.Message = "__syncwarp mask " + hex(F.Mask) + " does not name lane " +

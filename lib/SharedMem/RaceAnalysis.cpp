@@ -23,9 +23,11 @@
 // one live thread meets barriers in its arm that another, taking the other
 // arm and not returning from the kernel there, does not, and that other
 // thread goes on to wait at a barrier (one that skips and only exits later
-// no longer counts at the barrier on sm_70+, and synccheck is silent). Without it, two
-// threads whose traces name different barrier sites at one position. And a
-// __syncwarp whose constant mask omits the calling lane.
+// no longer counts at the barrier on sm_70+, and synccheck is silent; a grid
+// barrier counts it). Without it, two threads whose traces name different
+// barrier sites at one position. A __syncwarp whose constant mask omits the
+// calling lane. And the grid barriers the interpreter found split between
+// blocks (SyncLog::GridSplits, InterpreterGrid.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/RaceAnalysis.h"
@@ -371,12 +373,16 @@ void skippedBarriers(const SyncLog &Log, const LaunchConfig &Cfg, bool Aligned,
         // count at it (sm_70+; synccheck is silent there): divergence is a
         // skipping thread that goes on to wait at some barrier, unless the
         // user asks for PTX's stricter .aligned rule.
+        // A grid barrier needs every thread: the block arrives through its
+        // thread 0, and cooperative groups leave no thread out.
         bool Exits = O.Left || !waitsLater(Log.Threads[Out2.Tid], O.At);
-        if (Exits && !Aligned)
+        bool Grid = Exits && !Aligned && In.D->FirstGrid;
+        if (Exits && !Aligned && !Grid)
           continue;
         DivergenceFinding F;
         F.K = DivergenceFinding::Skipped;
-        F.Barrier = In.D->FirstBarrier;
+        F.Barrier = Grid ? In.D->FirstGrid : In.D->FirstBarrier;
+        F.Grid = Grid;
         F.Branch = Key.first;
         F.TidIn = In.Tid;
         F.TidOut = Out2.Tid;
@@ -450,6 +456,18 @@ std::vector<DivergenceFinding> findDivergence(const SyncLog &Log, const LaunchCo
     F.Barrier = M.Site;
     F.TidIn = M.Tid;
     F.Mask = M.Mask;
+    F.Config = Cfg;
+    Out.push_back(F);
+  }
+  for (const GridSplit &S : Log.GridSplits) {
+    // Blocks left only where every thread of the block left at the test.
+    if (S.OthersLeft && S.Threads < Log.Threads.size())
+      continue;
+    DivergenceFinding F;
+    F.K = DivergenceFinding::GridSplit;
+    F.Barrier = S.Barrier;
+    F.Branch = S.Branch;
+    F.SkipperExits = S.OthersLeft;
     F.Config = Cfg;
     Out.push_back(F);
   }

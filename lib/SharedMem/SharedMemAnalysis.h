@@ -145,13 +145,18 @@ struct RaceFinding {
 /// A block barrier that live threads do not all meet, barriers at different
 /// sites met by different threads, or a __syncwarp mask without the caller.
 struct DivergenceFinding {
-  enum Kind { Skipped, Misaligned, MaskOmitsCaller } K = Skipped;
+  /// GridSplit: a grid barrier that blocks on one side of a test on blockIdx
+  /// meet and blocks on the other side do not.
+  enum Kind { Skipped, Misaligned, MaskOmitsCaller, GridSplit } K = Skipped;
   const clang::Expr *Barrier = nullptr;      ///< reported here
   const clang::Expr *OtherBarrier = nullptr; ///< Misaligned: the other thread's
-  const clang::Stmt *Branch = nullptr;       ///< Skipped: the test that splits them
+  const clang::Stmt *Branch = nullptr;       ///< Skipped, GridSplit: the test that splits them
   unsigned TidIn = 0, TidOut = 0;            ///< Skipped: meets it / does not
-  /// Skipped: TidOut only exits after skipping (AlignedBarriers reports it).
+  /// Skipped: TidOut only exits after skipping (AlignedBarriers reports it,
+  /// and a grid barrier always). GridSplit: the other blocks left the kernel
+  /// at the test.
   bool SkipperExits = false;
+  bool Grid = false; ///< Skipped: the barrier is a grid barrier
   uint64_t Mask = 0;
   LaunchConfig Config;
 };

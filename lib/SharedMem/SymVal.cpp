@@ -21,6 +21,7 @@ static SymVal combine(const SymVal &A, const SymVal &B, int64_t KB) {
   R.C = A.C + KB * B.C;
   R.ShapeDep = A.ShapeDep || B.ShapeDep;
   R.ThreadDep = A.ThreadDep || B.ThreadDep;
+  R.BlockDep = A.BlockDep || B.BlockDep;
   size_t I = 0, J = 0;
   while (I < A.Terms.size() || J < B.Terms.size()) {
     if (J == B.Terms.size() ||
@@ -49,6 +50,7 @@ SymVal scale(const SymVal &A, int64_t K) {
     SymVal Z = SymVal::constant(0);
     Z.ShapeDep = A.ShapeDep;
     Z.ThreadDep = A.ThreadDep;
+    Z.BlockDep = A.BlockDep;
     return Z;
   }
   SymVal R = A;
@@ -65,6 +67,7 @@ SymVal opaque(uint64_t Key, const SymVal &A, const SymVal &B) {
   SymVal R = SymVal::symbol(Id | 1); // never 0
   R.ShapeDep = A.ShapeDep || B.ShapeDep;
   R.ThreadDep = A.ThreadDep || B.ThreadDep;
+  R.BlockDep = A.BlockDep || B.BlockDep;
   return R;
 }
 
@@ -80,6 +83,7 @@ SymVal mul(const SymVal &A, const SymVal &B, uint64_t Key) {
     R = opaque(Key, A, B);
   R.ShapeDep = A.ShapeDep || B.ShapeDep;
   R.ThreadDep = A.ThreadDep || B.ThreadDep;
+  R.BlockDep = A.BlockDep || B.BlockDep;
   return R;
 }
 

@@ -8,6 +8,10 @@
 //     opaque uniform symbols, so `tid + k*TILE` keeps its lane-varying part
 //     exact and the uniform offset drops out when lanes are compared, or
 //   * Top: anything else (values of mutable variables after a join, calls).
+// Two marks say where a value came from, for the barrier checks: ThreadDep
+// (threadIdx, lane-dependent loads) and BlockDep (blockIdx). They follow the
+// value through arithmetic, comparisons and opaque symbols, never its
+// identity (== and hash ignore them).
 // Non-linear operations on symbolic operands produce a fresh opaque symbol
 // keyed by (expression, operands): lanes whose operands differ get different
 // symbols, so the bank model then sees "lane-dependent unknown" and stays
@@ -39,6 +43,10 @@ struct SymVal {
   /// condition on such a value can select threads; one on a uniform value
   /// cannot, so it does not make the path "guarded".
   bool ThreadDep = false;
+  /// Derived from blockIdx: the same in every thread of a block, but an
+  /// undecided condition on it can send blocks different ways, which only a
+  /// barrier spanning blocks (a grid sync) cares about.
+  bool BlockDep = false;
   /// For an undecided condition: its value in the interior blocks of a
   /// large enough problem (-1 unknown, 0 false, 1 true). See InterpreterRanges.cpp.
   int8_t Interior = -1;

@@ -36,7 +36,19 @@
 //  * Decisions: every decided branch or loop test whose code holds a block
 //    barrier logs which arm each thread took and how many barriers it met
 //    there; threads that disagree, one meeting barriers the other does not
-//    while staying alive, is barrier divergence.
+//    while staying alive, is barrier divergence. A grid barrier in the arm
+//    is divergence even when the skipping thread exits: cooperative groups
+//    ask every thread of the grid to arrive, and the block's arrival is
+//    thread 0's (cooperative_groups/details/sync.h).
+//  * Grid barriers (grid_group::sync) are block barriers that also span the
+//    blocks, which run the same code with different blockIdx. Every block
+//    must meet as many of them (a count, not the call sites: the grid
+//    barrier counts arrivals in global memory). The interpreter runs one
+//    block, so it judges blocks against each other at the block-uniform
+//    undecided branches whose condition is derived from blockIdx
+//    (SymVal::BlockDep): arms that meet different numbers of grid barriers,
+//    or one arm that leaves the kernel while the path after the other meets
+//    a grid barrier, split the grid (GridSplit).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_SHAREDMEM_SYNCMODEL_H
@@ -64,6 +76,7 @@ struct SyncEvent {
   const void *Site = nullptr; ///< the barrier call, or the marker's statement
   uint64_t Iter = 0;          ///< hash of the enclosing loop iterations
   bool Barrier = false;       ///< false: a marker, no synchronisation
+  bool Grid = false;          ///< a grid barrier (the site says so too)
   bool operator==(const SyncEvent &O) const {
     return Site == O.Site && Iter == O.Iter && Barrier == O.Barrier;
   }
@@ -78,6 +91,7 @@ struct Decision {
   int8_t Arm = 0;        ///< 1: then / loop body, 0: else / loop exit
   unsigned Barriers = 0; ///< block barriers the thread met in the arm
   const clang::Expr *FirstBarrier = nullptr; ///< the first of them
+  const clang::Expr *FirstGrid = nullptr;    ///< the first grid barrier of them
   bool Left = false;     ///< the arm returned: an exited thread may skip barriers
   bool ShapeDep = false; ///< the condition depends on the block shape
   uint32_t At = 0;       ///< the thread's trace length at the test
@@ -117,6 +131,20 @@ struct MaskMisuse {
   uint64_t Mask = 0;
 };
 
+/// A grid barrier that the blocks on one side of a block-dependent test meet
+/// and the blocks on the other side do not: they skip it, or (OthersLeft)
+/// they left the kernel at the test.
+struct GridSplit {
+  const clang::Expr *Barrier = nullptr;
+  const clang::Stmt *Branch = nullptr;
+  bool OthersLeft = false;
+  /// Threads of the run that found it (the last one, to count each once).
+  /// "Blocks left" needs every thread: where only some left at the test, the
+  /// thread-level rule speaks.
+  uint32_t Threads = 0;
+  uint32_t LastTid = UINT32_MAX;
+};
+
 struct SyncLog {
   std::vector<ThreadSync> Threads; ///< by linear thread id
   /// Interned (branch, arm) lists of block-uniform undecided branches; 0 is
@@ -133,6 +161,7 @@ struct SyncLog {
   /// for any access to them.
   std::map<const clang::VarDecl *, SkipReason> SkippedArrays;
   std::vector<MaskMisuse> Masks;
+  std::vector<GridSplit> GridSplits;
 };
 
 } // namespace cgt::smem

@@ -111,3 +111,18 @@ TEST(SharedMemSymVal, LaneDependentUnknownCoefficientIsNotLinear) {
 }
 
 } // namespace
+
+TEST(SharedMemSymVal, BlockMarkFollowsTheValueNotItsIdentity) {
+  SymVal B = SymVal::symbol(11);
+  B.BlockDep = true;
+  SymVal N = SymVal::symbol(12);
+  EXPECT_TRUE(add(B, N).BlockDep);
+  EXPECT_TRUE(scale(B, 0).BlockDep);
+  EXPECT_TRUE(mul(B, N, 3).BlockDep);
+  EXPECT_TRUE(opaque(5, N, B).BlockDep);
+  EXPECT_FALSE(add(N, SymVal::constant(2)).BlockDep);
+  // The mark says where a value came from, not what it is.
+  SymVal Plain = SymVal::symbol(11);
+  EXPECT_EQ(Plain, B);
+  EXPECT_EQ(Plain.hash(), B.hash());
+}

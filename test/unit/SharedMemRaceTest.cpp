@@ -336,3 +336,152 @@ void host(float *g) { k<<<1, 64>>>(g); }
 )cpp");
   EXPECT_FALSE(R.Races.empty());
 }
+
+// Grid barriers (InterpreterGrid.cpp): cooperative_groups' grid_group as the
+// header declares it (the sync's body is the header's business; the class
+// decides what it waits for).
+namespace {
+const char *GridGroup = R"cpp(
+namespace cooperative_groups {
+class grid_group {
+public:
+  __device__ void sync() const;
+};
+__device__ grid_group this_grid();
+template <class GroupT> __device__ void sync(GroupT const &g) { g.sync(); }
+} // namespace cooperative_groups
+namespace cg = cooperative_groups;
+)cpp";
+
+std::vector<DivergenceFinding> gridSplits(const KernelReport &R) {
+  std::vector<DivergenceFinding> Out;
+  for (const DivergenceFinding &F : R.Divergences)
+    if (F.K == DivergenceFinding::GridSplit)
+      Out.push_back(F);
+  return Out;
+}
+} // namespace
+
+TEST_F(SharedRaceTest, GridBarrierUnderBlockIndexTest) {
+  KernelReport R = run(std::string(GridGroup) + R"cpp(
+__global__ void k(float *g) {
+  if (blockIdx.x % 2 == 0)
+    cg::this_grid().sync();
+  g[threadIdx.x] = 0;
+}
+void host(float *g) { k<<<4, 64>>>(g); }
+)cpp");
+  ASSERT_EQ(gridSplits(R).size(), 1u);
+  EXPECT_FALSE(gridSplits(R)[0].SkipperExits);
+  EXPECT_NE(gridSplits(R)[0].Branch, nullptr);
+  // A block barrier there is uniform in the block; a grid barrier under a
+  // test on a kernel parameter is uniform in the grid.
+  KernelReport Block = run(std::string(GridGroup) + R"cpp(
+__global__ void k(float *g, int n) {
+  if (blockIdx.x % 2 == 0)
+    __syncthreads();
+  if (n > 1)
+    cg::this_grid().sync();
+  g[threadIdx.x] = 0;
+}
+void host(float *g, int n) { k<<<4, 64>>>(g, n); }
+)cpp");
+  EXPECT_TRUE(Block.Divergences.empty());
+}
+
+TEST_F(SharedRaceTest, GridBarriersAreCountedNotNamed) {
+  // One grid barrier in each arm: every block arrives once.
+  KernelReport Same = run(std::string(GridGroup) + R"cpp(
+__global__ void k(float *g) {
+  cg::grid_group grid = cg::this_grid();
+  if (blockIdx.x == 0)
+    grid.sync();
+  else
+    cg::sync(grid);
+  g[threadIdx.x] = 0;
+}
+void host(float *g) { k<<<4, 64>>>(g); }
+)cpp");
+  EXPECT_TRUE(Same.Divergences.empty());
+  // Two against one, after an earlier test whose arms disagree on a kernel
+  // parameter (the count is vague from there, the arms' difference is not).
+  KernelReport More = run(std::string(GridGroup) + R"cpp(
+__global__ void k(float *g, int n) {
+  cg::grid_group grid = cg::this_grid();
+  if (n > 0)
+    grid.sync();
+  if (blockIdx.x == 0) {
+    grid.sync();
+    grid.sync();
+  } else {
+    grid.sync();
+  }
+  g[threadIdx.x] = 0;
+}
+void host(float *g, int n) { k<<<4, 64>>>(g, n); }
+)cpp");
+  ASSERT_EQ(gridSplits(More).size(), 1u);
+}
+
+TEST_F(SharedRaceTest, GridBarrierAfterBlocksLeave) {
+  KernelReport R = run(std::string(GridGroup) + R"cpp(
+__global__ void k(float *g) {
+  if (blockIdx.x == 0)
+    return;
+  g[blockIdx.x] = 1;
+  cg::this_grid().sync();
+  g[threadIdx.x] = 0;
+}
+void host(float *g) { k<<<4, 64>>>(g); }
+)cpp");
+  ASSERT_EQ(gridSplits(R).size(), 1u);
+  EXPECT_TRUE(gridSplits(R)[0].SkipperExits);
+  // Against a problem size, whether any block leaves depends on the launch.
+  KernelReport Size = run(std::string(GridGroup) + R"cpp(
+__global__ void k(float *g, int nblocks) {
+  if (blockIdx.x >= nblocks)
+    return;
+  g[blockIdx.x] = 1;
+  cg::this_grid().sync();
+  g[threadIdx.x] = 0;
+}
+void host(float *g, int n) { k<<<4, 64>>>(g, n); }
+)cpp");
+  EXPECT_TRUE(Size.Divergences.empty());
+  // Only some threads of the first block leave: its thread 0 still brings
+  // the block to the barrier, so no block is missing there.
+  KernelReport Some = run(std::string(GridGroup) + R"cpp(
+__global__ void k(float *g) {
+  if (blockIdx.x == 0) {
+    if (threadIdx.x >= 32)
+      return;
+  }
+  g[blockIdx.x] = 1;
+  cg::this_grid().sync();
+  g[threadIdx.x] = 0;
+}
+void host(float *g) { k<<<4, 64>>>(g); }
+)cpp");
+  EXPECT_TRUE(gridSplits(Some).empty());
+}
+
+TEST_F(SharedRaceTest, GridBarrierSkippedByExitingThreads) {
+  // Threads 32-63 skip it and exit: fine for a block barrier (sm_70+), not
+  // for a grid barrier.
+  const char *Kernel = R"cpp(
+__global__ void k(float *g) {
+  g[threadIdx.x] = 0;
+  if (threadIdx.x < 32)
+    BARRIER;
+}
+void host(float *g) { k<<<4, 64>>>(g); }
+)cpp";
+  KernelReport Grid = run(std::string(GridGroup) + "#define BARRIER cg::this_grid().sync()\n" +
+                          Kernel);
+  ASSERT_EQ(Grid.Divergences.size(), 1u);
+  EXPECT_EQ(Grid.Divergences[0].K, DivergenceFinding::Skipped);
+  EXPECT_TRUE(Grid.Divergences[0].Grid);
+  EXPECT_TRUE(Grid.Divergences[0].SkipperExits);
+  KernelReport Block = run(std::string(GridGroup) + "#define BARRIER __syncthreads()\n" + Kernel);
+  EXPECT_TRUE(Block.Divergences.empty());
+}

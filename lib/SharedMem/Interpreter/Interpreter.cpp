@@ -48,6 +48,7 @@ bool Interp::run() {
         // same values, so that its top-level statements can be replayed
         // (InterpreterMemo.cpp).
         LastCondDep = LastCondShape = true;
+        LastCondBlock = false;
         LastInterior = -1;
         LastReturnPtr = PtrVal();
         resetSyncThread();
@@ -248,6 +249,11 @@ Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bo
     return F;
   }
   bool Saved = Guarded, Dep = LastCondDep;
+  // A test derived from blockIdx sends blocks different ways: grid
+  // barriers in its arms, or after an arm that leaves, split the grid
+  // (InterpreterGrid.cpp).
+  bool SplitsGrid = !Consteval && splitsBlocks(!Dep, Saved);
+  GridCursor G0 = Grid;
   int Interior = LastInterior;
   // A guard on a global coordinate against a problem size takes one side
   // in every interior block: that side is not "guarded".
@@ -269,11 +275,15 @@ Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bo
     enterArm(ArmSite, 1);
   if (!Consteval)
     narrow(Cond, true);
+  size_t ThenFrom = TS->Trace.size();
   Flow FT = exitsInertly(Then) ? Flow::Return : exec(Then);
   SyncCursor CT = Cur;
+  GridCursor GT = Grid;
+  size_t ElseFrom = TS->Trace.size();
   if (Uniform) {
     leaveArm();
     Cur = C0;
+    Grid = G0;
     enterArm(ArmSite, 0);
   }
   EnvT ET = Keep ? EnvT() : std::move(Env);
@@ -289,7 +299,10 @@ Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bo
   Flow FE = exitsInertly(Else) ? Flow::Return : exec(Else);
   if (Uniform) {
     leaveArm();
+    joinGrid(ArmSite, SplitsGrid, G0, GT, FT, FE, ThenFrom, ElseFrom);
     joinArms(ArmSite, CT, FT, FE);
+  } else {
+    forgetGrid(G0); // both arms ran, each in some threads
   }
   EnvT EE = Keep ? EnvT() : std::move(Env);
   PtrEnvT PE = Keep ? PtrEnvT() : std::move(Ptrs);

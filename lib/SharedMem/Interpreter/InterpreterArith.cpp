@@ -7,7 +7,10 @@
 // opaque symbol keyed by its site, lane-dependent when an operand is. A
 // comparison also says whether it holds in every interior block
 // (SymVal::Interior), which the overflow check uses to call a guard
-// definite. Expressions are walked in InterpreterExpr.cpp.
+// definite, and whether it is known to split the blocks of a grid
+// (SymVal::BlockDep: derived from blockIdx and compared with constants
+// only), which grid barriers ask. Expressions are walked in
+// InterpreterExpr.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/Interpreter/InterpreterState.h"
@@ -82,6 +85,7 @@ SymVal Interp::arith(BinaryOperatorKind Op, const SymVal &A, const SymVal &B,
   }
   R.ShapeDep = A.ShapeDep || B.ShapeDep;
   R.ThreadDep = A.ThreadDep || B.ThreadDep;
+  R.BlockDep = A.BlockDep || B.BlockDep;
   return R;
 }
 
@@ -92,6 +96,7 @@ SymVal Interp::compare(BinaryOperatorKind Op, const SymVal &A, const SymVal &B,
   if (A.sameTerms(B)) { // difference is a constant: decide on it
     SymVal R = arith(Op, SymVal::constant(A.C), SymVal::constant(B.C), Site);
     R.ThreadDep = A.ThreadDep || B.ThreadDep;
+    R.BlockDep = A.BlockDep || B.BlockDep;
     return R;
   }
   if (!A.Top && !B.Top) {
@@ -109,12 +114,23 @@ SymVal Interp::compare(BinaryOperatorKind Op, const SymVal &A, const SymVal &B,
     if (T) {
       SymVal R = SymVal::constant(*T);
       R.ThreadDep = A.ThreadDep || B.ThreadDep;
+      R.BlockDep = A.BlockDep || B.BlockDep;
       return R;
     }
   }
   SymVal R = opq(key(Site, Op), A, B);
-  if (!A.Top && !B.Top)
-    R.Interior = interiorTruth(Op, sub(A, B));
+  if (!A.Top && !B.Top) {
+    SymVal D = sub(A, B);
+    R.Interior = interiorTruth(Op, D);
+    // `blockIdx.x < n`: whether blocks fall on both sides depends on the
+    // problem size and the grid, not on the code (a grid sized to the
+    // problem keeps every block on one side). Only a comparison with
+    // constants (`blockIdx.x == 0`, `b % 2 == 0`) is known to split them.
+    if (R.BlockDep && llvm::any_of(D.Terms, [&](const auto &T) {
+          return ParamSyms.count(T.first) > 0;
+        }))
+      R.BlockDep = false;
+  }
   return R;
 }
 

@@ -83,6 +83,7 @@ SymVal Interp::normalize(SymVal V, QualType T) {
 
 Tri Interp::truth(const SymVal &V) {
   LastCondDep = V.Top || V.ThreadDep;
+  LastCondBlock = !V.Top && V.BlockDep;
   LastCondShape = V.Top || V.ShapeDep;
   LastInterior = V.Interior;
   if (V.isConst())
@@ -255,8 +256,11 @@ SymVal Interp::load(const Expr *Sub) {
     return SymVal::top();
   record(L, Sub, /*Load=*/true, /*Store=*/false);
   // The loaded value is uniform when the address is (same symbol for every
-  // lane), lane-dependent otherwise.
-  return opaque(key(Sub, 2), L.Off, SymVal());
+  // lane), lane-dependent otherwise. What memory holds is not known to
+  // differ between blocks, whatever the address: not block-dependent.
+  SymVal V = opaque(key(Sub, 2), L.Off, SymVal());
+  V.BlockDep = false;
+  return V;
 }
 
 SymVal Interp::evalUnary(const UnaryOperator *U) {
@@ -304,6 +308,7 @@ SymVal Interp::evalUnary(const UnaryOperator *U) {
     }
     SymVal R = V.Top ? SymVal::top() : opq(key(U), V, SymVal());
     R.ThreadDep = V.Top || V.ThreadDep;
+    R.BlockDep = !V.Top && V.BlockDep;
     R.Interior = V.Interior < 0 ? -1 : !V.Interior;
     return R;
   }

@@ -70,7 +70,9 @@ SymVal Interp::builtinValue(Builtin Var, int8_t Dim) {
     StringRef Name = Var == Builtin::BlockIdx ? "blockIdx" : "gridDim";
     uint64_t Id = static_cast<uint64_t>(llvm::hash_combine(Name, int(Dim), 0xb1du)) | 1;
     (Var == Builtin::BlockIdx ? BlockSyms : ParamSyms).insert(Id);
-    return SymVal::symbol(Id);
+    SymVal V = SymVal::symbol(Id);
+    V.BlockDep = Var == Builtin::BlockIdx;
+    return V;
   }
   case Builtin::None:
     break;

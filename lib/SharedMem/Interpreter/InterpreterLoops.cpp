@@ -23,7 +23,9 @@ Flow Interp::opaqueRegion(const Stmt *Body, const Stmt *Key) {
   havoc(Key, Body, nullptr, nullptr, /*Induction=*/false);
   ++LoopDepth;
   Iters.push_back(-1);
+  GridCursor G0 = Grid;
   exec(Body);
+  forgetGrid(G0);
   Iters.pop_back();
   --LoopDepth;
   havoc(Key, Body, nullptr, nullptr, false);
@@ -228,7 +230,9 @@ Flow Interp::execLoop(const Stmt *Loop, const Stmt *Init, const Expr *Cond,
       if (Bracket)
         pushEvent(Body, /*Barrier=*/false);
       uint32_t Head = Cur.Phase, EntryArm = ArmId;
+      GridCursor G0 = Grid;
       exec(Body);
+      forgetGrid(G0); // any number of iterations
       if (Bracket && Cur.Phase != Head)
         Sync->Wraps.insert(WrapLoop{Head, Cur.Phase, EntryArm});
       if (Bracket)

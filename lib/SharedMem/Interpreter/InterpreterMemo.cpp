@@ -36,7 +36,7 @@ namespace {
 /// (SymVal's == compares only the value).
 bool same(const SymVal &A, const SymVal &B) {
   return A.Top == B.Top && A.C == B.C && A.Terms == B.Terms && A.ShapeDep == B.ShapeDep &&
-         A.ThreadDep == B.ThreadDep && A.Interior == B.Interior;
+         A.ThreadDep == B.ThreadDep && A.BlockDep == B.BlockDep && A.Interior == B.Interior;
 }
 
 bool same(const PtrVal &A, const PtrVal &B) {
@@ -87,14 +87,15 @@ Interp::Marks Interp::marks() const {
                TS->Decisions.size(),
                Sync->Masks.size(),
                Sync->Wraps.size() + Sync->Reasons.size() + Sync->WholeKernel.size() +
-                   Sync->SkippedArrays.size(),
+                   Sync->SkippedArrays.size() + Sync->GridSplits.size(),
                TS->LostAt};
 }
 
 Interp::MemoScalars Interp::scalars() const {
-  return MemoScalars{Guarded,    PathShapeDep, LastCondDep, LastCondShape, LastInterior,
-                     LastReturnPtr, Cur,       ArmFrames,   StickyArms,    ArmId,
-                     PendingValue, NoRecord,   AtomicSite,  SymRanges};
+  return MemoScalars{Guarded,    PathShapeDep, LastCondDep, LastCondShape, LastCondBlock,
+                     LastInterior, LastReturnPtr, Cur,      Grid,          ArmFrames,
+                     StickyArms,   ArmId,        PendingValue, NoRecord,   AtomicSite,
+                     SymRanges};
 }
 
 void Interp::setScalars(const MemoScalars &S) {
@@ -102,9 +103,11 @@ void Interp::setScalars(const MemoScalars &S) {
   PathShapeDep = S.PathShapeDep;
   LastCondDep = S.LastCondDep;
   LastCondShape = S.LastCondShape;
+  LastCondBlock = S.LastCondBlock;
   LastInterior = S.LastInterior;
   LastReturnPtr = S.LastReturnPtr;
   Cur = S.Cur;
+  Grid = S.Grid;
   ArmFrames = S.ArmFrames;
   StickyArms = S.StickyArms;
   ArmId = S.ArmId;
@@ -118,6 +121,7 @@ namespace {
 template <typename S> bool sameScalars(const S &A, const S &B) {
   return A.Guarded == B.Guarded && A.PathShapeDep == B.PathShapeDep &&
          A.LastCondDep == B.LastCondDep && A.LastCondShape == B.LastCondShape &&
+         A.LastCondBlock == B.LastCondBlock && A.Grid == B.Grid &&
          A.LastInterior == B.LastInterior && same(A.LastReturnPtr, B.LastReturnPtr) &&
          A.Cur.Phase == B.Cur.Phase && A.Cur.WarpSig == B.Cur.WarpSig &&
          A.Cur.WarpLost == B.Cur.WarpLost && A.ArmFrames == B.ArmFrames &&

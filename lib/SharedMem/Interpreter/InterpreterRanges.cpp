@@ -81,6 +81,7 @@ SymVal Interp::rangedSym(uint64_t Key, const SymVal &From, Bound R) {
                                Key, From.hash(), 0x7a9u)) | 1;
   SymVal V = SymVal::symbol(Id);
   V.ThreadDep = From.Top || From.ThreadDep;
+  V.BlockDep = !From.Top && From.BlockDep;
   V.ShapeDep = From.ShapeDep;
   if (!From.Top) {
     bool Param = !From.Terms.empty();

@@ -9,7 +9,9 @@
 //   InterpreterMemory.cpp    __shared__ locations, pointers, carves, recording
 //   InterpreterCalls.cpp     __device__ callees run in place of their calls
 //   InterpreterGeometry.cpp  threadIdx/blockDim/blockIdx/gridDim, step budget
+//   InterpreterSyncKinds.cpp which calls synchronise, barriers in a statement
 //   InterpreterSync.cpp      barriers, warp syncs, phase labels (SyncModel.h)
+//   InterpreterGrid.cpp      grid barriers across blocks (SyncModel.h)
 // State is per run (one LaunchConfig): Env/Ptrs/SymRanges/Guarded are reset
 // for every thread; Out, Index, Carves and the symbol classes accumulate.
 //
@@ -71,6 +73,7 @@ struct LoopInfo {
 enum class SyncKind {
   None,        ///< nothing: an ordinary call
   Block,       ///< a barrier of the whole block
+  Grid,        ///< a barrier of every thread of every block (grid_group::sync)
   Warp,        ///< __syncwarp or a 32-thread tile's sync
   WarpPartial, ///< a smaller tile's or a coalesced group's sync
   Named,       ///< a named or split barrier: orders an unknown set of warps
@@ -332,9 +335,9 @@ private:
   /// false when none names one.
   bool skipArraysNamedBy(llvm::ArrayRef<const Expr *> Operands, SkipReason R,
                          bool ScalarsToo = false);
-  void blockBarrier(const Expr *Site);
+  void blockBarrier(const Expr *Site, bool Grid = false);
   void warpSync(const CallExpr *C, bool FullTile);
-  void pushEvent(const void *Site, bool Barrier);
+  void pushEvent(const void *Site, bool Barrier, bool Grid = false);
   void loseThread();
   const VarDecl *sharedNamedBy(const Expr *E);
   unsigned barrierBits(const Stmt *S);
@@ -356,6 +359,36 @@ private:
   void joinArms(const Stmt *Site, const SyncCursor &Then, Flow FT, Flow FE);
   /// The key of a plain store's value for the same-value rule.
   static uint64_t valueKey(const SymVal &V, const Expr *RHS);
+
+  // ---- grid barriers across blocks (InterpreterGrid.cpp) -------------------
+  /// Where the thread's path stands with grid barriers: how many it met,
+  /// how many times that count went vague (code that meets grid barriers
+  /// a number of times not known, arms that disagree: from there on only
+  /// differences of counts with no vagueness between them are exact), and
+  /// the block-dependent test at which the blocks on its other side left
+  /// the kernel.
+  struct GridCursor {
+    uint32_t Met = 0;
+    uint32_t Vague = 0;
+    const Stmt *BlocksLeft = nullptr;
+    bool operator==(const GridCursor &O) const {
+      return Met == O.Met && Vague == O.Vague && BlocksLeft == O.BlocksLeft;
+    }
+  };
+  void gridBarrier(const CallExpr *C);
+  /// Can the test just decided (undecided, block-uniform) split the grid?
+  bool splitsBlocks(bool Uniform, bool OuterGuard) const;
+  /// After the arms of a block-uniform undecided branch (the trace of the
+  /// then arm from ThenFrom, of the else arm from ElseFrom; GT the cursor
+  /// after the then arm, the current one after the else arm): blocks split
+  /// by a block-dependent test, and the cursor where the thread goes on.
+  void joinGrid(const Stmt *Site, bool Splits, const GridCursor &G0, const GridCursor &GT,
+                Flow FT, Flow FE, size_t ThenFrom, size_t ElseFrom);
+  /// After code that may run a number of times, or in some threads only:
+  /// the count goes vague if it moved; a block exit found in it is dropped.
+  void forgetGrid(const GridCursor &G0);
+  const Expr *firstGridIn(size_t From, size_t To) const;
+  GridCursor Grid;
 
   SyncLog OwnSync;
   SyncLog *Sync = &OwnSync;
@@ -463,6 +496,7 @@ private:
   llvm::DenseMap<const VarDecl *, Loc> RefLocs;
   llvm::DenseSet<const FunctionDecl *> EscapesScanned;
   bool LastCondDep = true;
+  bool LastCondBlock = false; ///< the last undecided condition is derived from blockIdx
   bool LastCondShape = true;
   int LastInterior = -1; ///< interior value of the last undecided condition
   bool PathShapeDep = false; ///< a condition on the path depends on blockDim/threadIdx.y/z
@@ -507,9 +541,11 @@ private:
   /// leaves behind.
   struct MemoScalars {
     bool Guarded = false, PathShapeDep = false, LastCondDep = true, LastCondShape = true;
+    bool LastCondBlock = false;
     int LastInterior = -1;
     PtrVal LastReturnPtr;
     SyncCursor Cur;
+    GridCursor Grid;
     std::vector<std::pair<uint32_t, size_t>> ArmFrames;
     ArmList StickyArms;
     uint32_t ArmId = 0;

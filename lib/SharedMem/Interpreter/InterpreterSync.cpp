@@ -1,220 +1,23 @@
 //===- InterpreterSync.cpp - barriers, warp syncs and phases ----------------===//
 //
-// The interpreter's half of SyncModel.h: which calls synchronise (by name, as
-// CUDA's headers and cooperative groups spell them), the per-thread trace of
-// barrier events and the phase label each access carries, the arms of
-// block-uniform branches, and what makes a thread's phases unknown. Nothing
-// here changes a value, a guard or an access record, so the overflow and
-// bank-conflict checks see the same runs as before.
-//
-// Why by name: clang parses CUDA's barriers as calls of functions declared in
-// CUDA's headers (`__syncthreads` is a __device_builtin__, `__syncwarp` an
-// inline function of clang's wrapper, `thread_block::sync` a member of
-// cooperative_groups), not as builtins with an ID.
+// The interpreter's half of SyncModel.h: the per-thread trace of barrier
+// events and the phase label each access carries, the arms of block-uniform
+// branches, and what makes a thread's phases unknown. Which calls
+// synchronise is InterpreterSyncKinds.cpp's; grid barriers across blocks are
+// InterpreterGrid.cpp's. Nothing here changes a value, a guard or an access
+// record, so the overflow and bank-conflict checks see the same runs as
+// before.
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/Interpreter/InterpreterState.h"
 
-#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
 namespace cgt::smem::detail {
-
-namespace {
-
-/// The qualified name without inline namespaces (`cooperative_groups::__v1::`).
-std::string qualifiedName(const NamedDecl *D) {
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  PrintingPolicy PP(D->getASTContext().getLangOpts());
-  PP.SuppressInlineNamespace =
-      llvm::to_underlying(PrintingPolicy::SuppressInlineNamespaceMode::All);
-  D->printQualifiedName(OS, PP);
-  return OS.str();
-}
-
-/// The class a cooperative-groups `sync` acts on: the object of `g.sync()`
-/// or the argument of `cg::sync(g)`.
-const CXXRecordDecl *groupClass(const CallExpr *C) {
-  const Expr *Obj = nullptr;
-  if (const auto *M = dyn_cast<CXXMemberCallExpr>(C))
-    Obj = M->getImplicitObjectArgument();
-  else if (const auto *ME = dyn_cast<MemberExpr>(C->getCallee()->IgnoreParenImpCasts()))
-    Obj = ME->getBase(); // `block.sync()` of a static member (thread_block's are)
-  else if (C->getNumArgs() == 1)
-    Obj = C->getArg(0);
-  if (!Obj)
-    return nullptr;
-  QualType T = Obj->getType();
-  if (T->isPointerType())
-    T = T->getPointeeType();
-  return T.getNonReferenceType()->getAsCXXRecordDecl();
-}
-
-/// A thread_block_tile's size (its first template argument), 0 if unknown.
-unsigned tileSize(const CXXRecordDecl *R) {
-  for (const CXXRecordDecl *C = R; C;) {
-    if (const auto *S = dyn_cast<ClassTemplateSpecializationDecl>(C)) {
-      const TemplateArgumentList &A = S->getTemplateArgs();
-      if (A.size() >= 1 && A[0].getKind() == TemplateArgument::Integral)
-        return static_cast<unsigned>(A[0].getAsIntegral().getZExtValue());
-    }
-    if (!C->hasDefinition() || C->getNumBases() == 0)
-      break;
-    C = C->bases_begin()->getType()->getAsCXXRecordDecl();
-  }
-  return 0;
-}
-
-} // namespace
-
-SyncKind Interp::syncKindOf(const CallExpr *C, const FunctionDecl *F) {
-  if (!F || !F->getIdentifier())
-    return SyncKind::None;
-  StringRef N = F->getName();
-  if (N == "__syncthreads" || N == "__syncthreads_count" || N == "__syncthreads_and" ||
-      N == "__syncthreads_or")
-    return SyncKind::Block;
-  if (N == "__barrier_sync") {
-    std::optional<int64_t> Id =
-        C->getNumArgs() == 1 ? constantOf(C->getArg(0)) : std::nullopt;
-    return Id && *Id == 0 ? SyncKind::Block : SyncKind::Named;
-  }
-  if (N.starts_with("__barrier_") || N == "barrier_arrive" || N == "barrier_wait")
-    return SyncKind::Named;
-  if (N == "__syncwarp")
-    return SyncKind::Warp;
-  std::string Q = qualifiedName(F);
-  StringRef QN = Q;
-  if (QN.contains("memcpy_async") || N.starts_with("__pipeline_") ||
-      QN.contains("cp_async") || QN.contains("mbarrier") ||
-      (QN.starts_with("cuda::") && (QN.contains("barrier") || QN.contains("pipeline"))) ||
-      (QN.starts_with("cooperative_groups::") && (N == "wait" || N == "wait_prior")))
-    return SyncKind::Async;
-  if (QN.starts_with("cub::"))
-    return SyncKind::MaySync;
-  if (N == "sync" && QN.starts_with("cooperative_groups::")) {
-    const CXXRecordDecl *G = groupClass(C);
-    StringRef GN = G && G->getIdentifier() ? G->getName() : "";
-    if (GN == "thread_block" || GN == "grid_group" || GN == "multi_grid_group" ||
-        GN == "cluster_group")
-      return SyncKind::Block;
-    if (GN.contains("tile"))
-      return tileSize(G) == 32 ? SyncKind::Warp : SyncKind::WarpPartial;
-    if (GN == "coalesced_group")
-      return SyncKind::WarpPartial;
-    return SyncKind::MaySync;
-  }
-  return SyncKind::None;
-}
-
-SyncKind Interp::syncKindCached(const CallExpr *C) {
-  auto [It, New] = SyncKinds.try_emplace(C, SyncKind::None);
-  if (New)
-    It->second = syncKindOf(C, C->getDirectCallee());
-  return It->second;
-}
-
-namespace {
-
-/// Does a body (and what it calls in user code, a few calls deep) hold a
-/// barrier or something that may be one? Bits: 1 block, 2 warp, 4 unknown.
-class BarrierScan : public RecursiveASTVisitor<BarrierScan> {
-public:
-  BarrierScan(Interp &I, llvm::DenseMap<const Decl *, unsigned> &Cache, unsigned Depth)
-      : I(I), Cache(Cache), Depth(Depth) {}
-  unsigned Bits = 0;
-  bool VisitCallExpr(CallExpr *C) {
-    Bits |= I.callBarrierBits(C, Cache, Depth);
-    return true;
-  }
-  bool VisitAsmStmt(AsmStmt *A) {
-    if (Interp::asmSynchronises(A))
-      Bits |= 4;
-    return true;
-  }
-  // Lambdas defined here run when called, and their calls are seen then.
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-
-private:
-  Interp &I;
-  llvm::DenseMap<const Decl *, unsigned> &Cache;
-  unsigned Depth;
-};
-
-} // namespace
-
-unsigned Interp::callBarrierBits(const CallExpr *C,
-                                 llvm::DenseMap<const Decl *, unsigned> &Cache,
-                                 unsigned Depth) {
-  const FunctionDecl *F = C->getDirectCallee();
-  switch (syncKindOf(C, F)) {
-  case SyncKind::Block:
-    return 1;
-  case SyncKind::Warp:
-  case SyncKind::WarpPartial:
-    return 2;
-  case SyncKind::Named:
-  case SyncKind::MaySync:
-    return 4;
-  case SyncKind::Async:
-  case SyncKind::None:
-    break;
-  }
-  if (!F)
-    return isa<CXXPseudoDestructorExpr>(C->getCallee()) ? 0 : 4;
-  const FunctionDecl *Def = nullptr;
-  if (!F->hasBody(Def) || !Def)
-    return Ctx.getSourceManager().isInSystemHeader(F->getLocation()) ? 0 : 4;
-  if (Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
-    return 0; // CUDA's intrinsics: the barrier entry points are named above
-  auto It = Cache.find(Def);
-  if (It != Cache.end())
-    return It->second;
-  if (Depth >= 4)
-    return 4;
-  Cache[Def] = 0; // recursion: what the other calls find decides
-  BarrierScan S(*this, Cache, Depth + 1);
-  S.TraverseStmt(Def->getBody());
-  Cache[Def] = S.Bits;
-  return S.Bits;
-}
-
-unsigned Interp::barrierBits(const Stmt *S) {
-  if (!S)
-    return 0;
-  auto It = BarrierIn.find(S);
-  if (It != BarrierIn.end())
-    return It->second;
-  BarrierScan Scan(*this, CalleeBarriers, 0);
-  Scan.TraverseStmt(const_cast<Stmt *>(S));
-  BarrierIn[S] = Scan.Bits;
-  return Scan.Bits;
-}
-
-bool Interp::asmSynchronises(const AsmStmt *A) {
-  std::string Text;
-  if (const auto *G = dyn_cast<GCCAsmStmt>(A))
-    Text = G->getAsmString();
-  else if (const auto *M = dyn_cast<MSAsmStmt>(A))
-    Text = M->getAsmString().str();
-  // PTX that synchronises or touches shared memory behind the interpreter:
-  // barriers, async and bulk copies, matrix loads and stores, shared-space
-  // loads, stores and atomics.
-  static const char *const Words[] = {"bar.",    "barrier", "shared",   "cp.async",
-                                      "mbarrier", "ldmatrix", "stmatrix", "wgmma",
-                                      "bulk",     "tensormap", "fence.proxy"};
-  StringRef T = Text;
-  for (const char *W : Words)
-    if (T.contains(W))
-      return true;
-  return false;
-}
 
 uint64_t Interp::iterHash(size_t Depth) const {
   uint64_t H = 0x1735;
@@ -223,8 +26,8 @@ uint64_t Interp::iterHash(size_t Depth) const {
   return H;
 }
 
-void Interp::pushEvent(const void *Site, bool Barrier) {
-  TS->Trace.push_back(SyncEvent{Site, iterHash(Iters.size()), Barrier});
+void Interp::pushEvent(const void *Site, bool Barrier, bool Grid) {
+  TS->Trace.push_back(SyncEvent{Site, iterHash(Iters.size()), Barrier, Grid});
   Cur = SyncCursor();
   Cur.Phase = static_cast<uint32_t>(TS->Trace.size());
 }
@@ -234,12 +37,12 @@ void Interp::loseThread() {
     TS->LostAt = static_cast<uint32_t>(TS->Trace.size());
 }
 
-void Interp::blockBarrier(const Expr *Site) {
+void Interp::blockBarrier(const Expr *Site, bool Grid) {
   // Under a thread-dependent guard this thread may not be here at all: the
   // event keeps the traces aligned, but its phases are unknown from now on.
   if (Guarded)
     loseThread();
-  pushEvent(Site, /*Barrier=*/true);
+  pushEvent(Site, /*Barrier=*/true, Grid);
 }
 
 void Interp::warpSync(const CallExpr *C, bool FullTile) {
@@ -308,6 +111,9 @@ bool Interp::syncCall(const CallExpr *C) {
   switch (K) {
   case SyncKind::Block:
     blockBarrier(C);
+    return true;
+  case SyncKind::Grid:
+    gridBarrier(C);
     return true;
   case SyncKind::Warp:
   case SyncKind::WarpPartial:
@@ -494,6 +300,7 @@ void Interp::resetSyncThread() {
     Sync->Threads.resize(Tid + 1);
   TS = &Sync->Threads[Tid];
   Cur = SyncCursor();
+  Grid = GridCursor();
   ArmFrames.clear();
   StickyArms.clear();
   ArmId = 0;
@@ -558,6 +365,7 @@ void Interp::logDecision(const Stmt *Branch, uint64_t Iter, int8_t Arm, size_t T
   for (size_t I = TraceBefore; I < TS->Trace.size(); ++I)
     D.Barriers += TS->Trace[I].Barrier;
   D.FirstBarrier = firstBarrierSince(TraceBefore);
+  D.FirstGrid = firstGridIn(TraceBefore, TS->Trace.size());
   // A return from the kernel itself: an exited thread no longer counts at
   // a barrier (sm_70 and later), so skipping one is fine.
   D.Left = F == Flow::Return && Frames.empty();
