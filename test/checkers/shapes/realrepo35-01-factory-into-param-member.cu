@@ -10,8 +10,10 @@
 // bound to a live resource was published, never a factory's result), so the caller's
 // second `model_free(&m)` after re-allocating looked like a release of freed memory.
 // Clean: free, re-allocate through the helper, free again; silent.
-// Buggy twin (-DBUGGY): the second free comes without the re-allocation (released
-// again), and a second model's weights are never freed (leak): both reported.
+// Buggy twin (-DBUGGY): the second free comes without the re-allocation and the free
+// helper does not clear the member (released again), and a second model's weights are
+// never freed (leak): both reported. (A helper that clears `*p` makes the second free
+// a cudaFree(nullptr), no bug: realrepo35-07.)
 #include <cuda_runtime.h>
 #include <cstdlib>
 
@@ -31,7 +33,9 @@ void model_alloc(Model *m) { m->weights = alloc_block(m->n); }
 void free_and_clear(void **p) {
   if (cudaFree(*p) != cudaSuccess)
     exit(1);
+#ifndef BUGGY
   *p = nullptr;
+#endif
 }
 
 void model_free(Model *m) { free_and_clear(&m->weights); }
