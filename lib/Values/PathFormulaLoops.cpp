@@ -36,10 +36,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Values/PathFormula.h"
-#include "clang/Basic/SourceManager.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/StmtVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -117,8 +117,8 @@ bool PathFormula::declaredInBody(PlaceId P, const Stmt *Loop) const {
   const PlaceInfo &Info = Places[P];
   if (!Body || Info.Path.size() != 1 || !Info.Path.front())
     return false;
-  const auto *VD = static_cast<const VarDecl *>(Info.Path.front());
-  if (!isa<VarDecl>(VD) || isa<ParmVarDecl>(VD) || !VD->hasLocalStorage())
+  const auto *VD = dyn_cast<VarDecl>(static_cast<const Decl *>(Info.Path.front()));
+  if (!VD || isa<ParmVarDecl>(VD) || !VD->hasLocalStorage())
     return false;
   const SourceManager &SM = Ctx.getSourceManager();
   SourceRange R = Body->getSourceRange();
