@@ -312,6 +312,7 @@ public:
   unsigned callBarrierBits(const CallExpr *C, llvm::DenseMap<const Decl *, unsigned> &Cache,
                            unsigned Depth);
   static bool asmSynchronises(const AsmStmt *A);
+  static std::string asmText(const AsmStmt *A);
 
 private:
   /// Where the thread is in its barrier intervals; saved and restored around

@@ -220,11 +220,7 @@ static bool asmTouchesShared(StringRef Text) {
 }
 
 void Interp::noteAsm(const AsmStmt *A) {
-  std::string Text;
-  if (const auto *G = dyn_cast<GCCAsmStmt>(A))
-    Text = G->getAsmString();
-  else if (const auto *M = dyn_cast<MSAsmStmt>(A))
-    Text = M->getAsmString().str();
+  std::string Text = asmText(A);
   bool Orders = asmOrdersThreads(Text), Touches = asmTouchesShared(Text);
   // Its operands' arrays get no verdict; when none is known but the text
   // touches shared memory, no array does. Asm that orders threads ends

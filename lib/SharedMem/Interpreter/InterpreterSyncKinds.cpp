@@ -214,12 +214,17 @@ unsigned Interp::barrierBits(const Stmt *S) {
   return Scan.Bits;
 }
 
-bool Interp::asmSynchronises(const AsmStmt *A) {
-  std::string Text;
+/// The PTX an inline asm statement holds, whichever syntax wrote it.
+std::string Interp::asmText(const AsmStmt *A) {
   if (const auto *G = dyn_cast<GCCAsmStmt>(A))
-    Text = G->getAsmString();
-  else if (const auto *M = dyn_cast<MSAsmStmt>(A))
-    Text = M->getAsmString().str();
+    return G->getAsmString();
+  if (const auto *M = dyn_cast<MSAsmStmt>(A))
+    return M->getAsmString().str();
+  return "";
+}
+
+bool Interp::asmSynchronises(const AsmStmt *A) {
+  std::string Text = asmText(A);
   // PTX that synchronises or touches shared memory behind the interpreter:
   // barriers, async and bulk copies, matrix loads and stores, shared-space
   // loads, stores and atomics.
