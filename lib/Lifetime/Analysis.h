@@ -716,6 +716,7 @@ private:
     bool Hit = false;
     std::vector<PathNote> Notes;
   };
+  bool endsInSink(const CFGBlock *B);
   ReplayGoal *Replay = nullptr;
 
   StateSet ExitStates;

@@ -70,6 +70,12 @@ public:
   /// Adds "`Cond` evaluated to `Value`" in a new scope; false when the path
   /// is then infeasible.
   bool assume(const clang::Expr *Cond, bool Value);
+  /// Adds the decision without asking the solver (a way the search follows
+  /// only into a sink, whose report `feasible` then confirms); false when
+  /// the condition cannot be encoded (nothing was added).
+  bool assumeUnchecked(const clang::Expr *Cond, bool Value);
+  /// Whether the decisions so far can all hold.
+  bool feasible();
 
   /// A point to come back to: the environment and the solver's scopes.
   struct Mark {
@@ -119,6 +125,7 @@ private:
 
   std::optional<Val> encode(const clang::Expr *E);
   std::optional<Val> encodeBinary(const clang::BinaryOperator *BO);
+  bool nonLinear(const clang::BinaryOperator *BO) const;
   std::optional<Val> encodeCast(const clang::CastExpr *CE);
   std::optional<Val> arithmetic(clang::BinaryOperatorKind Op, const Val &A, const Val &B);
   std::optional<Val> read(const clang::Expr *LValue);

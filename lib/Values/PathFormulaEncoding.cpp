@@ -119,6 +119,28 @@ std::optional<PathFormula::Val> PathFormula::encodeCast(const CastExpr *CE) {
   return asBits(*V, W, Sg);
 }
 
+/// A product, quotient, remainder or shift of two values neither of which
+/// is a constant (`nx * ny`, `iter % nccheck`): non-linear bit-vector
+/// arithmetic, which costs Z3 tens of milliseconds a query on a long host
+/// function where every size computation is one, and is never what decides
+/// a lifetime report's path. Such a term is unknown (a fresh symbol).
+bool PathFormula::nonLinear(const BinaryOperator *BO) const {
+  switch (BO->getOpcode()) {
+  case BO_Mul:
+  case BO_Div:
+  case BO_Rem:
+  case BO_Shl:
+  case BO_Shr:
+    break;
+  default:
+    return false;
+  }
+  auto IsConstant = [&](const Expr *E) {
+    return !E->isValueDependent() && E->isIntegerConstantExpr(Ctx);
+  };
+  return !IsConstant(BO->getLHS()) && !IsConstant(BO->getRHS());
+}
+
 std::optional<PathFormula::Val> PathFormula::encodeBinary(const BinaryOperator *BO) {
   BinaryOperator::Opcode Op = BO->getOpcode();
   if (BO->isAssignmentOp())
@@ -158,6 +180,8 @@ std::optional<PathFormula::Val> PathFormula::encodeBinary(const BinaryOperator *
   if (!BO->getType()->isIntegralOrEnumerationType() || !scalarShape(BO->getType(), W, Sg) ||
       W == 0)
     return fresh(BO->getType()); // pointer arithmetic, floats
+  if (nonLinear(BO))
+    return fresh(BO->getType());
   if (std::optional<Val> V = arithmetic(Op, asBits(*L, W, Sg), asBits(*R, W, Sg)))
     return V;
   return fresh(BO->getType());
@@ -262,13 +286,21 @@ std::optional<PathFormula::Val> PathFormula::encode(const Expr *E) {
 }
 
 bool PathFormula::assume(const Expr *Cond, bool Value) {
+  return !assumeUnchecked(Cond, Value) || feasible();
+}
+
+bool PathFormula::assumeUnchecked(const Expr *Cond, bool Value) {
   Solver->push();
   ++Scopes;
   std::optional<Val> V = encode(Cond);
   if (!V)
-    return true;
+    return false;
   llvm::SMTExprRef C = asBool(*V);
   Solver->addConstraint(Value ? C : Solver->mkNot(C));
+  return true;
+}
+
+bool PathFormula::feasible() {
   ++Queries;
   std::optional<bool> Sat = Solver->check();
   return !Sat || *Sat; // unknown: an unknown never refutes

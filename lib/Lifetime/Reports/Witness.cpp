@@ -68,6 +68,9 @@ struct WayOn {
   /// Variables whose address the path handed out so far (the walk keeps
   /// one set for all paths, in the order it visits them).
   std::set<Key> AddressEscaped;
+  /// The branch leads into a sink (endsInSink): decided without asking the
+  /// solver, whose answer only a report there needs.
+  bool Unchecked = false;
 };
 
 } // namespace
@@ -111,6 +114,18 @@ void Analysis::refuteFindings() {
   }
 }
 
+/// The error arm of a checked call (`if (e != cudaSuccess) { log; exit(1);
+/// }`) ends the path in its first block, through a call that neither
+/// returns nor throws: nothing after it can report, so the search follows
+/// the branch into it without a solver query (most branches of long host
+/// functions are such arms, and each query counts against the budget).
+bool Analysis::endsInSink(const CFGBlock *B) {
+  if (!B->hasNoReturnElement())
+    return false;
+  const Stmt *Last = lastCall(B);
+  return !handlerDispatchFor(Last) && !throwsOut(Last);
+}
+
 namespace {
 
 /// The resource part of two state sets is the same: an iteration between
@@ -124,10 +139,17 @@ bool sameResources(const StateSet &A, const StateSet &B) {
 
 } // namespace
 
+/// A block entered by an edge from later in reverse post-order. A block
+/// the entry cannot reach has no place in that order (Order holds N): the
+/// loop-back block of `do { ... } while (0)`, which every checking macro
+/// expands to, is one, and its body is no loop head (a skip there would
+/// let the counters of the loops around it jump: PathFormulaLoops.cpp).
 bool Analysis::isLoopHead(const CFGBlock *B) const {
+  unsigned Unreached = Cfg->getNumBlockIDs();
   return llvm::any_of(B->preds(), [&](const CFGBlock::AdjacentBlock &Pred) {
     const CFGBlock *From = Pred.getReachableBlock();
-    return From && Order[From->getBlockID()] >= Order[B->getBlockID()];
+    return From && Order[From->getBlockID()] != Unreached &&
+           Order[From->getBlockID()] >= Order[B->getBlockID()];
   });
 }
 
@@ -218,8 +240,8 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
   }
   auto PushWay = [&](const CFGBlock *To, StateSet S, const Expr *Cond, bool Taken) {
     if (!S.empty())
-      Stack.push_back(
-          {To, std::move(S), Formula.mark(), VisitLog.size(), Cond, Taken, AddressEscaped});
+      Stack.push_back({To, std::move(S), Formula.mark(), VisitLog.size(), Cond, Taken,
+                       AddressEscaped, Cond && endsInSink(To)});
   };
 
   while (!Stack.empty() && !Goal.Hit) {
@@ -231,7 +253,8 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
         --Visits[VisitLog.back()];
     while (!Heads.empty() && Heads.back().Visited >= W.Visited)
       Heads.pop_back();
-    if (W.Cond && !Formula.assume(W.Cond, W.Taken))
+    if (W.Cond && (W.Unchecked ? (Formula.assumeUnchecked(W.Cond, W.Taken), false)
+                               : !Formula.assume(W.Cond, W.Taken)))
       continue;
     const CFGBlock *B = W.Block;
     if (++Steps > MaxSteps || Formula.queries() > MaxQueries) {
@@ -276,6 +299,10 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
       PushWay(Dispatch, std::move(One), nullptr, false);
     }
     Diverted.clear();
+    if (Goal.Hit && W.Unchecked && !Formula.feasible()) {
+      Goal.Hit = false;
+      Goal.Notes.clear();
+    }
     if (Goal.Hit || S.empty())
       continue;
     if (B->hasNoReturnElement()) {
