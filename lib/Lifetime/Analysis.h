@@ -332,7 +332,6 @@ private:
   void onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At, PathState &P);
   void assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P);
   void unbind(Key K, PathState &P, const Stmt *At, const char *How);
-  std::string overwriteNote(Key K, const Resource &Res, const char *How) const;
   void forgetReleasedElement(Key Target, const Expr *LHS, PathState &P);
   void escapeValueRefs(const Expr *E, PathState &P);
   void escapeArgs(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args, PathState &P);

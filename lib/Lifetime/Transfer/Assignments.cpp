@@ -22,27 +22,15 @@ void Analysis::unbind(Key K, PathState &P, const Stmt *At, const char *How) {
     auto RS = P.Res.find(R);
     if (RS == P.Res.end() || P.boundElsewhere(R, K))
       continue;
-    // A member is the object's to release, so storing over it is not a leak,
-    // except over what another method left in it on entry (`if (has_exec_)
-    // destroy(exec_); exec_ = nullptr;` after a `build()` that does not set
-    // has_exec_): this method drops the only handle the object had.
-    const Resource &Res = Resources[R];
-    if ((RS->second.Bits & Live) && (!Res.IntoField || Res.LeftLiveBy) && At)
-      reportLeak(R, RS->second, loc(At), overwriteNote(K, Res, How));
+    if ((RS->second.Bits & Live) && !Resources[R].IntoField && At)
+      reportLeak(R, RS->second, loc(At),
+                 "'" + varName(K) + "' " + How + " while it still holds the " +
+                     (A.Model.kind(Resources[R].Kind)
+                          ? A.Model.kind(Resources[R].Kind)->Noun
+                          : std::string("resource")));
     P.Res.erase(RS);
   }
   P.Bind.erase(It);
-}
-
-/// "'exec_' is overwritten here while it still holds the graph exec" (and
-/// which method left it there, for a member live on entry).
-std::string Analysis::overwriteNote(Key K, const Resource &Res, const char *How) const {
-  const ResourceKind *RK = A.Model.kind(Res.Kind);
-  std::string Out = "'" + varName(K) + "' " + How + " while it still holds the " +
-                    (RK ? RK->Noun : std::string("resource"));
-  if (Res.LeftLiveBy && Res.LeftLiveBy != FD)
-    Out += " that '" + Res.LeftLiveBy->getNameAsString() + "' left in it";
-  return Out;
 }
 
 bool Analysis::addressEscaped(Key K) {
