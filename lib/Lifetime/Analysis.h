@@ -690,6 +690,7 @@ private:
   };
   enum class LoopHeadStep { Enter, Accelerate, Subsumed };
   bool isLoopHead(const CFGBlock *B) const;
+  bool endsInSink(const CFGBlock *B);
   // --- branches a witness search need not fork on (InertBranches.cpp) ---
   struct InertBranch {
     const CFGBlock *Join;               ///< where both ways meet
@@ -716,7 +717,6 @@ private:
     bool Hit = false;
     std::vector<PathNote> Notes;
   };
-  bool endsInSink(const CFGBlock *B);
   ReplayGoal *Replay = nullptr;
 
   StateSet ExitStates;

@@ -27,7 +27,9 @@
 //     and every write through a pointer. Members of const pointees and
 //     const references are assumed unchanged (CSA assumes the same of const
 //     regions). A term the encoding cannot express (floats, array elements,
-//     calls) is a fresh symbol: an unknown value never refutes a path.
+//     calls) is a fresh symbol: an unknown value never refutes a path. So
+//     is non-linear arithmetic of two unknowns (`nx * ny`), which costs Z3
+//     far more than it ever decides of a lifetime report's path.
 //
 // Refuting is therefore sound in one direction only: `assume` returns false
 // only when the decisions contradict each other under these rules; a

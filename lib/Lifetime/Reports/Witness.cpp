@@ -16,7 +16,9 @@
 //     at each block:  the formula takes the block's assignments and calls;
 //                     the engine transfers the block (no join, no widening)
 //     at each edge:   the engine refines (it may already know the edge is
-//                     dead); the solver must accept the branch condition
+//                     dead); the solver must accept the branch condition,
+//                     except into a sink (a checked call's `exit` arm:
+//                     endsInSink), where only a report made there asks it
 //     the report:     the engine reports the finding being searched for
 //     an inert branch (logging under a flag; InertBranches.cpp): both ways
 //                     at once, the condition assumed neither way
