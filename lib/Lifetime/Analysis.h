@@ -44,7 +44,8 @@
 //                    (members of `this` that other methods may leave live)
 //   Reports/         Reports.cpp (leaks, findings and their notes),
 //                    Witness.cpp (a feasible path for every finding),
-//                    InertBranches.cpp (branches the search need not fork on)
+//                    InertBranches.cpp (branches the search need not fork on),
+//                    MergedRegions.cpp (regions it crosses in one step)
 //   LifetimeAnalysis.cpp  the public face (LifetimeAnalyzer, Impl)
 //
 //===----------------------------------------------------------------------===//
@@ -702,6 +703,19 @@ private:
   const InertBranch *inertBranch(const CFGBlock *B);
   /// Inert branches by their block (built on first use).
   std::optional<llvm::DenseMap<const CFGBlock *, InertBranch>> InertBranches;
+  // --- regions a witness search crosses in one step (MergedRegions.cpp) ---
+  struct MergeRegion {
+    const CFGBlock *Join = nullptr;     ///< where every way meets
+    std::vector<const CFGBlock *> Blocks; ///< in reverse post-order (a loop's head first)
+    std::vector<const CFGBlock *> Sinks;  ///< checked calls' `exit` arms in it
+  };
+  std::optional<MergeRegion> findBranchRegion(const CFGBlock *B);
+  std::optional<MergeRegion> findLoopRegion(const CFGBlock *Head);
+  const MergeRegion *mergeRegion(const CFGBlock *B);
+  bool crossRegion(const CFGBlock *From, const MergeRegion &Region, StateSet &S,
+                   values::PathFormula &Formula);
+  /// Regions by their branch block (found on first use; none: nullopt).
+  llvm::DenseMap<const CFGBlock *, std::optional<MergeRegion>> MergeRegions;
   LoopHeadStep accelerateLoop(const CFGBlock *B, std::vector<LoopHeadVisit> &Heads,
                               values::PathFormula &Formula, StateSet &S,
                               LoopHeadVisit &Visit);

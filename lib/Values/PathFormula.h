@@ -70,8 +70,9 @@ public:
   /// of places: assignments, declarations, increments, calls.
   void apply(const clang::Stmt *S);
   /// Adds "`Cond` evaluated to `Value`" in a new scope; false when the path
-  /// is then infeasible.
-  bool assume(const clang::Expr *Cond, bool Value);
+  /// is then infeasible. A query clears `*Unchecked` (it checked every
+  /// decision added before it); a constant condition asks none.
+  bool assume(const clang::Expr *Cond, bool Value, bool *Unchecked = nullptr);
   /// Adds the decision without asking the solver (a way the search follows
   /// only into a sink, whose report `feasible` then confirms); false when
   /// the condition cannot be encoded (nothing was added).
@@ -106,6 +107,12 @@ public:
   /// ends in).
   std::vector<const void *> accelerate(Mark Since, const clang::Stmt *Loop = nullptr,
                                        Skip *Out = nullptr);
+  /// The path passes a region of the function as one step, without
+  /// following its ways one by one (a witness search merges ways that
+  /// change no resource: MergedRegions.cpp): every place a statement of
+  /// `Region` may write becomes unknown, monotone locals keep their
+  /// direction. Returns what `accelerate` returns.
+  std::vector<const void *> forgetWritesOf(llvm::ArrayRef<const clang::Stmt *> Region);
   /// A path ran one more iteration after the skip `S`: whether it may have
   /// started that iteration on a pivot (the path then assumes it did). When
   /// not, the skip already stood for the path (it could have skipped that
@@ -150,6 +157,10 @@ private:
   void scanMonotoneLocals();
   const clang::VarDecl *unitCounterOf(const clang::Stmt *Loop, int &Step);
   bool writtenOnlyBy(const clang::VarDecl *VD, const clang::ForStmt *For);
+  std::vector<const void *> makeUnknown(const std::vector<unsigned> &Written,
+                                       const clang::VarDecl *Counter, int UnitStep,
+                                       const std::vector<llvm::SMTExprRef> &Pivots, Skip *Out);
+  bool readsLocalOf(const clang::Expr *E, const clang::Stmt *Body) const;
   std::vector<llvm::SMTExprRef> pivotsOf(const clang::ForStmt *For, const clang::VarDecl *Counter,
                                          const Val &Now);
 

@@ -285,8 +285,21 @@ std::optional<PathFormula::Val> PathFormula::encode(const Expr *E) {
   return fresh(E->getType());
 }
 
-bool PathFormula::assume(const Expr *Cond, bool Value) {
-  return !assumeUnchecked(Cond, Value) || feasible();
+bool PathFormula::assume(const Expr *Cond, bool Value, bool *Unchecked) {
+  bool Constant;
+  if (!Cond->isValueDependent() && Cond->EvaluateAsBooleanCondition(Constant, Ctx)) {
+    // `while (0)`, `if (kDebug)`: decided here, not by a query.
+    Solver->push();
+    ++Scopes;
+    return Constant == Value;
+  }
+  if (!assumeUnchecked(Cond, Value))
+    return true; // nothing added: the decision costs no query
+  if (!feasible())
+    return false;
+  if (Unchecked)
+    *Unchecked = false; // the query checked every earlier decision too
+  return true;
 }
 
 bool PathFormula::assumeUnchecked(const Expr *Cond, bool Value) {

@@ -32,7 +32,13 @@
 // skipped range then holds no pivot, so every test on the counter came out
 // the same way throughout it. The next head visit is one the skip already
 // stood for (PathFormula::startedOnPivot) only when the iteration in
-// between cannot have started on a pivot; otherwise it is walked on.
+// between cannot have started on a pivot; otherwise it is walked on. A
+// comparison with a local of the loop's body is no pivot: each iteration
+// computes it anew, and its value at the head is a stale one.
+//
+// `forgetWritesOf` is the same abstraction for a region the search crosses
+// in one step (Lifetime/MergedRegions.cpp): whatever the region may write
+// is unknown afterwards, monotone locals keep their direction.
 //
 //===----------------------------------------------------------------------===//
 #include "Values/PathFormula.h"
@@ -208,13 +214,37 @@ std::vector<llvm::SMTExprRef> PathFormula::pivotsOf(const ForStmt *For, const Va
     const Expr *Other = writtenLocal(BO->getLHS()) == Counter   ? BO->getRHS()
                         : writtenLocal(BO->getRHS()) == Counter ? BO->getLHS()
                                                                 : nullptr;
-    if (!Other || Other->HasSideEffects(Ctx) || !Other->getType()->isIntegerType())
+    if (!Other || Other->HasSideEffects(Ctx) || !Other->getType()->isIntegerType() ||
+        readsLocalOf(Other, For->getBody()))
       continue;
     std::optional<Val> V = encode(Other);
     if (V && V->Width)
       Pivots.push_back(asBits(*V, Now.Width, Now.Signed).E);
   }
   return Pivots;
+}
+
+/// `E` reads a local declared in `Body`: every iteration computes it
+/// anew, so its value at the head (the last iteration's) is no pivot of
+/// the iterations a skip stands for.
+bool PathFormula::readsLocalOf(const Expr *E, const Stmt *Body) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceRange R = Body ? Body->getSourceRange() : SourceRange();
+  llvm::SmallVector<const Stmt *, 8> Work{E};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+          VD && R.isValid() && VD->hasLocalStorage() &&
+          !SM.isBeforeInTranslationUnit(VD->getLocation(), R.getBegin()) &&
+          !SM.isBeforeInTranslationUnit(R.getEnd(), VD->getLocation()))
+        return true;
+    for (const Stmt *Child : S->children())
+      Work.push_back(Child);
+  }
+  return false;
 }
 
 bool PathFormula::startedOnPivot(const Skip &S) {
@@ -248,6 +278,26 @@ std::vector<const void *> PathFormula::accelerate(Mark Since, const Stmt *Loop, 
     if (Now != Env.end() && Now->second.Width)
       Pivots = pivotsOf(cast<ForStmt>(Loop), Counter, Now->second);
   }
+  return makeUnknown(Written, Counter, UnitStep, Pivots, Out);
+}
+
+std::vector<const void *> PathFormula::forgetWritesOf(llvm::ArrayRef<const Stmt *> Region) {
+  Mark Before = mark();
+  for (const Stmt *S : Region)
+    apply(S);
+  std::vector<unsigned> Written = placesWrittenSince(Before);
+  backTo(Before);
+  return makeUnknown(Written, nullptr, 0, {}, nullptr);
+}
+
+/// What `accelerate` and `forgetWritesOf` share: each written place becomes
+/// unknown, a monotone local keeps its direction, and the unit-step
+/// `Counter` does not pass its `Pivots`.
+std::vector<const void *> PathFormula::makeUnknown(const std::vector<unsigned> &Written,
+                                                   const VarDecl *Counter, int UnitStep,
+                                                   const std::vector<llvm::SMTExprRef> &Pivots,
+                                                   Skip *Out) {
+  scanMonotoneLocals();
   Solver->push();
   ++Scopes;
   std::vector<const void *> Roots;

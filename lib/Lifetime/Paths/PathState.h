@@ -168,6 +168,15 @@ struct PathState {
 
 using StateSet = std::vector<PathState>;
 
+/// The resource part of two state sets is the same: what happened between
+/// them changed no resource (values and facts may differ).
+inline bool sameResources(const StateSet &A, const StateSet &B) {
+  return A.size() == B.size() &&
+         std::equal(A.begin(), A.end(), B.begin(), [](const PathState &X, const PathState &Y) {
+           return X.Tracked == Y.Tracked && X.Bind == Y.Bind && X.Res == Y.Res;
+         });
+}
+
 } // namespace lifetime
 } // namespace cgt
 

@@ -22,6 +22,13 @@
 //     the report:     the engine reports the finding being searched for
 //     an inert branch (logging under a flag; InertBranches.cpp): both ways
 //                     at once, the condition assumed neither way
+//     a region no resource changes in (a branch up to where its ways meet,
+//                     a whole loop entered from before it;
+//                     MergedRegions.cpp): crossed in one step, its writes
+//                     unknown, its states the engine's join
+//     a checked call: its success arm, like its `exit` arm, enters without
+//                     a query; the next query checks it with the rest, and
+//                     a report made before one is confirmed by one
 //
 // Verdicts: Found (the notes become that path's), Refuted (every path was
 // explored, none reports it: the finding is dropped), GaveUp (a loop was
@@ -70,9 +77,16 @@ struct WayOn {
   /// Variables whose address the path handed out so far (the walk keeps
   /// one set for all paths, in the order it visits them).
   std::set<Key> AddressEscaped;
-  /// The branch leads into a sink (endsInSink): decided without asking the
-  /// solver, whose answer only a report there needs.
-  bool Unchecked = false;
+  /// The branch is decided without asking the solver: it leads into a
+  /// sink (endsInSink), or out of a checked call the other way (its
+  /// success arm, which only fails to hold where the call's status was
+  /// already decided).
+  bool UncheckedEdge = false;
+  /// The formula holds decisions no query has checked yet: a report on
+  /// this path is confirmed by one final query.
+  bool Pending = false;
+  /// The block the way comes from (null at the entry).
+  const CFGBlock *From = nullptr;
 };
 
 } // namespace
@@ -127,19 +141,6 @@ bool Analysis::endsInSink(const CFGBlock *B) {
   const Stmt *Last = lastCall(B);
   return !handlerDispatchFor(Last) && !throwsOut(Last);
 }
-
-namespace {
-
-/// The resource part of two state sets is the same: an iteration between
-/// them changed no resource (values and facts may differ).
-bool sameResources(const StateSet &A, const StateSet &B) {
-  return A.size() == B.size() &&
-         std::equal(A.begin(), A.end(), B.begin(), [](const PathState &X, const PathState &Y) {
-           return X.Tracked == Y.Tracked && X.Bind == Y.Bind && X.Res == Y.Res;
-         });
-}
-
-} // namespace
 
 /// A block entered by an edge from later in reverse post-order. A block
 /// the entry cannot reach has no place in that order (Order holds N): the
@@ -240,10 +241,20 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
     Stack.push_back({&Cfg->getEntry(), std::move(Start), Formula.mark(), 0, nullptr, false,
                      AddressEscapedOnEntry});
   }
-  auto PushWay = [&](const CFGBlock *To, StateSet S, const Expr *Cond, bool Taken) {
+  bool Pending = false;             // of the way being followed
+  const CFGBlock *Current = nullptr; // its block
+  auto PushWay = [&](const CFGBlock *To, StateSet S, const Expr *Cond, bool Taken,
+                     bool Unchecked = false) {
     if (!S.empty())
       Stack.push_back({To, std::move(S), Formula.mark(), VisitLog.size(), Cond, Taken,
-                       AddressEscaped, Cond && endsInSink(To)});
+                       AddressEscaped, Unchecked, Pending, Current});
+  };
+  // A report on a way with unchecked decisions stands only if they hold.
+  auto ConfirmHit = [&] {
+    if (Goal.Hit && Pending && !Formula.feasible()) {
+      Goal.Hit = false;
+      Goal.Notes.clear();
+    }
   };
 
   while (!Stack.empty() && !Goal.Hit) {
@@ -255,15 +266,29 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
         --Visits[VisitLog.back()];
     while (!Heads.empty() && Heads.back().Visited >= W.Visited)
       Heads.pop_back();
-    if (W.Cond && (W.Unchecked ? (Formula.assumeUnchecked(W.Cond, W.Taken), false)
-                               : !Formula.assume(W.Cond, W.Taken)))
+    Pending = W.Pending;
+    if (W.Cond && W.UncheckedEdge)
+      Pending |= Formula.assumeUnchecked(W.Cond, W.Taken);
+    else if (W.Cond && !Formula.assume(W.Cond, W.Taken, &Pending))
       continue;
     const CFGBlock *B = W.Block;
     if (++Steps > MaxSteps || Formula.queries() > MaxQueries) {
       Cut = true;
       break;
     }
+    Current = B;
     bool Head = isLoopHead(B);
+    if (Head) {
+      // Entered from before the loop: the whole loop in one step, if no
+      // resource changes in it (MergedRegions.cpp).
+      const MergeRegion *Loop = mergeRegion(B);
+      AddressEscaped = W.AddressEscaped;
+      if (Loop && !llvm::is_contained(Loop->Blocks, W.From) &&
+          crossRegion(nullptr, *Loop, W.States, Formula)) {
+        PushWay(Loop->Join, std::move(W.States), nullptr, false);
+        continue;
+      }
+    }
     LoopHeadVisit Visit{B, {}, {}, 0, false, {}, {}, false};
     LoopHeadStep Step =
         Head ? accelerateLoop(B, Heads, Formula, W.States, Visit) : LoopHeadStep::Enter;
@@ -301,10 +326,7 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
       PushWay(Dispatch, std::move(One), nullptr, false);
     }
     Diverted.clear();
-    if (Goal.Hit && W.Unchecked && !Formula.feasible()) {
-      Goal.Hit = false;
-      Goal.Notes.clear();
-    }
+    ConfirmHit();
     if (Goal.Hit || S.empty())
       continue;
     if (B->hasNoReturnElement()) {
@@ -327,11 +349,18 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
       PushWay(Inert->Join, std::move(S), nullptr, false);
       continue;
     }
+    if (const MergeRegion *Region = Head ? nullptr : mergeRegion(B);
+        Region && crossRegion(B, *Region, S, Formula)) {
+      PushWay(Region->Join, std::move(S), nullptr, false);
+      continue;
+    }
     const Expr *Cond = !isa_and_nonnull<SwitchStmt>(B->getTerminatorStmt()) && B->succ_size() == 2
                            ? B->getLastCondition()
                            : nullptr;
     bool TwoWay = B->succ_size() == 2 && B->succ_begin()[0].getReachableBlock() &&
                   B->succ_begin()[1].getReachableBlock();
+    bool IntoSink[2] = {TwoWay && endsInSink(B->succ_begin()[0].getReachableBlock()),
+                        TwoWay && endsInSink(B->succ_begin()[1].getReachableBlock())};
     // Pushed last to first, so the first way on is explored first.
     for (unsigned I = B->succ_size(); I-- > 0 && !Goal.Hit;) {
       const CFGBlock *To = B->succ_begin()[I].getReachableBlock();
@@ -341,14 +370,18 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
       if (Refined.empty())
         continue;
       if (To != &Cfg->getExit()) {
-        PushWay(To, std::move(Refined), Cond, I == 0);
+        PushWay(To, std::move(Refined), Cond, I == 0, Cond && (IntoSink[0] || IntoSink[1]));
         continue;
       }
       if (A.Opts.SinkPathsAreSilent && isa_and_nonnull<CXXTryStmt>(B->getTerminatorStmt()))
         continue;
       values::PathFormula::Mark Before = Formula.mark();
-      if (!Cond || Formula.assume(Cond, I == 0))
+      bool PendingBefore = Pending;
+      if (!Cond || Formula.assume(Cond, I == 0, &Pending)) {
         checkExit(B, Refined);
+        ConfirmHit();
+      }
+      Pending = PendingBefore;
       Formula.backTo(Before);
     }
   }

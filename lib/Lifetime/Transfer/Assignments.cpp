@@ -139,8 +139,16 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
       escapeValueRefs(Init, P);
     return;
   }
-  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    // `std::fabs(buf[i])`: a number read out of the memory a pointer holds
+    // hands on neither the pointer nor the memory (an element of an array
+    // of handles is a handle, and goes on below).
+    QualType Element = ASE->getType();
+    if (ASE->getBase()->IgnoreParenImpCasts()->getType()->isPointerType() &&
+        (Element->isArithmeticType() || Element->isEnumeralType()))
+      return;
     escapeValueRefs(ASE->getBase(), P);
+  }
 }
 
 /// Arguments of a call we do not follow escape; one bound to a reference
