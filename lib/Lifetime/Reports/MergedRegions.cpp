@@ -224,6 +224,7 @@ bool Analysis::crossRegion(const CFGBlock *From, const MergeRegion &Region, Stat
     if (++Passes[X] > MaxPassesPerBlock)
       return GiveUp();
     StateSet XS = In[X];
+    Leaked.clear(); // one way's report must not hide another's (Witness.cpp)
     transferBlock(X, XS);
     splitDisjuncts(XS, X);
     // A report the search looks for is one it must not merge away.

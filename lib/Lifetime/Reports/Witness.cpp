@@ -266,6 +266,10 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
         --Visits[VisitLog.back()];
     while (!Heads.empty() && Heads.back().Visited >= W.Visited)
       Heads.pop_back();
+    // Reports are counted once per resource (Leaked); what another path,
+    // or another way through a crossed region, reported must not hide the
+    // report this path makes.
+    Leaked.clear();
     Pending = W.Pending;
     if (W.Cond && W.UncheckedEdge)
       Pending |= Formula.assumeUnchecked(W.Cond, W.Taken);
