@@ -15,9 +15,8 @@
 // solver query (endsInSink).
 // Clean: pinned() frees on exactly one iteration of the count-down loop.
 // Buggy twin (-DBUGGY): the clean-up loop stops one iteration short of the freeing one.
-// Not yet: the same with a real inner loop in the first loop's body (its head, reached
-// again around the outer loop, may skip outer iterations with only a monotone bound on
-// the outer counter) is kept unconfirmed, as jacobi.cu itself is.
+// The same with real loops and branches between the two loops, as in jacobi.cu itself:
+// realrepo35-10.
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
