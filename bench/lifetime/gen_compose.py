@@ -79,6 +79,12 @@ Features (a composition takes at most one of each group):
             once), `noret` (a guard between the timing events' creation
             and release that ends the program through a [[noreturn]]
             helper of the file, `fatal_config`).
+  devices   a multi-GPU frame (a LATER feature): pinned staging memory
+            allocated on the first device's round of a loop over the devices
+            (which also works out each device's share and walks it in `scale`
+            inner loops), a check loop that reads the buffer, and a
+            count-down clean-up loop that frees it on device 0's round.
+            Defect: the clean-up loop stops before device 0.
   guard     capture guards: `iscap` (a DEBUG_SYNC macro that asks
             cudaStreamIsCapturing and only synchronises an eager stream, used
             inside every capture region and in the eager body), `copied` (a
@@ -194,7 +200,7 @@ struct TaskList {
 
 # (group, variant); the order of GROUPS is the canonical nesting order.
 GROUPS = ["opts", "res", "tasks", "source", "loops", "early", "cont", "cond", "guard", "order", "err",
-          "tmpl"]
+          "tmpl", "devices"]
 VARIANTS = {
     "opts": ["val", "cref", "hdecl", "hdef"],
     "res": ["n", "ipc"],
@@ -208,6 +214,7 @@ VARIANTS = {
     "order": ["async", "fork"],
     "err": ["abort", "ret", "throw"],
     "tmpl": ["never", "twice"],
+    "devices": ["n"],
 }
 # Modifiers change how the other features write their code; they do not nest.
 MODIFIERS = {("cond", "bound"), ("cond", "disj"), ("cond", "loop1"), ("cond", "noret"), ("guard", "iscap"), ("err", "abort"), ("err", "ret"), ("err", "throw"),
@@ -750,6 +757,51 @@ def f_early(c, body, v):
     c.emit("if (%s && v[0] == 0) %s" % (c.flag("trace"), c.ret("cudaSuccess")))
 
 
+def f_devices(c, body, v):
+    """A multi-GPU frame: pinned staging memory allocated on the first
+    device's iteration of a loop over the devices (which also works out each
+    device's share and walks it in `scale` inner loops), the body, a check
+    loop that reads the staging buffer, and a count-down clean-up loop that
+    frees it on device 0's iteration. Defect: the clean-up loop stops before
+    device 0."""
+    rid = c.acquire_rid("cudagraph-handle-leak")
+    c.emit("int ndev = 0;")
+    c.check("cudaGetDeviceCount(&ndev)")
+    c.emit("float *staging = nullptr;")
+    c.stack.append(("if (staging) cudaFreeHost(staging);", rid))
+    c.open("for (int dv = 0; dv < ndev; ++dv) {")
+    c.check("cudaSetDevice(dv)")
+    c.open("if (0 == dv) {")
+    c.stack.pop()  # not yet live on this way
+    c.check("cudaMallocHost(&staging, bytes)", rid)
+    c.stack.append(("if (staging) cudaFreeHost(staging);", rid))
+    c.close()
+    c.emit("int share = n / ndev;")
+    c.emit("if (dv < n % ndev) ++share;")
+    for k in range(max(1, c.scale)):
+        c.open("for (int k%d = 0; k%d < share && k%d < 4; ++k%d) {" % (k, k, k, k))
+        c.emit('if (v[k%d %% nv] > %d) printf("device %%d part %%d\\n", dv, k%d);' % (k, k + 2, k))
+        c.close()
+    c.close()
+    body()
+    c.emit("bool agree = true;")
+    c.open("for (int k = 0; agree && staging && k < nv; ++k) {")
+    c.open("if (staging[k] < 0.f) {")
+    c.emit('printf("device result %d is %f\\n", k, staging[k]);')
+    c.emit("agree = false;")
+    c.close()
+    c.close()
+    short = c.offer("devices-cleanup-short")
+    if short:
+        c.mark_res(rid, "cudagraph-handle-leak")
+    c.open("for (int dv = ndev - 1; dv %s 0; --dv) {" % (">" if short else ">="))
+    c.check("cudaSetDevice(dv)")
+    c.emit("if (0 == dv) cudaFreeHost(staging);")
+    c.close()
+    c.stack.pop()
+    c.emit('if (!agree) printf("devices disagree\\n");')
+
+
 def f_cont(c, body, v):
     """Per-request events kept in a std::vector: in, out through
     `pool.back()`, released by a loop over the elements."""
@@ -889,7 +941,7 @@ def f_order(c, body, v):
     c.emit("cudaStreamDestroy(%s);" % side)
 
 
-WRAPPERS = {"opts": f_opts, "res": f_res, "tasks": f_tasks, "source": f_source,
+WRAPPERS = {"devices": f_devices, "opts": f_opts, "res": f_res, "tasks": f_tasks, "source": f_source,
             "loops": f_loops, "early": f_early, "cont": f_cont, "guard": f_copied,
             "order": f_order}
 
@@ -1015,8 +1067,10 @@ DEEP_COND = [
 
 # Features added later (IPC handles, issue 36): their compositions come after
 # all the others, so those keep their numbers and planted defects.
-LATER = [("res", "ipc")]
+LATER = [("res", "ipc"), ("devices", "n")]
 DEEP_LATER = [
+    [("opts", "hdef"), ("devices", "n"), ("res", "n"), ("source", "cache"), ("loops", "n"), ("early", "n"), ("err", "abort")],
+    [("devices", "n"), ("tasks", "lambda"), ("source", "step0"), ("loops", "n"), ("cond", "bound"), ("err", "ret")],
     [("opts", "cref"), ("res", "ipc"), ("source", "cache"), ("loops", "n"), ("early", "n"), ("err", "ret")],
     [("res", "ipc"), ("tasks", "lambda"), ("source", "member"), ("cont", "pool"), ("guard", "iscap"), ("tmpl", "twice")],
 ]

@@ -692,6 +692,8 @@ private:
   enum class LoopHeadStep { Enter, Accelerate, Subsumed };
   bool isLoopHead(const CFGBlock *B) const;
   bool endsInSink(const CFGBlock *B);
+  bool leavesStraightAway(const CFGBlock *B);
+  bool collectStraightAway(const CFGBlock *B, std::vector<const CFGBlock *> &Seen);
   // --- branches a witness search need not fork on (InertBranches.cpp) ---
   struct InertBranch {
     const CFGBlock *Join;               ///< where both ways meet
@@ -707,10 +709,16 @@ private:
   struct MergeRegion {
     const CFGBlock *Join = nullptr;     ///< where every way meets
     std::vector<const CFGBlock *> Blocks; ///< in reverse post-order (a loop's head first)
-    std::vector<const CFGBlock *> Sinks;  ///< checked calls' `exit` arms in it
+    /// Blocks whose ways end in the region: checked calls' `exit` arms, a
+    /// loop's error clean-ups that return.
+    std::vector<const CFGBlock *> Sinks;
   };
+  bool meetWays(std::vector<const CFGBlock *> Starts, const CFGBlock *Above, MergeRegion &Region);
   std::optional<MergeRegion> findBranchRegion(const CFGBlock *B);
   std::optional<MergeRegion> findLoopRegion(const CFGBlock *Head);
+  const std::set<const CFGBlock *> *naturalLoop(const CFGBlock *Head);
+  /// Natural loops by their head (found on first use; null: entered elsewhere too).
+  llvm::DenseMap<const CFGBlock *, std::optional<std::set<const CFGBlock *>>> LoopBodies;
   const MergeRegion *mergeRegion(const CFGBlock *B);
   bool crossRegion(const CFGBlock *From, const MergeRegion &Region, StateSet &S,
                    values::PathFormula &Formula);
@@ -728,6 +736,7 @@ private:
   /// replayed path reported it, and with which notes.
   struct ReplayGoal {
     FindingId Target;
+    unsigned Resource = 0; ///< what the finding is about (FindingResource)
     bool Hit = false;
     std::vector<PathNote> Notes;
   };

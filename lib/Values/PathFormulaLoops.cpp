@@ -34,7 +34,8 @@
 // stood for (PathFormula::startedOnPivot) only when the iteration in
 // between cannot have started on a pivot; otherwise it is walked on. A
 // comparison with a local of the loop's body is no pivot: each iteration
-// computes it anew, and its value at the head is a stale one.
+// computes it anew, and its value at the head is a stale one; nor is one
+// with a term the encoding cannot follow (an unknown anew at each reading).
 //
 // `forgetWritesOf` is the same abstraction for a region the search crosses
 // in one step (Lifetime/MergedRegions.cpp): whatever the region may write
@@ -217,8 +218,10 @@ std::vector<llvm::SMTExprRef> PathFormula::pivotsOf(const ForStmt *For, const Va
     if (!Other || Other->HasSideEffects(Ctx) || !Other->getType()->isIntegerType() ||
         readsLocalOf(Other, For->getBody()))
       continue;
-    std::optional<Val> V = encode(Other);
-    if (V && V->Width)
+    // A term the encoding cannot follow (`n % ndev`) is a new unknown at
+    // every encoding: no value the skipped iterations shared.
+    std::optional<Val> V = encode(Other), Again = encode(Other);
+    if (V && V->Width && Again && *V->E == *Again->E)
       Pivots.push_back(asBits(*V, Now.Width, Now.Signed).E);
   }
   return Pivots;

@@ -169,12 +169,22 @@ struct PathState {
 using StateSet = std::vector<PathState>;
 
 /// The resource part of two state sets is the same: what happened between
-/// them changed no resource (values and facts may differ).
-inline bool sameResources(const StateSet &A, const StateSet &B) {
-  return A.size() == B.size() &&
-         std::equal(A.begin(), A.end(), B.begin(), [](const PathState &X, const PathState &Y) {
-           return X.Tracked == Y.Tracked && X.Bind == Y.Bind && X.Res == Y.Res;
-         });
+/// them changed no resource (values and facts may differ). With `Only`,
+/// the disjuncts of that resource alone are compared.
+inline bool sameResources(const StateSet &A, const StateSet &B, unsigned Only = 0) {
+  auto Counted = [&](const PathState &P) { return !Only || P.Tracked == Only; };
+  auto Same = [](const PathState &X, const PathState &Y) {
+    return X.Tracked == Y.Tracked && X.Bind == Y.Bind && X.Res == Y.Res;
+  };
+  auto IA = A.begin(), IB = B.begin();
+  while (true) {
+    IA = std::find_if(IA, A.end(), Counted);
+    IB = std::find_if(IB, B.end(), Counted);
+    if (IA == A.end() || IB == B.end())
+      return IA == A.end() && IB == B.end();
+    if (!Same(*IA++, *IB++))
+      return false;
+  }
 }
 
 } // namespace lifetime

@@ -11,8 +11,9 @@
 // every path, and a false alarm was kept.
 //
 // A branch whose ways meet again at a block J (every way from the branch
-// reaches J or ends in a sink: a checked call's `exit` arm), with no loop,
-// no exit and no throw in between, is a region. The search crosses it as
+// reaches J, returns, or ends in a sink: a checked call's `exit` arm), with
+// no loop and no throw in between, is a region; so is a loop whose ways
+// out lead to one block J (or return, or end in a sink). The search crosses it as
 // one step when the engine says it may:
 //
 //   states at J   the engine's own dataflow over the region's blocks, from
@@ -21,10 +22,12 @@
 //   formula at J  everything a statement of the region may write is
 //                 unknown (PathFormula::forgetWritesOf); no branch of the
 //                 region is assumed either way
-//   taken when    the resources at J are in the states they had at the
-//                 branch (no way through the region changed one), no
-//                 report the search looks for was made in it, and nothing
-//                 was widened or diverted to a handler
+//   taken when    the finding's resource is at J (and, for a loop, back at
+//                 its head) in the states it had at the entry (no way
+//                 through the region changed it; other resources may be
+//                 born and die there), the report the search looks for was
+//                 not made in it (at a return inside it either), and
+//                 nothing was widened or diverted to a handler
 //
 // Otherwise the search forks at the branch as before. A crossed region
 // stands for every way through it, with a weaker formula and weaker facts
@@ -64,58 +67,68 @@ bool throwsOrTries(const CFGBlock *B) {
 
 } // namespace
 
-/// The region that starts at the branch `B`: its blocks are expanded in
-/// reverse post-order, so each is reached only after every block of the
-/// region before it; the first block left alone on the frontier is where
-/// every way meets.
-std::optional<Analysis::MergeRegion> Analysis::findBranchRegion(const CFGBlock *B) {
-  if (!twoReachableSuccessors(B) || isLoopHead(B) ||
-      isa_and_nonnull<SwitchStmt, CXXTryStmt>(B->getTerminatorStmt()))
-    return std::nullopt;
-  for (const CFGBlock::AdjacentBlock &Succ : B->succs())
-    if (endsInSink(Succ.getReachableBlock()))
-      return std::nullopt; // followed without a query already (Witness.cpp)
+/// Expands `Frontier` (ways leaving `Above` forward) in reverse post-order,
+/// so each block is reached only after every block of the region before it;
+/// the first block left alone on the frontier is where every way meets
+/// (the join). The blocks passed on the way go to `Region`. False when a
+/// way loops, throws, or the region grows too big.
+bool Analysis::meetWays(std::vector<const CFGBlock *> Starts, const CFGBlock *Above,
+                        MergeRegion &Region) {
   auto ByOrder = [&](const CFGBlock *X, const CFGBlock *Y) {
     return Order[X->getBlockID()] < Order[Y->getBlockID()];
   };
-  std::set<const CFGBlock *, decltype(ByOrder)> Frontier(ByOrder);
-  for (const CFGBlock::AdjacentBlock &Succ : B->succs())
-    Frontier.insert(Succ.getReachableBlock());
-  MergeRegion Region;
+  std::set<const CFGBlock *, decltype(ByOrder)> Frontier(Starts.begin(), Starts.end(), ByOrder);
   while (!Frontier.empty()) {
     const CFGBlock *X = *Frontier.begin();
     Frontier.erase(Frontier.begin());
     if (Frontier.empty()) {
-      if (X == &Cfg->getExit())
-        return std::nullopt;
       Region.Join = X;
-      return Region;
+      return X != &Cfg->getExit();
     }
-    if (X == &Cfg->getExit() || Order[X->getBlockID()] <= Order[B->getBlockID()] ||
+    if (X == &Cfg->getExit() || Order[X->getBlockID()] <= Order[Above->getBlockID()] ||
         isLoopHead(X) || Region.Blocks.size() >= MaxRegionBlocks || throwsOrTries(X))
-      return std::nullopt;
+      return false;
     Region.Blocks.push_back(X);
     for (const CFGBlock::AdjacentBlock &Succ : X->succs()) {
       const CFGBlock *To = Succ.getReachableBlock();
       if (!To)
         continue;
+      if (To == &Cfg->getExit())
+        continue; // a return: its ways end there (crossRegion checks them)
       if (Order[To->getBlockID()] <= Order[X->getBlockID()])
-        return std::nullopt; // a back edge
+        return false; // a back edge
       if (!To->hasNoReturnElement())
         Frontier.insert(To);
       else if (!endsInSink(To))
-        return std::nullopt;
+        return false;
       else if (!llvm::is_contained(Region.Sinks, To))
         Region.Sinks.push_back(To); // later in the order than the join, often
     }
   }
-  return std::nullopt;
+  return false;
+}
+
+/// The region that starts at the branch `B`, up to where its ways meet.
+std::optional<Analysis::MergeRegion> Analysis::findBranchRegion(const CFGBlock *B) {
+  if (!twoReachableSuccessors(B) || isLoopHead(B) ||
+      isa_and_nonnull<SwitchStmt, CXXTryStmt>(B->getTerminatorStmt()))
+    return std::nullopt;
+  for (const CFGBlock::AdjacentBlock &Succ : B->succs())
+    if (leavesStraightAway(Succ.getReachableBlock()))
+      return std::nullopt; // an error check: followed without a query (Witness.cpp)
+  MergeRegion Region;
+  if (!meetWays({B->succ_begin()[0].getReachableBlock(), B->succ_begin()[1].getReachableBlock()},
+                B, Region))
+    return std::nullopt;
+  return Region;
 }
 
 /// The natural loop of the head `H`: the blocks that reach a way back into
-/// `H` without passing it. It is a region when every way out of it leads
-/// to one block (the join) or into a sink.
-std::optional<Analysis::MergeRegion> Analysis::findLoopRegion(const CFGBlock *H) {
+/// `H` without passing it (null when the loop is entered elsewhere too).
+const std::set<const CFGBlock *> *Analysis::naturalLoop(const CFGBlock *H) {
+  auto [It, New] = LoopBodies.try_emplace(H);
+  if (!New)
+    return It->second ? &*It->second : nullptr;
   unsigned Unreached = Cfg->getNumBlockIDs();
   std::set<const CFGBlock *> Body{H};
   llvm::SmallVector<const CFGBlock *, 16> Work;
@@ -128,34 +141,53 @@ std::optional<Analysis::MergeRegion> Analysis::findLoopRegion(const CFGBlock *H)
     const CFGBlock *X = Work.pop_back_val();
     if (!Body.insert(X).second)
       continue;
-    if (X == &Cfg->getEntry() || Body.size() > MaxRegionBlocks)
-      return std::nullopt; // entered elsewhere than at its head, or too big
+    if (X == &Cfg->getEntry())
+      return nullptr; // entered elsewhere than at its head
     for (const CFGBlock::AdjacentBlock &Pred : X->preds())
       if (Reached(Pred.getReachableBlock()))
         Work.push_back(Pred.getReachableBlock());
   }
+  It->second = std::move(Body);
+  return &*It->second;
+}
+
+/// A loop is a region when its ways out meet at one block (the join), or
+/// return, or end in a sink.
+std::optional<Analysis::MergeRegion> Analysis::findLoopRegion(const CFGBlock *H) {
+  const std::set<const CFGBlock *> *Natural = naturalLoop(H);
+  if (!Natural || Natural->size() > MaxRegionBlocks)
+    return std::nullopt;
+  const std::set<const CFGBlock *> &Body = *Natural;
   MergeRegion Loop;
+  std::vector<const CFGBlock *> Exits;
   for (const CFGBlock *X : Body) {
     if (throwsOrTries(X) || X->hasNoReturnElement())
       return std::nullopt;
     Loop.Blocks.push_back(X);
     for (const CFGBlock::AdjacentBlock &Succ : X->succs()) {
       const CFGBlock *To = Succ.getReachableBlock();
-      if (!To || Body.count(To))
-        continue;
+      if (!To || Body.count(To) || To == &Cfg->getExit())
+        continue; // a return: its ways end there (crossRegion checks them)
       if (To->hasNoReturnElement()) {
         if (!endsInSink(To))
           return std::nullopt;
         if (!llvm::is_contained(Loop.Sinks, To))
           Loop.Sinks.push_back(To);
-      } else if (To == &Cfg->getExit() || (Loop.Join && Loop.Join != To)) {
-        return std::nullopt; // a return or a second way out
-      } else {
-        Loop.Join = To;
+      } else if (leavesStraightAway(To)) {
+        // An error check's clean-up and return: its blocks end their ways.
+        std::vector<const CFGBlock *> Out;
+        collectStraightAway(To, Out);
+        for (const CFGBlock *O : Out)
+          if (!llvm::is_contained(Loop.Sinks, O))
+            Loop.Sinks.push_back(O);
+      } else if (!llvm::is_contained(Exits, To)) {
+        Exits.push_back(To);
       }
     }
   }
-  if (!Loop.Join)
+  // `break` may pass through blocks of its own (scope ends) before it meets
+  // the loop's exit: the ways out meet as a branch's ways do.
+  if (Exits.empty() || !meetWays(Exits, H, Loop))
     return std::nullopt;
   llvm::sort(Loop.Blocks, [&](const CFGBlock *X, const CFGBlock *Y) {
     return Order[X->getBlockID()] < Order[Y->getBlockID()];
@@ -193,9 +225,16 @@ bool Analysis::crossRegion(const CFGBlock *From, const MergeRegion &Region, Stat
                   X->succ_begin()[1].getReachableBlock();
     for (unsigned I = 0; I < X->succ_size(); ++I) {
       const CFGBlock *To = X->succ_begin()[I].getReachableBlock();
-      if (!To || (To != Region.Join && !Inside(To)))
+      if (!To || (To != Region.Join && To != &Cfg->getExit() && !Inside(To)))
         continue;
       StateSet Refined = propagateEdge(X, I, To, Out, TwoWay);
+      if (To == &Cfg->getExit()) {
+        // A return inside the region: what it leaks is reported there,
+        // and a report the search looks for ends the crossing.
+        if (!Refined.empty())
+          checkExit(X, Refined);
+        continue;
+      }
       bool Back = Order[To->getBlockID()] <= Order[X->getBlockID()];
       if (!Refined.empty() &&
           joinInto(In[To], std::move(Refined), A.Opts.MaxStatesPerPoint, Widened,
@@ -214,6 +253,8 @@ bool Analysis::crossRegion(const CFGBlock *From, const MergeRegion &Region, Stat
   };
   if (From) {
     Flow(From, S);
+    if (Replay->Hit)
+      return GiveUp();
   } else {
     In[Region.Blocks.front()] = S;
     Work.insert(Region.Blocks.front());
@@ -232,10 +273,16 @@ bool Analysis::crossRegion(const CFGBlock *From, const MergeRegion &Region, Stat
       return GiveUp();
     if (!X->hasNoReturnElement()) // a sink's ways end there
       Flow(X, XS);
+    if (Replay->Hit)
+      return GiveUp();
   }
   StateSet AtJoin = std::move(In[Region.Join]);
-  bool LoopSettled = From || sameResources(S, In[Region.Blocks.front()]);
-  if (!Widened.empty() || AtJoin.empty() || !LoopSettled || !sameResources(S, AtJoin))
+  // Other resources may be born and die in the region (an event per
+  // iteration): the join keeps their disjuncts apart, and the finding's
+  // report is made on its own resource's disjuncts.
+  unsigned Goal = Replay->Resource;
+  bool LoopSettled = From || sameResources(S, In[Region.Blocks.front()], Goal);
+  if (!Widened.empty() || AtJoin.empty() || !LoopSettled || !sameResources(S, AtJoin, Goal))
     return GiveUp();
   std::vector<const Stmt *> Written;
   for (const CFGBlock *X : Region.Blocks)

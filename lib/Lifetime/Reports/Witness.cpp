@@ -26,8 +26,9 @@
 //                     a whole loop entered from before it;
 //                     MergedRegions.cpp): crossed in one step, its writes
 //                     unknown, its states the engine's join
-//     a checked call: its success arm, like its `exit` arm, enters without
-//                     a query; the next query checks it with the rest, and
+//     an error check (one way leaves the function straight away: `exit`, or
+//                     a clean-up and a return): both ways enter without a
+//                     query; the next query checks them with the rest, and
 //                     a report made before one is confirmed by one
 //
 // Verdicts: Found (the notes become that path's), Refuted (every path was
@@ -77,10 +78,9 @@ struct WayOn {
   /// Variables whose address the path handed out so far (the walk keeps
   /// one set for all paths, in the order it visits them).
   std::set<Key> AddressEscaped;
-  /// The branch is decided without asking the solver: it leads into a
-  /// sink (endsInSink), or out of a checked call the other way (its
-  /// success arm, which only fails to hold where the call's status was
-  /// already decided).
+  /// The branch is decided without asking the solver: one of its ways
+  /// leaves the function straight away (leavesStraightAway: an error check,
+  /// whose ways both hold but where the call's status was decided before).
   bool UncheckedEdge = false;
   /// The formula holds decisions no query has checked yet: a report on
   /// this path is confirmed by one final query.
@@ -140,6 +140,43 @@ bool Analysis::endsInSink(const CFGBlock *B) {
     return false;
   const Stmt *Last = lastCall(B);
   return !handlerDispatchFor(Last) && !throwsOut(Last);
+}
+
+/// Every way from `B` ends the function within a few blocks, with no loop:
+/// a sink, or a clean-up that returns (`if (e != cudaSuccess) { if (p)
+/// cudaFree(p); return e; }`). A branch into such a way is an error check:
+/// both its ways are entered without a query (a report made on the way out
+/// is confirmed by one).
+bool Analysis::leavesStraightAway(const CFGBlock *B) {
+  std::vector<const CFGBlock *> Seen;
+  return collectStraightAway(B, Seen);
+}
+
+/// leavesStraightAway, with the blocks on those ways in `Seen`.
+bool Analysis::collectStraightAway(const CFGBlock *B, std::vector<const CFGBlock *> &Seen) {
+  constexpr unsigned MaxBlocks = 8;
+  llvm::SmallVector<const CFGBlock *, MaxBlocks> Work{B};
+  while (!Work.empty()) {
+    const CFGBlock *X = Work.pop_back_val();
+    if (X == &Cfg->getExit() || llvm::is_contained(Seen, X))
+      continue;
+    if (X->hasNoReturnElement()) {
+      if (!endsInSink(X))
+        return false;
+      Seen.push_back(X);
+      continue;
+    }
+    if (Seen.size() == MaxBlocks || isLoopHead(X) || X->succ_empty())
+      return false;
+    Seen.push_back(X);
+    for (const CFGBlock::AdjacentBlock &Succ : X->succs())
+      if (const CFGBlock *To = Succ.getReachableBlock()) {
+        if (Order[To->getBlockID()] <= Order[X->getBlockID()] && To != &Cfg->getExit())
+          return false;
+        Work.push_back(To);
+      }
+  }
+  return true;
 }
 
 /// A block entered by an edge from later in reverse post-order. A block
@@ -217,7 +254,7 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
     const FunctionDecl *Callee = Call->getDirectCallee();
     return Callee && A.lookupModel(Callee, Call->getNumArgs());
   });
-  ReplayGoal Goal{Id};
+  ReplayGoal Goal{Id, FindingResource[Id]};
   // What the replay must not leave behind: its reports are not findings,
   // and what it learns of members belongs to the walk.
   std::set<unsigned> SavedLeaked = std::move(Leaked);
@@ -282,13 +319,13 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
     }
     Current = B;
     bool Head = isLoopHead(B);
-    if (Head) {
+    const std::set<const CFGBlock *> *Natural = Head ? naturalLoop(B) : nullptr;
+    if (Natural && !Natural->count(W.From)) {
       // Entered from before the loop: the whole loop in one step, if no
       // resource changes in it (MergedRegions.cpp).
       const MergeRegion *Loop = mergeRegion(B);
       AddressEscaped = W.AddressEscaped;
-      if (Loop && !llvm::is_contained(Loop->Blocks, W.From) &&
-          crossRegion(nullptr, *Loop, W.States, Formula)) {
+      if (Loop && crossRegion(nullptr, *Loop, W.States, Formula)) {
         PushWay(Loop->Join, std::move(W.States), nullptr, false);
         continue;
       }
@@ -363,8 +400,8 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
                            : nullptr;
     bool TwoWay = B->succ_size() == 2 && B->succ_begin()[0].getReachableBlock() &&
                   B->succ_begin()[1].getReachableBlock();
-    bool IntoSink[2] = {TwoWay && endsInSink(B->succ_begin()[0].getReachableBlock()),
-                        TwoWay && endsInSink(B->succ_begin()[1].getReachableBlock())};
+    bool ErrorCheck = TwoWay && (leavesStraightAway(B->succ_begin()[0].getReachableBlock()) ||
+                                 leavesStraightAway(B->succ_begin()[1].getReachableBlock()));
     // Pushed last to first, so the first way on is explored first.
     for (unsigned I = B->succ_size(); I-- > 0 && !Goal.Hit;) {
       const CFGBlock *To = B->succ_begin()[I].getReachableBlock();
@@ -374,7 +411,7 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
       if (Refined.empty())
         continue;
       if (To != &Cfg->getExit()) {
-        PushWay(To, std::move(Refined), Cond, I == 0, Cond && (IntoSink[0] || IntoSink[1]));
+        PushWay(To, std::move(Refined), Cond, I == 0, Cond && ErrorCheck);
         continue;
       }
       if (A.Opts.SinkPathsAreSilent && isa_and_nonnull<CXXTryStmt>(B->getTerminatorStmt()))
