@@ -1,7 +1,7 @@
 // RUN: %cudagraph_tidy --format=text-plain --result-cache=off --quiet %s -- %cuda_args 2>&1 | FileCheck %s --check-prefix=CLEAN --allow-empty
 // RUN: not %cudagraph_tidy --format=text-plain --result-cache=off --quiet %s -- %cuda_args -DBUGGY 2>&1 | FileCheck %s --check-prefix=BUGGY
 // CLEAN-NOT: warning:
-// BUGGY: do-while-checked-calls.cu:46:{{.*}} warning: pinned host memory 'ref' created by 'cudaMallocHost' is not released on every path
+// BUGGY: do-while-checked-calls.cu:45:{{.*}} warning: pinned host memory 'ref' created by 'cudaMallocHost' is not released on every path
 // BUGGY-NOT: warning:
 // Reduction of a false alarm on real code (issue 35, class 3, a second member): the
 // shape of realrepo35-05, with every call checked by a `do { ... } while (0)` macro.
