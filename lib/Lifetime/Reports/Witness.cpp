@@ -22,7 +22,7 @@
 //     the report:     the engine reports the finding being searched for
 //     an inert branch (logging under a flag; InertBranches.cpp): both ways
 //                     at once, the condition assumed neither way
-//     a region no resource changes in (a branch up to where its ways meet,
+//     a region the finding's resource passes unchanged (a branch up to where its ways meet,
 //                     a whole loop entered from before it;
 //                     MergedRegions.cpp): crossed in one step, its writes
 //                     unknown, its states the engine's join
@@ -321,8 +321,8 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
     bool Head = isLoopHead(B);
     const std::set<const CFGBlock *> *Natural = Head ? naturalLoop(B) : nullptr;
     if (Natural && !Natural->count(W.From)) {
-      // Entered from before the loop: the whole loop in one step, if no
-      // resource changes in it (MergedRegions.cpp).
+      // Entered from before the loop: the whole loop in one step, if the
+      // finding's resource passes it unchanged (MergedRegions.cpp).
       const MergeRegion *Loop = mergeRegion(B);
       AddressEscaped = W.AddressEscaped;
       if (Loop && crossRegion(nullptr, *Loop, W.States, Formula)) {
