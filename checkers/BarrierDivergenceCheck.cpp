@@ -62,12 +62,10 @@ BarrierDivergenceCheck::checkKernel(const FunctionDecl *K,
       Out.Message = "barrier divergence: thread " + std::to_string(F.TidIn) + " waits at " +
                     Name + " here but thread " + std::to_string(F.TidOut) +
                     " of the same block skips it and " +
-                    (F.Grid ? "exits; a grid barrier must be reached by every thread of "
-                              "every block"
-                     : F.SkipperExits ? "exits; under PTX's .aligned rule every thread of the "
-                                        "block must reach it"
-                                      : "waits at a later barrier; a block barrier must be "
-                                        "reached by every live thread");
+                    (F.SkipperExits ? "exits; under PTX's .aligned rule every thread of the "
+                                      "block must reach it"
+                                    : "waits at a later barrier; a block barrier must be "
+                                      "reached by every live thread");
       Out.Notes.push_back({F.Branch->getBeginLoc(),
                            "this condition sends thread " + std::to_string(F.TidIn) +
                                " and thread " + std::to_string(F.TidOut) + " different ways"});

@@ -24,7 +24,7 @@
 // arm and not returning from the kernel there, does not, and that other
 // thread goes on to wait at a barrier (one that skips and only exits later
 // no longer counts at the barrier on sm_70+, and synccheck is silent; a grid
-// barrier counts it). Without it, two threads whose traces name different
+// barrier alike). Without it, two threads whose traces name different
 // barrier sites at one position. A __syncwarp whose constant mask omits the
 // calling lane. And the grid barriers the interpreter found split between
 // blocks (SyncLog::GridSplits, InterpreterGrid.cpp).
@@ -372,17 +372,16 @@ void skippedBarriers(const SyncLog &Log, const LaunchConfig &Cfg, bool Aligned,
         // A thread that skips the barrier and only exits later does not
         // count at it (sm_70+; synccheck is silent there): divergence is a
         // skipping thread that goes on to wait at some barrier, unless the
-        // user asks for PTX's stricter .aligned rule.
-        // A grid barrier needs every thread: the block arrives through its
-        // thread 0, and cooperative groups leave no thread out.
+        // user asks for PTX's stricter .aligned rule. A grid barrier is
+        // no different: on an H200 a grid of blocks whose first warp, or
+        // all warps but the first, skip grid.sync() and exit completes, and
+        // synccheck is silent (docs/validation.md).
         bool Exits = O.Left || !waitsLater(Log.Threads[Out2.Tid], O.At);
-        bool Grid = Exits && !Aligned && In.D->FirstGrid;
-        if (Exits && !Aligned && !Grid)
+        if (Exits && !Aligned)
           continue;
         DivergenceFinding F;
         F.K = DivergenceFinding::Skipped;
-        F.Barrier = Grid ? In.D->FirstGrid : In.D->FirstBarrier;
-        F.Grid = Grid;
+        F.Barrier = In.D->FirstBarrier;
         F.Branch = Key.first;
         F.TidIn = In.Tid;
         F.TidOut = Out2.Tid;
@@ -462,6 +461,8 @@ std::vector<DivergenceFinding> findDivergence(const SyncLog &Log, const LaunchCo
   for (const GridSplit &S : Log.GridSplits) {
     // Blocks left only where every thread of the block left at the test.
     if (S.OthersLeft && S.Threads < Log.Threads.size())
+      continue;
+    if (!S.OthersLeft && Log.MaybeBalanced.count(S.Branch))
       continue;
     DivergenceFinding F;
     F.K = DivergenceFinding::GridSplit;

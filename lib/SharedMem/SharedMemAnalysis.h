@@ -152,11 +152,10 @@ struct DivergenceFinding {
   const clang::Expr *OtherBarrier = nullptr; ///< Misaligned: the other thread's
   const clang::Stmt *Branch = nullptr;       ///< Skipped, GridSplit: the test that splits them
   unsigned TidIn = 0, TidOut = 0;            ///< Skipped: meets it / does not
-  /// Skipped: TidOut only exits after skipping (AlignedBarriers reports it,
-  /// and a grid barrier always). GridSplit: the other blocks left the kernel
+  /// Skipped: TidOut only exits after skipping (AlignedBarriers reports
+  /// it, at a block or a grid barrier). GridSplit: the other blocks left the kernel
   /// at the test.
   bool SkipperExits = false;
-  bool Grid = false; ///< Skipped: the barrier is a grid barrier
   uint64_t Mask = 0;
   LaunchConfig Config;
 };

@@ -91,7 +91,6 @@ struct Decision {
   int8_t Arm = 0;        ///< 1: then / loop body, 0: else / loop exit
   unsigned Barriers = 0; ///< block barriers the thread met in the arm
   const clang::Expr *FirstBarrier = nullptr; ///< the first of them
-  const clang::Expr *FirstGrid = nullptr;    ///< the first grid barrier of them
   bool Left = false;     ///< the arm returned: an exited thread may skip barriers
   bool ShapeDep = false; ///< the condition depends on the block shape
   uint32_t At = 0;       ///< the thread's trace length at the test
@@ -162,6 +161,10 @@ struct SyncLog {
   std::map<const clang::VarDecl *, SkipReason> SkippedArrays;
   std::vector<MaskMisuse> Masks;
   std::vector<GridSplit> GridSplits;
+  /// Block-dependent tests whose unequal arms a later block-dependent test
+  /// on the same path may balance (the blocks that met fewer grid barriers
+  /// at the first can meet more at the second): their splits get no verdict.
+  std::set<const clang::Stmt *> MaybeBalanced;
 };
 
 } // namespace cgt::smem

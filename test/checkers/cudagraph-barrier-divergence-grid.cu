@@ -3,10 +3,13 @@
 // Grid barriers (cooperative_groups::grid_group::sync, this_grid().sync(),
 // cg::sync(grid)) through CUDA's own cooperative_groups.h, which needs CCCL's
 // include directory. Every thread of every block must reach one: a test on
-// blockIdx that sends blocks different ways around it hangs the grid, a test
-// on threadIdx is divergence even when the skipping threads exit. A block
-// barrier under a test on blockIdx alone is fine (uniform in the block).
-// Every positive case has a clean twin.
+// blockIdx that sends blocks different ways around it hangs the grid. A test
+// on threadIdx is judged as at a block barrier: threads that skip the grid
+// barrier and then exit are not divergence by default (such grids complete
+// on an H200 and synccheck is silent; AlignedBarriers reports them, unit
+// test GridBarrierSkippedByExitingThreads). A block barrier under a test on
+// blockIdx alone is fine (uniform in the block). Every positive case has a
+// clean twin; docs/validation.md has every kernel's run on the GPU.
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 
@@ -31,18 +34,34 @@ __global__ void everyBlockGridSync(float *data) {
     data[threadIdx.x] += data[N + threadIdx.x];
 }
 
-// 2. The first warp of each block waits; the other threads skip it and exit.
-//    A block barrier would be fine here (exited threads do not count at it
-//    since sm_70); a grid barrier is not: cooperative groups ask every thread
-//    to arrive, and a block arrives through its thread 0.
+// 2. Clean: the first warp of each block waits; the other threads skip it
+//    and exit. As at a block barrier, exited threads do not count: the grid
+//    completes on an H200 and synccheck is silent, with thread 0 among the
+//    waiters or among the threads that exit.
 __global__ void firstWarpGridSync(float *data) {
   cg::grid_group grid = cg::this_grid();
   data[blockIdx.x * N + threadIdx.x] = 1.0f;
   if (threadIdx.x < 32)
     grid.sync();
-    // CHECK-NOTES: :[[@LINE-1]]:10: warning: barrier divergence: thread 0 waits at sync() here but thread 32 of the same block skips it and exits; a grid barrier must be reached by every thread of every block [cudagraph-barrier-divergence]
+}
+__global__ void laterWarpsGridSync(float *data) {
+  cg::grid_group grid = cg::this_grid();
+  data[blockIdx.x * N + threadIdx.x] = 1.0f;
+  if (threadIdx.x >= 32)
+    grid.sync();
+}
+// A thread that skips the grid barrier and then waits at another barrier is
+// divergence, as at a block barrier.
+__global__ void firstWarpThenBlockBarrier(float *data) {
+  cg::grid_group grid = cg::this_grid();
+  data[blockIdx.x * N + threadIdx.x] = 1.0f;
+  if (threadIdx.x < 32)
+    grid.sync();
+    // CHECK-NOTES: :[[@LINE-1]]:10: warning: barrier divergence: thread 0 waits at sync() here but thread 32 of the same block skips it and waits at a later barrier; a block barrier must be reached by every live thread [cudagraph-barrier-divergence]
     // CHECK-NOTES: :[[@LINE-3]]:7: note: this condition sends thread 0 and thread 32 different ways
     // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  __syncthreads();
+  data[threadIdx.x] += data[N + threadIdx.x];
 }
 __global__ void firstWarpAfterGridSync(float *data) {
   cg::grid_group grid = cg::this_grid();
@@ -53,7 +72,8 @@ __global__ void firstWarpAfterGridSync(float *data) {
 }
 
 // 3. GPUVerify's block_divergence_grid_group: the even blocks wait at the
-//    grid barrier, spelt as the free function and as this_grid().sync().
+//    grid barrier, the odd ones skip it; spelt as the free function and as
+//    this_grid().sync().
 __global__ void evenBlocksGridSync(int *a) {
   cg::grid_group g = cg::this_grid();
   int idx = blockDim.x * blockIdx.x + threadIdx.x;
@@ -65,11 +85,29 @@ __global__ void evenBlocksGridSync(int *a) {
     // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
     a[idx] = temp;
   }
+}
+__global__ void oddBlocksGridSync(int *a) {
   if (blockIdx.x % 2 == 1)
     cg::this_grid().sync();
     // CHECK-NOTES: :[[@LINE-1]]:21: warning: grid barrier divergence: blocks on one side of the test on blockIdx wait at sync() here and the others skip it; a grid barrier must be reached by every thread of every block, or the grid waits forever [cudagraph-barrier-divergence]
     // CHECK-NOTES: :[[@LINE-3]]:7: note: this condition depends on blockIdx and sends blocks different ways
     // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  a[threadIdx.x] = 0;
+}
+// Clean (no verdict): the even blocks meet the first grid barrier, the odd
+// ones the second, so every block meets one (it completes on an H200, and
+// synccheck is silent). The two tests are not tied together: a second test
+// on blockIdx whose arms meet different counts may balance the first.
+__global__ void evenThenOddGridSync(int *a) {
+  cg::grid_group g = cg::this_grid();
+  int idx = blockDim.x * blockIdx.x + threadIdx.x;
+  if (blockIdx.x % 2 == 0) {
+    int temp = a[idx + 2];
+    cg::sync(g);
+    a[idx] = temp;
+  }
+  if (blockIdx.x % 2 == 1)
+    cg::this_grid().sync();
 }
 // Clean: the blocks take different arms but meet one grid barrier each (the
 // grid barrier counts arrivals, whichever call makes them).
@@ -155,11 +193,15 @@ void launchAll(float *d, int *a, int rounds, int n) {
   cudaLaunchCooperativeKernel((void *)firstBlockGridSync, dim3(4), dim3(N), args, 0, 0);
   cudaLaunchCooperativeKernel((void *)everyBlockGridSync, dim3(4), dim3(N), args, 0, 0);
   cudaLaunchCooperativeKernel((void *)firstWarpGridSync, dim3(4), dim3(N), args, 0, 0);
+  cudaLaunchCooperativeKernel((void *)laterWarpsGridSync, dim3(4), dim3(N), args, 0, 0);
+  cudaLaunchCooperativeKernel((void *)firstWarpThenBlockBarrier, dim3(4), dim3(N), args, 0, 0);
   cudaLaunchCooperativeKernel((void *)firstWarpAfterGridSync, dim3(4), dim3(N), args, 0, 0);
   cudaLaunchCooperativeKernel((void *)firstBlockLeaves, dim3(4), dim3(N), args, 0, 0);
   cudaLaunchCooperativeKernel((void *)firstBlockIdles, dim3(4), dim3(N), args, 0, 0);
   void *argsA[] = {&a};
   cudaLaunchCooperativeKernel((void *)evenBlocksGridSync, dim3(4), dim3(N), argsA, 0, 0);
+  cudaLaunchCooperativeKernel((void *)oddBlocksGridSync, dim3(4), dim3(N), argsA, 0, 0);
+  cudaLaunchCooperativeKernel((void *)evenThenOddGridSync, dim3(4), dim3(N), argsA, 0, 0);
   cudaLaunchCooperativeKernel((void *)evenBlocksBothArms, dim3(4), dim3(N), argsA, 0, 0);
   void *argsR[] = {&d, &rounds};
   cudaLaunchCooperativeKernel((void *)uniformGridConditions, dim3(4), dim3(N), argsR, 0, 0);

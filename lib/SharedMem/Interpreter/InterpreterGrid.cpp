@@ -18,7 +18,10 @@
 //    keeps that count (GridCursor::Met); an arm of such a test that meets
 //    more grid barriers than the other is a split, reported at its first.
 //    Where the count stops being exact (GridCursor::Vague), differences
-//    taken after it still are.
+//    taken after it still are. A second such test on the same path may
+//    balance the first (`if (even) sync(); if (odd) sync();` meets one in
+//    every block, and completes on an H200): neither gets a verdict
+//    (GridCursor::Unbalanced, SyncLog::MaybeBalanced).
 //  * An arm that leaves the kernel while the other goes on: the leaving
 //    blocks never arrive at a grid barrier met after the test (reported
 //    there; GridCursor::BlocksLeft carries the test along the path).
@@ -92,14 +95,22 @@ void Interp::joinGrid(const Stmt *Site, bool Splits, const GridCursor &G0,
   bool EExit = FE == Flow::Return && Frames.empty();
   size_t End = TS->Trace.size();
   const Stmt *Left = nullptr;
+  const Stmt *Unbalanced = nullptr;
   // Both arms start from G0: what each met in it is exact when neither
   // went vague.
   bool Exact = GT.Vague == G0.Vague && GE.Vague == G0.Vague;
   if (Splits && Exact) {
     if (!TL && !EL && GT.Met != GE.Met) {
-      noteSplit(*Sync, Tid,
-                GT.Met > GE.Met ? firstGridIn(ThenFrom, ElseFrom) : firstGridIn(ElseFrom, End),
-                Site, /*OthersLeft=*/false);
+      if (G0.Unbalanced) {
+        // `if (even) sync(); if (odd) sync();`: every block meets one.
+        // Without tying the two tests together, neither gets a verdict.
+        Sync->MaybeBalanced.insert(G0.Unbalanced);
+      } else {
+        noteSplit(*Sync, Tid,
+                  GT.Met > GE.Met ? firstGridIn(ThenFrom, ElseFrom) : firstGridIn(ElseFrom, End),
+                  Site, /*OthersLeft=*/false);
+        Unbalanced = Site;
+      }
     } else if ((TExit && !EL) || (EExit && !TL)) {
       const GridCursor &Leave = TExit ? GT : GE, &Stay = TExit ? GE : GT;
       // Blocks that leave after meeting grid barriers of their own may be
@@ -120,9 +131,12 @@ void Interp::joinGrid(const Stmt *Site, bool Splits, const GridCursor &G0,
     Grid.Met = std::max(GT.Met, GE.Met);
     Grid.Vague = std::max(GT.Vague, GE.Vague) + (GT.Met != GE.Met || GT.Vague != GE.Vague);
     Grid.BlocksLeft = GT.BlocksLeft == GE.BlocksLeft ? GT.BlocksLeft : nullptr;
+    Grid.Unbalanced = GT.Unbalanced ? GT.Unbalanced : GE.Unbalanced;
   }
   if (Left && !Grid.BlocksLeft)
     Grid.BlocksLeft = Left;
+  if (Unbalanced && !Grid.Unbalanced)
+    Grid.Unbalanced = Unbalanced;
 }
 
 void Interp::forgetGrid(const GridCursor &G0) {

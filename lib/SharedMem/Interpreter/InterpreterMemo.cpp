@@ -87,7 +87,8 @@ Interp::Marks Interp::marks() const {
                TS->Decisions.size(),
                Sync->Masks.size(),
                Sync->Wraps.size() + Sync->Reasons.size() + Sync->WholeKernel.size() +
-                   Sync->SkippedArrays.size() + Sync->GridSplits.size(),
+                   Sync->SkippedArrays.size() + Sync->GridSplits.size() +
+                   Sync->MaybeBalanced.size(),
                TS->LostAt};
 }
 

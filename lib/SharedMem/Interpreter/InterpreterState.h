@@ -367,13 +367,15 @@ private:
   /// a number of times not known, arms that disagree: from there on only
   /// differences of counts with no vagueness between them are exact), and
   /// the block-dependent test at which the blocks on its other side left
-  /// the kernel.
+  /// the kernel, and the first one whose arms met different counts.
   struct GridCursor {
     uint32_t Met = 0;
     uint32_t Vague = 0;
     const Stmt *BlocksLeft = nullptr;
+    const Stmt *Unbalanced = nullptr;
     bool operator==(const GridCursor &O) const {
-      return Met == O.Met && Vague == O.Vague && BlocksLeft == O.BlocksLeft;
+      return Met == O.Met && Vague == O.Vague && BlocksLeft == O.BlocksLeft &&
+             Unbalanced == O.Unbalanced;
     }
   };
   void gridBarrier(const CallExpr *C);

@@ -361,7 +361,6 @@ void Interp::logDecision(const Stmt *Branch, uint64_t Iter, int8_t Arm, size_t T
   for (size_t I = TraceBefore; I < TS->Trace.size(); ++I)
     D.Barriers += TS->Trace[I].Barrier;
   D.FirstBarrier = firstBarrierSince(TraceBefore);
-  D.FirstGrid = firstGridIn(TraceBefore, TS->Trace.size());
   // A return from the kernel itself: an exited thread no longer counts at
   // a barrier (sm_70 and later), so skipping one is fine.
   D.Left = F == Flow::Return && Frames.empty();
