@@ -294,6 +294,8 @@ private:
   void onDelete(const CXXDeleteExpr *Delete, PathState &P);
   void acquireReturned(const Expr *Site, const std::string &By, const AcquireEffect &Eff,
                        PathState &P);
+  void acquireReturnedMember(const clang::CallExpr *Call, const std::string &By,
+                             const AcquireEffect &Eff, PathState &P);
   bool guardMemberLive(const CallExpr *Call, const AcquireEffect &Eff, const PathState &P);
   void keepSetUpMember(const CallExpr *Call, const FunctionModel &M, Key Target, PathState &P);
   void releaseBound(const Expr *Site, const FunctionModel &M, const ReleaseEffect &Eff,
@@ -332,7 +334,11 @@ private:
   // --- assignments and escapes ---
   void onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At, PathState &P);
   void assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P);
+  void bindReturnedMembers(Key Target,
+                           const std::vector<std::pair<std::string, unsigned>> &Members,
+                           const Stmt *At, PathState &P);
   void unbind(Key K, PathState &P, const Stmt *At, const char *How);
+  std::string overwriteNote(Key K, const Resource &Res, const char *How) const;
   void forgetReleasedElement(Key Target, const Expr *LHS, PathState &P);
   void escapeValueRefs(const Expr *E, PathState &P);
   void escapeArgs(const FunctionDecl *Callee, llvm::ArrayRef<const Expr *> Args, PathState &P);
@@ -381,6 +387,8 @@ private:
   bool releasesOnlyOwnAcquisition(const ReleaseEffect &R) const;
   void addFieldEffects(FunctionModel &M) const;
   void noteReturnedResource(const Expr *Ret, const PathState &P);
+  void noteReturnedMembers(Key Whole, const PathState &P);
+  void noteReturnedCopy(const clang::CXXConstructExpr *Copy, const PathState &P);
   void addWriteEffects(FunctionModel &M) const;
   void noteWrittenMember(Key K);
   void noteDerefStore(int Index, const Expr *LHS);
@@ -574,6 +582,9 @@ private:
   std::map<std::pair<unsigned, const FieldDecl *>, LiveOnReturn> ParamMembersLiveAtExit;
   /// What a factory call (or a `new` expression, HostHeap.cpp) returned.
   std::map<const Expr *, unsigned> ReturnedResource;
+  /// What a helper returning a struct by value acquired into its members
+  /// (`Blk h = get(n, true, s)`: h.p), by member name.
+  std::map<const Expr *, std::vector<std::pair<std::string, unsigned>>> ReturnedMembers;
   llvm::DenseMap<const Expr *, EdgeTest> EdgeTests;
   /// Case labels' constants, and each switch's in case-list order: every
   /// edge out of a switch asks about all of its cases (ggml's `switch (op)`

@@ -67,6 +67,8 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
     if (!returnsParamMember(RS->getRetValue()))
       escapeValueRefs(RS->getRetValue(), P);
   } else if (const auto *Cons = dyn_cast<CXXConstructExpr>(S)) {
+    if (SummaryMode)
+      noteReturnedCopy(Cons, P);
     escapeArgs(Cons->getConstructor(), {Cons->getArgs(), Cons->getNumArgs()}, P);
   } else if (const auto *ILE = dyn_cast<InitListExpr>(S)) {
     if (!isa_and_nonnull<InitListExpr>(PM->getParent(ILE)))

@@ -258,3 +258,66 @@ void plan_rebuild_c(EmbedPlanC *plan, cudaGraph_t g) {
     cudaGraphExecDestroy(plan->exec);
   cudaGraphInstantiate(&plan->exec, g, 0);
 }
+
+// A flag set in the constructor's initializer list is set with what the
+// body acquires: a reference count shared by copies (`count_(new ...)`)
+// decides whether drop() destroys the exec, and clearing exec_ when other
+// copies still hold it is no leak.
+class SharedGraph {
+public:
+  explicit SharedGraph(cudaGraph_t g) : count_(new int(1)) { cudaGraphInstantiate(&exec_, g, 0); }
+  SharedGraph(const SharedGraph &o) : exec_(o.exec_), count_(o.count_) { ++*count_; }
+  SharedGraph &operator=(const SharedGraph &) = delete;
+  ~SharedGraph() { drop(); }
+  void drop() {
+    if (count_ && --*count_ == 0) {
+      cudaGraphExecDestroy(exec_);
+      delete count_;
+    }
+    exec_ = nullptr;
+    count_ = nullptr;
+  }
+
+private:
+  cudaGraphExec_t exec_ = nullptr;
+  int *count_ = nullptr;
+};
+
+// A flag the initializer list only clears says nothing: the constructor
+// instantiates without setting it, so reset() (the destructor's) never
+// destroys that exec and clears the only handle.
+class ClearedInInit {
+public:
+  explicit ClearedInInit(cudaGraph_t g) : built_(false) { cudaGraphInstantiate(&exec_, g, 0); }
+  // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:59: warning: graph exec 'exec_' created by 'cudaGraphInstantiate' and kept in a member of 'ClearedInInit' is not destroyed on every path{{.*}} [cudagraph-unpaired-instantiate]
+  ClearedInInit(const ClearedInInit &) = delete;
+  ClearedInInit &operator=(const ClearedInInit &) = delete;
+  ~ClearedInInit() { reset(); }
+  void reset() {
+    if (built_)
+      cudaGraphExecDestroy(exec_);
+    built_ = false;
+    exec_ = nullptr;
+  }
+
+private:
+  cudaGraphExec_t exec_ = nullptr;
+  bool built_;
+};
+class SetInInit {
+public:
+  SetInInit(cudaGraph_t g) : built_(cudaGraphInstantiate(&exec_, g, 0) == cudaSuccess) {}
+  SetInInit(const SetInInit &) = delete;
+  SetInInit &operator=(const SetInInit &) = delete;
+  ~SetInInit() { reset(); }
+  void reset() {
+    if (built_)
+      cudaGraphExecDestroy(exec_);
+    built_ = false;
+    exec_ = nullptr;
+  }
+
+private:
+  cudaGraphExec_t exec_ = nullptr;
+  bool built_;
+};

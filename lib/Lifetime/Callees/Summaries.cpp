@@ -228,6 +228,8 @@ void Analysis::noteReturnedResource(const Expr *Ret, const PathState &P) {
   // does a member of a parameter.
   if ((K && K->whole() && isa<FieldDecl>(K->Decl)) || returnsParamMember(Ret))
     return;
+  if (K && K->whole())
+    noteReturnedMembers(K, P);
   auto It = K ? P.Bind.find(K) : P.Bind.end();
   if (It == P.Bind.end())
     return;
@@ -235,6 +237,39 @@ void Analysis::noteReturnedResource(const Expr *Ret, const PathState &P) {
     if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live) &&
                                  !Resources[R].Kind.empty())
       SummaryReturnKind = Resources[R].Kind;
+}
+
+/// `Blk b; ...; cudaMallocHost(&b.p, n); return b;`: a local struct returned
+/// by value hands its members' live resources to the caller, which finds
+/// them in the members of what it initialises (acquireReturned).
+void Analysis::noteReturnedMembers(Key Whole, const PathState &P) {
+  const auto *VD = dyn_cast<VarDecl>(Whole->Decl);
+  if (!VD || isa<ParmVarDecl>(VD) || !VD->getType()->isRecordType())
+    return;
+  for (const auto &[K, Ids] : P.Bind) {
+    if (K->Decl != VD || !K->Member || K->Element || K->shadow())
+      continue;
+    for (unsigned R : Ids)
+      if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live) &&
+                                   !Resources[R].Kind.empty())
+        SummaryAcquires.push_back(
+            {ReturnValue, Resources[R].Kind, K->Member->getNameAsString(), R});
+  }
+}
+
+/// `return b;` of a C++ struct: the copy or move constructor (elided) that
+/// makes the returned value, seen before the return statement.
+void Analysis::noteReturnedCopy(const CXXConstructExpr *Copy, const PathState &P) {
+  if (Copy->getNumArgs() != 1 || !Copy->getConstructor()->isCopyOrMoveConstructor())
+    return;
+  const Stmt *Up = PM->getParent(Copy);
+  while (isa_and_nonnull<ExprWithCleanups, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
+                         ImplicitCastExpr, ParenExpr>(Up))
+    Up = PM->getParent(Up);
+  if (!isa_and_nonnull<ReturnStmt>(Up))
+    return;
+  if (Key Whole = storageOf(Copy->getArg(0)); Whole && Whole->whole())
+    noteReturnedMembers(Whole, P);
 }
 
 /// `*out = e;` (or `out = e;` for a reference) in a helper hands a live

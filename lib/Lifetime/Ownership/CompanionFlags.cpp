@@ -91,6 +91,26 @@ void flagWrites(const Stmt *S, const FieldDecl *G, std::vector<const Stmt *> &Ou
     flagWrites(Child, G, Out);
 }
 
+/// `has_exec_(false)`, `count_(nullptr)` in the constructor's initializer
+/// list: written before the body, but to say that nothing is held.
+bool onlyClearedByInitializer(const FieldDecl *G, const FunctionDecl *FD) {
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD);
+  if (!Ctor)
+    return false;
+  for (const CXXCtorInitializer *Init : Ctor->inits()) {
+    if (!Init->isWritten() || Init->getMember() != G || !Init->getInit())
+      continue;
+    const Expr *E = Init->getInit()->IgnoreParenImpCasts();
+    if (const auto *PL = dyn_cast<ParenListExpr>(E); PL && PL->getNumExprs() == 1)
+      E = PL->getExpr(0)->IgnoreParenImpCasts();
+    bool Value = true;
+    return E->isNullPointerConstant(FD->getASTContext(),
+                                    Expr::NPC_ValueDependentIsNotNull) ||
+           (E->EvaluateAsBooleanCondition(Value, FD->getASTContext()) && !Value);
+  }
+  return false;
+}
+
 } // namespace
 
 bool OwnershipIndex::flagSetWith(const FieldDecl *G, const FunctionDecl *FD,
@@ -100,9 +120,12 @@ bool OwnershipIndex::flagSetWith(const FieldDecl *G, const FunctionDecl *FD,
     return true;
   std::vector<const Stmt *> Writes;
   flagWrites(Def->getBody(), G, Writes);
-  // Written some other way (`++n_`, through `&flag_`): assume it says so.
+  // Written some other way (`++n_`, through `&flag_`, `count_(new ...)` before
+  // the body): assume it says so, unless the constructor only clears it or
+  // tests it to decide what else to acquire (`owns_stream_(own)`, then `if
+  // (owns_stream_) cudaStreamCreate(...)`: about the stream only).
   if (Writes.empty())
-    return true;
+    return !onlyClearedByInitializer(G, Def) && !decidesAnAcquisition(G, Def);
   const ParentIndex &PM = A.parentsOf(Def->getBody());
   std::vector<Arm> AcqArms = armsAround(Acquisition, PM);
   std::vector<Arm> AllWriteArms;
@@ -132,6 +155,21 @@ bool OwnershipIndex::flagSetWith(const FieldDecl *G, const FunctionDecl *FD,
     if (!SetBothWays)
       return true;
   }
+  return false;
+}
+
+bool OwnershipIndex::decidesAnAcquisition(const FieldDecl *G, const FunctionDecl *FD) const {
+  for (const auto &[F, O] : Members)
+    for (const MemberAcquisition &Acq : O.Acquisitions) {
+      if (Acq.In != FD)
+        continue;
+      bool CallsThis = false;
+      std::set<const FieldDecl *> Read;
+      for (const Expr *Cond : guardingConditions(FD, Acq.Call))
+        membersOfThisIn(Cond, Read, CallsThis);
+      if (Read.count(G))
+        return true;
+    }
   return false;
 }
 

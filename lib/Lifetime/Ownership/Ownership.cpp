@@ -251,8 +251,15 @@ void OwnershipIndex::scanConstructorInits(const CXXConstructorDecl *Ctor) {
     const FieldDecl *F = Init->getMember();
     const auto *Call = dyn_cast<CallExpr>(strip(Init->getInit()));
     const FunctionModel *M = Call && F ? A.modelFor(Call) : nullptr;
-    if (!M)
+    if (!M) {
+      // `count_(new std::atomic<int>(1))`, `ready_(true)`: a flag the
+      // constructor sets with what it acquires (CompanionFlags.cpp).
+      if (F && F->getType()->isScalarType()) {
+        Members[F].Field = F;
+        Members[F].WrittenIn.insert(Ctor);
+      }
       continue;
+    }
     for (const AcquireEffect &Eff : M->Acquires)
       if (Eff.Arg == ReturnValue && Eff.Owned) {
         OwnedMember &O = Members[F];

@@ -200,6 +200,8 @@ private:
   /// something else (CompanionFlags.cpp).
   bool flagSetWith(const clang::FieldDecl *G, const clang::FunctionDecl *FD,
                    const clang::Stmt *Acquisition) const;
+  /// Whether a condition guarding one of `FD`'s acquisitions reads `G`.
+  bool decidesAnAcquisition(const clang::FieldDecl *G, const clang::FunctionDecl *FD) const;
   /// Whether `FD` acquires into the handle member `G` wherever it makes
   /// `Acquisition` (a constructor creating `d2h_` and `drained_` together):
   /// `if (!d2h_) return;` then says the object holds neither.

@@ -22,15 +22,27 @@ void Analysis::unbind(Key K, PathState &P, const Stmt *At, const char *How) {
     auto RS = P.Res.find(R);
     if (RS == P.Res.end() || P.boundElsewhere(R, K))
       continue;
-    if ((RS->second.Bits & Live) && !Resources[R].IntoField && At)
-      reportLeak(R, RS->second, loc(At),
-                 "'" + varName(K) + "' " + How + " while it still holds the " +
-                     (A.Model.kind(Resources[R].Kind)
-                          ? A.Model.kind(Resources[R].Kind)->Noun
-                          : std::string("resource")));
+    // A member is the object's to release, so storing over it is not a leak,
+    // except over what another method left in it on entry (`if (has_exec_)
+    // destroy(exec_); exec_ = nullptr;` after a `build()` that does not set
+    // has_exec_): this method drops the only handle the object had.
+    const Resource &Res = Resources[R];
+    if ((RS->second.Bits & Live) && (!Res.IntoField || Res.LeftLiveBy) && At)
+      reportLeak(R, RS->second, loc(At), overwriteNote(K, Res, How));
     P.Res.erase(RS);
   }
   P.Bind.erase(It);
+}
+
+/// "'exec_' is overwritten here while it still holds the graph exec" (and
+/// which method left it there, for a member live on entry).
+std::string Analysis::overwriteNote(Key K, const Resource &Res, const char *How) const {
+  const ResourceKind *RK = A.Model.kind(Res.Kind);
+  std::string Out = "'" + varName(K) + "' " + How + " while it still holds the " +
+                    (RK ? RK->Noun : std::string("resource"));
+  if (Res.LeftLiveBy && Res.LeftLiveBy != FD)
+    Out += " that '" + Res.LeftLiveBy->getNameAsString() + "' left in it";
+  return Out;
 }
 
 bool Analysis::addressEscaped(Key K) {
@@ -117,6 +129,10 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
     if (It != ReturnedResource.end())
       if (auto RS = P.Res.find(It->second); RS != P.Res.end())
         RS->second.Bits = Escaped;
+    if (auto Filled = ReturnedMembers.find(E); Filled != ReturnedMembers.end())
+      for (const auto &[Field, R] : Filled->second)
+        if (auto RS = P.Res.find(R); RS != P.Res.end())
+          RS->second.Bits = Escaped;
     return;
   }
   if (const auto *Cons = dyn_cast<CXXConstructExpr>(E)) {
@@ -313,6 +329,9 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
       escapeValueRefs(Src, P);
   } else if (auto Made = ReturnedResource.find(Src); Made != ReturnedResource.end()) {
     NewRes = {Made->second};
+  } else if (auto Filled = ReturnedMembers.find(Src);
+             Filled != ReturnedMembers.end() && Target->whole()) {
+    bindReturnedMembers(Target, Filled->second, At, P);
   } else {
     escapeValueRefs(Src, P);
   }
@@ -334,6 +353,22 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
       if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
         RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
   P.Bind[Target] = NewRes;
+}
+
+/// `Blk h = get(n, true, s)`: h.p holds what get acquired into the member
+/// of the struct it returned (acquireReturnedMember).
+void Analysis::bindReturnedMembers(Key Target,
+                                   const std::vector<std::pair<std::string, unsigned>> &Members,
+                                   const Stmt *At, PathState &P) {
+  for (const auto &[Field, R] : Members) {
+    Key Member = memberPlace(Target, Field);
+    if (!Member || !P.Res.count(R))
+      continue;
+    unbind(Member, P, At, "is overwritten here");
+    if (Resources[R].VarName.empty())
+      Resources[R].VarName = varName(Member);
+    P.Bind[Member] = {R};
+  }
 }
 
 /// `e = make_exec(...)` over a live exec is the same bug as instantiating
