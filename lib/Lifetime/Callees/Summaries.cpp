@@ -15,6 +15,9 @@
 //   release of *p, then *p = NULL           -> releases through p, resets
 //   c->f = e, e no live resource of its own -> writes "f" (SummaryWrites.cpp)
 //   acquire(&c->f) where c->g tested null  -> acquires "if c->g is empty"
+//   acquire(&b.f); return b; (local struct) -> acquires into member "f" of
+//                                              the result (the caller's
+//                                              `Blk h = get(..)`: h.f)
 //
 // Kinds that differ by path are "any of these" (OrKinds); a call passing a
 // constant for a parameter the helper branches on gets a summary run with
