@@ -517,8 +517,14 @@ void OwnershipIndex::noteRepeatedCall(const CallExpr *Call, const FunctionDecl *
   const Stmt *Loop = enclosingLoop(Call, PM);
   if (Loop && declaredInside(Object, Loop))
     Loop = nullptr;
-  if (!Key.empty())
+  if (!Key.empty()) {
     ObjectCalls.push_back({Callee, In, Key, Loop, Call->getBeginLoc()});
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts()))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+          VD && VD->hasLocalStorage() && !VD->isStaticLocal() && !VD->getType()->isReferenceType() &&
+          !isa<ParmVarDecl>(VD))
+        ObjectCalls.back().Local = VD;
+  }
   if (Loop) {
     CalledAgain.insert(Callee);
     return;

@@ -192,6 +192,9 @@ private:
   /// Move operations that copy a released member without nulling the
   /// source (MovedOwners.cpp).
   void movedOwners(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);
+  /// A public method that releases a member without clearing it, called on
+  /// a local object whose destructor calls it again (ResetThenDestroy.cpp).
+  void resetThenDestroy(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);
   const clang::Expr *copySite(const clang::CXXRecordDecl *RD) const;
   void computeLeavers(const clang::CXXRecordDecl *RD);
   void addGuardingMembers(const clang::FieldDecl *F, const clang::FunctionDecl *FD,
@@ -233,7 +236,10 @@ private:
     const clang::Stmt *Loop;           ///< innermost loop around the call
     clang::SourceLocation At;
     int Param = -1; ///< the argument that is the object; -1 for a method call
+    /// The object is this local variable (automatic storage, not a reference).
+    const clang::VarDecl *Local = nullptr;
   };
+  const ObjectCall *lastCallOnLocal(const clang::FunctionDecl *M) const;
   std::vector<ObjectCall> ObjectCalls;
   std::map<std::tuple<const clang::FunctionDecl *, const clang::FunctionDecl *, std::string>,
            unsigned>

@@ -98,6 +98,7 @@ std::vector<LifetimeFinding> OwnershipIndex::findingsIn(const FunctionDecl *FD) 
   copiedOwners(FD, Out);
   crossFunctionMismatches(FD, Out);
   movedOwners(FD, Out);
+  resetThenDestroy(FD, Out);
   return Out;
 }
 

@@ -35,9 +35,6 @@ KNOWN_GAPS = {
     ("cudagraph-capture-unsafe-call", "source=member"):
         "a capture begun by a method on a stream it keeps in a member "
         "(`s_ = s; cudaStreamBeginCapture(s_)`) is not followed into the caller",
-    ("cudagraph-use-after-dealloc", "source=member (class)"):
-        "a reset() that does not null the member, called by the user and again "
-        "by the destructor, is a double release across two calls on one object",
     ("cudagraph-handle-leak", "tasks=runner"):
         "tasks handed to a container of std::function escape: what they do is "
         "not applied where the container runs them",
