@@ -334,6 +334,7 @@ private:
   // --- assignments and escapes ---
   void onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At, PathState &P);
   void assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P);
+  bool onAssignmentOfReturnedStruct(const clang::CallExpr *Call, PathState &P);
   void bindReturnedMembers(Key Target,
                            const std::vector<std::pair<std::string, unsigned>> &Members,
                            const Stmt *At, PathState &P);

@@ -38,6 +38,12 @@ void leaks(cudaStream_t s, size_t n) {
   // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:11: warning: pinned host memory 'h.p' created by 'get' is not released on every path; call cudaFreeHost or hand it to an owner [cudagraph-handle-leak]
   cudaMemsetAsync(h.p, 0, n, s);
 }
+void assignedLeaks(cudaStream_t s, size_t n) {
+  Blk h;
+  h = get(n, true, s);
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:7: warning: pinned host memory 'h.p' created by 'get' is not released on every path; call cudaFreeHost or hand it to an owner [cudagraph-handle-leak]
+  cudaMemsetAsync(h.p, 0, n, s);
+}
 void wrongFamily(cudaStream_t s, size_t n) {
   Blk d = get(n, false, s);
   Blk h = get(n, true, s);
@@ -52,6 +58,11 @@ void roundtrip(cudaStream_t s, size_t n) {
   Blk d = get(n, false, s);
   cudaMemcpyAsync(d.p, h.p, n, cudaMemcpyHostToDevice, s);
   put(d, s);
+  put(h, s);
+}
+void assignedReleased(cudaStream_t s, size_t n) {
+  Blk h;
+  h = get(n, false, s);
   put(h, s);
 }
 void sink(Blk b);
