@@ -335,6 +335,7 @@ private:
   void onAssign(const Expr *LHS, const Expr *RHS, const Stmt *At, PathState &P);
   void assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &P);
   bool onAssignmentOfReturnedStruct(const clang::CallExpr *Call, PathState &P);
+  std::optional<unsigned> returnedMemberOf(const clang::Expr *E) const;
   void bindReturnedMembers(Key Target,
                            const std::vector<std::pair<std::string, unsigned>> &Members,
                            const Stmt *At, PathState &P);

@@ -44,6 +44,10 @@ void assignedLeaks(cudaStream_t s, size_t n) {
   // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:7: warning: pinned host memory 'h.p' created by 'get' is not released on every path; call cudaFreeHost or hand it to an owner [cudagraph-handle-leak]
   cudaMemsetAsync(h.p, 0, n, s);
 }
+void resultDropped(cudaStream_t s, size_t n) {
+  get(n, true, s);
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:3: warning: pinned host memory created by 'get' is not released on every path; call cudaFreeHost or hand it to an owner [cudagraph-handle-leak]
+}
 void wrongFamily(cudaStream_t s, size_t n) {
   Blk d = get(n, false, s);
   Blk h = get(n, true, s);
@@ -64,6 +68,10 @@ void assignedReleased(cudaStream_t s, size_t n) {
   Blk h;
   h = get(n, false, s);
   put(h, s);
+}
+void memberOfResult(cudaStream_t s, size_t n) {
+  void *p = get(n, true, s).p;
+  cudaFreeHost(p);
 }
 void sink(Blk b);
 std::vector<Blk> pool;

@@ -69,6 +69,11 @@ void Analysis::escapeValueRefs(const Expr *E, PathState &P) {
   if (!E)
     return;
   E = strip(E);
+  if (std::optional<unsigned> R = returnedMemberOf(E)) { // `sink(get(n).p)`
+    if (auto RS = P.Res.find(*R); RS != P.Res.end())
+      RS->second.Bits = Escaped;
+    return;
+  }
   if (Key K = storageOf(E)) {
     // What becomes of the value does not change it: only a call given a
     // modifiable path to it can (invalidateReachableFrom).
@@ -329,6 +334,8 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
       escapeValueRefs(Src, P);
   } else if (auto Made = ReturnedResource.find(Src); Made != ReturnedResource.end()) {
     NewRes = {Made->second};
+  } else if (std::optional<unsigned> Member = returnedMemberOf(Src)) {
+    NewRes = {*Member}; // `void *p = get(n, true, s).p;`
   } else if (auto Filled = ReturnedMembers.find(Src);
              Filled != ReturnedMembers.end() && Target->whole()) {
     bindReturnedMembers(Target, Filled->second, At, P);
@@ -353,6 +360,26 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
       if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
         RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
   P.Bind[Target] = NewRes;
+}
+
+/// `get(n, true, s).p`: the resource get acquired into that member of the
+/// struct it returned.
+std::optional<unsigned> Analysis::returnedMemberOf(const Expr *E) const {
+  const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+  if (!ME || ME->isArrow())
+    return std::nullopt;
+  const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(Base))
+    Base = MT->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(Base))
+    Base = BT->getSubExpr()->IgnoreParenImpCasts();
+  auto Filled = ReturnedMembers.find(Base);
+  if (Filled == ReturnedMembers.end())
+    return std::nullopt;
+  for (const auto &[Field, R] : Filled->second)
+    if (ME->getMemberDecl()->getName() == Field)
+      return R;
+  return std::nullopt;
 }
 
 /// `Blk h = get(n, true, s)`: h.p holds what get acquired into the member
