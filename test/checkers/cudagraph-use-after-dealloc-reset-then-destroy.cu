@@ -106,3 +106,10 @@ void rebuildAfterDrop(cudaGraph_t g, cudaGraph_t g2) {
   r.build(g2);
 }
 void dropBorrowed(Rebuilt &r) { r.drop(); }
+void rebuildInto(Rebuilt &r, cudaGraph_t g);
+void dropThenHandOn(cudaGraph_t g, cudaGraph_t g2) {
+  Rebuilt r;
+  r.build(g);
+  r.drop();
+  rebuildInto(r, g2);
+}

@@ -10,11 +10,11 @@
 //   method M releases member h_ (a CUDA call, not a helper)
 //        |-- M writes a member of this (h_ = nullptr, a flag) ---> clean
 //        |-- the destructor neither calls M nor releases h_ ----> clean
-//        +-- a function calls M on a local object, and calls no
-//            other method on it after that, outside loops -----> DoubleRelease
+//        +-- a function calls M on a local object and does not name
+//            the object after that, outside loops --------------> DoubleRelease
 //
-// The evidence is in the file: a local object whose last call is M is
-// destroyed at the end of its scope. Other sequences (a rebuild that calls
+// The evidence is in the file: a local object last named by the call of M
+// is destroyed at the end of its scope. Other sequences (a rebuild that calls
 // M first, a member object) are left alone.
 //
 //===----------------------------------------------------------------------===//
@@ -62,20 +62,32 @@ const CallExpr *callOf(const Stmt *S, const FunctionDecl *M) {
   return nullptr;
 }
 
+/// Whether `S` names `VD` after `At` (a later call on it, handing it to a
+/// function that may re-arm it, returning it).
+bool namedAfter(const Stmt *S, const VarDecl *VD, SourceLocation At, const SourceManager &SM) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S);
+      DRE && DRE->getDecl() == VD && SM.isBeforeInTranslationUnit(At, DRE->getBeginLoc()))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (namedAfter(Child, VD, At, SM))
+      return true;
+  return false;
+}
+
 } // namespace
 
-/// A call of `M` on a local object, the last method call on it in its
-/// function and in no loop.
+/// A call of `M` on a local object, after which its function does not name
+/// the object again, in no loop: the destructor runs next.
 const OwnershipIndex::ObjectCall *OwnershipIndex::lastCallOnLocal(const FunctionDecl *M) const {
   const SourceManager &SM = A.Ctx.getSourceManager();
   const FunctionDecl *Canon = M->getCanonicalDecl();
   for (const ObjectCall &C : ObjectCalls) {
     if (C.Callee != Canon || !C.Local || C.Loop)
       continue;
-    bool CalledLater = llvm::any_of(ObjectCalls, [&](const ObjectCall &O) {
-      return O.In == C.In && O.Local == C.Local && SM.isBeforeInTranslationUnit(C.At, O.At);
-    });
-    if (!CalledLater)
+    const FunctionDecl *Def = C.In->getDefinition();
+    if (Def && !namedAfter(Def->getBody(), C.Local, C.At, SM))
       return &C;
   }
   return nullptr;
