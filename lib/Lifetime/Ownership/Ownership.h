@@ -5,7 +5,7 @@
 // never reports it leaked. This index looks at the whole translation unit
 // instead: for every member that some function acquires a resource into,
 // who acquires into it, who releases it and whether its value is ever handed
-// out. From that it draws three conclusions the dataflow cannot:
+// out. From that it draws conclusions the dataflow cannot:
 //
 //   member leak       acquired into, released nowhere in the file and never
 //                     handed out (returned, copied elsewhere, given to a call
@@ -21,7 +21,13 @@
 //                     copy constructor is implicit (or defaulted), copied
 //                     somewhere in the file: both copies release the handle
 //                     -> DoubleRelease at the destructor's release, a note
-//                     at the copy
+//                     at the copy (a user move that leaves the source
+//                     holding it: MovedOwners.cpp)
+//   reset, then       a public method releases a member without clearing
+//   destroyed         it, the destructor calls it (or releases the member),
+//                     and a local object is not named after a call of it
+//                     -> DoubleRelease at the method's release
+//                     (ResetThenDestroy.cpp)
 //   live on entry     (used by the dataflow, Members.cpp) which methods may
 //                     leave a member holding a live resource when they
 //                     return, so that another method, or a second call of
@@ -31,8 +37,8 @@
 //                     by pointer may find as its own earlier call on that
 //                     object left them (ParamMembers.cpp)
 //
-// Ownership.cpp builds the index, OwnershipFindings.cpp reports the first
-// two conclusions, OwnershipEntry.cpp answers the third (with the flags
+// Ownership.cpp builds the index, OwnershipFindings.cpp (with the files
+// named above) reports the findings, OwnershipEntry.cpp answers the third (with the flags
 // CompanionFlags.cpp ties to members).
 //
 // The index is syntactic (every mention of a member is classified once);
@@ -193,7 +199,7 @@ private:
   /// source (MovedOwners.cpp).
   void movedOwners(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);
   /// A public method that releases a member without clearing it, called on
-  /// a local object whose destructor calls it again (ResetThenDestroy.cpp).
+  /// a local object whose destructor releases it again (ResetThenDestroy.cpp).
   void resetThenDestroy(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);
   const clang::Expr *copySite(const clang::CXXRecordDecl *RD) const;
   void computeLeavers(const clang::CXXRecordDecl *RD);
@@ -239,7 +245,7 @@ private:
     /// The object is this local variable (automatic storage, not a reference).
     const clang::VarDecl *Local = nullptr;
   };
-  const ObjectCall *lastCallOnLocal(const clang::FunctionDecl *M) const;
+  const ObjectCall *callLeavingLocal(const clang::FunctionDecl *M) const;
   std::vector<ObjectCall> ObjectCalls;
   std::map<std::tuple<const clang::FunctionDecl *, const clang::FunctionDecl *, std::string>,
            unsigned>

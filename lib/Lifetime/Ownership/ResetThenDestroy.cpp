@@ -80,7 +80,7 @@ bool namedAfter(const Stmt *S, const VarDecl *VD, SourceLocation At, const Sourc
 
 /// A call of `M` on a local object, after which its function does not name
 /// the object again, in no loop: the destructor runs next.
-const OwnershipIndex::ObjectCall *OwnershipIndex::lastCallOnLocal(const FunctionDecl *M) const {
+const OwnershipIndex::ObjectCall *OwnershipIndex::callLeavingLocal(const FunctionDecl *M) const {
   const SourceManager &SM = A.Ctx.getSourceManager();
   const FunctionDecl *Canon = M->getCanonicalDecl();
   for (const ObjectCall &C : ObjectCalls) {
@@ -118,7 +118,7 @@ void OwnershipIndex::resetThenDestroy(const FunctionDecl *FD, std::vector<Lifeti
       // A helper may null the member through its reference (`destroy(exec_)`).
       if (Rel.In != FD || !Callee || Callee->hasBody())
         continue;
-      const ObjectCall *Evidence = lastCallOnLocal(M);
+      const ObjectCall *Evidence = callLeavingLocal(M);
       if (!Evidence)
         return;
       LifetimeFinding L = memberFinding(FindingKind::DoubleRelease, Rel.Call,

@@ -362,42 +362,6 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
   P.Bind[Target] = NewRes;
 }
 
-/// `get(n, true, s).p`: the resource get acquired into that member of the
-/// struct it returned.
-std::optional<unsigned> Analysis::returnedMemberOf(const Expr *E) const {
-  const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
-  if (!ME || ME->isArrow())
-    return std::nullopt;
-  const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
-  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(Base))
-    Base = MT->getSubExpr()->IgnoreParenImpCasts();
-  if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(Base))
-    Base = BT->getSubExpr()->IgnoreParenImpCasts();
-  auto Filled = ReturnedMembers.find(Base);
-  if (Filled == ReturnedMembers.end())
-    return std::nullopt;
-  for (const auto &[Field, R] : Filled->second)
-    if (ME->getMemberDecl()->getName() == Field)
-      return R;
-  return std::nullopt;
-}
-
-/// `Blk h = get(n, true, s)`: h.p holds what get acquired into the member
-/// of the struct it returned (acquireReturnedMember).
-void Analysis::bindReturnedMembers(Key Target,
-                                   const std::vector<std::pair<std::string, unsigned>> &Members,
-                                   const Stmt *At, PathState &P) {
-  for (const auto &[Field, R] : Members) {
-    Key Member = memberPlace(Target, Field);
-    if (!Member || !P.Res.count(R))
-      continue;
-    unbind(Member, P, At, "is overwritten here");
-    if (Resources[R].VarName.empty())
-      Resources[R].VarName = varName(Member);
-    P.Bind[Member] = {R};
-  }
-}
-
 /// `e = make_exec(...)` over a live exec is the same bug as instantiating
 /// into it again: report it at the new acquisition.
 void Analysis::reportOverwriteByFactory(Key Target, const Expr *Factory, PathState &P) {

@@ -110,22 +110,6 @@ void Analysis::invalidateObjectOf(const CallExpr *Call, PathState &P) {
     invalidateFacts(K, P);
 }
 
-/// `h = get(n, true, s);` with the struct's implicit assignment: as
-/// `Blk h = get(...)`, h's members hold what get acquired into its result's.
-bool Analysis::onAssignmentOfReturnedStruct(const CallExpr *Call, PathState &P) {
-  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
-  const auto *MD = Op ? dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee()) : nullptr;
-  if (!MD || Op->getOperator() != OO_Equal || MD->isUserProvided() || Op->getNumArgs() != 2 ||
-      !(MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()))
-    return false;
-  auto Filled = ReturnedMembers.find(strip(Op->getArg(1)));
-  Key Target = storageOf(Op->getArg(0));
-  if (Filled == ReturnedMembers.end() || !Target || !Target->whole())
-    return false;
-  bindReturnedMembers(Target, Filled->second, Call, P);
-  return true;
-}
-
 void Analysis::onUnknownCall(const CallExpr *Call, PathState &P) {
   // Kernel launches read their arguments; they do not take ownership.
   if (isa<CUDAKernelCallExpr>(Call)) {

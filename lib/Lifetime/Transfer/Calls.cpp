@@ -130,29 +130,6 @@ void Analysis::acquireReturned(const Expr *Site, const std::string &By,
   ReturnedResource[Site] = R;
 }
 
-/// `Blk h = get(n, true, s)` where get returns a struct whose member `p` it
-/// filled: one resource per member, bound where the result is stored.
-void Analysis::acquireReturnedMember(const CallExpr *Call, const std::string &By,
-                                     const AcquireEffect &Eff, PathState &P) {
-  const RecordDecl *RD = Call->getCallReturnType(FD->getASTContext())->getAsRecordDecl();
-  const FieldDecl *Member = nullptr;
-  if (RD)
-    for (const FieldDecl *F : RD->fields())
-      if (F->getName() == Eff.Field)
-        Member = F;
-  if (!Member)
-    return;
-  int Slot = FieldSlot * (1 + std::min(Member->getFieldIndex(), 254u));
-  unsigned R = resourceFor(Call, -1, Eff.Kind, By, nullptr, Slot);
-  Resources[R].OrKinds = Eff.OrKinds;
-  ResState RS;
-  RS.Bits = Live;
-  P.Res[R] = RS;
-  auto &Members = ReturnedMembers[Call];
-  if (llvm::none_of(Members, [&](const auto &M) { return M.second == R; }))
-    Members.push_back({Eff.Field, R});
-}
-
 /// `ctx_init(&c)` whose summary acquires only where `c->stream` was null,
 /// called when the caller's `c.stream` holds a live stream.
 bool Analysis::guardMemberLive(const CallExpr *Call, const AcquireEffect &Eff,
