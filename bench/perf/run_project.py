@@ -2,7 +2,7 @@
 """What a cold `cudagraph-tidy -p` run costs over a whole project, side by
 side with run-clang-tidy and one trivial check (issue 37).
 
-  python3 bench/perf/run_project.py --build build --db DIR [--jobs 2] [--shards 4]
+  python3 bench/perf/run_project.py --build build --db DIR [--jobs 2] [--shards 4] [--rounds 3]
 
 DIR holds compile_commands.json (for ggml: src/ggml-cuda's 66 units with the
 host-side CUDA flags, -DGGML_CUDA_USE_GRAPHS -I../../include -I.. -I.
@@ -16,6 +16,10 @@ Every run starts with empty caches (a fresh $XDG_CACHE_HOME) and the same
   3. cudagraph-tidy -p DB --jobs J --cross-tu-summaries=off
   4. with --shards N: cudagraph-tidy summarize -p DB -o summaries.json, then
      each shard k/N with --summaries summaries.json, timed on its own.
+
+--rounds R repeats the pair 1-2 R times, alternating which runs first, and
+prints each round's ratio and their median: on a shared machine one pair's
+ratio moved between 1.08x and 1.25x from one hour to the next.
 
 Prints wall and CPU seconds of each (CPU: user + system of the run and every
 process it started), the ratios the issue asks for, and whether the findings
@@ -54,22 +58,36 @@ def main():
     ap.add_argument("--db", required=True)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--shards", type=int, default=0)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="pairs of run-clang-tidy and the default run, alternating which runs first")
     args = ap.parse_args()
     driver = os.path.abspath(os.path.join(args.build, "bin", "cudagraph-tidy"))
     work = tempfile.mkdtemp(prefix="cgt-project-bench-")
     fresh = lambda name: tempfile.mkdtemp(prefix=name + "-", dir=work)
     j = str(args.jobs)
     rows = []
-    w, c, _ = timed(["run-clang-tidy-22", "-p", args.db, "-j", j, "-quiet",
-                     "-clang-tidy-binary", TIDY22, "-checks=-*,misc-misplaced-const"],
-                    fresh("rct"))
-    rows.append(("run-clang-tidy-22, trivial check", w, c, ""))
-    trivial = w
+    rct_cmd = ["run-clang-tidy-22", "-p", args.db, "-j", j, "-quiet",
+               "-clang-tidy-binary", TIDY22, "-checks=-*,misc-misplaced-const"]
     default_out = os.path.join(work, "default.txt")
-    w, c, line = timed([driver, "-p", args.db, "--jobs", j, "--format=text-plain"],
-                       fresh("default"), default_out)
-    rows.append(("cudagraph-tidy -p (default)", w, c, line))
-    whole = w
+    default_cmd = [driver, "-p", args.db, "--jobs", j, "--format=text-plain"]
+    # Rounds alternate which of the pair runs first, so that a load that
+    # drifts during the bench falls on both; the ratio is each round's own.
+    ratios = []
+    for r in range(args.rounds):
+        pair = {}
+        for which in (("rct", "default") if r % 2 == 0 else ("default", "rct")):
+            if which == "rct":
+                pair[which] = timed(rct_cmd, fresh("rct"))
+            else:
+                pair[which] = timed(default_cmd, fresh("default"), default_out)
+        tag = "" if args.rounds == 1 else " [round %d]" % (r + 1)
+        w, c, _ = pair["rct"]
+        rows.append(("run-clang-tidy-22, trivial check" + tag, w, c, ""))
+        trivial = w
+        w, c, line = pair["default"]
+        rows.append(("cudagraph-tidy -p (default)" + tag, w, c, line))
+        whole = w
+        ratios.append(whole / trivial)
     off_out = os.path.join(work, "off.txt")
     w, c, line = timed([driver, "-p", args.db, "--jobs", j, "--format=text-plain",
                         "--cross-tu-summaries=off"], fresh("off"), off_out)
@@ -93,7 +111,11 @@ def main():
         shard_same = sorted(outs) == sorted(open(default_out).read().splitlines())
     for name, w, c, line in rows:
         print("%-58s %8.1f s wall %8.1f s CPU  %s" % (name, w, c, line))
-    print("default / run-clang-tidy wall: %.2fx (issue 37: <= 1.15x)" % (whole / trivial))
+    for r, ratio in enumerate(ratios):
+        print("default / run-clang-tidy wall%s: %.2fx (issue 37: <= 1.15x)" %
+              ("" if len(ratios) == 1 else " [round %d]" % (r + 1), ratio))
+    if len(ratios) > 1:
+        print("median over %d rounds: %.2fx" % (len(ratios), sorted(ratios)[len(ratios) // 2]))
     print("findings of the default run identical to --cross-tu-summaries=off: %s" % same)
     if shard_same is not None:
         print("findings of the shards together identical to the default run: %s" % shard_same)

@@ -34,9 +34,13 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <limits>
 #include <new>
 #include <thread>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <vector>
 
 namespace cgt {
@@ -107,12 +111,23 @@ void exitOnOutOfMemory() {
       [](void *, const char *, bool) { outOfMemory(); });
 }
 
+void retainFreedMemory() {
+#ifdef __GLIBC__
+  // Blocks up to glibc's largest mmap threshold come from the heap, and the
+  // heap's top is never trimmed (setting either also stops glibc's own
+  // adjustment of the other).
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
+#endif
+}
+
 int analyzeUnitWorkerMain(int Argc, const char **Argv) {
   if (Argc != 4) {
     llvm::errs() << "cudagraph-tidy: error: __analyze-unit JOB RESULT is internal\n";
     return 2;
   }
   exitOnOutOfMemory();
+  retainFreedMemory();
   auto Buf = llvm::MemoryBuffer::getFile(Argv[2]);
   UnitTask Task;
   std::string Error;

@@ -100,6 +100,7 @@ int exportUnitWorkerMain(int Argc, const char **Argv) {
     return 2;
   }
   exitOnOutOfMemory();
+  retainFreedMemory();
   UnitJob Job;
   std::string Overlay, Root;
   try {
