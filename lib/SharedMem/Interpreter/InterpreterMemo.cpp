@@ -67,6 +67,15 @@ std::optional<V> valueIn(const Map &M, const VarDecl *Var) {
   return It == M.end() ? std::nullopt : std::optional<V>(It->second);
 }
 
+/// `Var`'s value in `M` is `Want` (nullopt: absent), read without a copy.
+template <typename Map, typename V = typename Map::mapped_type>
+bool sameAs(const Map &M, const VarDecl *Var, const std::optional<V> &Want) {
+  auto It = M.find(Var);
+  if (It == M.end())
+    return !Want;
+  return Want && same(It->second, *Want);
+}
+
 } // namespace
 
 bool Interp::Marks::operator==(const Marks &O) const {
@@ -118,19 +127,20 @@ void Interp::setScalars(const MemoScalars &S) {
   SymRanges = S.Ranges;
 }
 
-namespace {
-template <typename S> bool sameScalars(const S &A, const S &B) {
-  return A.Guarded == B.Guarded && A.PathShapeDep == B.PathShapeDep &&
-         A.LastCondDep == B.LastCondDep && A.LastCondShape == B.LastCondShape &&
-         A.LastCondBlock == B.LastCondBlock && A.Grid == B.Grid &&
-         A.LastInterior == B.LastInterior && same(A.LastReturnPtr, B.LastReturnPtr) &&
-         A.Cur.Phase == B.Cur.Phase && A.Cur.WarpSig == B.Cur.WarpSig &&
-         A.Cur.WarpLost == B.Cur.WarpLost && A.ArmFrames == B.ArmFrames &&
-         A.StickyArms == B.StickyArms && A.ArmId == B.ArmId &&
-         A.PendingValue == B.PendingValue && A.NoRecord == B.NoRecord &&
-         A.AtomicSite == B.AtomicSite && sameRanges(A.Ranges, B.Ranges);
+/// Compared in place: a replay is tried per thread and top-level statement,
+/// and copying the state (its symbol ranges a DenseMap) to compare it cost
+/// more than most statements it saves.
+bool Interp::sameScalarsAs(const MemoScalars &B) const {
+  return Guarded == B.Guarded && PathShapeDep == B.PathShapeDep &&
+         LastCondDep == B.LastCondDep && LastCondShape == B.LastCondShape &&
+         LastCondBlock == B.LastCondBlock && Grid == B.Grid &&
+         LastInterior == B.LastInterior && same(LastReturnPtr, B.LastReturnPtr) &&
+         Cur.Phase == B.Cur.Phase && Cur.WarpSig == B.Cur.WarpSig &&
+         Cur.WarpLost == B.Cur.WarpLost && ArmFrames == B.ArmFrames &&
+         StickyArms == B.StickyArms && ArmId == B.ArmId &&
+         PendingValue == B.PendingValue && NoRecord == B.NoRecord &&
+         AtomicSite == B.AtomicSite && sameRanges(SymRanges, B.Ranges);
 }
-} // namespace
 
 /// The first access of a variable in the statement sees its value from
 /// before the statement: nothing changes a variable without touching it
@@ -171,12 +181,12 @@ bool Interp::replayStmt(const StmtMemo &M) {
       !TS->Decisions.empty() || TS->LostAt != UINT32_MAX)
     return false;
   for (const auto &KV : M.EnvIn)
-    if (!same(valueIn(Env, KV.first), KV.second))
+    if (!sameAs(Env, KV.first, KV.second))
       return false;
   for (const auto &KV : M.PtrIn)
-    if (!same(valueIn(Ptrs, KV.first), KV.second))
+    if (!sameAs(Ptrs, KV.first, KV.second))
       return false;
-  if (!sameScalars(scalars(), M.In))
+  if (!sameScalarsAs(M.In))
     return false;
   // The run would have taken these steps; past the budget it stops the run.
   Steps += M.Steps;

@@ -573,6 +573,7 @@ private:
   bool replayStmt(const StmtMemo &M);
   void touch(const VarDecl *V);
   MemoScalars scalars() const;
+  bool sameScalarsAs(const MemoScalars &B) const;
   void setScalars(const MemoScalars &S);
   /// What thread 0's run of a statement changed that no replay re-creates.
   struct Marks {
