@@ -7,6 +7,7 @@
 //                               "releasedBy": ["cudaGraphExecDestroy"],
 //                               "leakCheck": "cudagraph-unpaired-instantiate" } },
 //     "functions": [ { "name": "cudaGraphInstantiate", "params": 3,
+//                      "signature": ["CUgraphExec_st **", ...],
 //                      "returns": "cudaError_t",
 //                      "acquires": [ { "arg": 0, "kind": "graphExec" } ],
 //                      "releases": [ { "arg": 0, "kinds": ["graphExec"],
@@ -172,7 +173,7 @@ public:
                              "legalInRelaxedCaptureOnOtherStream",
                              "captureMode", "autoFreeOnLaunch", "intoGraph", "queriesCapture",
                              "captureStatusOut", "streamOrder",
-                             "unlistedArgsEscape", "doc"}))
+                             "unlistedArgsEscape", "doc", "signature"}))
       return E;
     if (auto E = readString(F, "name", Path, Out.Name, true))
       return E;
@@ -184,6 +185,13 @@ public:
         return error(Where + ".params", "expected a parameter count >= 0");
       Out.NumParams = It->get<int>();
     }
+    if (auto E = readStringList(F, "signature", Where, Out.Signature))
+      return E;
+    if (F.contains("signature") &&
+        static_cast<int>(Out.Signature.size()) != Out.NumParams)
+      return error(Where + ".signature",
+                   "expected one type per parameter (\"params\": " +
+                       std::to_string(Out.NumParams) + ")");
     if (auto E = readString(F, "returns", Where, Out.StatusType, false))
       return E;
     if (auto E = readBool(F, "legalDuringCapture", Where, Out.LegalDuringCapture))
@@ -517,9 +525,11 @@ llvm::Error ApiModel::addJson(llvm::StringRef Text, llvm::StringRef SourceName) 
   StatusTypes = std::move(NewStatus);
   for (FunctionModel &F : NewFunctions) {
     auto &Overloads = Functions[F.Name];
-    // A later entry with the same arity replaces the earlier one.
+    // A later entry with the same arity replaces the earlier one, unless
+    // both have signatures and they differ: overloads.
     llvm::erase_if(Overloads, [&](const FunctionModel &Old) {
-      return Old.NumParams == F.NumParams;
+      return Old.NumParams == F.NumParams &&
+             (Old.Signature.empty() || F.Signature.empty() || Old.Signature == F.Signature);
     });
     Overloads.push_back(std::move(F));
   }
@@ -549,19 +559,34 @@ llvm::StringRef ApiModel::canonicalName(llvm::StringRef Name) {
   return Name;
 }
 
-const FunctionModel *ApiModel::lookup(llvm::StringRef Name,
-                                      unsigned NumArgs) const {
+const FunctionModel *
+ApiModel::lookup(llvm::StringRef Name, unsigned NumArgs,
+                 llvm::function_ref<std::vector<std::string>()> Signature) const {
   auto It = Functions.find(Name);
   if (It == Functions.end())
     It = Functions.find(canonicalName(Name));
   if (It == Functions.end())
     return nullptr;
-  const FunctionModel *AnyArity = nullptr;
+  const FunctionModel *AnyArity = nullptr, *AnySignature = nullptr;
+  std::vector<const FunctionModel *> Signed;
   for (const FunctionModel &F : It->second) {
-    if (F.NumParams == static_cast<int>(NumArgs))
-      return &F;
-    if (F.NumParams < 0)
+    if (F.NumParams == static_cast<int>(NumArgs) && F.Signature.empty())
+      AnySignature = &F;
+    else if (F.NumParams == static_cast<int>(NumArgs))
+      Signed.push_back(&F);
+    else if (F.NumParams < 0)
       AnyArity = &F;
+  }
+  if (AnySignature)
+    return AnySignature;
+  if (Signed.size() == 1 && !Signature)
+    return Signed.front();
+  if (!Signed.empty() && Signature) {
+    std::vector<std::string> Want = Signature();
+    for (const FunctionModel *F : Signed)
+      if (F->Signature == Want)
+        return F;
+    return nullptr;
   }
   return AnyArity;
 }

@@ -17,6 +17,7 @@
 #ifndef CUDAGRAPH_TIDY_APIMODEL_APIMODEL_H
 #define CUDAGRAPH_TIDY_APIMODEL_APIMODEL_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -167,6 +168,11 @@ struct FunctionModel {
   /// Number of parameters this entry is for; -1 for any. Lets the CUDA 11
   /// 5-argument cudaGraphInstantiate differ from the CUDA 12+ 3-argument one.
   int NumParams = -1;
+  /// The parameter types, spelled as clang prints their canonical types
+  /// (`CUstream_st *`, `unsigned long`), for entries that tell apart
+  /// overloads of one name and arity (`release(cudaStream_t)` and
+  /// `release(cudaEvent_t)`); empty: any parameter types.
+  std::vector<std::string> Signature;
   std::vector<AcquireEffect> Acquires;
   std::vector<ReleaseEffect> Releases;
   std::vector<UseEffect> Uses;
@@ -240,7 +246,12 @@ public:
 
   /// The entry for a call of `Name` with `NumArgs` arguments. Suffixes that the
   /// CUDA headers add through macros (_v2, _ptsz, _ptds) are ignored.
-  const FunctionModel *lookup(llvm::StringRef Name, unsigned NumArgs) const;
+  /// Where entries of that name and count carry signatures, the one whose
+  /// signature is `Signature()`'s (asked only then); an entry without one
+  /// matches any call, and with `Signature` absent a lone signed entry does.
+  const FunctionModel *
+  lookup(llvm::StringRef Name, unsigned NumArgs,
+         llvm::function_ref<std::vector<std::string>()> Signature = nullptr) const;
   const ResourceKind *kind(llvm::StringRef Name) const;
   /// The kind whose handles have the type named `TypeName` (a typedef), or null.
   const ResourceKind *kindOfType(llvm::StringRef TypeName) const;

@@ -152,6 +152,8 @@ Json functionJson(const FunctionModel &F) {
   Json J = {{"name", F.Name}};
   if (F.NumParams >= 0)
     J["params"] = F.NumParams;
+  if (!F.Signature.empty())
+    J["signature"] = F.Signature;
   if (!F.StatusType.empty())
     J["returns"] = F.StatusType;
   if (!F.Acquires.empty())

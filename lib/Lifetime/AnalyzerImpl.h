@@ -11,6 +11,7 @@
 #ifndef CUDAGRAPH_TIDY_LIFETIME_ANALYZERIMPL_H
 #define CUDAGRAPH_TIDY_LIFETIME_ANALYZERIMPL_H
 
+#include "ApiModel/ParameterSignature.h"
 #include "AstWalk/WrittenCalls.h"
 #include "Lifetime/Containers/Containers.h"
 #include "Lifetime/LifetimeAnalysis.h"
@@ -74,9 +75,10 @@ struct LifetimeAnalyzer::Impl {
     auto [It, New] = ModelsByCallee.try_emplace({FD, NumArgs}, nullptr);
     if (!New)
       return It->second;
-    const FunctionModel *M = Model.lookup(FD->getQualifiedNameAsString(), NumArgs);
+    auto Signature = [FD] { return parameterSignature(FD); };
+    const FunctionModel *M = Model.lookup(FD->getQualifiedNameAsString(), NumArgs, Signature);
     if (!M && !FD->isCXXClassMember())
-      M = Model.lookup(FD->getName(), NumArgs);
+      M = Model.lookup(FD->getName(), NumArgs, Signature);
     return It->second = M;
   }
   /// lookupModel's answers: the qualified name is costly to print.

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "Streams/StreamEngine.h"
 #include "AstWalk/WrittenStatements.h"
+#include "ApiModel/ParameterSignature.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -98,7 +99,8 @@ const FunctionModel *StreamOrderAnalyzer::Impl::modelFor(const CallExpr *Call) c
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee || !Callee->getIdentifier())
     return nullptr;
-  return Model.lookup(Callee->getName(), Call->getNumArgs());
+  return Model.lookup(Callee->getName(), Call->getNumArgs(),
+                      [Callee] { return parameterSignature(Callee); });
 }
 
 bool StreamOrderAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {

@@ -99,6 +99,38 @@ TEST(ApiModel, UserEntriesExtendAndOverride) {
   EXPECT_EQ((*M)->lookup("cudaGraphExecDestroy", 1)->Releases[0].Kinds.size(), 2u);
 }
 
+TEST(ApiModel, SignaturesTellOverloadsApart) {
+  auto M = ApiModel::builtin();
+  ASSERT_TRUE(bool(M));
+  llvm::Error E = (*M)->addJson(
+      R"({"version": 1, "functions": [
+           {"name": "destroy", "params": 1, "signature": ["CUstream_st *"],
+            "releases": [{"arg": 0, "kinds": ["stream"]}]},
+           {"name": "destroy", "params": 1, "signature": ["CUevent_st *"],
+            "releases": [{"arg": 0, "kinds": ["event"]}]},
+           {"name": "lone", "params": 1, "signature": ["int"]}]})",
+      "overloads.json");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  auto Sig = [](std::string T) {
+    return [T] { return std::vector<std::string>{T}; };
+  };
+  const FunctionModel *Stream = (*M)->lookup("destroy", 1, Sig("CUstream_st *"));
+  const FunctionModel *Event = (*M)->lookup("destroy", 1, Sig("CUevent_st *"));
+  ASSERT_NE(Stream, nullptr);
+  ASSERT_NE(Event, nullptr);
+  EXPECT_EQ(Stream->Releases[0].Kinds, std::vector<std::string>{"stream"});
+  EXPECT_EQ(Event->Releases[0].Kinds, std::vector<std::string>{"event"});
+  // A third overload has no entry; without the types, two are ambiguous.
+  EXPECT_EQ((*M)->lookup("destroy", 1, Sig("int")), nullptr);
+  EXPECT_EQ((*M)->lookup("destroy", 1), nullptr);
+  // A lone signed entry answers a lookup by name.
+  EXPECT_NE((*M)->lookup("lone", 1), nullptr);
+  // An entry without a signature replaces both.
+  ASSERT_FALSE(bool((*M)->addJson(
+      R"({"version": 1, "functions": [{"name": "destroy", "params": 1}]})", "later.json")));
+  EXPECT_EQ((*M)->lookup("destroy", 1, Sig("CUevent_st *"))->Origin, "later.json");
+}
+
 TEST(ApiModel, MalformedFilesNameTheFileAndTheProblem) {
   ApiModel M;
   EXPECT_NE(errorOf(M, "{ not json"), "");
@@ -112,6 +144,7 @@ TEST(ApiModel, MalformedFilesNameTheFileAndTheProblem) {
   EXPECT_NE(errorOf(M, std::string(Header) + R"("functions": [{"name": "f", "streamOrder": {"role": "sync"}}]})").find("streamOrder.role: expected one of"), std::string::npos);
   EXPECT_NE(errorOf(M, std::string(Header) + R"("functions": [{"name": "f", "streamOrder": {"role": "wait", "stream": 0}}]})").find("role 'wait' needs \"event\""), std::string::npos);
   EXPECT_NE(errorOf(M, std::string(Header) + R"("functions": [{"name": "f", "params": 2, "streamOrder": {"role": "enqueue", "stream": 4}}]})").find("streamOrder.stream"), std::string::npos);
+  EXPECT_NE(errorOf(M, std::string(Header) + R"("functions": [{"name": "f", "params": 2, "signature": ["int"]}]})").find("signature: expected one type per parameter"), std::string::npos);
   // A rejected file leaves the model unchanged.
   EXPECT_EQ(M.numFunctions(), 0u);
   llvm::Error Missing = M.addFile("/nonexistent/model.json");

@@ -45,7 +45,7 @@ std::string usedEntries(const std::set<std::string> &Callees,
                         const std::map<EntryKey, FunctionModel> &Entries) {
   ModelDocument D;
   for (const auto &[Key, M] : Entries)
-    if (Callees.count(Key.first))
+    if (Callees.count(Key.Name))
       D.Functions.push_back(M);
   return writeModelJson(D);
 }
@@ -83,12 +83,22 @@ bool readManifest(const std::string &Text, std::vector<FileDigest> &Files,
 
 } // namespace
 
+std::string EntryKey::describe() const {
+  std::string Out = "'" + Name + "' (" + std::to_string(Params) + " parameter" +
+                    (Params == 1 ? "" : "s");
+  for (size_t I = 0; I < Signature.size(); ++I)
+    Out += (I ? ", " : ": ") + Signature[I];
+  return Out + ")";
+}
+
 std::string unitExportToJson(const UnitExport &U) {
   std::vector<ModelDocument> Groups;
   std::vector<std::set<EntryKey>> Seen;
   json Defs = json::array();
   for (const Definition &D : U.Definitions) {
-    EntryKey Key{D.Model.Name, D.Model.NumParams};
+    // Overloads of one count go to different groups: a group is read back
+    // by name and count (unitExportFromJson).
+    EntryKey Key{D.Model.Name, D.Model.NumParams, {}};
     size_t G = 0;
     while (G < Seen.size() && Seen[G].count(Key))
       ++G;

@@ -27,10 +27,27 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <string>
+#include <tuple>
+#include <vector>
 
 namespace cgt {
 
-using EntryKey = std::pair<std::string, int>; // name, parameter count
+/// An entry of the merged summaries: the name, the parameter count and,
+/// for overloads of one count, the parameter types (empty otherwise).
+struct EntryKey {
+  std::string Name;
+  int Params = -1;
+  std::vector<std::string> Signature;
+  bool operator<(const EntryKey &O) const {
+    return std::tie(Name, Params, Signature) < std::tie(O.Name, O.Params, O.Signature);
+  }
+  bool operator==(const EntryKey &O) const {
+    return Name == O.Name && Params == O.Params && Signature == O.Signature;
+  }
+  /// "'release' (1 parameter)", "'release' (1 parameter: struct CUstream_st *)".
+  std::string describe() const;
+};
 
 struct ExportCacheStats {
   std::atomic<unsigned> Parsed{0}, Replayed{0};

@@ -81,16 +81,15 @@ consumedChanges(const UnitExport &Unit, const std::map<EntryKey, FunctionModel> 
   static const CalleeUse Unknown{~uint64_t(0), true};
   std::vector<std::string> Out;
   auto Check = [&](const EntryKey &Key) {
-    if (!Unit.ExternalCallees.count(Key.first))
+    if (!Unit.ExternalCallees.count(Key.Name))
       return;
     auto B = Before.find(Key), A = After.find(Key);
-    auto U = Unit.CalleeUses.find(Key.first);
+    auto U = Unit.CalleeUses.find(Key.Name);
     std::string Why = whyEntryChangeMatters(B == Before.end() ? nullptr : &B->second,
                                             A == After.end() ? nullptr : &A->second,
                                             U == Unit.CalleeUses.end() ? Unknown : U->second);
     if (!Why.empty())
-      Out.push_back("'" + Key.first + "' (" + std::to_string(Key.second) +
-                    " parameters) " + Why);
+      Out.push_back(Key.describe() + " " + Why);
   };
   for (const auto &[Key, M] : After)
     if (!(FirstOnly && !Out.empty()))

@@ -26,9 +26,10 @@
 // without parsing. Each way exports what exportUnit does.
 //
 // Entries are merged by (name, parameter count) over the translation units,
-// in input order. A name whose definitions disagree (overloads of one arity,
-// or one function defined differently by several programs of one database)
-// is left out: name lookup could not tell them apart. Every definition
+// in input order; overloads of one count are told apart by their parameter
+// types, which their entries then carry ("signature"). A function whose
+// definitions disagree (defined differently by several programs of one
+// database) is left out: a call could not tell which it reaches. Every definition
 // counts for that, the ones with no effect too.
 //
 // The result does not depend on --jobs or on the order threads finish: each
@@ -108,35 +109,53 @@ struct Merged {
   std::vector<std::string> Conflicts;
 };
 
+/// One entry from the definitions of one function in several units, or a
+/// conflict when they disagree.
+void mergeDefinitions(const EntryKey &Key, const std::vector<const Definition *> &Defs,
+                      Merged &Out) {
+  auto Bare = [&](const Definition *D) {
+    FunctionModel M = D->Model;
+    M.Doc.clear();
+    M.Signature = Key.Signature; // kept for overloads only
+    return M;
+  };
+  FunctionModel First = Bare(Defs.front());
+  std::string Doc = Defs.front()->Model.Doc;
+  const Definition *Other = nullptr;
+  for (const Definition *D : Defs) {
+    if (!sameEntry(First, Bare(D)) || D->HasEffect != Defs.front()->HasEffect)
+      Other = D;
+    Doc = std::min(Doc, D->Model.Doc);
+  }
+  if (Other) {
+    Out.Conflicts.push_back(Key.describe() + ": " + Defs.front()->Model.Doc + " and " +
+                            Other->Model.Doc + " differ");
+    return;
+  }
+  if (!Defs.front()->HasEffect)
+    return;
+  First.Doc = Doc;
+  Out.Entries.emplace(Key, std::move(First));
+}
+
+/// Definitions are merged by name and parameter count; where one name and
+/// count has definitions of different parameter types (overloads), by
+/// those too, and the entries keep their signature so that a call finds
+/// its own (ApiModel::lookup).
 Merged mergeUnits(const std::vector<const UnitExport *> &Units) {
-  std::map<EntryKey, std::vector<const Definition *>> ByKey;
+  std::map<EntryKey, std::map<std::vector<std::string>, std::vector<const Definition *>>>
+      ByKey;
   for (const UnitExport *U : Units)
     for (const Definition &D : U->Definitions)
-      ByKey[{D.Model.Name, D.Model.NumParams}].push_back(&D);
+      ByKey[{D.Model.Name, D.Model.NumParams, {}}][D.Model.Signature].push_back(&D);
   Merged Out;
-  for (const auto &[Key, Defs] : ByKey) {
-    FunctionModel First = Defs.front()->Model;
-    First.Doc.clear();
-    std::string Doc = Defs.front()->Model.Doc;
-    const Definition *Other = nullptr;
-    for (const Definition *D : Defs) {
-      FunctionModel M = D->Model;
-      M.Doc.clear();
-      if (!sameEntry(First, M) || D->HasEffect != Defs.front()->HasEffect)
-        Other = D;
-      Doc = std::min(Doc, D->Model.Doc);
+  for (const auto &[Key, BySignature] : ByKey)
+    for (const auto &[Signature, Defs] : BySignature) {
+      EntryKey K = Key;
+      if (BySignature.size() > 1)
+        K.Signature = Signature;
+      mergeDefinitions(K, Defs, Out);
     }
-    if (Other) {
-      Out.Conflicts.push_back("'" + Key.first + "' (" + std::to_string(Key.second) +
-                              " parameters): " + Defs.front()->Model.Doc + " and " +
-                              Other->Model.Doc + " differ");
-      continue;
-    }
-    if (!Defs.front()->HasEffect)
-      continue;
-    First.Doc = Doc;
-    Out.Entries.emplace(Key, std::move(First));
-  }
   return Out;
 }
 
@@ -147,11 +166,11 @@ std::set<std::string> changedNames(const std::map<EntryKey, FunctionModel> &Befo
   for (const auto &[Key, M] : After) {
     auto It = Before.find(Key);
     if (It == Before.end() || !sameEntry(It->second, M))
-      Out.insert(Key.first);
+      Out.insert(Key.Name);
   }
   for (const auto &[Key, M] : Before)
     if (!After.count(Key))
-      Out.insert(Key.first);
+      Out.insert(Key.Name);
   return Out;
 }
 
@@ -323,7 +342,7 @@ public:
     std::map<EntryKey, FunctionModel> Used;
     static const std::map<EntryKey, FunctionModel> None;
     for (const auto &[Key, M] : ParsedWith[I] ? *ParsedWith[I] : None)
-      if (!ParsedOnce[I] || Units[I].ExternalCallees.count(Key.first))
+      if (!ParsedOnce[I] || Units[I].ExternalCallees.count(Key.Name))
         Used.emplace(Key, M);
     return Used.empty() ? "" : writeModelJson(documentOf(Used, Bases, *Builtin));
   }
@@ -476,7 +495,7 @@ private:
       From.push_back(&U);
     std::map<EntryKey, FunctionModel> Out;
     for (auto &[Key, M] : mergeUnits(From).Entries)
-      if (Order.Calls[I].count(lastName(Key.first).str()))
+      if (Order.Calls[I].count(lastName(Key.Name).str()))
         Out.emplace(Key, M);
     return Out;
   }
@@ -495,7 +514,7 @@ private:
     for (const std::string &Name : Units[I].InternalCallees)
       Own.insert(lastName(Name));
     for (const auto &[Key, M] : *ParsedWith[I])
-      if (!Units[I].ExternalCallees.count(Key.first) && Own.count(lastName(Key.first)))
+      if (!Units[I].ExternalCallees.count(Key.Name) && Own.count(lastName(Key.Name)))
         return true;
     return false;
   }

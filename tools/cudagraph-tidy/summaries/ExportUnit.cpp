@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "summaries/ExportUnit.h"
+#include "ApiModel/ParameterSignature.h"
 #include "run/ReadFiles.h"
 #include "run/ResourceDir.h"
 #include "Lifetime/LifetimeAnalysis.h"
@@ -59,9 +60,10 @@ bool isExportable(const FunctionDecl *FD, const SourceManager &SM) {
 /// The model entry a call of `FD` would find, as the engine looks it up.
 const FunctionModel *entryFor(const ApiModel &M, const FunctionDecl *FD) {
   unsigned N = FD->getNumParams();
-  if (const FunctionModel *F = M.lookup(FD->getQualifiedNameAsString(), N))
+  auto Signature = [FD] { return parameterSignature(FD); };
+  if (const FunctionModel *F = M.lookup(FD->getQualifiedNameAsString(), N, Signature))
     return F;
-  return FD->isCXXClassMember() ? nullptr : M.lookup(FD->getName(), N);
+  return FD->isCXXClassMember() ? nullptr : M.lookup(FD->getName(), N, Signature);
 }
 
 bool acquiresHandles(const FunctionDecl *F) {
@@ -255,6 +257,8 @@ private:
     D.HasEffect = hasEffect(M);
     M.Name = FD->getQualifiedNameAsString();
     M.NumParams = FD->getNumParams();
+    // Kept only where overloads of one count need it (mergeUnits).
+    M.Signature = parameterSignature(FD);
     M.Origin.clear();
     M.UnlistedArgsEscape = true;
     PresumedLoc Loc = SM.getPresumedLoc(SM.getExpansionLoc(FD->getLocation()));
@@ -281,6 +285,7 @@ private:
       FunctionModel Bare;
       Bare.Name = M.Name;
       Bare.NumParams = M.NumParams;
+      Bare.Signature = M.Signature;
       Bare.Doc = M.Doc;
       M = Bare;
     }
