@@ -133,6 +133,18 @@ __global__ void v_ssm_conv40_rolled(const float *in, float *out) {
   out[threadIdx.x] = acc;
 }
 
+// GROMACS LINCS/SETTLE virial reduction: 256 threads, six rows of
+// blockDim.x floats; the first six threads read the head of each row,
+// sm[threadIdx.x * blockDim.x]: word stride 256, one bank for all six.
+__global__ void v_gmx_virial(const float *in, float *out) {
+  extern __shared__ float sm_virial[];
+  for (int d = 0; d < 6; ++d)
+    sm_virial[d * blockDim.x + threadIdx.x] = in[d * blockDim.x + threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x < 6)
+    out[threadIdx.x] = sm_virial[threadIdx.x * blockDim.x];
+}
+
 int main() {
   float *a, *b;
   cudaMalloc(&a, 1 << 20);
@@ -148,6 +160,7 @@ int main() {
   v_ssm_conv34_rolled<<<1, 128, 128 * 34 * sizeof(float)>>>(a, b);
   v_ssm_conv36_rolled<<<1, 128, 128 * 36 * sizeof(float)>>>(a, b);
   v_ssm_conv40_rolled<<<1, 128, 128 * 40 * sizeof(float)>>>(a, b);
+  v_gmx_virial<<<1, 256, 6 * 256 * sizeof(float)>>>(a, b);
   std::printf("realcode kernels: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
   return 0;
 }

@@ -12,6 +12,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include <optional>
 
 using namespace clang;
 
@@ -25,6 +26,47 @@ constexpr size_t MaxValues = 16;
 template <typename T> void addUnique(std::vector<T> &V, const T &X) {
   if (V.size() < MaxValues && std::find(V.begin(), V.end(), X) == V.end())
     V.push_back(X);
+}
+
+/// "blockSize[1]" -> ("blockSize", 1); "blockDim" -> ("blockDim", none).
+std::pair<StringRef, std::optional<uint64_t>> splitElement(StringRef Field) {
+  auto [Name, Rest] = Field.split('[');
+  uint64_t Index = 0;
+  if (Rest.consume_back("]") && !Rest.getAsInteger(10, Index))
+    return {Name, Index};
+  return {Field, std::nullopt};
+}
+
+/// Element `Index` of an array's initialiser (`= {1, 1, 1}`); nullptr when
+/// it is not a braced list that long (a value initialisation `= {}` has no
+/// elements to give, and is not folded).
+const Expr *elementOf(const Expr *Array, uint64_t Index) {
+  const auto *IL = dyn_cast<InitListExpr>(strip(Array));
+  if (!IL)
+    return nullptr;
+  if (!IL->isSemanticForm() && IL->getSemanticForm())
+    IL = IL->getSemanticForm();
+  if (Index < IL->getNumInits())
+    return IL->getInit(Index);
+  if (Index < 4096 && IL->hasArrayFiller())
+    return IL->getArrayFiller();
+  return nullptr;
+}
+
+/// The expressions `F`'s return statements give back.
+std::vector<const Expr *> returnedValues(const FunctionDecl *F) {
+  struct Returns : RecursiveASTVisitor<Returns> {
+    std::vector<const Expr *> Values;
+    bool VisitReturnStmt(ReturnStmt *R) {
+      if (R->getRetValue())
+        Values.push_back(R->getRetValue());
+      return true;
+    }
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  } Scan;
+  if (const FunctionDecl *Def = F->getDefinition(); Def && Def->hasBody())
+    Scan.TraverseStmt(Def->getBody());
+  return Scan.Values;
 }
 
 } // namespace
@@ -122,6 +164,18 @@ std::vector<int64_t> LaunchResolver::ints(const Expr *E, const CallPath &P,
       return Out;
     }
   }
+  uint64_t Index = 0;
+  if (const Expr *Array = literalSubscript(E, Index))
+    if (const auto *M = dyn_cast<MemberExpr>(Array->IgnoreParenImpCasts())) {
+      std::string Element =
+          M->getMemberDecl()->getNameAsString() + "[" + std::to_string(Index) + "]";
+      for (auto &[X, XP] : fieldValues(M->getBase(), Element, P, Depth + 1))
+        for (int64_t I : ints(X, XP, Depth + 1))
+          addUnique(Out, I);
+      if (Out.empty())
+        Incomplete = true;
+      return Out;
+    }
   if (const auto *M = dyn_cast<MemberExpr>(E)) {
     StringRef N = M->getMemberDecl()->getName();
     const Expr *Base = M->getBase();
@@ -313,6 +367,14 @@ LaunchResolver::fieldValues(const Expr *Object, StringRef Field, const CallPath 
                             int Depth) {
   std::vector<std::pair<const Expr *, CallPath>> Objects, Vals;
   objectsOf(Object, P, Depth, Objects, &Vals, Field);
+  // "blockSize[1]": element 1 of the field blockSize's initialiser.
+  auto [Name, Index] = splitElement(Field);
+  auto addValue = [&](const Expr *X, const CallPath &XP) {
+    if (Index)
+      X = elementOf(X, *Index);
+    if (X)
+      Vals.push_back({X, XP});
+  };
   for (auto &[O, OP] : Objects) {
     const RecordDecl *RD = O->getType()->getAsRecordDecl();
     if (!RD)
@@ -323,9 +385,9 @@ LaunchResolver::fieldValues(const Expr *Object, StringRef Field, const CallPath 
         continue;
       unsigned I = 0;
       for (const FieldDecl *FD : RD->fields()) {
-        if (FD->getName() == Field && I < Sem->getNumInits()) {
+        if (FD->getName() == Name && I < Sem->getNumInits()) {
           // An ImplicitValueInitExpr (`cfg = {}`) folds to zero.
-          Vals.push_back({Sem->getInit(I), OP});
+          addValue(Sem->getInit(I), OP);
         }
         ++I;
       }
@@ -345,7 +407,7 @@ LaunchResolver::fieldValues(const Expr *Object, StringRef Field, const CallPath 
       Def = cast<CXXConstructorDecl>(D);
     for (const CXXCtorInitializer *Init : Def->inits()) {
       const FieldDecl *FD = Init->getMember();
-      if (!FD || FD->getName() != Field || !Init->getInit())
+      if (!FD || FD->getName() != Name || !Init->getInit())
         continue;
       const Expr *X = strip(Init->getInit());
       if (const auto *CE = dyn_cast<CXXConstructExpr>(X);
@@ -356,10 +418,10 @@ LaunchResolver::fieldValues(const Expr *Object, StringRef Field, const CallPath 
         if (const auto *PV = dyn_cast<ParmVarDecl>(D->getDecl())) {
           unsigned Idx = PV->getFunctionScopeIndex();
           if (Idx < C->getNumArgs())
-            Vals.push_back({C->getArg(Idx), OP});
+            addValue(C->getArg(Idx), OP);
           continue;
         }
-      Vals.push_back({X, OP});
+      addValue(X, OP);
     }
   }
   return Vals;
@@ -419,7 +481,16 @@ std::set<const FunctionDecl *> LaunchResolver::kernels(const Expr *E,
                                      P, Depth + 1))
       for (const FunctionDecl *K : kernels(X, XP, Depth + 1))
         Out.insert(K);
+    return Out;
   }
+  // A selector (`auto k = selectKernel(flags)`): every kernel its returns
+  // may give, its parameters left unbound (the union over its branches).
+  if (const auto *C = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *F = C->getDirectCallee();
+        F && F->getReturnType()->isFunctionPointerType())
+      for (const Expr *R : returnedValues(F))
+        for (const FunctionDecl *K : kernels(R, CallPath{}, Depth + 1))
+          Out.insert(K);
   return Out;
 }
 

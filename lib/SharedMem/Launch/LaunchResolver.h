@@ -8,9 +8,14 @@
 //   * locals: their initialiser and every plain assignment in the function
 //     (`kernel = &transposeNaive` in a switch: the union), dim3 fields
 //     assigned one by one, struct fields assigned one by one
-//     (`cfg.blockDim = ...`), constructors' member initialisers; a local
+//     (`cfg.blockDim = ...`) and their elements by literal subscript
+//     (`config.blockSize[0] = 64`, the others keeping the struct's in-class
+//     `= {1, 1, 1}`), constructors' member initialisers; a local
 //     whose value may change behind our back (++, +=, passed as `T&`, its
-//     address given to a non-const pointer parameter) folds to nothing;
+//     address given to a non-const pointer parameter, an element written
+//     through a computed subscript) folds to nothing;
+//   * kernels returned by a selector (`auto k = selectKernel(flags)`): every
+//     kernel its return statements may give;
 //   * parameters: through the call sites of the function in this TU, up to
 //     four callers deep, one call path at a time, so a wrapper called as
 //     `launch(k1, dim3(32,8)); launch(k2, 256);` gives k1 only (32,8) and k2

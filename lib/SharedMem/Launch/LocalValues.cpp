@@ -1,7 +1,8 @@
 //===- LocalValues.cpp - what a host function does to its locals ----------===//
 //
 // LaunchResolver's view of one host function body (LaunchResolver.h): every plain
-// assignment to a local and to a field of one (`cfg.blockDim = ...`), the locals
+// assignment to a local and to a field of one (`cfg.blockDim = ...`,
+// `cfg.blockSize[0] = ...`), the locals
 // that may change behind the folds (++, +=, passed as `T &`, their address given
 // away) and the out-arguments of calls (`cuModuleGetFunction(&f, ...)`); the
 // values a variable may hold (its initialiser and those assignments).
@@ -26,16 +27,17 @@ public:
 
   void assigned(const Expr *LHS, const Expr *RHS) {
     auto [V, Path] = fieldPath(LHS);
-    if (!V)
+    if (!V) {
+      taint(LHS); // `cfg.blockSize[d] = n`: a write the folds cannot name
       return;
+    }
     if (Path.empty())
       F.Assigned[V].push_back(RHS);
     else
       F.FieldAssigned[{V, Path}].push_back(RHS);
   }
   void taint(const Expr *E) {
-    auto [V, Path] = fieldPath(E);
-    if (V)
+    if (const VarDecl *V = rootVar(E))
       F.Tainted.insert(V);
   }
   bool VisitBinaryOperator(BinaryOperator *B) {
