@@ -3,6 +3,7 @@
 // (docs/triage-sharedmem.md), to confirm or refute each finding with ncu.
 // Same rules as kernels.cu: one block per launch, launches in main().
 #include <cstdio>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 // cuda-samples convolutionSeparable, rows pass: block (16,4), rows of
@@ -145,6 +146,20 @@ __global__ void v_gmx_virial(const float *in, float *out) {
     out[threadIdx.x] = sm_virial[threadIdx.x * blockDim.x];
 }
 
+// faiss generalDistance<__half>: a (32,32) block, a __half tile padded by one
+// element per row (row stride 66 bytes), read down a column by threadIdx.x:
+// an odd column straddles words, two rows per bank.
+__global__ void v_faiss_half_tile(const float *in, float *out) {
+  __shared__ __half vecTile[32][33];
+  vecTile[threadIdx.y][threadIdx.x] = __float2half(in[threadIdx.y * 32 + threadIdx.x]);
+  __syncthreads();
+  float acc = 0;
+#pragma unroll 1
+  for (int i = 0; i < 32; ++i)
+    acc += __half2float(vecTile[threadIdx.x][i]);
+  out[threadIdx.y * 32 + threadIdx.x] = acc;
+}
+
 int main() {
   float *a, *b;
   cudaMalloc(&a, 1 << 20);
@@ -160,6 +175,7 @@ int main() {
   v_ssm_conv34_rolled<<<1, 128, 128 * 34 * sizeof(float)>>>(a, b);
   v_ssm_conv36_rolled<<<1, 128, 128 * 36 * sizeof(float)>>>(a, b);
   v_ssm_conv40_rolled<<<1, 128, 128 * 40 * sizeof(float)>>>(a, b);
+  v_faiss_half_tile<<<1, dim3(32, 32)>>>(a, b);
   v_gmx_virial<<<1, 256, 6 * 256 * sizeof(float)>>>(a, b);
   std::printf("realcode kernels: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
   return 0;
