@@ -24,7 +24,10 @@ Index patterns (max index reached, from arithmetic):
 Launch forms: <<<>>> named, function-pointer variable, wrapper template with
 kernel and shape parameters, template launcher with the shape as template
 argument, cudaLaunchKernel, cudaLaunchKernelEx, cuLaunchKernel through
-cudaGetFuncBySymbol, a kernel node.
+cudaGetFuncBySymbol, a kernel node, a launch-config struct whose block size
+is an array field written by element (GROMACS's launchGpuKernel), a kernel
+pointer returned by a selector function. The last two were added on
+2026-12-06: a seed gives a different corpus since.
 """
 import argparse
 import os
@@ -34,7 +37,8 @@ CHECK = "cudagraph-shared-index-overflow"
 SHAPES = [(32, 1), (64, 1), (96, 1), (128, 1), (160, 1), (192, 1), (256, 1),
           (384, 1), (512, 1), (1024, 1), (16, 4), (16, 8), (16, 16), (32, 2),
           (32, 4), (32, 8), (32, 16), (8, 8), (64, 4), (24, 5), (48, 3)]
-FORMS = ["named", "pointer", "wrapper", "template", "runtime", "ex", "driver", "node"]
+FORMS = ["named", "pointer", "wrapper", "template", "runtime", "ex", "driver", "node",
+         "config", "selector"]
 PATTERNS = ["linear", "strided", "neighbour", "mask", "modulo", "byte", "loop",
             "guarded", "dynamic"]
 
@@ -137,6 +141,26 @@ def launch(name, form, shape, dyn_bytes, idx):
                 "  p.gridDim = dim3(8);", f"  p.blockDim = {blk};",
                 f"  p.sharedMemBytes = {smem};", "  p.kernelParams = a;",
                 "  cudaGraphAddKernelNode(&nd, gr, nullptr, 0, &p);", "}"]
+    if form == "config":
+        dims = [f"  c.blockSize[0] = {bx};"] + ([f"  c.blockSize[1] = {by};"] if by != 1 else [])
+        return [f"struct Cfg_{idx} {{", "  size_t gridSize[3] = {1, 1, 1};",
+                "  size_t blockSize[3] = {1, 1, 1};", "  size_t sharedMemorySize = 0;", "};",
+                "template <typename... Args>",
+                f"static void launch_{idx}(void (*k)(Args...), const Cfg_{idx} &c, Args... args) {{",
+                "  void *a[] = {&args...};",
+                "  dim3 b(c.blockSize[0], c.blockSize[1], c.blockSize[2]);",
+                "  cudaLaunchKernel((const void *)k, dim3(c.gridSize[0]), b, a, c.sharedMemorySize, 0);", "}",
+                f"void run_{idx}(const unsigned *data, float *g, int n) {{",
+                f"  Cfg_{idx} c;", "  c.gridSize[0] = 8;"] + dims + [
+                f"  c.sharedMemorySize = {smem};",
+                f"  launch_{idx}({name}, c, {args});", "}"]
+    if form == "selector":
+        return [f"using Fn_{idx} = void (*)(const unsigned *, float *, int);",
+                f"static Fn_{idx} select_{idx}(bool fast) {{",
+                f"  Fn_{idx} k = &{name};", f"  if (fast) k = {name};", "  return k;", "}",
+                f"void run_{idx}(const unsigned *data, float *g, int n) {{",
+                f"  auto k = select_{idx}(n > 0);",
+                f"  k<<<8, {blk}, {smem}>>>({args});", "}"]
     raise ValueError(form)
 
 
