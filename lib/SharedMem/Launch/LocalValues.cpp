@@ -2,10 +2,10 @@
 //
 // LaunchResolver's view of one host function body (LaunchResolver.h): every plain
 // assignment to a local and to a field of one (`cfg.blockDim = ...`,
-// `cfg.blockSize[0] = ...`), the locals
-// that may change behind the folds (++, +=, passed as `T &`, their address given
-// away) and the out-arguments of calls (`cuModuleGetFunction(&f, ...)`); the
-// values a variable may hold (its initialiser and those assignments).
+// `cfg.blockSize[0] = ...`), the locals that may change behind the folds (++,
+// +=, passed as `T &`, their address given away, an element written through a
+// computed subscript) and the out-arguments of calls (`cuModuleGetFunction(&f,
+// ...)`); the values a variable may hold (its initialiser and those assignments).
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/Launch/HostExprs.h"
