@@ -129,3 +129,77 @@ void launchCopy(const float *in, float *out, const size_t *dims, cudaStream_t st
   const auto args = packArguments(copyKernel, config, &in, &out);
   launchKernel(copyKernel, config, stream, args);
 }
+
+// 5. The configuration kept in a private member, filled by the constructor,
+//    the launch in a method (GROMACS's listed-forces and halo classes).
+__global__ void bondedKernel(const float *in, float *out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = in[threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: __shared__ array 's' is indexed out of bounds: the index reaches 127 but the array has 64 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (128,1,1) from this launch, threads 64-127 (64 threads) go out of bounds
+  __syncthreads();
+  out[threadIdx.x] = s[0];
+}
+class BondedForces {
+public:
+  explicit BondedForces(int n) {
+    kernelLaunchConfig_.blockSize[0] = 128;
+    kernelLaunchConfig_.gridSize[0] = (n + 127) / 128;
+  }
+  void launch(const float *in, float *out, cudaStream_t stream) {
+    const auto args = packArguments(bondedKernel, kernelLaunchConfig_, &in, &out);
+    launchKernel(bondedKernel, kernelLaunchConfig_, stream, args);
+  }
+
+private:
+  LaunchConfig kernelLaunchConfig_;
+};
+
+// The twin: 64 threads, and a kernel pointer kept in a member.
+__global__ void haloKernel(const float *in, float *out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = s[63 - threadIdx.x];
+}
+class HaloExchange {
+public:
+  HaloExchange() : kernel_(haloKernel) { config_.blockSize[0] = 64; }
+  void launch(const float *in, float *out, cudaStream_t stream) {
+    const auto args = packArguments(kernel_, config_, &in, &out);
+    launchKernel(kernel_, config_, stream, args);
+  }
+
+private:
+  void (*kernel_)(const float *, float *);
+  LaunchConfig config_;
+};
+
+// 6. A member that another method resizes at run time is not a known shape;
+//    neither is a public one (code outside the class may write it).
+__global__ void __launch_bounds__(64) resizedKernel(const float *in, float *out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = s[63 - threadIdx.x];
+}
+class Resized {
+public:
+  Resized() { config_.blockSize[0] = 256; }
+  void setThreads(size_t t) { config_.blockSize[0] = t; }
+  void launch(const float *in, float *out, cudaStream_t stream) {
+    const auto args = packArguments(resizedKernel, config_, &in, &out);
+    launchKernel(resizedKernel, config_, stream, args);
+  }
+
+private:
+  LaunchConfig config_;
+};
+struct PublicConfig {
+  PublicConfig() { config.blockSize[0] = 256; }
+  void launch(const float *in, float *out, cudaStream_t stream) {
+    const auto args = packArguments(resizedKernel, config, &in, &out);
+    launchKernel(resizedKernel, config, stream, args);
+  }
+  LaunchConfig config;
+};

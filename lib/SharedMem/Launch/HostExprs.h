@@ -3,7 +3,8 @@
 // Internal to lib/SharedMem/Launch. How LaunchResolver and its scans see a host
 // expression: through parentheses, casts, temporaries, default arguments
 // and in-class initialisers (strip), and as a variable with a path of fields
-// (fieldPath).
+// (fieldPath; a member of `this` stands for a variable, so that what a class's
+// methods write to it is followed like a local).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_SHAREDMEM_LAUNCH_HOSTEXPRS_H
@@ -29,11 +30,20 @@ inline const clang::Expr *literalSubscript(const clang::Expr *E, uint64_t &Index
   return A->getBase();
 }
 
-/// `v`, `v.f`, `v.f.g`, `v.f[2]` -> (v, "f.g" / "f[2]"); anything else ->
-/// (nullptr, ""). Launch configurations keep block sizes in arrays of a
-/// struct (`config.blockSize[0] = 64`), so a literal subscript of a field is
-/// a field of its own.
-inline std::pair<const clang::VarDecl *, std::string> fieldPath(const clang::Expr *E) {
+/// The member `this->f` names (implicitly or not), or nullptr.
+inline const clang::FieldDecl *thisMember(const clang::Expr *E) {
+  const auto *M = clang::dyn_cast<clang::MemberExpr>(E->IgnoreParenImpCasts());
+  if (!M || !clang::isa<clang::CXXThisExpr>(M->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  return clang::dyn_cast<clang::FieldDecl>(M->getMemberDecl());
+}
+
+/// `v`, `v.f`, `v.f.g`, `v.f[2]` -> (v, "f.g" / "f[2]"); `this->m.f` -> (m,
+/// "f"), the member standing for the variable; anything else -> (nullptr, "").
+/// Launch configurations keep block sizes in arrays of a struct
+/// (`config.blockSize[0] = 64`), so a literal subscript of a field is a field
+/// of its own.
+inline std::pair<const clang::ValueDecl *, std::string> fieldPath(const clang::Expr *E) {
   std::string Path;
   E = E->IgnoreParenImpCasts();
   auto prepend = [&Path](const std::string &Step) {
@@ -48,6 +58,8 @@ inline std::pair<const clang::VarDecl *, std::string> fieldPath(const clang::Exp
       prepend("[" + std::to_string(Index) + "]");
       E = M;
     }
+    if (const clang::FieldDecl *F = thisMember(E))
+      return {F, Path};
     const auto *M = clang::dyn_cast<clang::MemberExpr>(E);
     if (!M)
       break;
@@ -61,12 +73,14 @@ inline std::pair<const clang::VarDecl *, std::string> fieldPath(const clang::Exp
   return {V, Path};
 }
 
-/// The local a written lvalue belongs to, through fields and subscripts of
-/// any kind (`cfg.blockSize[d]` -> cfg): what a write the folds cannot name
-/// taints.
-inline const clang::VarDecl *rootVar(const clang::Expr *E) {
+/// The local (or member of `this`) a written lvalue belongs to, through
+/// fields and subscripts of any kind (`cfg.blockSize[d]` -> cfg): what a
+/// write the folds cannot name taints.
+inline const clang::ValueDecl *rootDecl(const clang::Expr *E) {
   while (true) {
     E = E->IgnoreParenImpCasts();
+    if (const clang::FieldDecl *F = thisMember(E))
+      return F;
     if (const auto *M = clang::dyn_cast<clang::MemberExpr>(E)) {
       if (M->isArrow())
         return nullptr;

@@ -167,11 +167,19 @@ std::vector<int64_t> LaunchResolver::ints(const Expr *E, const CallPath &P,
   uint64_t Index = 0;
   if (const Expr *Array = literalSubscript(E, Index))
     if (const auto *M = dyn_cast<MemberExpr>(Array->IgnoreParenImpCasts())) {
+      // As for a local, every value the element may hold must fold:
+      // `blockSize[0] = 256` in a constructor and `= t` in a setter is no shape.
       std::string Element =
           M->getMemberDecl()->getNameAsString() + "[" + std::to_string(Index) + "]";
-      for (auto &[X, XP] : fieldValues(M->getBase(), Element, P, Depth + 1))
-        for (int64_t I : ints(X, XP, Depth + 1))
+      for (auto &[X, XP] : fieldValues(M->getBase(), Element, P, Depth + 1)) {
+        std::vector<int64_t> One = ints(X, XP, Depth + 1);
+        if (One.empty()) {
+          Incomplete = true;
+          return {};
+        }
+        for (int64_t I : One)
           addUnique(Out, I);
+      }
       if (Out.empty())
         Incomplete = true;
       return Out;
@@ -328,6 +336,37 @@ void LaunchResolver::objectsOf(
   if (const auto *U = dyn_cast<UnaryOperator>(E)) {
     if (U->getOpcode() == UO_AddrOf || U->getOpcode() == UO_Deref)
       return objectsOf(U->getSubExpr(), P, Depth + 1, Out, FieldOut, Field);
+    return;
+  }
+  // A member of `this` (`kernelLaunchConfig_`): what the class's methods
+  // give it, parts assigned one by one first, as for a local. Its values do
+  // not depend on the launch's call path.
+  if (const FieldDecl *FD = thisMember(E)) {
+    std::vector<const Expr *> Whole, Parts;
+    if (!memberValues(FD, FieldOut ? Field : StringRef(), Whole, Parts))
+      return;
+    if (FieldOut && !Parts.empty()) {
+      for (const Expr *X : Parts)
+        FieldOut->push_back({X, CallPath{}});
+      return;
+    }
+    for (const Expr *X : Whole)
+      objectsOf(X, CallPath{}, Depth + 1, Out, FieldOut, Field);
+    return;
+  }
+  // `this` asked for a member's own value (`kernel_`, `threads_`).
+  if (isa<CXXThisExpr>(E) && FieldOut && !Field.empty()) {
+    const auto *RD = E->getType()->getPointeeCXXRecordDecl();
+    if (!RD)
+      return;
+    for (const FieldDecl *FD : RD->fields()) {
+      if (FD->getName() != Field)
+        continue;
+      std::vector<const Expr *> Whole, Parts;
+      if (memberValues(FD, StringRef(), Whole, Parts))
+        for (const Expr *X : Whole)
+          FieldOut->push_back({X, CallPath{}});
+    }
     return;
   }
   if (const auto *D = dyn_cast<DeclRefExpr>(E)) {

@@ -14,6 +14,9 @@
 //     whose value may change behind our back (++, +=, passed as `T&`, its
 //     address given to a non-const pointer parameter, an element written
 //     through a computed subscript) folds to nothing;
+//   * non-public members of `this` (`kernelLaunchConfig_.blockSize[0] = 64`
+//     in the constructor, the launch in a method): like locals, over every
+//     method of the class;
 //   * kernels returned by a selector (`auto k = selectKernel(flags)`): every
 //     kernel its return statements may give;
 //   * parameters: through the call sites of the function in this TU, up to
@@ -44,13 +47,14 @@ namespace cgt::smem {
 
 /// What one function body does to its locals (see the head comment).
 struct FunctionFacts {
-  llvm::DenseMap<const clang::VarDecl *, std::vector<const clang::Expr *>> Assigned;
-  std::map<std::pair<const clang::VarDecl *, std::string>,
+  /// Keyed by locals, and by members of `this` (a FieldDecl) in methods.
+  llvm::DenseMap<const clang::ValueDecl *, std::vector<const clang::Expr *>> Assigned;
+  std::map<std::pair<const clang::ValueDecl *, std::string>,
            std::vector<const clang::Expr *>>
       FieldAssigned;
-  llvm::DenseSet<const clang::VarDecl *> Tainted;
+  llvm::DenseSet<const clang::ValueDecl *> Tainted;
   /// `&v` given to a call as argument N: cuModuleGetFunction(&f, m, "k").
-  llvm::DenseMap<const clang::VarDecl *,
+  llvm::DenseMap<const clang::ValueDecl *,
                  std::vector<std::pair<const clang::CallExpr *, unsigned>>>
       OutArgs;
 };
@@ -107,6 +111,16 @@ public:
   /// Every value a variable may hold: its initialiser and assignments; false
   /// when it may change in ways not followed.
   bool valuesOf(const clang::VarDecl *V, std::vector<const clang::Expr *> &Out);
+
+  /// What the methods of a non-public member's class do to it: the values
+  /// it may hold as a whole (constructors' member initialisers, else its
+  /// in-class initialiser; assignments in any method) in `Whole`, and those
+  /// assigned to its part `Sub` ("blockSize[0]") one by one in `Parts`. False
+  /// when a method may change it in ways not followed, or when code outside
+  /// the class may write it (a public member).
+  bool memberValues(const clang::FieldDecl *FD, llvm::StringRef Sub,
+                    std::vector<const clang::Expr *> &Whole,
+                    std::vector<const clang::Expr *> &Parts);
 
 private:
   const clang::VarDecl *varOf(const clang::Expr *E) const;

@@ -37,7 +37,7 @@ public:
       F.FieldAssigned[{V, Path}].push_back(RHS);
   }
   void taint(const Expr *E) {
-    if (const VarDecl *V = rootVar(E))
+    if (const ValueDecl *V = rootDecl(E))
       F.Tainted.insert(V);
   }
   bool VisitBinaryOperator(BinaryOperator *B) {
@@ -155,6 +155,38 @@ bool LaunchResolver::valuesOf(const VarDecl *V, std::vector<const Expr *> &Out) 
     return true;
   }
   return false;
+}
+
+bool LaunchResolver::memberValues(const FieldDecl *FD, StringRef Sub,
+                                  std::vector<const Expr *> &Whole,
+                                  std::vector<const Expr *> &Parts) {
+  const auto *RD = dyn_cast<CXXRecordDecl>(FD->getParent());
+  if (!RD || FD->getAccess() == AS_public || FD->getAccess() == AS_none)
+    return false;
+  bool Initialised = false;
+  for (const CXXMethodDecl *M : RD->methods()) {
+    const FunctionDecl *Def = nullptr;
+    if (!M->hasBody(Def))
+      continue;
+    FunctionFacts &FF = factsOf(Def);
+    if (FF.Tainted.count(FD))
+      return false;
+    if (auto It = FF.Assigned.find(FD); It != FF.Assigned.end())
+      Whole.insert(Whole.end(), It->second.begin(), It->second.end());
+    if (!Sub.empty())
+      if (auto It = FF.FieldAssigned.find({FD, Sub.str()}); It != FF.FieldAssigned.end())
+        Parts.insert(Parts.end(), It->second.begin(), It->second.end());
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->getMember() == FD && Init->getInit()) {
+          Whole.push_back(Init->getInit());
+          Initialised = true;
+        }
+  }
+  if (!Initialised && FD->hasInClassInitializer())
+    if (const Expr *I = FD->getInClassInitializer())
+      Whole.push_back(I);
+  return true;
 }
 
 } // namespace cgt::smem
