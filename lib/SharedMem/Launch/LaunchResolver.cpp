@@ -75,6 +75,18 @@ void LaunchResolver::addKernelName(const FunctionDecl *K) {
   KernelsByName[K->getNameAsString()].insert(K);
 }
 
+bool LaunchResolver::addEveryFold(const Expr *X, const CallPath &P, int Depth,
+                                  std::vector<int64_t> &Out) {
+  std::vector<int64_t> One = ints(X, P, Depth);
+  if (One.empty()) {
+    Incomplete = true;
+    return false;
+  }
+  for (int64_t I : One)
+    addUnique(Out, I);
+  return true;
+}
+
 std::vector<int64_t> LaunchResolver::ints(const Expr *E, const CallPath &P,
                                           int Depth) {
   std::vector<int64_t> Out;
@@ -111,17 +123,9 @@ std::vector<int64_t> LaunchResolver::ints(const Expr *E, const CallPath &P,
       }
       // Every value the variable may hold must fold: `b = 64; if (n) b = n;`
       // is unknown, not 64.
-      for (const Expr *X : Vals) {
-        if (!reachesPinnedArm(X, ownerOf(V)))
-          continue;
-        std::vector<int64_t> One = ints(X, P, Depth + 1);
-        if (One.empty()) {
-          Incomplete = true;
+      for (const Expr *X : Vals)
+        if (reachesPinnedArm(X, ownerOf(V)) && !addEveryFold(X, P, Depth + 1, Out))
           return {};
-        }
-        for (int64_t I : One)
-          addUnique(Out, I);
-      }
       return Out;
     }
   }
@@ -171,15 +175,9 @@ std::vector<int64_t> LaunchResolver::ints(const Expr *E, const CallPath &P,
       // `blockSize[0] = 256` in a constructor and `= t` in a setter is no shape.
       std::string Element =
           M->getMemberDecl()->getNameAsString() + "[" + std::to_string(Index) + "]";
-      for (auto &[X, XP] : fieldValues(M->getBase(), Element, P, Depth + 1)) {
-        std::vector<int64_t> One = ints(X, XP, Depth + 1);
-        if (One.empty()) {
-          Incomplete = true;
+      for (auto &[X, XP] : fieldValues(M->getBase(), Element, P, Depth + 1))
+        if (!addEveryFold(X, XP, Depth + 1, Out))
           return {};
-        }
-        for (int64_t I : One)
-          addUnique(Out, I);
-      }
       if (Out.empty())
         Incomplete = true;
       return Out;

@@ -123,6 +123,11 @@ public:
                     std::vector<const clang::Expr *> &Parts);
 
 private:
+  /// Adds what one of the values a variable or element may hold folds to;
+  /// false (and Incomplete) when it does not fold, which makes the whole
+  /// unknown: `b = 64; if (n) b = n;` is no shape, not 64.
+  bool addEveryFold(const clang::Expr *X, const CallPath &P, int Depth,
+                    std::vector<int64_t> &Out);
   const clang::VarDecl *varOf(const clang::Expr *E) const;
   const clang::FunctionDecl *ownerOf(const clang::VarDecl *V) const;
   /// The argument a parameter is bound to on the path, and the path of the
