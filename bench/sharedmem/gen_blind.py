@@ -26,8 +26,9 @@ kernel and shape parameters, template launcher with the shape as template
 argument, cudaLaunchKernel, cudaLaunchKernelEx, cuLaunchKernel through
 cudaGetFuncBySymbol, a kernel node, a launch-config struct whose block size
 is an array field written by element (GROMACS's launchGpuKernel), a kernel
-pointer returned by a selector function. The last two were added on
-2026-12-06: a seed gives a different corpus since.
+pointer returned by a selector function, a class keeping the kernel and the
+launch-config struct in private members set by its constructor. The last
+three were added on 2026-12-06: a seed gives a different corpus since.
 """
 import argparse
 import os
@@ -38,7 +39,7 @@ SHAPES = [(32, 1), (64, 1), (96, 1), (128, 1), (160, 1), (192, 1), (256, 1),
           (384, 1), (512, 1), (1024, 1), (16, 4), (16, 8), (16, 16), (32, 2),
           (32, 4), (32, 8), (32, 16), (8, 8), (64, 4), (24, 5), (48, 3)]
 FORMS = ["named", "pointer", "wrapper", "template", "runtime", "ex", "driver", "node",
-         "config", "selector"]
+         "config", "selector", "member"]
 PATTERNS = ["linear", "strided", "neighbour", "mask", "modulo", "byte", "loop",
             "guarded", "dynamic"]
 
@@ -154,6 +155,21 @@ def launch(name, form, shape, dyn_bytes, idx):
                 f"  Cfg_{idx} c;", "  c.gridSize[0] = 8;"] + dims + [
                 f"  c.sharedMemorySize = {smem};",
                 f"  launch_{idx}({name}, c, {args});", "}"]
+    if form == "member":
+        dims = [f"    cfg_.blockSize[0] = {bx};"] + ([f"    cfg_.blockSize[1] = {by};"] if by != 1 else [])
+        return [f"struct MCfg_{idx} {{", "  size_t blockSize[3] = {1, 1, 1};",
+                "  size_t sharedMemorySize = 0;", "};",
+                f"class Launcher_{idx} {{", "public:",
+                f"  Launcher_{idx}() : kernel_({name}) {{"] + dims + [
+                f"    cfg_.sharedMemorySize = {smem};", "  }",
+                "  void run(const unsigned *data, float *g, int n) {",
+                "    void *a[] = {&data, &g, &n};",
+                "    dim3 b(cfg_.blockSize[0], cfg_.blockSize[1], cfg_.blockSize[2]);",
+                "    cudaLaunchKernel((const void *)kernel_, dim3(8), b, a, cfg_.sharedMemorySize, 0);",
+                "  }", "private:",
+                "  void (*kernel_)(const unsigned *, float *, int);",
+                f"  MCfg_{idx} cfg_;", "};",
+                f"void run_{idx}(const unsigned *data, float *g, int n) {{ Launcher_{idx}().run({args}); }}"]
     if form == "selector":
         return [f"using Fn_{idx} = void (*)(const unsigned *, float *, int);",
                 f"static Fn_{idx} select_{idx}(bool fast) {{",
