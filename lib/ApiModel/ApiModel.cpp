@@ -482,8 +482,18 @@ llvm::Error ApiModel::addJson(llvm::StringRef Text, llvm::StringRef SourceName) 
     return R.error("(document)", std::string("invalid JSON: ") + E.what());
   }
   if (auto E = R.expectKeys(Doc, "(document)",
-                            {"version", "statusTypes", "kinds", "functions", "doc"}))
+                            {"version", "statusTypes", "kinds", "functions", "doc",
+                             "unitSeconds"}))
     return E;
+  // A summaries artifact's costs per unit (ApiModelWriter.h): checked here,
+  // read by the driver's --shard, not part of the model.
+  if (auto It = Doc.find("unitSeconds"); It != Doc.end()) {
+    if (!It->is_object())
+      return R.error("unitSeconds", "expected an object of file: seconds");
+    for (auto S = It->begin(); S != It->end(); ++S)
+      if (!S.value().is_number() || S.value().get<double>() < 0)
+        return R.error("unitSeconds." + S.key(), "expected a number >= 0");
+  }
   if (auto It = Doc.find("version"); It == Doc.end() || *It != 1)
     return R.error("version", "expected \"version\": 1");
 

@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include <nlohmann/json.hpp>
+#include <cstdio>
 #include <tuple>
 
 using Json = nlohmann::ordered_json;
@@ -215,6 +216,18 @@ std::string writeModelJson(const ModelDocument &D) {
     for (size_t I = 0; I < Kinds.size(); ++I)
       Out += std::string(I ? "," : "") + "\n    " + Json(Kinds[I]->Name).dump() + ": " +
              kindJson(*Kinds[I]).dump();
+    Out += "\n  }";
+  }
+  if (!D.UnitSeconds.empty()) {
+    Out += ",\n  \"unitSeconds\": {";
+    bool First = true;
+    for (const auto &[Unit, Seconds] : D.UnitSeconds) {
+      // Hundredths: what a measurement on a shared machine can tell apart.
+      char Text[32];
+      std::snprintf(Text, sizeof(Text), "%.2f", Seconds);
+      Out += std::string(First ? "" : ",") + "\n    " + Json(Unit).dump() + ": " + Text;
+      First = false;
+    }
     Out += "\n  }";
   }
   Out += ",\n  \"functions\": [";

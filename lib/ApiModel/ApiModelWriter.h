@@ -16,6 +16,7 @@
 #define CUDAGRAPH_TIDY_APIMODEL_APIMODELWRITER_H
 
 #include "ApiModel/ApiModel.h"
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +30,10 @@ struct ModelDocument {
   std::vector<std::pair<std::string, std::string>> StatusTypes;
   std::vector<ResourceKind> Kinds;
   std::vector<FunctionModel> Functions;
+  /// A summaries artifact's CPU seconds per translation unit (named relative
+  /// to the source root), for `--shard` to deal units by cost; the model
+  /// itself ignores them.
+  std::map<std::string, double> UnitSeconds;
 };
 
 /// The JSON text of `D`, ending in a newline.

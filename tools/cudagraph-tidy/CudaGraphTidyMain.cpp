@@ -29,6 +29,7 @@
 #include "run/DriverRun.h"
 #include "summaries/ExportModel.h"
 #include "summaries/ExportWorker.h"
+#include "summaries/SummariesArtifact.h"
 #include "isolation/Isolation.h"
 #include "run/Launcher.h"
 #include "lsp/LspServer.h"
@@ -407,20 +408,23 @@ int main(int argc, const char **argv) {
       Files = std::move(Touched);
     }
   }
+  Report.OutputPath = OutputOpt;
+  std::string Error;
+  Report.SarifRoot = cgt::resolvedSarifRoot(SarifRootOpt, Error);
+  if (!Error.empty())
+    return fail(Error);
+
   // An empty slice is not an error: N machines over fewer than N files.
   if (!ShardOpt.empty()) {
     cgt::Shard Slice;
     std::string ShardError;
     if (!cgt::parseShard(ShardOpt, Slice, ShardError))
       return fail(ShardError);
-    Files = cgt::filesOfShard(Files, Slice);
+    Files = cgt::filesOfShard(Files, Slice,
+                              SummariesOpt.empty()
+                                  ? std::vector<std::optional<double>>()
+                                  : cgt::unitCostsOf(Files, SummariesOpt, Report.SarifRoot));
   }
-
-  Report.OutputPath = OutputOpt;
-  std::string Error;
-  Report.SarifRoot = cgt::resolvedSarifRoot(SarifRootOpt, Error);
-  if (!Error.empty())
-    return fail(Error);
 
   // Read before the analysis: a bad baseline should not cost a full run.
   std::set<std::string> Baseline;

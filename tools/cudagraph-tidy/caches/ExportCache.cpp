@@ -121,7 +121,8 @@ std::string unitExportToJson(const UnitExport &U) {
               {"ownCallees", U.InternalCallees},
               {"dependencies", U.Dependencies},
               {"absent", U.AbsentFiles},
-              {"definitions", Defs},       {"groups", Texts}}
+              {"definitions", Defs},       {"groups", Texts},
+              {"seconds", U.Seconds}}
       .dump();
 }
 
@@ -136,6 +137,7 @@ bool unitExportFromJson(const std::string &Text, const ApiModel &Base, UnitExpor
       Out.CalleeUses[Name] = {Use.at(0).get<uint64_t>(), Use.at(1).get<bool>()};
     Out.Dependencies = J.at("dependencies").get<std::vector<std::string>>();
     Out.AbsentFiles = J.at("absent").get<std::vector<std::string>>();
+    Out.Seconds = J.value("seconds", 0.0); // absent in entries stored before it
     std::vector<ApiModel> Groups;
     for (const json &T : J.at("groups")) {
       Groups.push_back(Base);

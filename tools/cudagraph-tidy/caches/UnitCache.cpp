@@ -161,6 +161,11 @@ std::string UnitCache::fileDigest(const std::string &Path) {
   return Digests[Path] = D;
 }
 
+void UnitCache::presetDigest(const std::string &Path, const std::string &Digest) {
+  std::lock_guard<std::mutex> Lock(M);
+  Digests[Path] = Digest;
+}
+
 bool UnitCache::exists(const std::string &Path) {
   {
     std::lock_guard<std::mutex> Lock(M);

@@ -72,6 +72,10 @@ public:
   /// The hash of a file's contents, "" when it cannot be read. Each file is
   /// read once per run.
   std::string fileDigest(const std::string &Path);
+  /// From now on fileDigest(Path) is `Digest`: a file that holds more than
+  /// what keys results (a summaries artifact's unit costs) is keyed by the
+  /// part that matters.
+  void presetDigest(const std::string &Path, const std::string &Digest);
   /// The files with their hashes, and the paths that must stay absent;
   /// false when a file cannot be read or an absent path now exists.
   bool digestAll(const std::vector<std::string> &Paths,

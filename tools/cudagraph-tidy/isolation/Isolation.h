@@ -61,6 +61,10 @@ void exitOnOutOfMemory();
 /// them (a fifth of their time on ggml's mmvf.cu). The peak is unchanged.
 void retainFreedMemory();
 
+/// CPU seconds (user and system) the calling thread has used so far: a
+/// worker's cost of a unit is the difference around its work.
+double threadCpuSeconds();
+
 /// Adds a worker's counters to this process's (lib/Lifetime's statistics
 /// and the preamble cache's).
 void addCounters(const UnitCounters &C, PreambleCacheStats *Preamble);

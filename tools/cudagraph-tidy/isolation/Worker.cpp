@@ -37,6 +37,7 @@
 #include <limits>
 #include <new>
 #include <thread>
+#include <sys/resource.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -119,6 +120,14 @@ void retainFreedMemory() {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
 #endif
+}
+
+double threadCpuSeconds() {
+  struct rusage U;
+  if (::getrusage(RUSAGE_THREAD, &U) != 0)
+    return 0;
+  auto Seconds = [](const timeval &T) { return double(T.tv_sec) + double(T.tv_usec) / 1e6; };
+  return Seconds(U.ru_utime) + Seconds(U.ru_stime);
 }
 
 int analyzeUnitWorkerMain(int Argc, const char **Argv) {

@@ -58,8 +58,10 @@ UnitResult analyzeWithSummaries(const UnitTask &Task) {
     return std::make_unique<UncountedConsumer>(
         newExportConsumer(*Models.Model, *Models.Base, Names, Out));
   };
+  double Start = threadCpuSeconds();
   UnitResult R = analyzeUnit(Task, Export);
   finish(Out, R);
+  Out.Seconds = threadCpuSeconds() - Start;
   R.Summaries = unitExportToJson(Out);
   return R;
 }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "summaries/CrossTu.h"
 #include "summaries/CheckedExport.h"
+#include "summaries/SummariesArtifact.h"
 #include "isolation/Isolation.h"
 #include "caches/PreambleCache.h"
 #include "ProjectSummaries/ProjectSummaries.h"
@@ -272,6 +273,11 @@ bool CrossTuRun::useSummariesFile(const std::vector<std::string> &Analysed,
     return false;
   }
   Summaries.Entries = (*Model)->functions().size() - Builtin;
+  // The costs differ from one summarize run to the next; only the entries
+  // decide findings, so only they key the units' results.
+  if (Cache)
+    if (auto Entries = entriesOnlyText(Path))
+      Cache->presetDigest(Path, hashText(*Entries));
   for (const std::string &F : Analysed)
     Results.setSummaries(F, Path);
   FromFile = true;
@@ -280,8 +286,8 @@ bool CrossTuRun::useSummariesFile(const std::vector<std::string> &Analysed,
 
 bool CrossTuRun::writeSummaries(std::string &Error) const {
   const std::string &Path = Settings.WriteSummaries;
-  std::string Text = Summaries.AllEntries.empty() ? writeModelJson(ModelDocument())
-                                                  : Summaries.AllEntries;
+  std::string Text = Summaries.Artifact.empty() ? writeModelJson(ModelDocument())
+                                                : Summaries.Artifact;
   std::error_code EC;
   llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_Text);
   if (!EC) {

@@ -332,6 +332,17 @@ public:
 
   std::string text() const { return writeModelJson(documentOf(Current, Bases, *Builtin)); }
 
+  /// text() with the CPU seconds of each unit's last parse, by the name
+  /// the entries' "doc" gives files; units not measured are left out.
+  std::string artifactText() const {
+    ModelDocument D = documentOf(Current, Bases, *Builtin);
+    FileNamer Names(Request.SourceRoot);
+    for (size_t I = 0; I < Units.size(); ++I)
+      if (Units[I].Seconds > 0)
+        D.UnitSeconds[Names.name(Jobs[I].File)] = Units[I].Seconds;
+    return writeModelJson(D);
+  }
+
   /// The entries unit `I` calls or names and does not define, as a model
   /// file; "" when there are none. Those it was last parsed with: a later
   /// change it cannot see did not parse it again, and its result stands.
@@ -351,6 +362,7 @@ public:
     for (size_t I = 0; I < Units.size(); ++I)
       Out.Overlays.push_back(overlayFor(I));
     Out.AllEntries = text();
+    Out.Artifact = artifactText();
     Out.Entries = Current.size();
     Out.Passes = Passes;
     Out.Converged = Converged;

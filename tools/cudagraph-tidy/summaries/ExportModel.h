@@ -83,6 +83,10 @@ struct ExportRequest {
 struct ProjectSummaries {
   std::vector<std::string> Overlays; ///< parallel to the files
   std::string AllEntries; ///< every entry, as --export-model writes them
+  /// AllEntries with each unit's CPU seconds (`unitSeconds`): what
+  /// `summarize -o` and --write-summaries write for --shard. Kept apart
+  /// because the costs differ from run to run and AllEntries keys caches.
+  std::string Artifact;
   unsigned Entries = 0, Passes = 0;
   bool Converged = true;
   std::vector<std::string> Conflicts; ///< names left out, for --stats

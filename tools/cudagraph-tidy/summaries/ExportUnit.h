@@ -66,6 +66,10 @@ struct UnitExport {
   /// Every file the parse read, by absolute path (ReadFiles.h), and the
   /// paths it looked for and did not find.
   std::vector<std::string> Dependencies, AbsentFiles;
+  /// CPU seconds of the worker's parse that produced this export (with the
+  /// checks when it ran them); 0 when not measured. A summaries artifact
+  /// carries them so that `--shard` can deal units by cost (Sharding.h).
+  double Seconds = 0;
 };
 
 /// Names files in "doc" and capture notes: relative to the source root

@@ -133,6 +133,7 @@ int exportUnitWorkerMain(int Argc, const char **Argv) {
   llvm::CrashRecoveryContext::Enable();
   llvm::CrashRecoveryContext CRC;
   CRC.DumpStackAndCleanupOnFailure = true;
+  double Start = threadCpuSeconds();
   if (!CRC.RunSafely([&] {
         injectFault(Job.Fault);
         Out = exportUnit(Job, Model, Base, FileNamer(Root));
@@ -141,6 +142,7 @@ int exportUnitWorkerMain(int Argc, const char **Argv) {
     writeWireFile(Argv[3], std::to_string(Signal) + "\n");
     ::_exit(WorkerCrashedExit);
   }
+  Out.Seconds = threadCpuSeconds() - Start;
   return writeWireFile(Argv[3], unitExportToJson(Out)) ? 0 : 2;
 }
 
