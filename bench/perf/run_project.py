@@ -15,7 +15,9 @@ Every run starts with empty caches (a fresh $XDG_CACHE_HOME) and the same
   2. cudagraph-tidy -p DB --jobs J            (default: cross-file summaries)
   3. cudagraph-tidy -p DB --jobs J --cross-tu-summaries=off
   4. with --shards N: cudagraph-tidy summarize -p DB -o summaries.json, then
-     each shard k/N with --summaries summaries.json, timed on its own.
+     each shard k/N with --summaries summaries.json, timed on its own
+     (--artifact default: the file the default run wrote with
+     --write-summaries instead, whose unit costs include the checks).
 
 --rounds R repeats the pair 1-2 R times, alternating which runs first, and
 prints each round's ratio and their median: on a shared machine one pair's
@@ -58,6 +60,10 @@ def main():
     ap.add_argument("--db", required=True)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--shards", type=int, default=0)
+    ap.add_argument("--artifact", choices=("summarize", "default"), default="summarize",
+                    help="where the shards' summaries file comes from: `summarize -o` "
+                         "(unit costs without the checks) or the default run's "
+                         "--write-summaries (costs with them)")
     ap.add_argument("--rounds", type=int, default=1,
                     help="pairs of run-clang-tidy and the default run, alternating which runs first")
     args = ap.parse_args()
@@ -70,6 +76,9 @@ def main():
                "-clang-tidy-binary", TIDY22, "-checks=-*,misc-misplaced-const"]
     default_out = os.path.join(work, "default.txt")
     default_cmd = [driver, "-p", args.db, "--jobs", j, "--format=text-plain"]
+    written = os.path.join(work, "written.json")
+    if args.shards and args.artifact == "default":
+        default_cmd += ["--write-summaries", written]
     # Rounds alternate which of the pair runs first, so that a load that
     # drifts during the bench falls on both; the ratio is each round's own.
     ratios = []
@@ -86,7 +95,7 @@ def main():
         trivial = w
         w, c, line = pair["default"]
         rows.append(("cudagraph-tidy -p (default)" + tag, w, c, line))
-        whole = w
+        whole, whole_cpu = w, c
         ratios.append(whole / trivial)
     off_out = os.path.join(work, "off.txt")
     w, c, line = timed([driver, "-p", args.db, "--jobs", j, "--format=text-plain",
@@ -99,14 +108,17 @@ def main():
         w, c, line = timed([driver, "summarize", "-p", args.db, "--jobs", j, "-o", summaries],
                            fresh("summarize"))
         rows.append(("cudagraph-tidy summarize", w, c, line))
+        if args.artifact == "default":
+            summaries = written
         outs = []
         for k in range(1, args.shards + 1):
             out = os.path.join(work, "shard%d.txt" % k)
             w, c, line = timed([driver, "-p", args.db, "--jobs", j, "--format=text-plain",
                                 "--shard", "%d/%d" % (k, args.shards), "--summaries",
                                 summaries], fresh("shard%d" % k), out)
-            rows.append(("  shard %d/%d --summaries (%.3f/N of the default run)" %
-                         (k, args.shards, w / whole * args.shards), w, c, line))
+            rows.append(("  shard %d/%d (%.2f/N wall, %.2f/N CPU of the default run)" %
+                         (k, args.shards, w / whole * args.shards, c / whole_cpu * args.shards),
+                         w, c, line))
             outs += open(out).read().splitlines()
         shard_same = sorted(outs) == sorted(open(default_out).read().splitlines())
     for name, w, c, line in rows:

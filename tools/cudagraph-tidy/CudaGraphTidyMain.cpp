@@ -133,9 +133,11 @@ static cl::opt<bool> KeepUnchanged(
     cl::cat(ToolCategory));
 static cl::opt<std::string> ShardOpt(
     "shard",
-    cl::desc("Analyse only slice I of N of the input files (I/N, 1-based): "
-             "files dealt round-robin in sorted order, the same on every "
-             "machine; merge the logs with `cudagraph-tidy merge-sarif`"),
+    cl::desc("Analyse only slice I of N of the input files (I/N, 1-based), "
+             "the same on every machine: with --summaries, files dealt by the "
+             "costs the file records (largest first, to the least loaded "
+             "slice), else round-robin in sorted order; merge the logs with "
+             "`cudagraph-tidy merge-sarif`"),
     cl::init(""), cl::cat(ToolCategory));
 static cl::opt<std::string> DiffOpt(
     "diff",
