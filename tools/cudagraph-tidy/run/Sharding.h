@@ -6,10 +6,12 @@
 //
 // With the costs of a summaries artifact (SummariesArtifact.h: each unit's
 // CPU seconds when it was written), units are dealt largest first, each to
-// the shard with the least cost so far (ties: the lower shard). On ggml's
-// 66 units that puts every one of 4 shards within a few percent of a
-// quarter, where round-robin gave one shard 1.23 quarters (bench/perf).
-// A unit the artifact has no cost for (added since) counts as the median.
+// the shard with the least cost so far (ties: the lower shard). Costs are
+// what the units are; names say nothing of them (a short file including
+// CUB costs three of its neighbours). On ggml's 66 units, dealt by one
+// run's costs and weighed by another's, the worst of 4 shards carries 1.05
+// quarters where round-robin gave it 1.23 (bench/perf/README.md). A unit
+// the artifact has no cost for (added since) counts as the median.
 //
 // Without costs, files are dealt round-robin in sorted order (sorted, so
 // that the order they were listed in, and the directory the checkout sits
