@@ -1,8 +1,9 @@
 //===- CallPaths.cpp - the call paths a launch runs under -----------------===//
 //
 // LaunchResolver's context sensitivity (LaunchResolver.h): the call sites of every
-// function of the unit, the call paths (up to four frames, 64 paths, breadth-first,
-// no recursion) under which a function may run, and the argument a parameter is
+// function of the unit, the call paths (up to four frames; from each call of
+// the function 64 paths, breadth-first; 4096 in all; no recursion) under which
+// a function may run, and the argument a parameter is
 // bound to on one of them, so that a wrapper called as `launch(k1, dim3(32,8));
 // launch(k2, 256);` folds k1 with (32,8) only.
 //
@@ -22,33 +23,57 @@ void LaunchResolver::addCallSite(const FunctionDecl *Callee, const Expr *Site,
 
 std::vector<CallPath> LaunchResolver::pathsFor(const FunctionDecl *Fn) {
   std::vector<CallPath> Out{CallPath()};
-  // Breadth-first: every prefix is a path of its own (a caller whose own
-  // parameters cannot be bound may still fix the ones this frame needs).
-  std::vector<CallPath> Frontier{CallPath()};
-  for (unsigned Depth = 0; Depth < 4 && !Frontier.empty(); ++Depth) {
-    std::vector<CallPath> Next;
-    for (const CallPath &P : Frontier) {
-      const FunctionDecl *F = P.Frames.empty() ? Fn : P.Frames.back().Caller;
-      if (!F || F->getNumParams() == 0)
-        continue;
-      auto It = Callers.find(F);
-      if (It == Callers.end())
-        continue;
-      for (const auto &[Site, Caller] : It->second) {
-        bool Recursive = Caller == Fn;
-        for (const CallFrame &Fr : P.Frames)
-          Recursive |= Fr.Callee == Caller;
-        if (Recursive)
+  auto Callees = [&](const FunctionDecl *F) -> const std::vector<CallerSite> * {
+    if (!F || F->getNumParams() == 0)
+      return nullptr;
+    auto It = Callers.find(F);
+    return It == Callers.end() ? nullptr : &It->second;
+  };
+  const std::vector<CallerSite> *First = Callees(Fn);
+  if (!First)
+    return Out;
+  // Each call of Fn gets its own budget: a launch wrapper instantiated once
+  // for every kernel of one signature (ggml's ggml_cuda_kernel_launch, called
+  // from 100 sites in mmvf.cu) would otherwise spend the whole budget on the
+  // first frame and never reach the `case 64:` two callers up that fixes the
+  // block size.
+  for (const auto &[Site, Caller] : *First) {
+    if (Caller == Fn)
+      continue;
+    CallPath Start;
+    Start.Frames.push_back({Fn, Site, Caller});
+    // Breadth-first from this call: every prefix is a path of its own (a
+    // caller whose own parameters cannot be bound may still fix the ones
+    // this frame needs).
+    std::vector<CallPath> Frontier{Start};
+    Out.push_back(std::move(Start));
+    unsigned Budget = PathsPerCall - 1;
+    for (unsigned Depth = 1; Depth < MaxFrames && !Frontier.empty() && Budget; ++Depth) {
+      std::vector<CallPath> Next;
+      for (const CallPath &P : Frontier) {
+        const FunctionDecl *F = P.Frames.back().Caller;
+        const std::vector<CallerSite> *Sites = Callees(F);
+        if (!Sites)
           continue;
-        CallPath Q = P;
-        Q.Frames.push_back({F, Site, Caller});
-        if (Out.size() >= 64)
-          return Out;
-        Out.push_back(Q);
-        Next.push_back(std::move(Q));
+        for (const auto &[S, C] : *Sites) {
+          bool Recursive = C == Fn;
+          for (const CallFrame &Fr : P.Frames)
+            Recursive |= Fr.Callee == C;
+          if (Recursive)
+            continue;
+          if (!Budget || Out.size() >= MaxPaths)
+            return Out;
+          CallPath Q = P;
+          Q.Frames.push_back({F, S, C});
+          Out.push_back(Q);
+          Next.push_back(std::move(Q));
+          --Budget;
+        }
       }
+      Frontier = std::move(Next);
     }
-    Frontier = std::move(Next);
+    if (Out.size() >= MaxPaths)
+      return Out;
   }
   return Out;
 }

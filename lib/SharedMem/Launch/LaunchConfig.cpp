@@ -323,8 +323,8 @@ void SharedMemAnalyzer::indexLaunches() {
     SourceLocation Loc = S.E->getBeginLoc();
     bool AnyShape = false;
     std::set<const FunctionDecl *> AllKernels;
-    R.pinCaseArmsAround(S.E, S.Fn);
     for (const CallPath &P : R.pathsFor(S.Fn)) {
+      R.pinCaseArmsAround(S.E, S.Fn, &P);
       if (!feasible(R.parentsIn(S.Fn), S.E, P, R))
         continue;
       std::set<const FunctionDecl *> Ks;

@@ -77,8 +77,8 @@ public:
   void addCallSite(const clang::FunctionDecl *Callee, const clang::Expr *Site,
                    const clang::FunctionDecl *Caller);
 
-  /// Every call path (up to 4 frames, 64 paths) under which `Fn` may run,
-  /// starting with the empty one.
+  /// Every call path under which `Fn` may run (up to 4 frames; from each
+  /// call of `Fn` up to 64 paths; 4096 in all), starting with the empty one.
   std::vector<CallPath> pathsFor(const clang::FunctionDecl *Fn);
 
   std::vector<int64_t> ints(const clang::Expr *E, const CallPath &P, int Depth = 0);
@@ -100,9 +100,10 @@ public:
 
   FunctionFacts &factsOf(const clang::FunctionDecl *F);
   /// Pins the switch variables of the `case` arms around a launch site in
-  /// the body of `Within` for the folds that follow, until the next call
-  /// (nullptr: no pins).
-  void pinCaseArmsAround(const clang::Stmt *Site, const clang::FunctionDecl *Within);
+  /// the body of `Within`, and around each call site of `Path`, for the
+  /// folds that follow, until the next call (nullptr: no pins).
+  void pinCaseArmsAround(const clang::Stmt *Site, const clang::FunctionDecl *Within,
+                         const CallPath *Path = nullptr);
   /// The parents of the statements of `F`'s body, built on first use.
   /// ASTContext::getParents would index the whole unit (every CUDA header)
   /// for the few launch sites and assignments asked about: a tenth of a
@@ -148,9 +149,10 @@ public:
 
 private:
   clang::ASTContext &Ctx;
-  llvm::DenseMap<const clang::FunctionDecl *,
-                 std::vector<std::pair<const clang::Expr *, const clang::FunctionDecl *>>>
-      Callers;
+  /// A call site and the function it is in.
+  using CallerSite = std::pair<const clang::Expr *, const clang::FunctionDecl *>;
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<CallerSite>> Callers;
+  static constexpr unsigned MaxFrames = 4, PathsPerCall = 64, MaxPaths = 4096;
   std::map<const clang::FunctionDecl *, FunctionFacts> Facts;
   std::map<std::string, std::set<const clang::FunctionDecl *>> KernelsByName;
   /// Switch variable -> the case values of the arm the launch site is in.

@@ -1,7 +1,8 @@
 //===- SwitchArms.cpp - the switch arm around a launch --------------------===//
 //
 // LaunchResolver's `case` pins (LaunchResolver.h): at a launch inside `case 64:`
-// of `switch (v)`, v is 64 for the folds that follow; an assignment under other
+// of `switch (v)`, or at a call on the launch's call path inside one, v is 64
+// for the folds that follow; an assignment under other
 // labels of a switch on the same variable does not reach the launch. Arms that a
 // previous arm can fall into, `default:` arms and switches on anything but a plain
 // variable give no fact. Also the per-function parent maps these walks use.
@@ -99,12 +100,23 @@ std::optional<CaseArm> caseArmOf(ASTContext &Ctx, const ParentMap &PM, const Stm
 
 } // namespace
 
-void LaunchResolver::pinCaseArmsAround(const Stmt *Site, const FunctionDecl *Within) {
+void LaunchResolver::pinCaseArmsAround(const Stmt *Site, const FunctionDecl *Within,
+                                       const CallPath *Path) {
   Pinned.clear();
   if (!Site || !Within)
     return;
-  if (auto Arm = caseArmOf(Ctx, parentsIn(Within), Site))
-    Pinned[Arm->Var] = Arm->Values;
+  auto Pin = [&](const Stmt *S, const FunctionDecl *F) {
+    if (auto Arm = caseArmOf(Ctx, parentsIn(F), S))
+      Pinned.try_emplace(Arm->Var, Arm->Values);
+  };
+  Pin(Site, Within);
+  // The callers' arms too: mmvf.cu's `case 64: launcher<64>(..., block_dims)`
+  // calls the function that launches with the `dim3 block_dims(best)` made
+  // before `switch (best)`; under that call best is 64.
+  if (Path)
+    for (const CallFrame &F : Path->Frames)
+      if (F.Site && F.Caller)
+        Pin(F.Site, F.Caller);
 }
 
 const ParentMap &LaunchResolver::parentsIn(const FunctionDecl *F) {
