@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/BankModel.h"
-#include "SharedMem/Interpreter.h"
+#include "SharedMem/Interpreter/Interpreter.h"
 #include "SharedMem/SharedMemAnalysis.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -45,7 +45,7 @@ Totals bankTotals(const std::vector<AccessRecord> &Recs) {
       T.Unknown = true;
       continue;
     }
-    struct G { LaneAddresses A; std::vector<std::pair<uint64_t, int64_t>> Terms; bool Any = false, Ok = true; };
+    struct G { LaneAddresses A; SymVal::TermList Terms; bool Any = false, Ok = true; };
     std::map<std::pair<unsigned, unsigned>, G> Groups;
     for (const Instance &I : R.Inst) {
       G &Gr = Groups[{I.IterKey, I.Tid / WarpSize}];

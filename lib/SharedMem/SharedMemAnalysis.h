@@ -26,8 +26,9 @@
 //  * __device__ functions of the file run in place of their calls, three
 //    deep (InterpreterCalls.cpp): indices they return and accesses they make
 //    to a shared array passed in are the caller's.
-//  * A launch inside `case K:` of `switch (v)` folds v to K
-//    (LaunchResolver.h): per-arm block sizes of template launchers.
+//  * A launch inside `case K:` of `switch (v)`, or reached from a call
+//    inside one, folds v to K (LaunchResolver.h): per-arm block sizes of
+//    template launchers.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_SHAREDMEM_SHAREDMEMANALYSIS_H

@@ -22,10 +22,18 @@
 //   * parameters: through the call sites of the function in this TU, up to
 //     four callers deep, one call path at a time, so a wrapper called as
 //     `launch(k1, dim3(32,8)); launch(k2, 256);` gives k1 only (32,8) and k2
-//     only 256 (context-sensitive: kernel and shape come from one path);
-//   * `switch` arms: at a launch inside `case 64:` of `switch (v)`, v is 64
-//     (llama.cpp's mmv launcher picks a block size at run time and launches
-//     `kernel<64><<<g, dim3(best), smem>>>` under `case 64:`), and an
+//     only 256 (context-sensitive: kernel and shape come from one path).
+//     Each call of the function has its own budget of 64 paths (4096 in
+//     all): one instantiation of a variadic launch wrapper serves every
+//     kernel of a signature (ggml's ggml_cuda_kernel_launch, 100 calls in
+//     mmvf.cu), and a shared budget ended before the callers that fix the
+//     sizes;
+//   * `switch` arms: at a launch inside `case 64:` of `switch (v)`, or at a
+//     call on the launch's path inside one, v is 64 (llama.cpp's mmv
+//     launcher picks a block size at run time and launches
+//     `kernel<64><<<g, dim3(best), smem>>>` under `case 64:`; ggml's mmvf.cu
+//     calls `launcher<64>(..., block_dims)` there, which calls the wrapper
+//     that launches), and an
 //     assignment that sits under other `case` labels of a switch on the same
 //     variable does not reach it (`nwarps = 2` under `case 5:` of a first
 //     `switch (ncols)` is not a value at `case 1:` of a second one).
