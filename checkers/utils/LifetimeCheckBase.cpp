@@ -1,6 +1,6 @@
 //===- LifetimeCheckBase.cpp ----------------------------------------------===//
 #include "LifetimeCheckBase.h"
-#include "ProjectSummaries/ProjectSummaries.h"
+#include "ModelFiles.h"
 
 #include "AstWalk/WrittenCalls.h"
 #include "Streams/StreamOrder.h"
@@ -65,51 +65,11 @@ void LifetimeCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "RefuteWithSolver", RefuteWithSolver ? "true" : "false");
 }
 
-/// Models are shared between checks and translation units: parsing the same
-/// files again for every check would be wasted work. A model that fails to
-/// load is remembered too (as null), so the error is reported once per
-/// process, not once per check and translation unit.
-std::string LifetimeCheckBase::modelFilesFor(const SourceManager &SM) const {
-  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
-  std::string Folder = cgt::defaultCacheFolder();
-  if (!ProjectSummaries || !Main || Folder.empty())
-    return ApiModelFiles;
-  SmallString<256> Path(Main->getName());
-  SM.getFileManager().makeAbsolutePath(Path);
-  std::string Project = cgt::projectSummariesPath(Folder, cgt::projectOf(Path));
-  if (!llvm::sys::fs::exists(Project))
-    return ApiModelFiles;
-  // After the user's files, as an exported file is listed: its entries
-  // leave out every name those files have.
-  return ApiModelFiles.empty() ? Project : ApiModelFiles + ";" + Project;
-}
-
 std::shared_ptr<const cgt::ApiModel> LifetimeCheckBase::loadModel() {
-  static std::mutex Mu;
-  static std::map<std::string, std::shared_ptr<const cgt::ApiModel>> Cache;
-  std::lock_guard<std::mutex> Lock(Mu);
-  auto It = Cache.find(ModelFiles);
-  if (It != Cache.end())
-    return It->second;
-  auto Builtin = cgt::ApiModel::builtin();
-  if (!Builtin) {
-    configurationDiag("cannot load the built-in CUDA API model: %0",
-                      DiagnosticIDs::Error)
-        << llvm::toString(Builtin.takeError());
-    return Cache[ModelFiles] = nullptr;
-  }
-  std::shared_ptr<cgt::ApiModel> M = std::move(*Builtin);
-  SmallVector<StringRef, 4> Files;
-  StringRef(ModelFiles).split(Files, ';', -1, /*KeepEmpty=*/false);
-  for (StringRef File : Files) {
-    if (auto E = M->addFile(File.trim())) {
-      configurationDiag("invalid API model file (ApiModelFiles=%0): %1",
-                        DiagnosticIDs::Error)
-          << ModelFiles << llvm::toString(std::move(E));
-      return Cache[ModelFiles] = nullptr;
-    }
-  }
-  Cache[ModelFiles] = M;
+  std::string Error;
+  std::shared_ptr<const cgt::ApiModel> M = loadApiModel(ModelFiles, Error);
+  if (!Error.empty())
+    configurationDiag("%0", DiagnosticIDs::Error) << Error;
   return M;
 }
 
@@ -127,7 +87,7 @@ void LifetimeCheckBase::check(const MatchFinder::MatchResult &Result) {
   if (!FD || !FD->hasBody() || ModelFailed)
     return;
   if (!Model) {
-    ModelFiles = modelFilesFor(*Result.SourceManager);
+    ModelFiles = modelFilesFor(*Result.SourceManager, ApiModelFiles, ProjectSummaries);
     Model = loadModel();
     if (!Model) {
       ModelFailed = true;

@@ -60,11 +60,8 @@ protected:
   ASTContext *astContext() const { return CurrentCtx; }
 
 private:
+  /// The model of ModelFiles (ModelFiles.h); reports why it does not load.
   std::shared_ptr<const cgt::ApiModel> loadModel();
-  /// ApiModelFiles, and the summaries a driver run left in the cache for
-  /// the project of the main file, when ProjectSummaries is on and there
-  /// are some (ProjectSummaries/ProjectSummaries.h).
-  std::string modelFilesFor(const SourceManager &SM) const;
 
   std::string ApiModelFiles;
   bool ProjectSummaries;

@@ -1,5 +1,6 @@
 //===- SharedMemCheckBase.cpp ---------------------------------------------===//
 #include "SharedMemCheckBase.h"
+#include "ModelFiles.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
@@ -13,7 +14,9 @@ namespace clang::tidy::cudagraph {
 
 SharedMemCheckBase::SharedMemCheckBase(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
-      BlockShapesText(Options.get("BlockShapes", "").str()) {
+      BlockShapesText(Options.get("BlockShapes", "").str()),
+      ApiModelFiles(Options.getLocalOrGlobal("ApiModelFiles", "").str()),
+      ProjectSummaries(parseBool(Options.getLocalOrGlobal("ProjectSummaries", "true"))) {
   std::string Bad;
   if (!cgt::smem::parseShapeOption(BlockShapesText, BlockShapes, Bad))
     configurationDiag("invalid BlockShapes entry '%0' for %1: expected "
@@ -48,33 +51,57 @@ public:
 } // namespace
 
 namespace {
-/// One analyser per translation unit and BlockShapes value, shared by the
-/// two checks: the launch index is built once, and each kernel interpreted
-/// once per shape (SharedMemAnalyzer::interpretOnce), not once per check.
+/// One analyser per translation unit, BlockShapes value and model files,
+/// shared by the checks: the launch index is built once, and each kernel
+/// interpreted once per shape (SharedMemAnalyzer::interpretOnce), not once
+/// per check.
 using AnalyzerKey = std::pair<const ASTContext *, std::string>;
 std::map<AnalyzerKey, std::shared_ptr<cgt::smem::SharedMemAnalyzer>> &analyzers() {
   thread_local std::map<AnalyzerKey, std::shared_ptr<cgt::smem::SharedMemAnalyzer>> Map;
   return Map;
 }
 
-std::shared_ptr<cgt::smem::SharedMemAnalyzer>
-sharedAnalyzer(ASTContext &Ctx, const std::string &ShapesText,
-               const std::map<std::string, std::vector<cgt::smem::BlockShape>> &Shapes) {
-  std::shared_ptr<cgt::smem::SharedMemAnalyzer> &A = analyzers()[{&Ctx, ShapesText}];
-  if (!A) {
-    A = std::make_shared<cgt::smem::SharedMemAnalyzer>(Ctx);
-    A->setShapeOption(Shapes);
-  }
-  return A;
+/// A launch a project's summaries carry, as the analyser takes it.
+cgt::smem::LaunchConfig configOf(const cgt::KernelLaunch &L) {
+  cgt::smem::LaunchConfig C;
+  C.Block = {L.Block[0], L.Block[1], L.Block[2]};
+  if (L.DynamicSharedBytes >= 0)
+    C.DynSharedBytes = static_cast<uint64_t>(L.DynamicSharedBytes);
+  C.Origin = cgt::smem::ShapeOrigin::OtherFile;
+  C.From = L.At;
+  return C;
 }
 } // namespace
+
+std::map<std::string, std::vector<cgt::smem::LaunchConfig>>
+SharedMemCheckBase::otherFileLaunches(const std::string &ModelFiles) {
+  std::map<std::string, std::vector<cgt::smem::LaunchConfig>> Out;
+  std::string Error;
+  std::shared_ptr<const cgt::ApiModel> Model = loadApiModel(ModelFiles, Error);
+  if (!Error.empty())
+    configurationDiag("%0", DiagnosticIDs::Error) << Error;
+  if (!Model)
+    return Out;
+  for (const auto &Kernel : Model->kernelLaunches())
+    for (const cgt::KernelLaunch &L : Kernel.getValue())
+      Out[Kernel.getKey().str()].push_back(configOf(L));
+  return Out;
+}
 
 void SharedMemCheckBase::check(const MatchFinder::MatchResult &Result) {
   const auto *K = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
   if (!K || !K->hasBody() || K->isDependentContext())
     return;
   if (!Analyzer || AnalyzerCtx != Result.Context) {
-    Analyzer = sharedAnalyzer(*Result.Context, BlockShapesText, BlockShapes);
+    std::string ModelFiles =
+        modelFilesFor(*Result.SourceManager, ApiModelFiles, ProjectSummaries);
+    auto &A = analyzers()[{Result.Context, BlockShapesText + "\n" + ModelFiles}];
+    if (!A) {
+      A = std::make_shared<cgt::smem::SharedMemAnalyzer>(*Result.Context);
+      A->setShapeOption(BlockShapes);
+      A->setOtherFileLaunches(otherFileLaunches(ModelFiles));
+    }
+    Analyzer = A;
     AnalyzerCtx = Result.Context;
   }
   cgt::smem::KernelReport Rep = checkKernel(K, *Analyzer);

@@ -8,11 +8,19 @@
 // reported, with a note naming the others. It also counts, per translation
 // unit, the kernels with __shared__ accesses and those the analysis has no
 // verdict for (cgt::smem::unitCoverage, printed by `cudagraph-tidy --stats`).
-// The checks of one unit share one analyser (per BlockShapes value).
+// The checks of one unit share one analyser (per BlockShapes value and
+// model files).
+//
+// A kernel launched in another file of the project gets that launch's
+// block shape from the project's summaries (the API model's
+// "kernelLaunches", lib/SharedMem/CrossFileLaunches.h), read from the same
+// files as the lifetime checks' model (ModelFiles.h).
 //
 // Options (both checks)
 //   BlockShapes (''): block shapes of kernels launched in other files,
 //     `'kernel=32x8;other=256,128x2'` (names plain or qualified).
+//   ApiModelFiles, ProjectSummaries (global, as for the lifetime checks):
+//     where the launches in other files are read from.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_CHECKERS_SHAREDMEMCHECKBASE_H
@@ -71,7 +79,13 @@ private:
   void flush();
   std::shared_ptr<cgt::smem::SharedMemAnalyzer> Analyzer;
   ASTContext *AnalyzerCtx = nullptr;
+  /// The launches in other files the model files carry, by kernel; reports
+  /// a model file that does not load.
+  std::map<std::string, std::vector<cgt::smem::LaunchConfig>>
+  otherFileLaunches(const std::string &ModelFiles);
   std::string BlockShapesText;
+  std::string ApiModelFiles;
+  bool ProjectSummaries;
   std::map<std::string, std::vector<cgt::smem::BlockShape>> BlockShapes;
   std::vector<SourceLocation> Order;
   std::map<unsigned, std::vector<Finding>> Pending; ///< by access location

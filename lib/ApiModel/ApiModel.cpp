@@ -23,7 +23,10 @@
 //                      "streamOrder": { "role": "enqueue", "stream": 4,
 //                                       "memory": [0, 1], "flags": 2, "bit": 1,
 //                                       "synchronous": false },
-//                      "unlistedArgsEscape": true, "doc": "..." } ] }
+//                      "unlistedArgsEscape": true, "doc": "..." } ],
+//     "kernelLaunches": { "ns::kernel<64>": [ { "block": [8, 8, 1],
+//                                               "dynamicSharedBytes": 1024,
+//                                               "at": "src/launch.cu:42" } ] } }
 // "arg" is a 0-based parameter index or the string "return".
 //
 // Every problem is reported as "<file>: <json path>: <what is wrong>"; a
@@ -33,6 +36,7 @@
 #include "ApiModel/ApiModel.h"
 
 #include "llvm/Support/MemoryBuffer.h"
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 using nlohmann::json;
@@ -130,6 +134,55 @@ public:
       Out.push_back(E.get<std::string>());
     }
     return llvm::Error::success();
+  }
+
+  /// "kernelLaunches": the block shapes kernels are launched with in other
+  /// files (a project's summaries); appended to those of earlier files.
+  llvm::Error readLaunches(const json &Doc,
+                           llvm::StringMap<std::vector<KernelLaunch>> &Out) const {
+    auto It = Doc.find("kernelLaunches");
+    if (It == Doc.end())
+      return llvm::Error::success();
+    if (!It->is_object())
+      return error("kernelLaunches", "expected an object of kernel: [launch, ...]");
+    for (auto K = It->begin(); K != It->end(); ++K) {
+      std::string Path = "kernelLaunches." + K.key();
+      if (!K.value().is_array())
+        return error(Path, "expected an array of launches");
+      for (size_t I = 0; I < K.value().size(); ++I) {
+        KernelLaunch L;
+        if (auto E = readLaunch(K.value()[I], Path + "[" + std::to_string(I) + "]", L))
+          return E;
+        auto &V = Out[K.key()];
+        if (std::find(V.begin(), V.end(), L) == V.end())
+          V.push_back(std::move(L));
+      }
+    }
+    return llvm::Error::success();
+  }
+
+  llvm::Error readLaunch(const json &J, const std::string &Path, KernelLaunch &L) const {
+    if (auto E = expectKeys(J, Path, {"block", "dynamicSharedBytes", "at"}))
+      return E;
+    auto B = J.find("block");
+    if (B == J.end() || !B->is_array() || B->empty() || B->size() > 3)
+      return error(Path + ".block", "expected [x, y, z]");
+    unsigned long long Threads = 1;
+    for (size_t D = 0; D < B->size(); ++D) {
+      if (!(*B)[D].is_number_unsigned() || (*B)[D].get<unsigned long long>() == 0 ||
+          (*B)[D].get<unsigned long long>() > 1024)
+        return error(Path + ".block", "expected [x, y, z] of 1 to 1024 each");
+      L.Block[D] = (*B)[D].get<unsigned>();
+      Threads *= L.Block[D];
+    }
+    if (Threads > 1024)
+      return error(Path + ".block", "more than 1024 threads in a block");
+    if (auto D = J.find("dynamicSharedBytes"); D != J.end()) {
+      if (!D->is_number_unsigned())
+        return error(Path + ".dynamicSharedBytes", "expected a number >= 0");
+      L.DynamicSharedBytes = D->get<long long>();
+    }
+    return readString(J, "at", Path, L.At, /*Required=*/false);
   }
 
   llvm::Error readKinds(const json &Doc, llvm::StringMap<ResourceKind> &Kinds) {
@@ -483,7 +536,7 @@ llvm::Error ApiModel::addJson(llvm::StringRef Text, llvm::StringRef SourceName) 
   }
   if (auto E = R.expectKeys(Doc, "(document)",
                             {"version", "statusTypes", "kinds", "functions", "doc",
-                             "unitSeconds"}))
+                             "unitSeconds", "kernelLaunches"}))
     return E;
   // A summaries artifact's costs per unit (ApiModelWriter.h): checked here,
   // read by the driver's --shard, not part of the model.
@@ -511,6 +564,9 @@ llvm::Error ApiModel::addJson(llvm::StringRef Text, llvm::StringRef SourceName) 
       NewStatus[S.key()] = S.value().get<std::string>();
     }
   }
+  llvm::StringMap<std::vector<KernelLaunch>> NewLaunches = KernelLaunches;
+  if (auto E = R.readLaunches(Doc, NewLaunches))
+    return E;
   std::vector<FunctionModel> NewFunctions;
   if (auto It = Doc.find("functions"); It != Doc.end()) {
     if (!It->is_array())
@@ -533,6 +589,7 @@ llvm::Error ApiModel::addJson(llvm::StringRef Text, llvm::StringRef SourceName) 
 
   Kinds = std::move(NewKinds);
   StatusTypes = std::move(NewStatus);
+  KernelLaunches = std::move(NewLaunches);
   for (FunctionModel &F : NewFunctions) {
     auto &Overloads = Functions[F.Name];
     // A later entry with the same arity replaces the earlier one, unless
@@ -560,6 +617,11 @@ llvm::Expected<std::shared_ptr<ApiModel>> ApiModel::builtin() {
   if (auto E = M->addJson(BuiltinModelText, "builtin cuda_api_model.json"))
     return std::move(E);
   return M;
+}
+
+const std::vector<KernelLaunch> *ApiModel::launchesOf(llvm::StringRef Kernel) const {
+  auto It = KernelLaunches.find(Kernel);
+  return It == KernelLaunches.end() ? nullptr : &It->second;
 }
 
 llvm::StringRef ApiModel::canonicalName(llvm::StringRef Name) {

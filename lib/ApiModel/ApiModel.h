@@ -23,6 +23,7 @@
 #include "llvm/Support/Error.h"
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace cgt {
@@ -234,6 +235,22 @@ struct FunctionModel {
   std::string Origin;
 };
 
+/// A launch of a kernel in another file (a project's summaries,
+/// "kernelLaunches"): the block shape the kernel runs with there, so that
+/// the kernel checks of the file defining it have a shape.
+struct KernelLaunch {
+  unsigned Block[3] = {1, 1, 1};
+  /// Bytes of dynamic shared memory; -1: not known.
+  long long DynamicSharedBytes = -1;
+  /// Where the launch is ("src/launch.cu:42"), for messages.
+  std::string At;
+  bool operator<(const KernelLaunch &O) const {
+    return std::tie(Block[0], Block[1], Block[2], DynamicSharedBytes, At) <
+           std::tie(O.Block[0], O.Block[1], O.Block[2], O.DynamicSharedBytes, O.At);
+  }
+  bool operator==(const KernelLaunch &O) const { return !(*this < O) && !(O < *this); }
+};
+
 class ApiModel {
 public:
   /// The model embedded in the binary.
@@ -267,6 +284,13 @@ public:
   /// summaries of C-style helpers give.
   static bool isPseudoStatusType(llvm::StringRef TypeName);
 
+  /// The launches in other files of the kernel `Kernel` ("ns::k", or
+  /// "k<64, true>" for an instantiation), or null; every file's, in order.
+  const std::vector<KernelLaunch> *launchesOf(llvm::StringRef Kernel) const;
+  const llvm::StringMap<std::vector<KernelLaunch>> &kernelLaunches() const {
+    return KernelLaunches;
+  }
+
   size_t numFunctions() const { return Functions.size(); }
   std::vector<const FunctionModel *> functions() const;
 
@@ -277,6 +301,7 @@ private:
   llvm::StringMap<std::vector<FunctionModel>> Functions;
   llvm::StringMap<ResourceKind> Kinds;
   llvm::StringMap<std::string> StatusTypes;
+  llvm::StringMap<std::vector<KernelLaunch>> KernelLaunches;
 };
 
 } // namespace cgt

@@ -230,6 +230,25 @@ std::string writeModelJson(const ModelDocument &D) {
     }
     Out += "\n  }";
   }
+  if (!D.KernelLaunches.empty()) {
+    Out += ",\n  \"kernelLaunches\": {";
+    bool First = true;
+    for (const auto &[Kernel, Launches] : D.KernelLaunches) {
+      Json List = Json::array();
+      for (const KernelLaunch &L : Launches) {
+        Json One = Json::object();
+        One["block"] = Json::array({L.Block[0], L.Block[1], L.Block[2]});
+        if (L.DynamicSharedBytes >= 0)
+          One["dynamicSharedBytes"] = L.DynamicSharedBytes;
+        if (!L.At.empty())
+          One["at"] = L.At;
+        List.push_back(One);
+      }
+      Out += std::string(First ? "" : ",") + "\n    " + Json(Kernel).dump() + ": " + List.dump();
+      First = false;
+    }
+    Out += "\n  }";
+  }
   Out += ",\n  \"functions\": [";
   for (size_t I = 0; I < D.Functions.size(); ++I)
     Out += std::string(I ? "," : "") + "\n    " + functionJson(D.Functions[I]).dump();

@@ -34,6 +34,8 @@ struct ModelDocument {
   /// to the source root), for `--shard` to deal units by cost; the model
   /// itself ignores them.
   std::map<std::string, double> UnitSeconds;
+  /// Kernel -> its launches in the project's files ("kernelLaunches").
+  std::map<std::string, std::vector<KernelLaunch>> KernelLaunches;
 };
 
 /// The JSON text of `D`, ending in a newline.

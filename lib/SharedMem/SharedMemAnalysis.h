@@ -50,6 +50,7 @@ namespace cgt::smem {
 enum class ShapeOrigin {
   Launch,       ///< a launch of the kernel in this TU with constant sizes
   Option,       ///< the BlockShapes option (launches in other files)
+  OtherFile,    ///< a launch in another file of the project (its summaries)
   LaunchBounds, ///< __launch_bounds__(M): a 1-D block of M threads assumed
   HardwareLimit ///< nothing known: blocks of up to 1024 threads
 };
@@ -74,9 +75,12 @@ struct LaunchConfig {
   /// The shape is the one the kernel runs with (a launch or the option), not
   /// an assumption.
   bool known() const {
-    return Origin == ShapeOrigin::Launch || Origin == ShapeOrigin::Option;
+    return Origin == ShapeOrigin::Launch || Origin == ShapeOrigin::Option ||
+           Origin == ShapeOrigin::OtherFile;
   }
   clang::SourceLocation Loc; ///< the launch, or the kernel for other origins
+  /// OtherFile: where that launch is ("src/launch.cu:42"), for the note.
+  std::string From;
   /// "block (32,8,1) and 1024 bytes of dynamic shared memory from this launch"
   std::string describe() const;
   /// "block (32,8,1)" (with ", 1024 bytes" of dynamic shared memory)
@@ -209,8 +213,19 @@ public:
   void setShapeOption(std::map<std::string, std::vector<BlockShape>> Shapes) {
     OptionShapes = std::move(Shapes);
   }
+  /// Launches of kernels in other files of the project, by kernelKey
+  /// (CrossFileLaunches.h): added to the launches of this file.
+  void setOtherFileLaunches(std::map<std::string, std::vector<LaunchConfig>> L) {
+    OtherFileLaunches = std::move(L);
+  }
   KernelReport analyze(const clang::FunctionDecl *Kernel,
                        const AnalysisOptions &Opts);
+  /// The constant launch shapes this file gives each kernel (canonical
+  /// declarations), from its own launches only.
+  const std::map<const clang::FunctionDecl *, std::vector<LaunchConfig>> &launchesInFile() {
+    indexLaunches();
+    return Launches;
+  }
 
 private:
   void indexLaunches();
@@ -239,6 +254,7 @@ private:
   std::map<const clang::FunctionDecl *, std::vector<LaunchConfig>> Launches;
   std::map<const clang::FunctionDecl *, unsigned> UnknownLaunches;
   std::map<std::string, std::vector<BlockShape>> OptionShapes;
+  std::map<std::string, std::vector<LaunchConfig>> OtherFileLaunches;
   std::map<const clang::FunctionDecl *, uint64_t> MaxDyn;
   std::map<const clang::FunctionDecl *, bool> InertKernels; ///< kernelIsInert's answers
 };

@@ -239,3 +239,53 @@ TEST(ApiModelWriter, SummaryEntriesRoundTrip) {
   OtherWrite.Writes[0].Field = "bias";
   EXPECT_FALSE(sameEntry(Init, OtherWrite));
 }
+
+TEST(ApiModelWriter, KernelLaunchesRoundTripAndAddUp) {
+  ModelDocument D;
+  KernelLaunch A;
+  A.Block[0] = 128;
+  A.At = "launch.cu:8";
+  KernelLaunch B;
+  B.Block[0] = 8;
+  B.Block[1] = 8;
+  B.DynamicSharedBytes = 1024;
+  D.KernelLaunches["fill<64>"] = {A};
+  D.KernelLaunches["ns::scale"] = {A, B};
+  std::string Text = writeModelJson(D);
+  ApiModel M;
+  llvm::Error E = M.addJson(Text, "summaries.json");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  ASSERT_NE(M.launchesOf("ns::scale"), nullptr);
+  EXPECT_EQ(*M.launchesOf("ns::scale"), (std::vector<KernelLaunch>{A, B}));
+  EXPECT_EQ(M.launchesOf("scale"), nullptr);
+  // A second file adds its launches; one already known is not repeated.
+  KernelLaunch C = A;
+  C.Block[0] = 256;
+  ModelDocument More;
+  More.KernelLaunches["ns::scale"] = {A, C};
+  E = M.addJson(writeModelJson(More), "more.json");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  EXPECT_EQ(*M.launchesOf("ns::scale"), (std::vector<KernelLaunch>{A, B, C}));
+  // Written back, the same bytes.
+  ModelDocument Back;
+  for (const auto &K : M.kernelLaunches())
+    Back.KernelLaunches[K.getKey().str()] = K.getValue();
+  ApiModel Again;
+  E = Again.addJson(writeModelJson(Back), "again.json");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  EXPECT_EQ(*Again.launchesOf("fill<64>"), (std::vector<KernelLaunch>{A}));
+}
+
+TEST(ApiModel, MalformedKernelLaunchesAreErrors) {
+  ApiModel M;
+  auto bad = [&](const std::string &Launches) {
+    return errorOf(M, std::string(R"({"version": 1, "kernelLaunches": )") + Launches + "}");
+  };
+  EXPECT_NE(bad("[]").find("kernelLaunches: expected an object"), std::string::npos);
+  EXPECT_NE(bad(R"({"k": {}})").find("kernelLaunches.k: expected an array"), std::string::npos);
+  EXPECT_NE(bad(R"({"k": [{"block": [0]}]})").find("kernelLaunches.k[0].block"), std::string::npos);
+  EXPECT_NE(bad(R"({"k": [{"block": [64, 64]}]})").find("more than 1024 threads"), std::string::npos);
+  EXPECT_NE(bad(R"({"k": [{"block": [64], "bytes": 4}]})").find("unknown key 'bytes'"), std::string::npos);
+  EXPECT_NE(bad(R"({"k": [{"block": [64], "dynamicSharedBytes": -4}]})").find("dynamicSharedBytes"), std::string::npos);
+  EXPECT_EQ(M.launchesOf("k"), nullptr);
+}

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/SharedMemAnalysis.h"
+#include "SharedMem/CrossFileLaunches.h"
 #include "SharedMem/Launch/LaunchIndex.h"
 #include "SharedMem/Launch/LaunchResolver.h"
 
@@ -189,6 +190,27 @@ pairedChoices(LaunchResolver &R, const Expr *KernelE,
   return Out;
 }
 
+/// A kernel's launches in other files (a project's summaries, by
+/// kernelKey), after those of this file; at most 16 in all, as there.
+void addOtherFileLaunches(const FunctionDecl *Kernel,
+                          const std::map<std::string, std::vector<LaunchConfig>> &Other,
+                          std::vector<LaunchConfig> &Out) {
+  if (Other.empty())
+    return;
+  auto It = Other.find(kernelKey(Kernel));
+  if (It == Other.end())
+    return;
+  for (LaunchConfig C : It->second) {
+    bool Seen = llvm::any_of(Out, [&](const LaunchConfig &O) {
+      return O.Block == C.Block && O.DynSharedBytes == C.DynSharedBytes;
+    });
+    if (Seen || Out.size() >= 16)
+      continue;
+    C.Loc = Kernel->getLocation();
+    Out.push_back(std::move(C));
+  }
+}
+
 bool isMaxDynSmemAttr(const Expr *E) {
   const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
   return D && D->getDecl()->getName() == "cudaFuncAttributeMaxDynamicSharedMemorySize";
@@ -209,6 +231,12 @@ std::string LaunchConfig::describe() const {
          << (DynFromAttribute ? " (cudaFuncSetAttribute)" : "");
     OS << (Origin == ShapeOrigin::Launch ? " from this launch"
                                          : " from the BlockShapes option");
+    break;
+  case ShapeOrigin::OtherFile:
+    OS << "block (" << Block.X << "," << Block.Y << "," << Block.Z << ")";
+    if (DynSharedBytes && *DynSharedBytes)
+      OS << " with " << *DynSharedBytes << " bytes of dynamic shared memory";
+    OS << " from its launch at " << (From.empty() ? "another file" : From);
     break;
   case ShapeOrigin::LaunchBounds:
     OS << "a 1-D block of " << Block.count()
@@ -443,9 +471,13 @@ SharedMemAnalyzer::configsFor(const FunctionDecl *Kernel) {
 std::vector<LaunchConfig>
 SharedMemAnalyzer::shapesFor(const FunctionDecl *Kernel) {
   indexLaunches();
+  std::vector<LaunchConfig> Found;
   auto It = Launches.find(Kernel->getCanonicalDecl());
-  if (It != Launches.end() && !It->second.empty())
-    return It->second;
+  if (It != Launches.end())
+    Found = It->second;
+  addOtherFileLaunches(Kernel, OtherFileLaunches, Found);
+  if (!Found.empty())
+    return Found;
   std::vector<LaunchConfig> Opt;
   for (const std::string &Name :
        {Kernel->getQualifiedNameAsString(), Kernel->getNameAsString()}) {

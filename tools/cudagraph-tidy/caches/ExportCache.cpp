@@ -116,13 +116,19 @@ std::string unitExportToJson(const UnitExport &U) {
   json Uses = json::object();
   for (const auto &[Name, Use] : U.CalleeUses)
     Uses[Name] = {Use.Args, Use.Opaque};
+  json Launches = json::object();
+  for (const auto &[Kernel, List] : U.KernelLaunches)
+    for (const KernelLaunch &L : List)
+      Launches[Kernel].push_back(
+          {L.Block[0], L.Block[1], L.Block[2], L.DynamicSharedBytes, L.At});
   return json{{"parsed", U.Parsed},        {"problem", U.Problem},
               {"callees", U.ExternalCallees}, {"calleeUses", Uses},
               {"ownCallees", U.InternalCallees},
               {"dependencies", U.Dependencies},
               {"absent", U.AbsentFiles},
               {"definitions", Defs},       {"groups", Texts},
-              {"seconds", U.Seconds}}
+              {"seconds", U.Seconds},       {"kernelLaunches", Launches},
+              {"definedKernels", U.DefinedKernels}}
       .dump();
 }
 
@@ -138,6 +144,16 @@ bool unitExportFromJson(const std::string &Text, const ApiModel &Base, UnitExpor
     Out.Dependencies = J.at("dependencies").get<std::vector<std::string>>();
     Out.AbsentFiles = J.at("absent").get<std::vector<std::string>>();
     Out.Seconds = J.value("seconds", 0.0); // absent in entries stored before it
+    for (const auto &[Kernel, List] : J.at("kernelLaunches").items())
+      for (const json &L : List) {
+        KernelLaunch K;
+        for (unsigned D = 0; D < 3; ++D)
+          K.Block[D] = L.at(D).get<unsigned>();
+        K.DynamicSharedBytes = L.at(3).get<long long>();
+        K.At = L.at(4).get<std::string>();
+        Out.KernelLaunches[Kernel].push_back(std::move(K));
+      }
+    Out.DefinedKernels = J.at("definedKernels").get<std::set<std::string>>();
     std::vector<ApiModel> Groups;
     for (const json &T : J.at("groups")) {
       Groups.push_back(Base);

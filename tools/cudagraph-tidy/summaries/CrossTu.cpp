@@ -424,6 +424,9 @@ void CrossTuRun::printStats() const {
                  << " unit exports parsed (" << Both << " with the unit's checks), "
                  << Summaries.Replayed << " replayed from the cache"
                  << (Summaries.Converged ? "" : "; not converged") << "\n";
+    if (Summaries.KernelLaunches)
+      llvm::errs() << "cross-file summaries: " << Summaries.KernelLaunches
+                   << " launch shapes of kernels defined in another file\n";
     llvm::errs() << "translation unit parses: " << Both + Alone + Checks << " ("
                  << Both << " checks and summaries in one, " << Alone
                  << " summaries alone, " << Checks << " checks alone)\n";

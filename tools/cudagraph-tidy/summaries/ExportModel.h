@@ -88,6 +88,8 @@ struct ProjectSummaries {
   /// because the costs differ from run to run and AllEntries keys caches.
   std::string Artifact;
   unsigned Entries = 0, Passes = 0;
+  /// Launches of kernels defined in another unit than the launch's.
+  unsigned KernelLaunches = 0;
   bool Converged = true;
   std::vector<std::string> Conflicts; ///< names left out, for --stats
   unsigned Parsed = 0, Replayed = 0;  ///< unit exports computed / from the cache

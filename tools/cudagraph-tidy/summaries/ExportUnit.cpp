@@ -13,6 +13,7 @@
 #include "run/ReadFiles.h"
 #include "run/ResourceDir.h"
 #include "Lifetime/LifetimeAnalysis.h"
+#include "SharedMem/CrossFileLaunches.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -25,6 +26,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
@@ -208,6 +210,38 @@ void addCallUse(const CallExpr *C, bool Twice, ArgumentContext &A, CalleeUse &Us
       Use.Args |= uint64_t(1) << I;
 }
 
+/// `Loc`'s file as the export names files ("doc", "at"): as the compile
+/// named it, made absolute there, relative to the source root when under
+/// it (a Bear database's `src/x.cu`: one name whichever directory the
+/// driver runs from), and its line.
+std::string placeOf(SourceLocation Loc, const SourceManager &SM, const FileNamer &Names) {
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (P.isInvalid())
+    return ":0";
+  llvm::SmallString<256> Path(P.getFilename());
+  SM.getFileManager().makeAbsolutePath(Path);
+  return Names.name(Path) + ":" + std::to_string(P.getLine());
+}
+
+/// The unit's end of launch shapes across files: the launches of kernels
+/// defined elsewhere, and the kernels it defines.
+void addKernelLaunches(ASTContext &Ctx, const FileNamer &Names, UnitExport &Out) {
+  smem::CrossFileKernels K = smem::crossFileKernels(Ctx);
+  Out.DefinedKernels = std::move(K.Defined);
+  for (const smem::FileLaunch &L : K.Launches) {
+    KernelLaunch E;
+    E.Block[0] = L.Config.Block.X;
+    E.Block[1] = L.Config.Block.Y;
+    E.Block[2] = L.Config.Block.Z;
+    if (L.Config.DynSharedBytes)
+      E.DynamicSharedBytes = static_cast<long long>(*L.Config.DynSharedBytes);
+    E.At = placeOf(L.Config.Loc, Ctx.getSourceManager(), Names);
+    std::vector<KernelLaunch> &V = Out.KernelLaunches[L.Kernel];
+    if (std::find(V.begin(), V.end(), E) == V.end())
+      V.push_back(std::move(E));
+  }
+}
+
 class ExportConsumer : public ASTConsumer {
 public:
   ExportConsumer(const ApiModel &Model, const ApiModel &Base, const FileNamer &Names,
@@ -245,6 +279,7 @@ public:
       } else {
         Out.InternalCallees.insert(F->getQualifiedNameAsString());
       }
+    addKernelLaunches(Ctx, Names, Out);
   }
 
 private:
@@ -261,15 +296,9 @@ private:
     M.Signature = parameterSignature(FD);
     M.Origin.clear();
     M.UnlistedArgsEscape = true;
-    PresumedLoc Loc = SM.getPresumedLoc(SM.getExpansionLoc(FD->getLocation()));
-    // Named as the compile named it, relative to its directory (a Bear
-    // database's `src/x.cu`): made absolute there, so that a file has one
-    // name whichever directory the driver runs from.
-    llvm::SmallString<256> Path(Loc.isValid() ? Loc.getFilename() : "");
-    if (Loc.isValid())
-      SM.getFileManager().makeAbsolutePath(Path);
-    std::string File = Loc.isValid() ? Names.name(Path) : "";
-    M.Doc = "summary of " + File + ":" + std::to_string(Loc.isValid() ? Loc.getLine() : 0);
+    std::string Place = placeOf(FD->getLocation(), SM, Names);
+    std::string File = Place.substr(0, Place.rfind(':'));
+    M.Doc = "summary of " + Place;
     // A status type the reader of the file may not know (one named in a
     // user's model file is declared there): zero is success all the same.
     if (!M.StatusType.empty() && !Model.isStatusType(M.StatusType) &&

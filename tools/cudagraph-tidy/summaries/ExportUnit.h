@@ -49,6 +49,9 @@ struct CalleeUse {
   bool Opaque = false;
 };
 
+/// Kernel (kernelKey) -> its launches with constant block shapes.
+using KernelLaunchMap = std::map<std::string, std::vector<KernelLaunch>>;
+
 struct UnitExport {
   bool Parsed = true;
   std::string Problem;
@@ -63,6 +66,13 @@ struct UnitExport {
   /// these names would be applied instead of its body (ExportModel.cpp
   /// keeps a parse's result only when the entries it was given name none).
   std::set<std::string> InternalCallees;
+  /// Launches in this unit, with constant block shapes, of kernels it
+  /// declares and does not define, by kernel (lib/SharedMem/
+  /// CrossFileLaunches.h): the units that define them are given them.
+  KernelLaunchMap KernelLaunches;
+  /// The kernels it defines: it is given their launches in other units,
+  /// and parsed again when those change.
+  std::set<std::string> DefinedKernels;
   /// Every file the parse read, by absolute path (ReadFiles.h), and the
   /// paths it looked for and did not find.
   std::vector<std::string> Dependencies, AbsentFiles;
