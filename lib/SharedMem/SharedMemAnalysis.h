@@ -79,6 +79,9 @@ struct LaunchConfig {
            Origin == ShapeOrigin::OtherFile;
   }
   clang::SourceLocation Loc; ///< the launch, or the kernel for other origins
+  /// Launch: the outermost call on the launch's call path (the call of the
+  /// launch wrapper), the launch itself when it is in no wrapper.
+  clang::SourceLocation Caller;
   /// OtherFile: where that launch is ("src/launch.cu:42"), for the note.
   std::string From;
   /// "block (32,8,1) and 1024 bytes of dynamic shared memory from this launch"

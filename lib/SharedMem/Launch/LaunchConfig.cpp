@@ -284,13 +284,14 @@ void SharedMemAnalyzer::indexLaunches() {
 
   using Form = LaunchForm;
   auto add = [&](const FunctionDecl *K, const BlockShape &S,
-                 std::optional<uint64_t> Bytes, SourceLocation Loc) {
+                 std::optional<uint64_t> Bytes, SourceLocation Loc, const CallPath &P) {
     if (S.count() == 0 || S.count() > 1024)
       return;
     LaunchConfig C;
     C.Block = S;
     C.Origin = ShapeOrigin::Launch;
     C.Loc = Loc;
+    C.Caller = P.Frames.empty() ? Loc : P.Frames.back().Site->getBeginLoc();
     C.DynSharedBytes = Bytes;
     auto &V = Launches[K->getCanonicalDecl()];
     for (const LaunchConfig &O : V)
@@ -374,7 +375,7 @@ void SharedMemAnalyzer::indexLaunches() {
           for (auto &[K, Sh] : pairedChoices(R, KC->getCallee(), Cfg->getArg(1), P)) {
             AllKernels.insert(K);
             for (const auto &B : Bytes) {
-              add(K, Sh, B, Loc);
+              add(K, Sh, B, Loc, P);
               AnyShape = true;
             }
           }
@@ -442,7 +443,7 @@ void SharedMemAnalyzer::indexLaunches() {
       for (const FunctionDecl *K : Ks)
         for (const BlockShape &Sh : Shapes)
           for (const auto &B : Bytes) {
-            add(K, Sh, B, Loc);
+            add(K, Sh, B, Loc, P);
             AnyShape = true;
           }
     }

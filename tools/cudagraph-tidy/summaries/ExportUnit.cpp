@@ -235,7 +235,10 @@ void addKernelLaunches(ASTContext &Ctx, const FileNamer &Names, UnitExport &Out)
     E.Block[2] = L.Config.Block.Z;
     if (L.Config.DynSharedBytes)
       E.DynamicSharedBytes = static_cast<long long>(*L.Config.DynSharedBytes);
-    E.At = placeOf(L.Config.Loc, Ctx.getSourceManager(), Names);
+    // Where the reader of the note looks: the call of the launch wrapper
+    // (GROMACS's launchGpuKernel), not the cudaLaunchKernel inside it.
+    SourceLocation At = L.Config.Caller.isValid() ? L.Config.Caller : L.Config.Loc;
+    E.At = placeOf(At, Ctx.getSourceManager(), Names);
     std::vector<KernelLaunch> &V = Out.KernelLaunches[L.Kernel];
     if (std::find(V.begin(), V.end(), E) == V.end())
       V.push_back(std::move(E));

@@ -27,3 +27,11 @@ __global__ void unused(float *out) {
   __syncthreads();
   out[0] = t[0];
 }
+
+// Launched through a wrapper in launch.cu: the note names the wrapper's call.
+__global__ void wide(float *out) {
+  __shared__ float w[32];
+  w[threadIdx.x] = out[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = w[31 - threadIdx.x % 32];
+}

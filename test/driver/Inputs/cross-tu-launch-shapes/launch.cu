@@ -9,3 +9,14 @@ void run(float *d, cudaStream_t s) {
   fill<64><<<1, 64, 0, s>>>(d);
   fill<128><<<1, 128, 0, s>>>(d);
 }
+
+__global__ void wide(float *out);
+
+template <typename... Args>
+void launch(void (*kernel)(Args...), dim3 block, cudaStream_t s, Args... args) {
+  kernel<<<1, block, 0, s>>>(args...);
+}
+
+void runWide(float *d, cudaStream_t s) {
+  launch(wide, dim3(64), s, d);
+}
