@@ -488,19 +488,26 @@ private:
 
   /// The kernels unit `I` defines whose launches in other units changed
   /// since its last parse: its checks judge them under those shapes (an
-  /// export alone does not depend on them).
+  /// export alone does not depend on them). One line for the unit, naming
+  /// the first kernel: GROMACS's kernel units define dozens each.
   void launchChanges(size_t I, std::vector<std::string> &Why) const {
     static const KernelLaunchMap None;
     const KernelLaunchMap &Before = LaunchesWith[I] ? *LaunchesWith[I] : None;
     KernelLaunchMap Was = launchesOf(Before, Units[I].DefinedKernels);
     KernelLaunchMap Now = launchesOf(CurrentLaunches, Units[I].DefinedKernels);
+    if (Was == Now)
+      return;
+    std::vector<std::string> Changed;
     for (const auto &[Kernel, List] : Now)
       if (auto It = Was.find(Kernel); It == Was.end() || It->second != List)
-        Why.push_back("kernel '" + Kernel + "': launches in other files " +
-                      (It == Was.end() ? "appeared" : "changed"));
+        Changed.push_back("'" + Kernel + "'" + (It == Was.end() ? " appeared" : " changed"));
     for (const auto &[Kernel, List] : Was)
       if (!Now.count(Kernel))
-        Why.push_back("kernel '" + Kernel + "': launches in other files went away");
+        Changed.push_back("'" + Kernel + "' went away");
+    std::string More = Changed.size() > 1
+                           ? " (and " + std::to_string(Changed.size() - 1) + " more kernels)"
+                           : "";
+    Why.push_back("launches in other files of kernel " + Changed.front() + More);
   }
 
   /// The entries a parse applies, in the forms the parse needs: the map
