@@ -32,6 +32,12 @@
 // database) is left out: a call could not tell which it reaches. Every definition
 // counts for that, the ones with no effect too.
 //
+// Launch shapes cross files the same way (lib/SharedMem/CrossFileLaunches.h):
+// each unit's launches of kernels it does not define are united by kernel
+// (mergeLaunches), a unit parsed with its checks is given the launches of
+// the kernels it defines, and is parsed again when those changed
+// (launchChanges); exports do not depend on them.
+//
 // The result does not depend on --jobs or on the order threads finish: each
 // unit's result is stored at its index and merged in input order, entries
 // are sorted, and their "doc" names files relative to the source root; in
