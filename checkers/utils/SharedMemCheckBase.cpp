@@ -73,16 +73,19 @@ cgt::smem::LaunchConfig configOf(const cgt::KernelLaunch &L) {
 }
 } // namespace
 
-std::map<std::string, std::vector<cgt::smem::LaunchConfig>>
-SharedMemCheckBase::otherFileLaunches(const std::string &ModelFiles) {
-  std::map<std::string, std::vector<cgt::smem::LaunchConfig>> Out;
+std::shared_ptr<const cgt::ApiModel>
+SharedMemCheckBase::loadModel(const std::string &ModelFiles) {
   std::string Error;
   std::shared_ptr<const cgt::ApiModel> Model = loadApiModel(ModelFiles, Error);
   if (!Error.empty())
     configurationDiag("%0", DiagnosticIDs::Error) << Error;
-  if (!Model)
-    return Out;
-  for (const auto &Kernel : Model->kernelLaunches())
+  return Model;
+}
+
+std::map<std::string, std::vector<cgt::smem::LaunchConfig>>
+SharedMemCheckBase::otherFileLaunches(const cgt::ApiModel &Model) {
+  std::map<std::string, std::vector<cgt::smem::LaunchConfig>> Out;
+  for (const auto &Kernel : Model.kernelLaunches())
     for (const cgt::KernelLaunch &L : Kernel.getValue())
       Out[Kernel.getKey().str()].push_back(configOf(L));
   return Out;
@@ -99,7 +102,10 @@ void SharedMemCheckBase::check(const MatchFinder::MatchResult &Result) {
     if (!A) {
       A = std::make_shared<cgt::smem::SharedMemAnalyzer>(*Result.Context);
       A->setShapeOption(BlockShapes);
-      A->setOtherFileLaunches(otherFileLaunches(ModelFiles));
+      if (std::shared_ptr<const cgt::ApiModel> Model = loadModel(ModelFiles)) {
+        A->setOtherFileLaunches(otherFileLaunches(*Model));
+        A->setApiModel(std::move(Model));
+      }
     }
     Analyzer = A;
     AnalyzerCtx = Result.Context;

@@ -14,19 +14,24 @@
 // A kernel launched in another file of the project gets that launch's
 // block shape from the project's summaries (the API model's
 // "kernelLaunches", lib/SharedMem/CrossFileLaunches.h), read from the same
-// files as the lifetime checks' model (ModelFiles.h).
+// files as the lifetime checks' model (ModelFiles.h). So are the data the
+// host folds read: the constant fields of API structs (`prop.warpSize`) and
+// the return values of functions defined in other files, from which a block
+// size may be computed (lib/SharedMem/Launch/CallResults.cpp).
 //
 // Options (both checks)
 //   BlockShapes (''): block shapes of kernels launched in other files,
 //     `'kernel=32x8;other=256,128x2'` (names plain or qualified).
 //   ApiModelFiles, ProjectSummaries (global, as for the lifetime checks):
-//     where the launches in other files are read from.
+//     where the launches in other files, the constant fields and the return
+//     values are read from.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_CHECKERS_SHAREDMEMCHECKBASE_H
 #define CUDAGRAPH_TIDY_CHECKERS_SHAREDMEMCHECKBASE_H
 
 #include "OptionParsing.h"
+#include "ApiModel/ApiModel.h"
 #include "SharedMem/SharedMemAnalysis.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include <map>
@@ -79,10 +84,12 @@ private:
   void flush();
   std::shared_ptr<cgt::smem::SharedMemAnalyzer> Analyzer;
   ASTContext *AnalyzerCtx = nullptr;
-  /// The launches in other files the model files carry, by kernel; reports
-  /// a model file that does not load.
-  std::map<std::string, std::vector<cgt::smem::LaunchConfig>>
-  otherFileLaunches(const std::string &ModelFiles);
+  /// The API model of the model files (launches in other files, constant
+  /// fields, return values); reports a model file that does not load.
+  std::shared_ptr<const cgt::ApiModel> loadModel(const std::string &ModelFiles);
+  /// The launches in other files the model carries, by kernel.
+  static std::map<std::string, std::vector<cgt::smem::LaunchConfig>>
+  otherFileLaunches(const cgt::ApiModel &Model);
   std::string BlockShapesText;
   std::string ApiModelFiles;
   bool ProjectSummaries;

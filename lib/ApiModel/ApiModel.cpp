@@ -23,7 +23,9 @@
 //                      "streamOrder": { "role": "enqueue", "stream": 4,
 //                                       "memory": [0, 1], "flags": 2, "bit": 1,
 //                                       "synchronous": false },
-//                      "unlistedArgsEscape": true, "doc": "..." } ],
+//                      "unlistedArgsEscape": true, "returnValues": [32],
+//                      "doc": "..." } ],
+//     "constantFields": { "cudaDeviceProp::warpSize": 32 },
 //     "kernelLaunches": { "ns::kernel<64>": [ { "block": [8, 8, 1],
 //                                               "dynamicSharedBytes": 1024,
 //                                               "at": "src/launch.cu:42" } ] } }
@@ -136,6 +138,48 @@ public:
     return llvm::Error::success();
   }
 
+  /// "returnValues": [32] or [128, 256], sorted and unique once read.
+  llvm::Error readReturnValues(const json &F, const std::string &Where,
+                               std::vector<long long> &Out) const {
+    auto It = F.find("returnValues");
+    if (It == F.end())
+      return llvm::Error::success();
+    if (!It->is_array() || It->empty() || It->size() > FunctionModel::MaxReturnValues)
+      return error(Where + ".returnValues",
+                   "expected an array of 1 to " + std::to_string(FunctionModel::MaxReturnValues) +
+                       " integers");
+    for (const json &V : *It) {
+      if (!V.is_number_integer())
+        return error(Where + ".returnValues",
+                     "expected an array of 1 to " + std::to_string(FunctionModel::MaxReturnValues) +
+                         " integers");
+      Out.push_back(V.get<long long>());
+    }
+    llvm::sort(Out);
+    Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+    return llvm::Error::success();
+  }
+
+  /// "constantFields": { "cudaDeviceProp::warpSize": 32 }; a later file's
+  /// value replaces an earlier one's.
+  llvm::Error readConstantFields(const json &Doc, llvm::StringMap<long long> &Out) const {
+    auto It = Doc.find("constantFields");
+    if (It == Doc.end())
+      return llvm::Error::success();
+    if (!It->is_object())
+      return error("constantFields", "expected an object of \"Struct::field\": integer");
+    for (auto F = It->begin(); F != It->end(); ++F) {
+      llvm::StringRef Name = F.key();
+      auto [Struct, Field] = Name.rsplit("::");
+      if (Struct.empty() || Field.empty() || Field.contains(':'))
+        return error("constantFields." + F.key(), "expected a name \"Struct::field\"");
+      if (!F.value().is_number_integer())
+        return error("constantFields." + F.key(), "expected an integer");
+      Out[Name] = F.value().get<long long>();
+    }
+    return llvm::Error::success();
+  }
+
   /// "kernelLaunches": the block shapes kernels are launched with in other
   /// files (a project's summaries); appended to those of earlier files.
   llvm::Error readLaunches(const json &Doc,
@@ -226,7 +270,7 @@ public:
                              "legalInRelaxedCaptureOnOtherStream",
                              "captureMode", "autoFreeOnLaunch", "intoGraph", "queriesCapture",
                              "captureStatusOut", "streamOrder",
-                             "unlistedArgsEscape", "doc", "signature"}))
+                             "unlistedArgsEscape", "returnValues", "doc", "signature"}))
       return E;
     if (auto E = readString(F, "name", Path, Out.Name, true))
       return E;
@@ -261,6 +305,8 @@ public:
     if (auto E = readBool(F, "queriesCapture", Where, Out.QueriesCapture))
       return E;
     if (auto E = readBool(F, "unlistedArgsEscape", Where, Out.UnlistedArgsEscape))
+      return E;
+    if (auto E = readReturnValues(F, Where, Out.ReturnValues))
       return E;
     if (auto E = readString(F, "doc", Where, Out.Doc, false))
       return E;
@@ -536,7 +582,7 @@ llvm::Error ApiModel::addJson(llvm::StringRef Text, llvm::StringRef SourceName) 
   }
   if (auto E = R.expectKeys(Doc, "(document)",
                             {"version", "statusTypes", "kinds", "functions", "doc",
-                             "unitSeconds", "kernelLaunches"}))
+                             "unitSeconds", "kernelLaunches", "constantFields"}))
     return E;
   // A summaries artifact's costs per unit (ApiModelWriter.h): checked here,
   // read by the driver's --shard, not part of the model.
@@ -567,6 +613,9 @@ llvm::Error ApiModel::addJson(llvm::StringRef Text, llvm::StringRef SourceName) 
   llvm::StringMap<std::vector<KernelLaunch>> NewLaunches = KernelLaunches;
   if (auto E = R.readLaunches(Doc, NewLaunches))
     return E;
+  llvm::StringMap<long long> NewFields = ConstantFields;
+  if (auto E = R.readConstantFields(Doc, NewFields))
+    return E;
   std::vector<FunctionModel> NewFunctions;
   if (auto It = Doc.find("functions"); It != Doc.end()) {
     if (!It->is_array())
@@ -590,6 +639,7 @@ llvm::Error ApiModel::addJson(llvm::StringRef Text, llvm::StringRef SourceName) 
   Kinds = std::move(NewKinds);
   StatusTypes = std::move(NewStatus);
   KernelLaunches = std::move(NewLaunches);
+  ConstantFields = std::move(NewFields);
   for (FunctionModel &F : NewFunctions) {
     auto &Overloads = Functions[F.Name];
     // A later entry with the same arity replaces the earlier one, unless
@@ -617,6 +667,13 @@ llvm::Expected<std::shared_ptr<ApiModel>> ApiModel::builtin() {
   if (auto E = M->addJson(BuiltinModelText, "builtin cuda_api_model.json"))
     return std::move(E);
   return M;
+}
+
+std::optional<long long> ApiModel::constantField(llvm::StringRef QualifiedField) const {
+  auto It = ConstantFields.find(QualifiedField);
+  if (It == ConstantFields.end())
+    return std::nullopt;
+  return It->second;
 }
 
 const std::vector<KernelLaunch> *ApiModel::launchesOf(llvm::StringRef Kernel) const {

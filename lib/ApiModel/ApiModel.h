@@ -22,6 +22,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -228,6 +229,13 @@ struct FunctionModel {
   /// (summaries of a function's body: an effect the summary cannot
   /// express, such as storing the handle elsewhere, is not "untouched").
   bool UnlistedArgsEscape = false;
+  /// The integers a call may return, every one of them ("returnValues"):
+  /// a project's summary of `int warpSizeOf(int dev) { ... return
+  /// prop.warpSize; }`, so that a block shape computed from the call in
+  /// another file folds (lib/SharedMem/Launch/LaunchResolver.h). Empty:
+  /// not known.
+  std::vector<long long> ReturnValues;
+  static constexpr size_t MaxReturnValues = 16;
   /// Free text for readers of the file ("doc"): for exported summaries, the
   /// definition they summarise.
   std::string Doc;
@@ -291,6 +299,12 @@ public:
     return KernelLaunches;
   }
 
+  /// The value a field of an API struct has on every device the CUDA
+  /// version supports ("constantFields": "cudaDeviceProp::warpSize" is 32),
+  /// or none.
+  std::optional<long long> constantField(llvm::StringRef QualifiedField) const;
+  const llvm::StringMap<long long> &constantFields() const { return ConstantFields; }
+
   size_t numFunctions() const { return Functions.size(); }
   std::vector<const FunctionModel *> functions() const;
 
@@ -302,6 +316,7 @@ private:
   llvm::StringMap<ResourceKind> Kinds;
   llvm::StringMap<std::string> StatusTypes;
   llvm::StringMap<std::vector<KernelLaunch>> KernelLaunches;
+  llvm::StringMap<long long> ConstantFields;
 };
 
 } // namespace cgt

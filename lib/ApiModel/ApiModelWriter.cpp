@@ -171,6 +171,8 @@ Json functionJson(const FunctionModel &F) {
     J["statusOut"] = {{"arg", argValue(F.StatusOutArg)}, {"field", F.StatusOutField}};
   if (F.ReturnsLastStatus)
     J["returnsLastStatus"] = true;
+  if (!F.ReturnValues.empty())
+    J["returnValues"] = F.ReturnValues;
   if (F.ReleasesAll)
     J["releasesAll"] = true;
   if (!F.LegalDuringCapture)
@@ -287,12 +289,12 @@ bool sameEntry(const FunctionModel &A, const FunctionModel &B) {
                   A.ReturnsLastStatus, A.ReleasesAll, A.LegalDuringCapture, A.CaptureNote,
                   A.LegalInRelaxedCapture, A.LegalInRelaxedCaptureOnOtherStream, A.QueriesCapture, A.CaptureStatusOutArg, A.Capture, A.StreamArg,
                   A.IntoGraphArg, A.CaptureModeArg, A.RelaxedCaptureMode, A.AutoFreeArg,
-                  A.AutoFreeBit, A.NoAutoFree, A.UnlistedArgsEscape, A.Doc) ==
+                  A.AutoFreeBit, A.NoAutoFree, A.UnlistedArgsEscape, A.ReturnValues, A.Doc) ==
              std::tie(B.Name, B.NumParams, B.StatusType, B.StatusOutArg, B.StatusOutField,
                       B.ReturnsLastStatus, B.ReleasesAll, B.LegalDuringCapture, B.CaptureNote,
                       B.LegalInRelaxedCapture, B.LegalInRelaxedCaptureOnOtherStream, B.QueriesCapture, B.CaptureStatusOutArg, B.Capture, B.StreamArg,
                       B.IntoGraphArg, B.CaptureModeArg, B.RelaxedCaptureMode, B.AutoFreeArg,
-                      B.AutoFreeBit, B.NoAutoFree, B.UnlistedArgsEscape, B.Doc);
+                      B.AutoFreeBit, B.NoAutoFree, B.UnlistedArgsEscape, B.ReturnValues, B.Doc);
 }
 
 } // namespace cgt

@@ -50,7 +50,8 @@ struct CrossFileKernels {
   /// outside system headers (instantiations included).
   std::set<std::string> Defined;
 };
-CrossFileKernels crossFileKernels(clang::ASTContext &Ctx);
+/// `Model` (may be null): the data the host folds read (setApiModel).
+CrossFileKernels crossFileKernels(clang::ASTContext &Ctx, const ApiModel *Model);
 
 } // namespace cgt::smem
 

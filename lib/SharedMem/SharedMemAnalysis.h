@@ -45,6 +45,10 @@
 #include <string>
 #include <vector>
 
+namespace cgt {
+class ApiModel;
+}
+
 namespace cgt::smem {
 
 enum class ShapeOrigin {
@@ -221,6 +225,10 @@ public:
   void setOtherFileLaunches(std::map<std::string, std::vector<LaunchConfig>> L) {
     OtherFileLaunches = std::move(L);
   }
+  /// The API model whose data the host folds read: "constantFields"
+  /// (`prop.warpSize`) and the "returnValues" of functions defined in
+  /// other files (a project's summaries). Null: neither.
+  void setApiModel(std::shared_ptr<const ApiModel> M) { Model = std::move(M); }
   KernelReport analyze(const clang::FunctionDecl *Kernel,
                        const AnalysisOptions &Opts);
   /// The constant launch shapes this file gives each kernel (canonical
@@ -258,6 +266,7 @@ private:
   std::map<const clang::FunctionDecl *, unsigned> UnknownLaunches;
   std::map<std::string, std::vector<BlockShape>> OptionShapes;
   std::map<std::string, std::vector<LaunchConfig>> OtherFileLaunches;
+  std::shared_ptr<const ApiModel> Model;
   std::map<const clang::FunctionDecl *, uint64_t> MaxDyn;
   std::map<const clang::FunctionDecl *, bool> InertKernels; ///< kernelIsInert's answers
 };

@@ -216,3 +216,39 @@ static void runTiles(float *g, int bs) {
     tiles<16><<<1, bs * bs>>>(g);
 }
 void runTilesMain(float *g) { runTiles(g, 16); }
+
+// 10. A block size returned by a function of this file: its return
+//     statements fold with its parameters bound to the call's arguments,
+//     and `prop.warpSize` is 32 on every device (the API model's
+//     "constantFields"). A function whose value depends on what it does
+//     not fold gives nothing.
+static int warpSizeOf(int device) {
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, device);
+  return prop.warpSize;
+}
+static int warpsOf(int warps) { return warps * warpSizeOf(0); }
+static int fromDevice(int device) {
+  int threads = 0;
+  cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerBlock, device);
+  return threads;
+}
+__global__ void returned(float *g) {
+  __shared__ float s[64];
+  s[threadIdx.x] = g[threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: __shared__ array 's' is indexed out of bounds: the index reaches 255 but the array has 64 elements [cudagraph-shared-index-overflow]
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch, threads 64-255 (192 threads) go out of bounds
+}
+__global__ void returnedFits(float *g) {
+  __shared__ float s[64];
+  s[threadIdx.x] = g[threadIdx.x];
+}
+__global__ void returnedUnknown(float *g) {
+  __shared__ float s[64];
+  s[threadIdx.x] = g[threadIdx.x];
+}
+void runReturned(float *g) {
+  returned<<<1, warpsOf(8)>>>(g);
+  returnedFits<<<1, warpsOf(2)>>>(g);
+  returnedUnknown<<<1, fromDevice(0)>>>(g);
+}

@@ -289,3 +289,65 @@ TEST(ApiModel, MalformedKernelLaunchesAreErrors) {
   EXPECT_NE(bad(R"({"k": [{"block": [64], "dynamicSharedBytes": -4}]})").find("dynamicSharedBytes"), std::string::npos);
   EXPECT_EQ(M.launchesOf("k"), nullptr);
 }
+
+TEST(ApiModelWriter, ReturnValuesRoundTripSortedAndCompared) {
+  ApiModel M;
+  llvm::Error E = M.addJson(
+      R"({"version": 1, "functions": [{"name": "ns::rows", "params": 1, "returnValues": [8, 4, 8]}]})",
+      "user.json");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  const FunctionModel *F = M.lookup("ns::rows", 1);
+  ASSERT_NE(F, nullptr);
+  EXPECT_EQ(F->ReturnValues, (std::vector<long long>{4, 8})); // sorted, once each
+  ModelDocument D;
+  D.Functions.push_back(*F);
+  ApiModel Again;
+  E = Again.addJson(writeModelJson(D), "again.json");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  ASSERT_NE(Again.lookup("ns::rows", 1), nullptr);
+  EXPECT_EQ(Again.lookup("ns::rows", 1)->ReturnValues, F->ReturnValues);
+  // Entries that return other values differ: the passes parse callers again.
+  FunctionModel Other = *F;
+  Other.ReturnValues = {4};
+  EXPECT_FALSE(sameEntry(*F, Other));
+  Other.ReturnValues = F->ReturnValues;
+  Other.Origin = F->Origin;
+  EXPECT_TRUE(sameEntry(*F, Other));
+}
+
+TEST(ApiModel, ConstantFieldsLaterFileWins) {
+  auto Builtin = ApiModel::builtin();
+  ASSERT_TRUE(bool(Builtin)) << llvm::toString(Builtin.takeError());
+  EXPECT_EQ((*Builtin)->constantField("cudaDeviceProp::warpSize"), 32);
+  EXPECT_EQ((*Builtin)->constantField("cudaDeviceProp::maxThreadsPerBlock"), std::nullopt);
+  ApiModel M;
+  llvm::Error E = M.addJson(R"({"version": 1, "constantFields": {"hip::Prop::warpSize": 64}})", "a.json");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  E = M.addJson(R"({"version": 1, "constantFields": {"hip::Prop::warpSize": 32}})", "b.json");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  EXPECT_EQ(M.constantField("hip::Prop::warpSize"), 32);
+}
+
+TEST(ApiModel, MalformedReturnValuesAndConstantFieldsAreErrors) {
+  ApiModel M;
+  auto fn = [&](const std::string &Values) {
+    return errorOf(M, R"({"version": 1, "functions": [{"name": "f", "returnValues": )" + Values +
+                          "}]}");
+  };
+  EXPECT_NE(fn("[]").find("functions[0] (f).returnValues: expected an array of 1 to 16 integers"),
+            std::string::npos);
+  EXPECT_NE(fn("[1.5]").find("returnValues"), std::string::npos);
+  EXPECT_NE(fn("32").find("returnValues"), std::string::npos);
+  EXPECT_NE(fn("[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17]").find("returnValues"),
+            std::string::npos);
+  auto field = [&](const std::string &Fields) {
+    return errorOf(M, R"({"version": 1, "constantFields": )" + Fields + "}");
+  };
+  EXPECT_NE(field("[]").find("constantFields: expected an object"), std::string::npos);
+  EXPECT_NE(field(R"({"warpSize": 32})").find("constantFields.warpSize: expected a name"),
+            std::string::npos);
+  EXPECT_NE(field(R"({"P::warpSize": "32"})").find("constantFields.P::warpSize: expected an integer"),
+            std::string::npos);
+  EXPECT_EQ(M.constantField("P::warpSize"), std::nullopt); // a bad file changes nothing
+  EXPECT_EQ(M.lookup("f", 0), nullptr);
+}

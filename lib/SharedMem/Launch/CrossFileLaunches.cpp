@@ -56,7 +56,7 @@ std::string kernelKey(const FunctionDecl *Kernel) {
   return OS.str();
 }
 
-CrossFileKernels crossFileKernels(ASTContext &Ctx) {
+CrossFileKernels crossFileKernels(ASTContext &Ctx, const ApiModel *Model) {
   KernelDecls K(Ctx.getSourceManager());
   K.TraverseDecl(Ctx.getTranslationUnitDecl());
   CrossFileKernels Out;
@@ -65,6 +65,8 @@ CrossFileKernels crossFileKernels(ASTContext &Ctx) {
   if (K.Undefined.empty())
     return Out;
   SharedMemAnalyzer A(Ctx);
+  // Not owned: the caller's model outlives the analyser.
+  A.setApiModel(std::shared_ptr<const ApiModel>(std::shared_ptr<const ApiModel>(), Model));
   for (const auto &[Kernel, Configs] : A.launchesInFile())
     if (K.Undefined.count(Kernel))
       for (const LaunchConfig &C : Configs)

@@ -14,8 +14,13 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace cgt::smem {
+
+/// The expressions the return statements of `F`'s definition give back
+/// (none without a body here); lambdas in it are not its returns.
+std::vector<const clang::Expr *> returnedValues(const clang::FunctionDecl *F);
 
 /// The element an integer-literal subscript names (`cfg.blockSize[1]`), or
 /// nullptr with `Index` unset.

@@ -279,7 +279,7 @@ void SharedMemAnalyzer::indexLaunches() {
   if (Indexed)
     return;
   Indexed = true;
-  LaunchResolver R(Ctx);
+  LaunchResolver R(Ctx, Model.get());
   std::vector<LaunchSite> Sites = collectLaunchSites(Ctx, R);
 
   using Form = LaunchForm;

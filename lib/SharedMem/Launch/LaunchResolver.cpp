@@ -3,7 +3,7 @@
 // See LaunchResolver.h. The folds: integers, block shapes, kernels, struct
 // fields and driver-API functions a host expression may hold. What a function
 // does to its locals is LocalValues.cpp, the call paths CallPaths.cpp, the
-// `case` pins SwitchArms.cpp.
+// `case` pins SwitchArms.cpp, what a call returns CallResults.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/Launch/HostExprs.h"
@@ -51,22 +51,6 @@ const Expr *elementOf(const Expr *Array, uint64_t Index) {
   if (Index < 4096 && IL->hasArrayFiller())
     return IL->getArrayFiller();
   return nullptr;
-}
-
-/// The expressions `F`'s return statements give back.
-std::vector<const Expr *> returnedValues(const FunctionDecl *F) {
-  struct Returns : RecursiveASTVisitor<Returns> {
-    std::vector<const Expr *> Values;
-    bool VisitReturnStmt(ReturnStmt *R) {
-      if (R->getRetValue())
-        Values.push_back(R->getRetValue());
-      return true;
-    }
-    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  } Scan;
-  if (const FunctionDecl *Def = F->getDefinition(); Def && Def->hasBody())
-    Scan.TraverseStmt(Def->getBody());
-  return Scan.Values;
 }
 
 } // namespace
@@ -167,6 +151,7 @@ std::vector<int64_t> LaunchResolver::ints(const Expr *E, const CallPath &P,
           addUnique(Out, N == "min" ? std::min(X, Y) : std::max(X, Y));
       return Out;
     }
+    return callResults(C, P, Depth); // CallResults.cpp
   }
   uint64_t Index = 0;
   if (const Expr *Array = literalSubscript(E, Index))
@@ -183,6 +168,8 @@ std::vector<int64_t> LaunchResolver::ints(const Expr *E, const CallPath &P,
       return Out;
     }
   if (const auto *M = dyn_cast<MemberExpr>(E)) {
+    if (std::optional<int64_t> V = constantField(M))
+      return {*V}; // `prop.warpSize`: CallResults.cpp
     StringRef N = M->getMemberDecl()->getName();
     const Expr *Base = M->getBase();
     // dim3's x/y/z: the coordinate of the shape.

@@ -19,6 +19,13 @@
 //     method of the class;
 //   * kernels returned by a selector (`auto k = selectKernel(flags)`): every
 //     kernel its return statements may give;
+//   * integers returned by a call (`dim3 block(getWarpSizeCurrentDevice(),
+//     kWarps)`): with the callee's body in this unit, every value its return
+//     statements give with its parameters bound to the call's arguments;
+//     without it, the "returnValues" of its API model entry, which a
+//     project's summaries give for a body in another file (faiss's
+//     DeviceUtils.cu); a field of an API struct the model says is the same
+//     on every device ("constantFields": `prop.warpSize` is 32);
 //   * parameters: through the call sites of the function in this TU, up to
 //     four callers deep, one call path at a time, so a wrapper called as
 //     `launch(k1, dim3(32,8)); launch(k2, 256);` gives k1 only (32,8) and k2
@@ -49,6 +56,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 namespace cgt::smem {
@@ -79,7 +87,9 @@ struct CallPath {
 
 class LaunchResolver {
 public:
-  explicit LaunchResolver(clang::ASTContext &Ctx) : Ctx(Ctx) {}
+  /// `Model` (may be null) gives the constant fields and the return values
+  /// of functions this unit has no body of.
+  LaunchResolver(clang::ASTContext &Ctx, const ApiModel *Model) : Ctx(Ctx), Model(Model) {}
 
   /// Call sites of every function of the TU (instantiations included).
   void addCallSite(const clang::FunctionDecl *Callee, const clang::Expr *Site,
@@ -90,6 +100,11 @@ public:
   std::vector<CallPath> pathsFor(const clang::FunctionDecl *Fn);
 
   std::vector<int64_t> ints(const clang::Expr *E, const CallPath &P, int Depth = 0);
+  /// Every integer `F`'s return statements may give, each folded with
+  /// `F`'s parameters bound on `P`; empty (and Incomplete) when one of
+  /// them does not fold.
+  std::vector<int64_t> returns(const clang::FunctionDecl *F, const CallPath &P,
+                               int Depth = 0);
   std::vector<BlockShape> shapes(const clang::Expr *E, const CallPath &P,
                                  int Depth = 0);
   std::set<const clang::FunctionDecl *> kernels(const clang::Expr *E,
@@ -132,6 +147,12 @@ public:
                     std::vector<const clang::Expr *> &Parts);
 
 private:
+  /// What a call returns: its body's returns with the parameters bound to
+  /// the call's arguments, else its API model entry's "returnValues".
+  std::vector<int64_t> callResults(const clang::CallExpr *C, const CallPath &P, int Depth);
+  /// The value of an API struct field that is the same on every device
+  /// (the model's "constantFields": `prop.warpSize`).
+  std::optional<int64_t> constantField(const clang::MemberExpr *M) const;
   /// Adds what one of the values a variable or element may hold folds to;
   /// false (and Incomplete) when it does not fold, which makes the whole
   /// unknown: `b = 64; if (n) b = n;` is no shape, not 64.
@@ -157,6 +178,7 @@ public:
 
 private:
   clang::ASTContext &Ctx;
+  const ApiModel *Model;
   /// A call site and the function it is in.
   using CallerSite = std::pair<const clang::Expr *, const clang::FunctionDecl *>;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<CallerSite>> Callers;

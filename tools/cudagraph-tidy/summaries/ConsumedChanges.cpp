@@ -57,6 +57,9 @@ std::string whyEntryChangeMatters(const FunctionModel *Before, const FunctionMod
     return "";
   if (Use.Opaque)
     return "changed; reached otherwise than by plain calls";
+  static const std::vector<long long> NoValues;
+  if ((Before ? Before->ReturnValues : NoValues) != (After ? After->ReturnValues : NoValues))
+    return "changed the values it returns";
   if (!Before || !After)
     return Use.Args != 0 ? (Before ? "went away" : "appeared") : "";
   if (!sameEntry(wholeCall(*Before), wholeCall(*After)))

@@ -19,6 +19,10 @@
 //     the function is reached otherwise than by plain calls (CalleeUse::
 //     Opaque: named as a value, a method, an operator, a macro argument
 //     evaluated twice), and the unit calls the function at all;
+//   * the values it returns changed ("returnValues"; the kernel checks fold
+//     block sizes from them, lib/SharedMem/CallResults.h), and the unit
+//     calls the function at all: `getWarpSizeCurrentDevice()` has no
+//     argument, yet its entry's appearing gives a launch its shape;
 //   * the entry appeared or went away and some call passes a non-constant
 //     argument (every argument is then handled otherwise);
 //   * the uses or releases of some argument changed and some call passes

@@ -5,7 +5,10 @@
 // name) and how a summary becomes an entry: marked `unlistedArgsEscape`,
 // its "doc" naming the file relative to the source root, a definition
 // without effects kept by name only (ExportModel.cpp needs it to find
-// names whose definitions disagree).
+// names whose definitions disagree). A definition that returns the same
+// integers whatever its arguments carries them ("returnValues",
+// lib/SharedMem/CallResults.h), so that a block size computed from a call
+// of it in another file folds: that alone is an effect worth an entry.
 //
 //===----------------------------------------------------------------------===//
 #include "summaries/ExportUnit.h"
@@ -13,6 +16,7 @@
 #include "run/ReadFiles.h"
 #include "run/ResourceDir.h"
 #include "Lifetime/LifetimeAnalysis.h"
+#include "SharedMem/CallResults.h"
 #include "SharedMem/CrossFileLaunches.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -40,7 +44,7 @@ namespace {
 
 bool hasEffect(const FunctionModel &M) {
   return !M.Acquires.empty() || !M.Releases.empty() || !M.Uses.empty() ||
-         !M.LegalDuringCapture || M.Capture != CaptureRole::None;
+         !M.LegalDuringCapture || M.Capture != CaptureRole::None || !M.ReturnValues.empty();
 }
 
 /// Calls from another file reach it by name, and its arguments are the
@@ -225,8 +229,9 @@ std::string placeOf(SourceLocation Loc, const SourceManager &SM, const FileNamer
 
 /// The unit's end of launch shapes across files: the launches of kernels
 /// defined elsewhere, and the kernels it defines.
-void addKernelLaunches(ASTContext &Ctx, const FileNamer &Names, UnitExport &Out) {
-  smem::CrossFileKernels K = smem::crossFileKernels(Ctx);
+void addKernelLaunches(ASTContext &Ctx, const ApiModel &Model, const FileNamer &Names,
+                       UnitExport &Out) {
+  smem::CrossFileKernels K = smem::crossFileKernels(Ctx, &Model);
   Out.DefinedKernels = std::move(K.Defined);
   for (const smem::FileLaunch &L : K.Launches) {
     KernelLaunch E;
@@ -260,7 +265,7 @@ public:
     LifetimeAnalyzer Analyzer(Model, Ctx);
     for (const FunctionDecl *FD : C.Definitions)
       if (isExportable(FD, SM) && !entryFor(Base, FD))
-        Out.Definitions.push_back(definition(FD, Analyzer, SM));
+        Out.Definitions.push_back(definition(FD, Analyzer, Ctx));
     std::set<const CallExpr *> Twice = evaluatedTwice(C.Calls, SM);
     ArgumentContext Args{Ctx, Model, Analyzer};
     Args.ScalarsHoldNothing = !C.NamesHandleAttributes && !hasUserEntries(Base);
@@ -282,16 +287,18 @@ public:
       } else {
         Out.InternalCallees.insert(F->getQualifiedNameAsString());
       }
-    addKernelLaunches(Ctx, Names, Out);
+    addKernelLaunches(Ctx, Model, Names, Out);
   }
 
 private:
   Definition definition(const FunctionDecl *FD, LifetimeAnalyzer &Analyzer,
-                        const SourceManager &SM) {
+                        ASTContext &Ctx) {
+    const SourceManager &SM = Ctx.getSourceManager();
     Definition D;
     if (const FunctionSummary *S = Analyzer.summaryOf(FD))
       D.Model = S->Model;
     FunctionModel &M = D.Model;
+    M.ReturnValues = smem::constantReturns(Ctx, FD, &Model);
     D.HasEffect = hasEffect(M);
     M.Name = FD->getQualifiedNameAsString();
     M.NumParams = FD->getNumParams();
