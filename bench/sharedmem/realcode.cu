@@ -160,6 +160,23 @@ __global__ void v_faiss_half_tile(const float *in, float *out) {
   out[threadIdx.y * 32 + threadIdx.x] = acc;
 }
 
+// faiss binaryDistanceAnySize<..., unsigned char>: a (32,8) block, a byte
+// tile padded by one element per row (row stride 33 bytes), read down a
+// column by threadIdx.x: lane 31's byte falls in the bank of lane 0's word
+// in 24 of the 32 columns (2-way there).
+__global__ void v_faiss_byte_tile(const float *in, float *out) {
+  __shared__ unsigned char vecTile[32][33];
+  for (int i = 0; i < 32 / 8; ++i)
+    vecTile[i * 8 + threadIdx.y][threadIdx.x] =
+        static_cast<unsigned char>(in[(i * 8 + threadIdx.y) * 32 + threadIdx.x]);
+  __syncthreads();
+  int acc = 0;
+#pragma unroll 1
+  for (int i = 0; i < 32; ++i)
+    acc += __popc(vecTile[threadIdx.x][i]);
+  out[threadIdx.y * 32 + threadIdx.x] = static_cast<float>(acc);
+}
+
 int main() {
   float *a, *b;
   cudaMalloc(&a, 1 << 20);
@@ -176,6 +193,7 @@ int main() {
   v_ssm_conv36_rolled<<<1, 128, 128 * 36 * sizeof(float)>>>(a, b);
   v_ssm_conv40_rolled<<<1, 128, 128 * 40 * sizeof(float)>>>(a, b);
   v_faiss_half_tile<<<1, dim3(32, 32)>>>(a, b);
+  v_faiss_byte_tile<<<1, dim3(32, 8)>>>(a, b);
   v_gmx_virial<<<1, 256, 6 * 256 * sizeof(float)>>>(a, b);
   std::printf("realcode kernels: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
   return 0;
