@@ -406,6 +406,8 @@ private:
   UseEffect usesParam(const ParmVarDecl *PVD) const;
   bool onlyReadsThrough(const ParmVarDecl *PVD) const;
   void noteCaptureIntoParamGraph(const CallExpr *Call, const FunctionModel &M);
+  void noteCaptureOnParamStream(const CallExpr *Call, const FunctionModel &M);
+  bool runsOnEveryCall(const Stmt *S) const;
   void addCaptureRole(FunctionModel &M) const;
 
   // --- members other methods may leave live (Members.cpp) ---
@@ -806,6 +808,15 @@ private:
     int Graph;
   };
   std::vector<CaptureIntoParam> SummaryCapturesIntoGraphs;
+  /// SummaryMode: a capture the helper begins on a stream parameter on
+  /// every call and leaves open (`begin_capture(s)`), in a mode that is
+  /// not relaxed: the mode's parameter, or -1 for a constant strict mode.
+  struct CaptureOnParam {
+    int Stream;
+    int ModeParam;
+    long long RelaxedMode;
+  };
+  std::vector<CaptureOnParam> SummaryCaptureBegins;
   /// SummaryMode: releases of what a pointer parameter points to, the
   /// first of them by parameter, and the stores `*p = e` through each.
   std::vector<ReleaseEffect> SummaryDerefReleases;

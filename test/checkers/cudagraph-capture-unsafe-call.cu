@@ -627,3 +627,69 @@ cudaError_t record_quiet(const CaptureStreams &st, void *buf, cudaGraph_t *out) 
   cudaMemsetAsync(buf, 0, 64, st.work);
   return cudaStreamEndCapture(st.work, out);
 }
+
+// A helper of the file that begins a capture on the stream it is given, on
+// every call and in a mode that is not relaxed, begins its caller's
+// capture: what the caller calls before its end helper runs during it.
+cudaError_t begin_on(cudaStream_t s) {
+  return cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+}
+cudaError_t begin_with(cudaStream_t s, cudaStreamCaptureMode mode) {
+  CUDA_CHECK_RETURN(cudaStreamBeginCapture(s, mode));
+  return cudaSuccess;
+}
+cudaError_t end_on(cudaStream_t s, cudaGraph_t *g) { return cudaStreamEndCapture(s, g); }
+cudaError_t record_through_helpers(cudaStream_t s, float **scratch, cudaGraph_t *g) {
+  if (begin_on(s) != cudaSuccess)
+    return cudaErrorUnknown;
+  cudaMalloc(scratch, 1024);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMalloc' is called while stream 's' is capturing
+  return end_on(s, g);
+}
+cudaError_t record_global_mode(cudaStream_t s, float **scratch, cudaGraph_t *g) {
+  if (begin_with(s, cudaStreamCaptureModeGlobal) != cudaSuccess)
+    return cudaErrorUnknown;
+  cudaMalloc(scratch, 1024);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMalloc' is called while stream 's' is capturing
+  return end_on(s, g);
+}
+// Clean twins: relaxed mode allows cudaMalloc; the allocation after the end
+// helper, or on the path where the begin failed, runs outside the capture.
+cudaError_t record_relaxed_mode(cudaStream_t s, float **scratch, cudaGraph_t *g) {
+  if (begin_with(s, cudaStreamCaptureModeRelaxed) != cudaSuccess)
+    return cudaErrorUnknown;
+  cudaMalloc(scratch, 1024);
+  return end_on(s, g);
+}
+cudaError_t record_then_allocate(cudaStream_t s, float **scratch, cudaGraph_t *g) {
+  if (begin_on(s) != cudaSuccess) {
+    cudaMalloc(scratch, 1024);
+    return cudaErrorUnknown;
+  }
+  cudaError_t e = end_on(s, g);
+  cudaMalloc(scratch, 1024);
+  return e;
+}
+// A helper whose begin is under a condition of its own, or in relaxed mode,
+// or that also ends a capture it may begin, says nothing to its callers.
+cudaError_t begin_if(cudaStream_t s, bool enabled) {
+  if (!enabled)
+    return cudaSuccess;
+  return cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+}
+cudaError_t begin_relaxed(cudaStream_t s) {
+  return cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+}
+void record_optional(cudaStream_t s, bool enabled, float **scratch, cudaGraph_t *g) {
+  if (begin_if(s, enabled) != cudaSuccess)
+    return;
+  cudaMalloc(scratch, 1024);
+  if (enabled)
+    end_on(s, g);
+}
+void record_relaxed_helper(cudaStream_t s, float **scratch, cudaGraph_t *g) {
+  if (begin_relaxed(s) != cudaSuccess)
+    return;
+  cudaMalloc(scratch, 1024);
+  end_on(s, g);
+}

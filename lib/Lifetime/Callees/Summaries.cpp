@@ -466,20 +466,125 @@ void Analysis::noteCaptureIntoParamGraph(const CallExpr *Call, const FunctionMod
     SummaryCapturesIntoGraphs.push_back({Stream, Graph});
 }
 
+/// `begin_capture(s)` around `cudaStreamBeginCapture(s, mode)`: its caller
+/// captures on `s` after the call, when the helper begins on every call (a
+/// begin under a condition of its own would open a capture on paths where
+/// it opens none) in a mode the caller can know is not relaxed (a constant,
+/// or a parameter of the helper whose argument the caller's call gives). A
+/// relaxed or unknown mode keeps the helper silent, as before.
+void Analysis::noteCaptureOnParamStream(const CallExpr *Call, const FunctionModel &M) {
+  if (M.IntoGraphArg >= 0 || M.StreamArg < 0 || M.StreamArg >= static_cast<int>(Call->getNumArgs()))
+    return;
+  auto ParamOf = [&](const Expr *E) -> const ParmVarDecl * {
+    const auto *DRE = dyn_cast<DeclRefExpr>(strip(E));
+    const auto *PVD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    return PVD && PVD->getDeclContext() == FD ? PVD : nullptr;
+  };
+  const ParmVarDecl *Stream = ParamOf(Call->getArg(M.StreamArg));
+  if (!Stream || !runsOnEveryCall(Call))
+    return;
+  CaptureOnParam Begin{static_cast<int>(Stream->getFunctionScopeIndex()), -1,
+                       M.RelaxedCaptureMode};
+  if (M.CaptureModeArg >= 0 && M.CaptureModeArg < static_cast<int>(Call->getNumArgs())) {
+    const Expr *Mode = Call->getArg(M.CaptureModeArg);
+    Expr::EvalResult V;
+    if (const ParmVarDecl *ModeParam = ParamOf(Mode))
+      Begin.ModeParam = static_cast<int>(ModeParam->getFunctionScopeIndex());
+    else if (Mode->isValueDependent() || !Mode->EvaluateAsInt(V, Ctx) ||
+             V.Val.getInt().getSExtValue() == M.RelaxedCaptureMode)
+      return;
+  }
+  SummaryCaptureBegins.push_back(Begin);
+}
+
+namespace {
+bool leavesEarly(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt>(S) || isa<CXXThrowExpr>(S) || isa<GotoStmt>(S))
+    return true;
+  if (isa<LambdaExpr>(S))
+    return false;
+  for (const Stmt *Child : S->children())
+    if (leavesEarly(Child))
+      return true;
+  return false;
+}
+} // namespace
+
+/// Whether `S` runs whenever the function does: each statement around it up
+/// to the body is a block with no return, throw or goto before it, a
+/// `do { } while (0)` (CUDA_CHECK-style macros), a declaration, a return,
+/// the condition of an `if`, or an expression that evaluates it first.
+bool Analysis::runsOnEveryCall(const Stmt *S) const {
+  if (!PM || !FD->getBody())
+    return false;
+  for (const Stmt *Up = PM->getParent(S); S != FD->getBody(); S = Up, Up = PM->getParent(Up)) {
+    if (!Up)
+      return false;
+    if (const auto *Block = dyn_cast<CompoundStmt>(Up)) {
+      for (const Stmt *Before : Block->body()) {
+        if (Before == S)
+          break;
+        if (leavesEarly(Before))
+          return false;
+      }
+      continue;
+    }
+    if (const auto *Do = dyn_cast<DoStmt>(Up)) {
+      Expr::EvalResult V;
+      if (Do->getBody() == S && Do->getCond()->EvaluateAsInt(V, Ctx) && V.Val.getInt().isZero())
+        continue;
+      return false;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(Up)) {
+      if (If->getCond() == S)
+        continue;
+      return false;
+    }
+    if (const auto *C = dyn_cast<AbstractConditionalOperator>(Up)) {
+      if (C->getCond() == S)
+        continue;
+      return false;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(Up)) {
+      if (!B->isLogicalOp() || B->getLHS() == S)
+        continue;
+      return false;
+    }
+    if (isa<Expr>(Up) || isa<DeclStmt>(Up) || isa<ReturnStmt>(Up))
+      continue;
+    return false;
+  }
+  return true;
+}
+
 /// `end(s, &g)` around cudaStreamEndCapture ends its caller's capture;
 /// `resume(s, g)` (noteCaptureIntoParamGraph) begins one into `g` when it
-/// leaves it open.
+/// leaves it open, and `begin_capture(s)` (noteCaptureOnParamStream) one on
+/// `s`.
 void Analysis::addCaptureRole(FunctionModel &M) const {
   if (!SummaryCaptureEnds.empty()) {
     M.Capture = CaptureRole::End;
     M.StreamArg = SummaryCaptureEnds.front();
     return;
   }
-  if (SummaryCapturesIntoGraphs.empty())
+  if (!SummaryCapturesIntoGraphs.empty()) {
+    M.Capture = CaptureRole::Begin;
+    M.StreamArg = SummaryCapturesIntoGraphs.front().Stream;
+    M.IntoGraphArg = SummaryCapturesIntoGraphs.front().Graph;
     return;
+  }
+  // A helper that also ends a capture somewhere (a member stream, a
+  // handle it keeps) may end this one in a way the summary cannot say.
+  if (SummaryCaptureBegins.empty() || !CaptureEnds.empty())
+    return;
+  const CaptureOnParam &Begin = SummaryCaptureBegins.front();
   M.Capture = CaptureRole::Begin;
-  M.StreamArg = SummaryCapturesIntoGraphs.front().Stream;
-  M.IntoGraphArg = SummaryCapturesIntoGraphs.front().Graph;
+  M.StreamArg = Begin.Stream;
+  M.CaptureModeArg = Begin.ModeParam;
+  if (Begin.ModeParam >= 0)
+    M.RelaxedCaptureMode = Begin.RelaxedMode;
 }
 
 /// A helper that makes a call prohibited during stream capture is

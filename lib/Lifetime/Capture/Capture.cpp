@@ -17,7 +17,11 @@
 //   * still Live where the stream's variable dies or the function exits:
 //     FindingKind::CaptureLeftOpen at the begin, with the branch notes and
 //     the exit. Only for streams this function ends a capture on somewhere;
-//     a `begin` helper leaves its capture open by design (silent);
+//     a `begin` helper leaves its capture open by design (silent), and its
+//     summary begins its caller's capture on the stream it is given when
+//     it does so on every call, in a mode that is not relaxed (Summaries.cpp
+//     addCaptureRole): `if (begin_capture(s) != cudaSuccess) ...;
+//     cudaMalloc(...)` is a call during the caller's capture;
 //   * a call whose model says "legalDuringCapture": false, made while a
 //     capture is surely open on this path (Live, not Released nor Absent):
 //     FindingKind::CaptureUnsafeCall at the call, with the model's note.
@@ -196,8 +200,10 @@ void Analysis::onCaptureCall(const CallExpr *Call, const FunctionModel &M, PathS
       if (const auto *PVD = dyn_cast<ParmVarDecl>(DRE->getDecl()))
         if (!llvm::is_contained(SummaryCaptureEnds, PVD->getFunctionScopeIndex()))
           SummaryCaptureEnds.push_back(PVD->getFunctionScopeIndex());
-  if (SummaryMode && M.Capture == CaptureRole::Begin)
+  if (SummaryMode && M.Capture == CaptureRole::Begin) {
     noteCaptureIntoParamGraph(Call, M);
+    noteCaptureOnParamStream(Call, M);
+  }
   Key K = capturePlace(Stream);
   if (!K)
     return;
