@@ -494,10 +494,13 @@ public:
       return E;
     if (auto E = forEachEffect(F, "releases", Where,
                                [&](const json &A, const std::string &P) -> llvm::Error {
-      if (auto E = expectKeys(A, P, {"arg", "kinds", "deref", "field", "streamOrdered", "resets"}))
+      if (auto E = expectKeys(A, P, {"arg", "kinds", "deref", "field", "streamOrdered", "resets",
+                                    "onSomePaths"}))
         return E;
       ReleaseEffect Eff;
       if (auto E = readBool(A, "resets", P, Eff.Resets))
+        return E;
+      if (auto E = readBool(A, "onSomePaths", P, Eff.OnSomePaths))
         return E;
       if (auto E = readString(A, "field", P, Eff.Field, false))
         return E;

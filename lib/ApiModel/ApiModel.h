@@ -98,6 +98,11 @@ struct ReleaseEffect {
   /// no longer names the released handle, so calling the helper again, or
   /// using the member after it, is no use of a released handle.
   bool Resets = false;
+  /// The helper releases it only on some of its paths, under conditions of
+  /// its own (`if (*cap >= 0) free_buf(buf);` before it allocates into
+  /// `*buf` again): the caller's live handle is the helper's to release, and
+  /// one the caller released already is not released twice ("onSomePaths").
+  bool OnSomePaths = false;
 };
 
 /// A helper that stores into a member of the struct its argument points to

@@ -69,6 +69,8 @@ Json releasesJson(const std::vector<ReleaseEffect> &Effects) {
       J["streamOrdered"] = true;
     if (R.Resets)
       J["resets"] = true;
+    if (R.OnSomePaths)
+      J["onSomePaths"] = true;
     Out.push_back(std::move(J));
   }
   return Out;
@@ -268,7 +270,8 @@ bool sameEntry(const FunctionModel &A, const FunctionModel &B) {
     return std::tie(E.Arg, E.Kind, E.Owned, E.Field, E.StreamOrdered, E.IfEmpty);
   };
   auto Rel = [](const ReleaseEffect &E) {
-    return std::tie(E.Arg, E.Kinds, E.ThroughPointer, E.Field, E.StreamOrdered, E.Resets);
+    return std::tie(E.Arg, E.Kinds, E.ThroughPointer, E.Field, E.StreamOrdered, E.Resets,
+                    E.OnSomePaths);
   };
   auto Use = [](const UseEffect &E) {
     return std::tie(E.Arg, E.Kind, E.Launch, E.Instantiates, E.Rebinds, E.Copies);

@@ -298,6 +298,7 @@ private:
                              const AcquireEffect &Eff, PathState &P);
   bool guardMemberLive(const CallExpr *Call, const AcquireEffect &Eff, const PathState &P);
   void keepSetUpMember(const CallExpr *Call, const FunctionModel &M, Key Target, PathState &P);
+  void leaveToConditionalRelease(Key K, PathState &P);
   void releaseBound(const Expr *Site, const FunctionModel &M, const ReleaseEffect &Eff,
                     Key K, const Expr *Arg, PathState &P);
   // handles a getter lends (Transfer/Borrowed.cpp)
@@ -401,6 +402,8 @@ private:
   std::vector<unsigned> publishedResources(const Expr *RHS, const PathState &P);
   std::set<std::pair<int, std::string>> sharedPublications() const;
   const ParmVarDecl *outParameter(const Expr *E, bool AddressTaken) const;
+  bool releasedUnderOwnCondition(const Expr *At, const ParmVarDecl *PVD) const;
+  static bool testsOnlyParam(const clang::Stmt *Cond, const ParmVarDecl *PVD);
   void noteCaptureUnsafeCalls(FunctionModel &M) const;
   bool returnsParamMember(const Expr *Ret);
   UseEffect usesParam(const ParmVarDecl *PVD) const;

@@ -544,3 +544,57 @@ int rctx_borrow(cudaStream_t user, size_t n) {
   cudaFree(c.scratch); // the stream is the caller's now
   return 0;
 }
+
+// ---- a helper that frees through the pointer it hands on, then allocates --
+// GROMACS's reallocateDeviceBuffer: it gives its own `buffer` parameter to
+// a helper that frees `*buffer`, then allocates into `*buffer`. Called in a
+// loop it replaces the buffer each time; without the free it overwrites it.
+
+static void free_buf(float **buf) {
+  if (*buf)
+    cudaFree(*buf);
+}
+static void alloc_buf(float **buf, size_t n) { cudaMalloc(buf, n * sizeof(float)); }
+static void realloc_buf(float **buf, size_t n, int *cap) {
+  if ((int)n > *cap) {
+    if (*cap >= 0)
+      free_buf(buf);
+    *cap = (int)(n * 2);
+    alloc_buf(buf, *cap);
+  }
+}
+static void grow_buf(float **buf, size_t n, int *cap) {
+  if ((int)n > *cap) {
+    *cap = (int)(n * 2);
+    alloc_buf(buf, *cap);
+  }
+}
+struct grids_t {
+  float *cells;
+  int cap;
+};
+void grids_fill(grids_t *g, int count, const int *sizes) {
+  for (int i = 0; i < count; i++)
+    realloc_buf(&g->cells, sizes[i], &g->cap);
+}
+void grids_fill_no_free(grids_t *g, int count, const int *sizes) {
+  for (int i = 0; i < count; i++)
+    grow_buf(&g->cells, sizes[i], &g->cap);
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:5: warning: 'grow_buf' overwrites 'g->cells', which still holds a live device memory
+}
+int grids_local(int count, const int *sizes) {
+  float *cells = NULL;
+  int cap = -1;
+  for (int i = 0; i < count; i++)
+    realloc_buf(&cells, sizes[i], &cap);
+  free_buf(&cells);
+  return 0;
+}
+int grids_local_leaked(int count, const int *sizes) {
+  float *cells = NULL;
+  int cap = -1;
+  for (int i = 0; i < count; i++)
+    realloc_buf(&cells, sizes[i], &cap);
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:5: warning: device memory 'cells' created by 'realloc_buf' is not released on every path
+  return 0;
+}

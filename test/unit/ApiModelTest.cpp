@@ -351,3 +351,37 @@ TEST(ApiModel, MalformedReturnValuesAndConstantFieldsAreErrors) {
   EXPECT_EQ(M.constantField("P::warpSize"), std::nullopt); // a bad file changes nothing
   EXPECT_EQ(M.lookup("f", 0), nullptr);
 }
+
+TEST(ApiModelWriter, ConditionalReleasesRoundTripAndDiffer) {
+  auto M = ApiModel::builtin();
+  ASSERT_TRUE(bool(M));
+  llvm::Error E = (*M)->addJson(
+      R"({"version": 1, "functions": [{"name": "grow", "params": 2,
+          "acquires": [{"arg": 0, "kind": "deviceMemory"}],
+          "releases": [{"arg": 0, "kinds": ["deviceMemory"], "deref": true, "onSomePaths": true}]}]})",
+      "user.json");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  const FunctionModel *F = (*M)->lookup("grow", 2);
+  ASSERT_NE(F, nullptr);
+  ASSERT_EQ(F->Releases.size(), 1u);
+  EXPECT_TRUE(F->Releases[0].OnSomePaths);
+  EXPECT_TRUE(F->Releases[0].ThroughPointer);
+  FunctionModel Copy = *F;
+  Copy.Name = "grow_again";
+  ModelDocument D;
+  D.Functions.push_back(Copy);
+  E = (*M)->addJson(writeModelJson(D), "again.json");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  const FunctionModel *Read = (*M)->lookup("grow_again", 2);
+  ASSERT_NE(Read, nullptr);
+  EXPECT_TRUE(Read->Releases[0].OnSomePaths);
+  EXPECT_TRUE(sameEntry(Copy, *Read));
+  // A release that became unconditional changes what callers are told.
+  FunctionModel Always = *F;
+  Always.Releases[0].OnSomePaths = false;
+  EXPECT_FALSE(sameEntry(*F, Always));
+  EXPECT_NE(errorOf(**M, R"({"version": 1, "functions": [{"name": "g", "releases":
+                [{"arg": 0, "kinds": ["deviceMemory"], "onSomePaths": 1}]}]})")
+                .find("onSomePaths"),
+            std::string::npos);
+}

@@ -44,20 +44,80 @@ const ParmVarDecl *Analysis::outParameter(const Expr *E, bool AddressTaken) cons
 }
 
 /// `cudaGraphExecDestroy(*pExec)` in a helper: its callers' `&exec` is
-/// released through the pointer.
+/// released through the pointer. So is a pointer parameter handed on as is
+/// to a helper that releases through it (GROMACS's `reallocateDeviceBuffer`
+/// calling `freeDeviceBuffer(buffer)` before it allocates into `*buffer`);
+/// that helper's reset of the pointee is this one's too.
 void Analysis::noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff,
                                        const Expr *At) {
   const auto *Deref = dyn_cast<UnaryOperator>(Arg);
-  if (!Deref || Deref->getOpcode() != UO_Deref || Eff.ThroughPointer)
-    return;
-  const auto *DRE = dyn_cast<DeclRefExpr>(strip(Deref->getSubExpr()));
-  const auto *PVD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
-  if (!PVD)
+  const Expr *Pointer = nullptr;
+  if (Deref && Deref->getOpcode() == UO_Deref && !Eff.ThroughPointer)
+    Pointer = Deref->getSubExpr();
+  else if (!Deref && Eff.ThroughPointer && Eff.Field.empty())
+    Pointer = Arg;
+  const ParmVarDecl *PVD = Pointer ? outParameter(Pointer, /*AddressTaken=*/false) : nullptr;
+  if (!PVD || PVD->getDeclContext() != FD)
     return;
   int Index = PVD->getFunctionScopeIndex();
   FirstDerefRelease.try_emplace(Index, At);
-  if (llvm::none_of(SummaryDerefReleases, [&](const ReleaseEffect &R) { return R.Arg == Index; }))
+  auto Same = llvm::find_if(SummaryDerefReleases, [&](const ReleaseEffect &R) { return R.Arg == Index; });
+  bool Conditional = releasedUnderOwnCondition(At, PVD);
+  if (Same == SummaryDerefReleases.end()) {
     SummaryDerefReleases.push_back({Index, Eff.Kinds, /*ThroughPointer=*/true});
+    SummaryDerefReleases.back().Resets = Eff.ThroughPointer && Eff.Resets;
+    SummaryDerefReleases.back().OnSomePaths = Conditional;
+  } else if (!Conditional) {
+    Same->OnSomePaths = false;
+  }
+}
+
+/// Whether something decides if the release at `At` runs other than a test
+/// of the pointer parameter `PVD` itself: `if (*buf)` and `if (buf &&
+/// *buf)` pass every live handle of the caller; `if (*cap >= 0)`, a loop,
+/// a `catch` may not run at all.
+bool Analysis::releasedUnderOwnCondition(const Expr *At, const ParmVarDecl *PVD) const {
+  if (!PM)
+    return false;
+  const Stmt *From = At;
+  for (const Stmt *S = PM->getParent(At); S; From = S, S = PM->getParent(S)) {
+    const Expr *Cond = nullptr;
+    if (const auto *If = dyn_cast<IfStmt>(S))
+      Cond = If->getCond();
+    else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S))
+      Cond = CO->getCond();
+    else if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isLogicalOp())
+      Cond = BO->getLHS();
+    else if (const auto *Do = dyn_cast<DoStmt>(S); Do && From == Do->getBody())
+      continue; // a `do { ... } while (0)` macro runs its body once
+    else if (isa<ForStmt, WhileStmt, DoStmt, SwitchStmt, CXXForRangeStmt, CXXCatchStmt>(S))
+      return true;
+    else
+      continue;
+    // What decides whether the rest runs, not the rest: `if (cudaFree(*p))`.
+    if (From == Cond)
+      continue;
+    if (!testsOnlyParam(Cond, PVD))
+      return true;
+  }
+  return false;
+}
+
+/// `*buf`, `buf != NULL && *buf`: names `PVD` and nothing else, calls nothing.
+bool Analysis::testsOnlyParam(const Stmt *Cond, const ParmVarDecl *PVD) {
+  if (isa<CallExpr>(Cond))
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Cond))
+    return DRE->getDecl() == PVD;
+  bool NamesIt = false;
+  for (const Stmt *Child : Cond->children()) {
+    if (!Child)
+      continue;
+    if (!testsOnlyParam(Child, PVD))
+      return false;
+    NamesIt = true;
+  }
+  return NamesIt || isa<CXXNullPtrLiteralExpr, IntegerLiteral, GNUNullExpr>(Cond);
 }
 
 /// `cudaStreamDestroy(ctx->stream)` in `ctx_free(Ctx *ctx)`: its callers'
@@ -414,7 +474,7 @@ std::unique_ptr<FunctionSummary> Analysis::summary() const {
   for (const ReleaseEffect &R : SummaryDerefReleases)
     if (llvm::none_of(M.Releases, [&](const ReleaseEffect &E) { return E.Arg == R.Arg; })) {
       M.Releases.push_back(R);
-      M.Releases.back().Resets = leavesPointeeReset(R);
+      M.Releases.back().Resets = R.Resets || leavesPointeeReset(R);
     }
   // A helper that acquires different kinds into one parameter on different
   // paths (`switch (space)` over cudaMalloc, cudaMallocHost): the caller

@@ -5,7 +5,9 @@
 // handle's state becomes released, a second release or a release of the
 // wrong family is reported, a handle nobody acquired here is released as
 // an untracked one, and a helper that nulls or replaces the member it
-// released leaves the caller's member naming nothing ("resets"). Array
+// released leaves the caller's member naming nothing ("resets"), and one
+// that releases it only on some of its paths takes a live handle over
+// without releasing one twice ("onSomePaths"). Array
 // elements are released one constant index at a time or all at once.
 //
 // Part of the Analysis class declared in Analysis.h.
@@ -44,12 +46,30 @@ void Analysis::releaseArgument(const Expr *Site, const Expr *Written, const Func
   if (!K)
     return;
   invalidateFacts(K, P); // a destroyed handle is no longer "known live"
+  if (Eff.OnSomePaths) {
+    leaveToConditionalRelease(K, P);
+    return;
+  }
   forgetExecReferences(K, P);
   releaseBound(Site, M, Eff, K, Arg, P);
   // The helper nulled or replaced the member, or what the pointer points
   // to (`cudaFree(*p); *p = nullptr;`), after releasing it.
   if (Eff.Resets && (!Eff.Field.empty() || Eff.ThroughPointer))
     unbind(K, P, nullptr, "");
+}
+
+/// A helper that releases the handle only under conditions of its own
+/// (GROMACS's `reallocateDeviceBuffer`, which frees the old buffer when it
+/// must grow it): a live handle is the helper's now, neither leaked nor
+/// known released here; one released already stays as it was, not
+/// released twice.
+void Analysis::leaveToConditionalRelease(Key K, PathState &P) {
+  auto It = P.Bind.find(K);
+  if (It == P.Bind.end())
+    return;
+  for (unsigned R : It->second)
+    if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
+      RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
 }
 
 void Analysis::releaseBound(const Expr *Call, const FunctionModel &M,

@@ -21,7 +21,7 @@ namespace {
 
 std::string unitKey(const UnitJob &Job, const FileNamer &Names, UnitCache &Cache) {
   KeyBuilder K;
-  K.add("export-v3").add(toolIdentity()).add(Job.File).add(Names.root());
+  K.add("export-v4").add(toolIdentity()).add(Job.File).add(Names.root());
   for (const auto &C : Job.Commands) {
     K.add(C.Directory).add(C.Filename);
     for (const std::string &A : C.CommandLine)
