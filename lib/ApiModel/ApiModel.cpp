@@ -269,7 +269,7 @@ public:
                              "returnsLastStatus", "releasesAll", "legalInRelaxedCapture",
                              "legalInRelaxedCaptureOnOtherStream",
                              "captureMode", "autoFreeOnLaunch", "intoGraph", "queriesCapture",
-                             "captureStatusOut", "streamOrder",
+                             "captureStatusOut", "streamOrder", "streamMember",
                              "unlistedArgsEscape", "returnValues", "doc", "signature"}))
       return E;
     if (auto E = readString(F, "name", Path, Out.Name, true))
@@ -328,6 +328,11 @@ public:
         return error(Where + ".stream", "expected a parameter index >= 0");
       Out.StreamArg = It->get<int>();
     }
+    if (auto E = readString(F, "streamMember", Where, Out.StreamMember, false))
+      return E;
+    if (!Out.StreamMember.empty() && Out.Capture != CaptureRole::Begin &&
+        Out.Capture != CaptureRole::End)
+      return error(Where + ".streamMember", "expected with a \"capture\": \"begin\" or \"end\"");
     if (auto It = F.find("captureStatusOut"); It != F.end()) {
       if (!It->is_number_integer() || It->get<int>() < 0 || Out.StreamArg < 0)
         return error(Where + ".captureStatusOut",
@@ -378,8 +383,8 @@ public:
       }
     }
     if ((Out.Capture == CaptureRole::Begin || Out.Capture == CaptureRole::End) &&
-        Out.StreamArg < 0)
-      return error(Where, "'capture' needs the 'stream' argument index");
+        Out.StreamArg < 0 && Out.StreamMember.empty())
+      return error(Where, "'capture' needs the 'stream' argument index or a 'streamMember'");
     if (auto It = F.find("streamOrder"); It != F.end())
       if (auto E = readOrder(*It, Where + ".streamOrder", Out.NumParams, Out.Order))
         return E;

@@ -215,6 +215,13 @@ struct FunctionModel {
   int CaptureStatusOutArg = -1;
   CaptureRole Capture = CaptureRole::None;
   int StreamArg = -1;
+  /// A method that begins or ends a capture on a stream its object keeps
+  /// (`begin(s) { s_ = s; cudaStreamBeginCapture(s_, ...); }`, `end() {
+  /// cudaStreamEndCapture(s_, &g); }`): the member ("streamMember") of the
+  /// object the method is called on. A "stream" beside it is the argument
+  /// the method stored in that member first (`s_ = s`): the caller's `s`
+  /// captures too.
+  std::string StreamMember;
   OrderEffect Order;
   /// Begin: the graph the capture adds to (cudaStreamBeginCaptureToGraph);
   /// the end call then yields that graph, not a new one. -1: a new graph.

@@ -140,6 +140,8 @@ void captureJson(const FunctionModel &F, Json &J) {
   }
   if (F.StreamArg >= 0)
     J["stream"] = F.StreamArg;
+  if (!F.StreamMember.empty())
+    J["streamMember"] = F.StreamMember;
   if (F.IntoGraphArg >= 0)
     J["intoGraph"] = F.IntoGraphArg;
   if (F.CaptureStatusOutArg >= 0)
@@ -290,12 +292,12 @@ bool sameEntry(const FunctionModel &A, const FunctionModel &B) {
          Same(A.Uses, B.Uses, Use) && Same(A.Writes, B.Writes, Write) && Order(A.Order) == Order(B.Order) &&
          std::tie(A.Name, A.NumParams, A.StatusType, A.StatusOutArg, A.StatusOutField,
                   A.ReturnsLastStatus, A.ReleasesAll, A.LegalDuringCapture, A.CaptureNote,
-                  A.LegalInRelaxedCapture, A.LegalInRelaxedCaptureOnOtherStream, A.QueriesCapture, A.CaptureStatusOutArg, A.Capture, A.StreamArg,
+                  A.LegalInRelaxedCapture, A.LegalInRelaxedCaptureOnOtherStream, A.QueriesCapture, A.CaptureStatusOutArg, A.Capture, A.StreamArg, A.StreamMember,
                   A.IntoGraphArg, A.CaptureModeArg, A.RelaxedCaptureMode, A.AutoFreeArg,
                   A.AutoFreeBit, A.NoAutoFree, A.UnlistedArgsEscape, A.ReturnValues, A.Doc) ==
              std::tie(B.Name, B.NumParams, B.StatusType, B.StatusOutArg, B.StatusOutField,
                       B.ReturnsLastStatus, B.ReleasesAll, B.LegalDuringCapture, B.CaptureNote,
-                      B.LegalInRelaxedCapture, B.LegalInRelaxedCaptureOnOtherStream, B.QueriesCapture, B.CaptureStatusOutArg, B.Capture, B.StreamArg,
+                      B.LegalInRelaxedCapture, B.LegalInRelaxedCaptureOnOtherStream, B.QueriesCapture, B.CaptureStatusOutArg, B.Capture, B.StreamArg, B.StreamMember,
                       B.IntoGraphArg, B.CaptureModeArg, B.RelaxedCaptureMode, B.AutoFreeArg,
                       B.AutoFreeBit, B.NoAutoFree, B.UnlistedArgsEscape, B.ReturnValues, B.Doc);
 }

@@ -409,6 +409,9 @@ private:
   UseEffect usesParam(const ParmVarDecl *PVD) const;
   bool onlyReadsThrough(const ParmVarDecl *PVD) const;
   void noteCaptureIntoParamGraph(const CallExpr *Call, const FunctionModel &M);
+  void noteCaptureEndOnParam(const Expr *Stream);
+  int paramStoredInMember(const FieldDecl *Member, const Stmt *Before) const;
+  void noteMemberCaptureOfThis(const CallExpr *Call, const FunctionModel &M);
   void noteCaptureOnParamStream(const CallExpr *Call, const FunctionModel &M);
   bool runsOnEveryCall(const Stmt *S) const;
   void addCaptureRole(FunctionModel &M) const;
@@ -532,6 +535,8 @@ private:
   Key storageOf(const Expr *E);
   bool isStructReferenceParam(const ValueDecl *D) const;
   bool isEnclosingVariable(Key K) const;
+  Key captureStreamOf(const CallExpr *Call, const FunctionModel &M);
+  const FieldDecl *ownCaptureMember(const Expr *Stream) const;
   Key placeOf(const ValueDecl *D, const FieldDecl *Member = nullptr, bool Element = false,
               bool Capture = false, bool ExecRefs = false);
   static const VarDecl *plainVar(Key K) {
@@ -802,8 +807,10 @@ private:
   std::map<const CallExpr *, const Expr *> EndsIntoGraph;
   /// Calls made while the thread is switched to relaxed capture mode.
   std::set<const CallExpr *> ThreadRelaxedCalls;
-  /// SummaryMode: parameters whose stream capture the helper ends.
+  /// SummaryMode: parameters whose stream capture the helper ends, and
+  /// members of a method's object on which it ends one (`cudaStreamEndCapture(s_, &g)`).
   std::vector<int> SummaryCaptureEnds;
+  std::vector<std::string> SummaryCaptureEndMembers;
   /// SummaryMode: captures the helper begins into a graph it is given
   /// (`cudaStreamBeginCaptureToGraph(s, g, ...)` on parameters `s`, `g`).
   struct CaptureIntoParam {
@@ -814,10 +821,13 @@ private:
   /// SummaryMode: a capture the helper begins on a stream parameter on
   /// every call and leaves open (`begin_capture(s)`), in a mode that is
   /// not relaxed: the mode's parameter, or -1 for a constant strict mode.
+  /// A method may begin it on a member of its object instead (Member, and
+  /// Stream -1).
   struct CaptureOnParam {
     int Stream;
     int ModeParam;
     long long RelaxedMode;
+    std::string Member;
   };
   std::vector<CaptureOnParam> SummaryCaptureBegins;
   /// SummaryMode: releases of what a pointer parameter points to, the

@@ -693,3 +693,95 @@ void record_relaxed_helper(cudaStream_t s, float **scratch, cudaGraph_t *g) {
   cudaMalloc(scratch, 1024);
   end_on(s, g);
 }
+
+// A class that begins the capture on a stream it keeps in a member and ends
+// it in another method: between `g.begin(s)` and `g.end()` its caller's
+// calls run during the capture, before and after them they do not.
+class StepGraph {
+public:
+  ~StepGraph() { reset(); }
+  cudaError_t begin(cudaStream_t s) {
+    reset();
+    s_ = s;
+    return cudaStreamBeginCapture(s_, cudaStreamCaptureModeGlobal);
+  }
+  cudaError_t end() {
+    cudaGraph_t g = nullptr;
+    cudaError_t e = cudaStreamEndCapture(s_, &g);
+    if (e != cudaSuccess)
+      return e;
+    e = cudaGraphInstantiate(&exec_, g, 0);
+    cudaGraphDestroy(g);
+    return e;
+  }
+  void reset() {
+    if (exec_) {
+      cudaGraphExecDestroy(exec_);
+      exec_ = nullptr;
+    }
+  }
+  // Inside the class too.
+  cudaError_t record(float *d, int n) {
+    if (begin(s_) != cudaSuccess)
+      return cudaErrorUnknown;
+    cudaMemset(d, 0, n);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaMemset' is called while stream 's_' is capturing
+    return end();
+  }
+  cudaError_t recordAsync(float *d, int n) {
+    if (begin(s_) != cudaSuccess)
+      return cudaErrorUnknown;
+    cudaMemsetAsync(d, 0, n, s_);
+    return end();
+  }
+
+private:
+  cudaStream_t s_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+cudaError_t step_graph_sync(cudaStream_t s, float *d, int n) {
+  StepGraph runner;
+  if (runner.begin(s) != cudaSuccess)
+    return cudaErrorUnknown;
+  cudaMemsetAsync(d, 0, n, s);
+  cudaStreamSynchronize(s);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' is called while stream 'runner.s_' is capturing
+  return runner.end();
+}
+cudaError_t step_graph_clean(cudaStream_t s, float *d, int n) {
+  StepGraph runner;
+  cudaStreamSynchronize(s);
+  if (runner.begin(s) != cudaSuccess) {
+    cudaStreamSynchronize(s);
+    return cudaErrorUnknown;
+  }
+  cudaMemsetAsync(d, 0, n, s);
+  cudaError_t e = runner.end();
+  cudaStreamSynchronize(s);
+  return e;
+}
+// Two objects: ending one leaves the other's capture open.
+class Recorder {
+public:
+  cudaError_t begin(cudaStream_t s) {
+    s_ = s;
+    return cudaStreamBeginCapture(s_, cudaStreamCaptureModeGlobal);
+  }
+  cudaError_t end(cudaGraph_t *g) { return cudaStreamEndCapture(s_, g); }
+
+private:
+  cudaStream_t s_ = nullptr;
+};
+cudaError_t two_recorders(cudaStream_t a, cudaStream_t b, float **scratch, cudaGraph_t *g) {
+  Recorder first, second;
+  if (first.begin(a) != cudaSuccess)
+    return cudaErrorUnknown;
+  if (second.begin(b) != cudaSuccess)
+    return cudaErrorUnknown;
+  first.end(g);
+  cudaMalloc(scratch, 64);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMalloc' is called while stream 'second.s_' is capturing
+  second.end(g + 1);
+  cudaMalloc(scratch + 1, 64);
+  return cudaSuccess;
+}

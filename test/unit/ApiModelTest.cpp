@@ -385,3 +385,35 @@ TEST(ApiModelWriter, ConditionalReleasesRoundTripAndDiffer) {
                 .find("onSomePaths"),
             std::string::npos);
 }
+
+TEST(ApiModelWriter, MemberCapturesRoundTripAndNeedARole) {
+  auto M = ApiModel::builtin();
+  ASSERT_TRUE(bool(M));
+  FunctionModel Begin;
+  Begin.Name = "StepGraph::begin";
+  Begin.NumParams = 1;
+  Begin.Capture = CaptureRole::Begin;
+  Begin.StreamArg = 0;
+  Begin.StreamMember = "s_";
+  FunctionModel End;
+  End.Name = "StepGraph::end";
+  End.NumParams = 0;
+  End.Capture = CaptureRole::End;
+  End.StreamMember = "s_";
+  ModelDocument D;
+  D.Functions = {Begin, End};
+  llvm::Error E = (*M)->addJson(writeModelJson(D), "summaries.json");
+  ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  for (const FunctionModel &F : D.Functions) {
+    const FunctionModel *Read = (*M)->lookup(F.Name, F.NumParams);
+    ASSERT_NE(Read, nullptr) << F.Name;
+    EXPECT_EQ(Read->StreamMember, "s_");
+    EXPECT_TRUE(sameEntry(F, *Read)) << F.Name;
+  }
+  FunctionModel Other = End;
+  Other.StreamMember = "side_";
+  EXPECT_FALSE(sameEntry(End, Other));
+  EXPECT_NE(errorOf(**M, R"({"version": 1, "functions": [{"name": "g", "streamMember": "s_"}]})")
+                .find("functions[0] (g).streamMember: expected with a \"capture\""),
+            std::string::npos);
+}

@@ -36,6 +36,12 @@
 //     cudaErrorInvalidValue, the capture goes on and the memory stays
 //     allocated (measured: docs/capture-modes.md).
 //
+//   * a method's summary may capture on a member of its object instead of
+//     an argument ("streamMember": `runner.begin(s)` around `s_ = s;
+//     cudaStreamBeginCapture(s_, ...)`, `runner.end()`): the capture place
+//     is that member of the object the call names (captureStreamOf), and
+//     the argument stored in it (`s`) is bound to the same capture.
+//
 // A capture never escapes: passing the stream on does not end it.
 //
 // Part of the Analysis class declared in Analysis.h.
@@ -62,14 +68,54 @@ Key Analysis::capturePlace(const Expr *Stream) {
   return placeOf(K->Decl, K->Member, /*Element=*/false, /*Capture=*/true);
 }
 
+/// The capture place of a begin or end call's stream: its stream
+/// argument, or, for a method whose summary captures on a member of its
+/// object ("streamMember": `runner.begin(s)` around
+/// `cudaStreamBeginCapture(s_, ...)`), that member of the object it is
+/// called on, so that `runner.end()` ends what `runner.begin(s)` began.
+Key Analysis::captureStreamOf(const CallExpr *Call, const FunctionModel &M) {
+  if (M.StreamMember.empty())
+    return M.StreamArg >= 0 && M.StreamArg < static_cast<int>(Call->getNumArgs())
+               ? capturePlace(Call->getArg(M.StreamArg))
+               : nullptr;
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+  if (!MD)
+    return nullptr;
+  const FieldDecl *Field = nullptr;
+  for (const FieldDecl *F : MD->getParent()->fields())
+    if (F->getName() == M.StreamMember)
+      Field = F;
+  const Expr *Object = MC->getImplicitObjectArgument();
+  if (!Field || !Object)
+    return nullptr;
+  if (isa<CXXThisExpr>(Object->IgnoreParenImpCasts()))
+    return placeOf(Field, nullptr, /*Element=*/false, /*Capture=*/true);
+  Key Whole = storageOf(Object);
+  if (!Whole || !Whole->whole())
+    return nullptr;
+  return placeOf(Whole->Decl, Field, /*Element=*/false, /*Capture=*/true);
+}
+
+/// `s_` in a method of the class that declares it: the capture a method
+/// begins or ends there is its object's.
+const FieldDecl *Analysis::ownCaptureMember(const Expr *Stream) const {
+  const auto *ME = dyn_cast<MemberExpr>(strip(Stream));
+  const auto *Field = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (!Field || !MD || MD->isStatic() || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) ||
+      Field->getParent() != MD->getParent())
+    return nullptr;
+  return Field;
+}
+
 /// The streams this function ends a capture on, directly or through a
 /// helper: a capture begun on any other stream is left open by design.
 void Analysis::scanCaptureEnds() {
   for (const CallExpr *Call : BodyCalls) {
     const FunctionModel *M = A.modelFor(Call);
-    if (M && M->Capture == CaptureRole::End &&
-        M->StreamArg < static_cast<int>(Call->getNumArgs()))
-      if (Key K = capturePlace(Call->getArg(M->StreamArg)))
+    if (M && M->Capture == CaptureRole::End)
+      if (Key K = captureStreamOf(Call, *M))
         CaptureEnds.insert(K);
   }
 }
@@ -80,16 +126,16 @@ void Analysis::scanCapturesIntoGraphs() {
   for (auto [B, I, Begin] : CallElements) {
     const FunctionModel *M = A.modelFor(Begin);
     if (!M || M->Capture != CaptureRole::Begin || M->IntoGraphArg < 0 ||
-        M->IntoGraphArg >= static_cast<int>(Begin->getNumArgs()) ||
-        M->StreamArg >= static_cast<int>(Begin->getNumArgs()))
+        M->IntoGraphArg >= static_cast<int>(Begin->getNumArgs()))
       continue;
-    Key Stream = capturePlace(Begin->getArg(M->StreamArg));
+    Key Stream = captureStreamOf(Begin, *M);
+    if (!Stream)
+      continue;
     const Expr *Graph = Begin->getArg(M->IntoGraphArg);
     forEachCallAfter(B, I + 1, [&](const CallExpr *Later) {
       const FunctionModel *LM = A.modelFor(Later);
       if (!LM || (LM->Capture != CaptureRole::Begin && LM->Capture != CaptureRole::End) ||
-          LM->StreamArg >= static_cast<int>(Later->getNumArgs()) ||
-          capturePlace(Later->getArg(LM->StreamArg)) != Stream)
+          captureStreamOf(Later, *LM) != Stream)
         return true;
       if (LM->Capture == CaptureRole::End)
         EndsIntoGraph[Later] = Graph;
@@ -192,19 +238,16 @@ bool Analysis::setsRelaxedMode(const CallExpr *Call, const FunctionModel &M) con
 }
 
 void Analysis::onCaptureCall(const CallExpr *Call, const FunctionModel &M, PathState &P) {
-  if (M.StreamArg < 0 || M.StreamArg >= static_cast<int>(Call->getNumArgs()))
-    return;
-  const Expr *Stream = Call->getArg(M.StreamArg);
-  if (SummaryMode && M.Capture == CaptureRole::End)
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(Stream)))
-      if (const auto *PVD = dyn_cast<ParmVarDecl>(DRE->getDecl()))
-        if (!llvm::is_contained(SummaryCaptureEnds, PVD->getFunctionScopeIndex()))
-          SummaryCaptureEnds.push_back(PVD->getFunctionScopeIndex());
-  if (SummaryMode && M.Capture == CaptureRole::Begin) {
+  bool HasStreamArg = M.StreamArg >= 0 && M.StreamArg < static_cast<int>(Call->getNumArgs());
+  if (SummaryMode && M.Capture == CaptureRole::End && HasStreamArg)
+    noteCaptureEndOnParam(Call->getArg(M.StreamArg));
+  if (SummaryMode && M.Capture == CaptureRole::Begin && HasStreamArg) {
     noteCaptureIntoParamGraph(Call, M);
     noteCaptureOnParamStream(Call, M);
   }
-  Key K = capturePlace(Stream);
+  if (SummaryMode)
+    noteMemberCaptureOfThis(Call, M);
+  Key K = captureStreamOf(Call, M);
   if (!K)
     return;
   auto Old = P.Bind.find(K);
@@ -250,14 +293,33 @@ void Analysis::onCaptureCall(const CallExpr *Call, const FunctionModel &M, PathS
     bindStatus(Call, M.StatusType != "bool", RS);
   P.Bind[K] = {R};
   P.Res[R] = RS;
+  // `runner.begin(s)`, whose method stored `s` in the member it captures
+  // on: `s` is the capturing stream too (a capture-status test of `s`, a
+  // direct cudaStreamEndCapture(s, ...)).
+  if (M.StreamMember.empty() || !HasStreamArg)
+    return;
+  Key Alias = capturePlace(Call->getArg(M.StreamArg));
+  if (!Alias || Alias == K)
+    return;
+  if (auto Open = P.Bind.find(Alias); Open != P.Bind.end())
+    for (unsigned Other : Open->second)
+      if (auto OS = P.Res.find(Other); OS != P.Res.end() && (OS->second.Bits & Live))
+        return; // a capture already open on `s` stays the one that counts
+  P.Bind[Alias] = {R};
 }
 
 void Analysis::checkCaptureLegal(const CallExpr *Call, const FunctionModel &M,
                                  const PathState &P) {
+  // A helper that ends the capture (`runner.end()`, which instantiates the
+  // graph it ended) makes its prohibited calls after that capture.
+  Key Ended = M.Capture == CaptureRole::End ? captureStreamOf(Call, M) : nullptr;
+  auto EndedHere = Ended ? P.Bind.find(Ended) : P.Bind.end();
   for (const auto &Entry : P.Res) {
     unsigned R = Entry.first;
     auto Info = Captures.find(R);
     if (Info == Captures.end() || Entry.second.Bits != Live)
+      continue;
+    if (EndedHere != P.Bind.end() && EndedHere->second.count(R))
       continue;
     bool Relaxed = Info->second.Relaxed || ThreadRelaxedCalls.count(Call);
     if (M.LegalInRelaxedCapture && Relaxed)

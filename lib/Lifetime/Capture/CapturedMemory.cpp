@@ -90,8 +90,7 @@ Key Analysis::addressedPlace(const Expr *Arg) {
 Analysis::CaptureBoundary Analysis::captureBoundary(const CallExpr *Call, Key Stream) {
   const FunctionModel *M = A.modelFor(Call);
   if (!M || (M->Capture != CaptureRole::Begin && M->Capture != CaptureRole::End) ||
-      M->StreamArg >= static_cast<int>(Call->getNumArgs()) ||
-      capturePlace(Call->getArg(M->StreamArg)) != Stream)
+      captureStreamOf(Call, *M) != Stream)
     return CaptureBoundary::None;
   return M->Capture == CaptureRole::End ? CaptureBoundary::End : CaptureBoundary::Begin;
 }
@@ -223,10 +222,9 @@ void Analysis::scanCapturedMemory() {
   std::map<Key, CaptureRegion> Graphs;
   for (auto [B, I, Call] : CallElements) {
     const FunctionModel *M = A.modelFor(Call);
-    if (!M || M->Capture != CaptureRole::Begin ||
-        M->StreamArg >= static_cast<int>(Call->getNumArgs()))
+    if (!M || M->Capture != CaptureRole::Begin)
       continue;
-    Key Stream = capturePlace(Call->getArg(M->StreamArg));
+    Key Stream = captureStreamOf(Call, *M);
     if (!Stream)
       continue;
     CaptureRegion Region;

@@ -32,9 +32,6 @@ import sys
 # limits"). A miss here is expected; finding one fails the run, so that the
 # entry is removed once the engine learns it.
 KNOWN_GAPS = {
-    ("cudagraph-capture-unsafe-call", "source=member"):
-        "a capture begun by a method on a stream it keeps in a member "
-        "(`s_ = s; cudaStreamBeginCapture(s_)`) is not followed into the caller",
     ("cudagraph-handle-leak", "tasks=runner"):
         "tasks handed to a container of std::function escape: what they do is "
         "not applied where the container runs them",
