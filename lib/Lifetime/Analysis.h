@@ -403,7 +403,7 @@ private:
   std::set<std::pair<int, std::string>> sharedPublications() const;
   const ParmVarDecl *outParameter(const Expr *E, bool AddressTaken) const;
   bool releasedUnderOwnCondition(const Expr *At, const ParmVarDecl *PVD) const;
-  static bool testsOnlyParam(const clang::Stmt *Cond, const ParmVarDecl *PVD);
+  bool testsOnlyParam(const clang::Stmt *Cond, const ParmVarDecl *PVD) const;
   void noteCaptureUnsafeCalls(FunctionModel &M) const;
   bool returnsParamMember(const Expr *Ret);
   UseEffect usesParam(const ParmVarDecl *PVD) const;

@@ -598,3 +598,26 @@ int grids_local_leaked(int count, const int *sizes) {
   // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:5: warning: device memory 'cells' created by 'realloc_buf' is not released on every path
   return 0;
 }
+// The test that decides the free is the caller's constant: a summary run
+// with it bound knows the free happens.
+static void drop_buf(float **buf, bool own) {
+  if (own)
+    cudaFree(*buf);
+}
+int drop_then_use(cudaStream_t s) {
+  float *d = NULL;
+  if (cudaMalloc(&d, 256) != cudaSuccess)
+    return 1;
+  drop_buf(&d, true);
+  cudaMemsetAsync(d, 0, 256, s);
+  // CHECK-MESSAGES-UAF: :[[@LINE-1]]:3: warning: 'd' is used by 'cudaMemsetAsync' after it was released
+  return 0;
+}
+int drop_if_owned(cudaStream_t s, bool own) {
+  float *d = NULL;
+  if (cudaMalloc(&d, 256) != cudaSuccess)
+    return 1;
+  cudaMemsetAsync(d, 0, 256, s);
+  drop_buf(&d, own);
+  return 0;
+}

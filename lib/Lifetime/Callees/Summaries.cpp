@@ -108,12 +108,20 @@ bool Analysis::releasedUnderOwnCondition(const Expr *At, const ParmVarDecl *PVD)
   return false;
 }
 
-/// `*buf`, `buf != NULL && *buf`: names `PVD` and nothing else, calls nothing.
-bool Analysis::testsOnlyParam(const Stmt *Cond, const ParmVarDecl *PVD) {
+/// `*buf`, `buf != NULL && *buf`: names `PVD` and nothing else, calls
+/// nothing. A parameter this summary binds to the call's constant (`if
+/// (own)` of `destroy(&e, true)`) decides nothing the caller does not know:
+/// the release was reached under that value.
+bool Analysis::testsOnlyParam(const Stmt *Cond, const ParmVarDecl *PVD) const {
   if (isa<CallExpr>(Cond))
     return false;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Cond))
-    return DRE->getDecl() == PVD;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Cond)) {
+    const auto *Param = dyn_cast<ParmVarDecl>(DRE->getDecl());
+    return Param && (Param == PVD || llvm::any_of(Constants, [&](const auto &C) {
+                       return Param->getDeclContext() == FD &&
+                              C.first == Param->getFunctionScopeIndex();
+                     }));
+  }
   bool NamesIt = false;
   for (const Stmt *Child : Cond->children()) {
     if (!Child)
