@@ -621,3 +621,16 @@ int drop_if_owned(cudaStream_t s, bool own) {
   drop_buf(&d, own);
   return 0;
 }
+// One level up: a wrapper that always calls the reallocation helper frees
+// on some paths only, as the helper does.
+static void grow_cells(float **cells, size_t n, int *cap) { realloc_buf(cells, n, cap); }
+int regrow_after_free(int n) {
+  float *c = NULL;
+  int cap = -1;
+  grow_cells(&c, n, &cap);
+  free_buf(&c);
+  cap = -1;
+  grow_cells(&c, n * 2, &cap);
+  free_buf(&c);
+  return 0;
+}

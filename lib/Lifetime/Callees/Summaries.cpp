@@ -67,7 +67,9 @@ void Analysis::noteReleaseThroughParam(const Expr *Arg, const ReleaseEffect &Eff
   int Index = PVD->getFunctionScopeIndex();
   FirstDerefRelease.try_emplace(Index, At);
   auto Same = llvm::find_if(SummaryDerefReleases, [&](const ReleaseEffect &R) { return R.Arg == Index; });
-  bool Conditional = releasedUnderOwnCondition(At, PVD);
+  // A helper handed the pointer that releases through it on some paths
+  // only leaves this one's release conditional too.
+  bool Conditional = (Eff.ThroughPointer && Eff.OnSomePaths) || releasedUnderOwnCondition(At, PVD);
   if (Same == SummaryDerefReleases.end()) {
     SummaryDerefReleases.push_back({Index, Eff.Kinds, /*ThroughPointer=*/true});
     SummaryDerefReleases.back().Resets = Eff.ThroughPointer && Eff.Resets;
