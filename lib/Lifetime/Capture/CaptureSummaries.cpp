@@ -124,10 +124,10 @@ void Analysis::noteCaptureEndOnParam(const Expr *Stream) {
 void Analysis::noteMemberCaptureOfThis(const CallExpr *Call, const FunctionModel &M) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
   const Expr *Object = MC ? MC->getImplicitObjectArgument() : nullptr;
+  const CXXMethodDecl *Callee = MC ? MC->getMethodDecl() : nullptr;
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-  if (M.StreamMember.empty() || !Object || !MD || MD->isStatic() ||
-      !isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) ||
-      MC->getMethodDecl()->getParent() != MD->getParent())
+  if (M.StreamMember.empty() || !Object || !Callee || !MD || MD->isStatic() ||
+      !isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) || Callee->getParent() != MD->getParent())
     return;
   if (M.Capture == CaptureRole::End) {
     if (!llvm::is_contained(SummaryCaptureEndMembers, M.StreamMember))
