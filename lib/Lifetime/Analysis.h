@@ -298,7 +298,7 @@ private:
                              const AcquireEffect &Eff, PathState &P);
   bool guardMemberLive(const CallExpr *Call, const AcquireEffect &Eff, const PathState &P);
   void keepSetUpMember(const CallExpr *Call, const FunctionModel &M, Key Target, PathState &P);
-  void leaveToConditionalRelease(Key K, PathState &P);
+  void handOnBound(Key K, PathState &P);
   void releaseBound(const Expr *Site, const FunctionModel &M, const ReleaseEffect &Eff,
                     Key K, const Expr *Arg, PathState &P);
   // handles a getter lends (Transfer/Borrowed.cpp)
@@ -503,7 +503,6 @@ private:
   void insertIntoContainer(Key Elem, const Expr *Value, const Expr *KeyArg, const Stmt *At,
                            PathState &P);
   bool elementReadOut(const Expr *Access);
-  void handOnElements(Key Elem, PathState &P);
   const Expr *erasedKey(const CallExpr *Call);
   bool sameKey(const Expr *L, const Expr *R);
   void dropContainerElements(Key Elem, const CallExpr *Call, ContainerOp Op, PathState &P);

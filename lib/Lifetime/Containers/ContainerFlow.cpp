@@ -205,7 +205,7 @@ bool Analysis::onContainerCall(const CallExpr *Call, PathState &P) {
   }
   case ContainerOp::Access:
     if (elementReadOut(Call))
-      handOnElements(Elem, P);
+      handOnBound(Elem, P);
     return true;
   case ContainerOp::Erase:
   case ContainerOp::Clear:
@@ -258,15 +258,6 @@ void Analysis::overwriteElementAtKey(Key Elem, const Expr *KeyArg, const Stmt *A
     P.Bind[Elem].erase(R);
     P.Res.erase(R);
   }
-}
-
-void Analysis::handOnElements(Key Elem, PathState &P) {
-  auto It = P.Bind.find(Elem);
-  if (It == P.Bind.end())
-    return;
-  for (unsigned R : It->second)
-    if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
-      RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
 }
 
 /// Whether the model entry of `Call` says what it does with argument `I`

@@ -63,6 +63,18 @@ static bool isKernelParameterArray(const InitListExpr *ILE) {
   });
 }
 
+/// The live resources bound to `K` are someone else's now (an element read
+/// out of a container, a handle a helper may release): neither leaked nor
+/// released here.
+void Analysis::handOnBound(Key K, PathState &P) {
+  auto It = P.Bind.find(K);
+  if (It == P.Bind.end())
+    return;
+  for (unsigned R : It->second)
+    if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
+      RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
+}
+
 /// Values that flow out of `E` as themselves (not through a comparison or an
 /// arithmetic result) escape when `E` is stored, returned or passed on.
 void Analysis::escapeValueRefs(const Expr *E, PathState &P) {

@@ -46,8 +46,12 @@ void Analysis::releaseArgument(const Expr *Site, const Expr *Written, const Func
   if (!K)
     return;
   invalidateFacts(K, P); // a destroyed handle is no longer "known live"
+  // A helper that releases the handle only under conditions of its own
+  // (GROMACS's `reallocateDeviceBuffer`, which frees the old buffer when it
+  // must grow it): a live handle is the helper's now, neither leaked nor
+  // known released here; one released already is not released twice.
   if (Eff.OnSomePaths) {
-    leaveToConditionalRelease(K, P);
+    handOnBound(K, P);
     return;
   }
   forgetExecReferences(K, P);
@@ -56,20 +60,6 @@ void Analysis::releaseArgument(const Expr *Site, const Expr *Written, const Func
   // to (`cudaFree(*p); *p = nullptr;`), after releasing it.
   if (Eff.Resets && (!Eff.Field.empty() || Eff.ThroughPointer))
     unbind(K, P, nullptr, "");
-}
-
-/// A helper that releases the handle only under conditions of its own
-/// (GROMACS's `reallocateDeviceBuffer`, which frees the old buffer when it
-/// must grow it): a live handle is the helper's now, neither leaked nor
-/// known released here; one released already stays as it was, not
-/// released twice.
-void Analysis::leaveToConditionalRelease(Key K, PathState &P) {
-  auto It = P.Bind.find(K);
-  if (It == P.Bind.end())
-    return;
-  for (unsigned R : It->second)
-    if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
-      RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
 }
 
 void Analysis::releaseBound(const Expr *Call, const FunctionModel &M,
