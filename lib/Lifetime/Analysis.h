@@ -12,6 +12,8 @@
 //   LocalPointers.cpp  pointers that name one object throughout (their
 //                    members are places)
 //   Templates.cpp    templates the unit never instantiates: their patterns
+//   IncompleteBodies.cpp  bodies clang could not build whole (units with
+//                    errors): neither analysed nor summarised
 //   Paths/           what one path knows: PathState.h (the lattice),
 //                    Join.h (its join), FlatContainers.h (its maps),
 //                    Disjuncts.cpp (ESP split, relevance, retirement),
@@ -418,6 +420,7 @@ private:
 
   // --- members other methods may leave live (Members.cpp) ---
   void seedMembersLiveOnEntry(PathState &Entry);
+  void bindModeFlagsOnEntry(const std::set<const CXXMethodDecl *> &Leavers, PathState &Entry);
   void seedTestedParamMembers(PathState &Entry);
   void seedParamMembersLeftLive(PathState &Entry);
   void noteParamMemberAtExit(Key K, const Resource &Res);

@@ -126,6 +126,11 @@ struct LifetimeAnalyzer::Impl {
   bool isOwnershipPattern(const FunctionDecl *FD);
   std::optional<llvm::DenseSet<const FunctionDecl *>> InstantiatedPatterns;
 
+  // --- units with compiler errors (IncompleteBodies.cpp) ---
+  /// The body holds a declaration or expression clang could not build.
+  bool bodyIsIncomplete(const FunctionDecl *FD);
+  llvm::DenseMap<const FunctionDecl *, bool> Incomplete;
+
   // --- throws (Exceptions.cpp) ---
   /// A helper that never returns because it throws.
   bool alwaysThrows(const FunctionDecl *Callee);

@@ -143,7 +143,7 @@ bool LifetimeAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
 const FunctionSummary *LifetimeAnalyzer::Impl::summaryOf(const FunctionDecl *Callee) {
   const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
   if (!Def || !Def->hasBody() || Def->isDependentContext() || isDeviceCode(Def) ||
-      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) || bodyIsIncomplete(Def))
     return nullptr;
   auto It = Summaries.find(Def);
   if (It != Summaries.end())

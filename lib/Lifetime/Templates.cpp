@@ -98,6 +98,8 @@ bool isOpaqueDependent(const Stmt *S) {
 } // namespace
 
 bool LifetimeAnalyzer::Impl::analyzable(const FunctionDecl *FD) {
+  if (bodyIsIncomplete(FD))
+    return false;
   if (!FD->isDependentContext())
     return true;
   return Opts.AnalyzeUninstantiatedTemplates && isUninstantiatedPattern(FD);

@@ -321,3 +321,99 @@ private:
   cudaGraphExec_t exec_ = nullptr;
   bool built_;
 };
+
+// A mode flag (ModeFlags.cpp): only the other constructor sets `with_mp_`,
+// so where `initialize()` left the events live the flag holds its default
+// and the destructor's release arm is the one taken. Silent, in the class
+// and in a subclass that releases its own stream under `!with_mp_`.
+struct MpContext;
+MpContext *mp_create(int rank);
+void mp_destroy(MpContext *ctx);
+class OverlapCore {
+public:
+  OverlapCore(int ranks, int splits) { initialize(splits); }
+  OverlapCore(int rank, bool) {
+    with_mp_ = true;
+    ctx_ = mp_create(rank);
+  }
+  virtual ~OverlapCore();
+  bool with_mp() const { return with_mp_; } // a copy: hands nothing out
+
+protected:
+  void initialize(int splits);
+  bool with_mp_{false};
+  MpContext *ctx_ = nullptr;
+  cudaEvent_t start_, stop_;
+};
+void OverlapCore::initialize(int splits) {
+  cudaEventCreateWithFlags(&start_, 0);
+  cudaEventCreateWithFlags(&stop_, 0);
+}
+OverlapCore::~OverlapCore() {
+  if (with_mp_) {
+    mp_destroy(ctx_);
+  } else {
+    cudaEventDestroy(stop_);
+    cudaEventDestroy(start_);
+  }
+}
+class OverlapBase : public OverlapCore {
+public:
+  OverlapBase(int ranks, int splits) : OverlapCore(ranks, splits) { cudaStreamCreate(&comm_); }
+  ~OverlapBase() {
+    if (!with_mp_)
+      cudaStreamDestroy(comm_);
+  }
+
+private:
+  cudaStream_t comm_;
+};
+
+// Twins: the flag is no mode where a public method may set it later, where
+// a subclass that builds through the acquiring constructor sets it, or where
+// the acquiring constructor builds its base the way that sets it.
+class FlagSetLater {
+public:
+  FlagSetLater() { cudaEventCreate(&ev_); }
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:20: warning: event 'ev_' {{.*}} is not released on every path{{.*}} [cudagraph-handle-leak]
+  FlagSetLater(int, bool) { external_ = true; }
+  void detach() { external_ = true; }
+  ~FlagSetLater() {
+    if (!external_)
+      cudaEventDestroy(ev_);
+  }
+
+private:
+  bool external_{false};
+  cudaEvent_t ev_;
+};
+class ModeCore {
+public:
+  ModeCore() { cudaEventCreate(&ev_); }
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:16: warning: event 'ev_' {{.*}} is not released on every path{{.*}} [cudagraph-handle-leak]
+  ModeCore(bool) { external_ = true; }
+  virtual ~ModeCore() {
+    if (!external_)
+      cudaEventDestroy(ev_);
+  }
+
+protected:
+  bool external_{false};
+  cudaEvent_t ev_;
+};
+class ExternalMode : public ModeCore {
+public:
+  ExternalMode() : ModeCore() { external_ = true; }
+};
+class BuiltExternal : public ModeCore {
+public:
+  BuiltExternal() : ModeCore(true) { cudaEventCreate(&own_); }
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:38: warning: event 'own_' {{.*}} is not released on every path{{.*}} [cudagraph-handle-leak]
+  ~BuiltExternal() {
+    if (!external_)
+      cudaEventDestroy(own_);
+  }
+
+private:
+  cudaEvent_t own_;
+};

@@ -49,6 +49,7 @@ void Analysis::seedMembersLiveOnEntry(PathState &Entry) {
   const CXXMethodDecl *MD = methodOfThis();
   if (!MD)
     return;
+  std::set<const CXXMethodDecl *> Leavers;
   for (const auto &[F, L] : A.ownership().liveOnEntry(MD)) {
     Key K = placeOf(F);
     unsigned R = resourceFor(L.Acquisition, -1, L.Kind, L.By, K, InheritedSlot);
@@ -56,7 +57,9 @@ void Analysis::seedMembersLiveOnEntry(PathState &Entry) {
     Resources[R].IntoField = true;
     Entry.Bind[K] = {R};
     Entry.Res[R].Bits = Live;
+    Leavers.insert(L.Method);
   }
+  bindModeFlagsOnEntry(Leavers, Entry); // ModeFlags.cpp
 }
 
 /// `if (ws->d_buf != NULL && ws->cap >= n) return 0; cudaMalloc(&ws->d_buf, n);`:

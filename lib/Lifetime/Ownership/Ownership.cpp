@@ -339,6 +339,11 @@ void OwnershipIndex::classify(const MemberExpr *ME, const FunctionDecl *FD,
     return;
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P); CO && CO->getCond() == Child)
     return;
+  // `bool with_mp() const { return with_mp_; }`: a copy of a flag or a mode
+  // hands nothing out (a CUdeviceptr is an integer too, so only bool and enum).
+  if (isa<ReturnStmt>(P) && !FD->getReturnType()->isReferenceType() &&
+      (F->getType()->isBooleanType() || F->getType()->isEnumeralType()))
+    return;
   handOut(ME, P, FD);
 }
 

@@ -39,7 +39,7 @@
 //
 // Ownership.cpp builds the index, OwnershipFindings.cpp (with the files
 // named above) reports the findings, OwnershipEntry.cpp answers the third (with the flags
-// CompanionFlags.cpp ties to members).
+// CompanionFlags.cpp ties to members, and the mode flags of ModeFlags.cpp).
 //
 // The index is syntactic (every mention of a member is classified once);
 // only "which methods leave a member live" runs the dataflow on the methods
@@ -158,6 +158,11 @@ public:
   /// that `Leaver` sets with the value it leaves in `F`.
   bool flagDecides(const clang::FieldDecl *F, const clang::CXXMethodDecl *M,
                    const clang::FunctionDecl *Leaver) const;
+  /// The value the member `G` holds in every object where `Leaver` left a
+  /// member live: its default, when only constructors of another way of
+  /// building the object write it (ModeFlags.cpp).
+  std::optional<int64_t> modeFlagValue(const clang::FieldDecl *G,
+                                       const clang::CXXMethodDecl *Leaver) const;
 
 private:
   /// Indexes `FD`'s body; returns the declarations in it (local classes and
