@@ -100,14 +100,19 @@ UnitResult analyzeUnit(const UnitTask &Job, const ExtraConsumerFactory &Extra) {
       Out.Status.SharedRaceSkips[Reason] = static_cast<unsigned>(Kernels.size());
   unsigned CompilerErrors = 0;
   std::string FirstError;
+  bool FirstHasPlace = false;
   for (const ClangTidyError &E : Errors) {
     if (isConfigError(E)) {
       Out.ConfigErrors.push_back(E.Message.Message);
       continue;
     }
     if (isCompilerError(E)) {
-      if (CompilerErrors++ == 0) {
-        SourcePos P = Lines.position(E.Message.FilePath, E.Message.FileOffset);
+      ++CompilerErrors;
+      // The errors come sorted by place, those without one first: "too
+      // many errors emitted, stopping now" would name none of the causes.
+      SourcePos P = Lines.position(E.Message.FilePath, E.Message.FileOffset);
+      if (FirstError.empty() || (!FirstHasPlace && !P.File.empty())) {
+        FirstHasPlace = !P.File.empty();
         FirstError = P.File.empty() ? E.Message.Message
                                     : P.File + ":" + std::to_string(P.Line) +
                                           ":" + std::to_string(P.Column) +
