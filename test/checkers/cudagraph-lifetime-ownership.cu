@@ -581,3 +581,72 @@ public:
 private:
   cudaGraphExec_t exec_ = nullptr;
 };
+
+// ---- the constructor leaves a member live, a method on a local re-acquires --
+// The constructor is no call the index records: the local's declaration
+// stands for it as the evidence that `reshape` can find the member live.
+
+class SessionBuffers {
+public:
+  explicit SessionBuffers(size_t n) {
+    status_ = cudaMalloc(&logits_, n);
+    if (status_ == cudaSuccess)
+      status_ = cudaMalloc(&indirection_, n);
+  }
+  ~SessionBuffers() {
+    cudaFree(logits_);
+    cudaFree(indirection_);
+  }
+  SessionBuffers(const SessionBuffers &) = delete;
+  SessionBuffers &operator=(const SessionBuffers &) = delete;
+  cudaError_t status() const { return status_; }
+  void release() {
+    cudaFree(indirection_);
+    indirection_ = nullptr;
+  }
+  cudaError_t reshape(size_t n) {
+    cudaFree(logits_);
+    logits_ = nullptr;
+    cudaMalloc(&logits_, n);
+    return cudaMalloc(&indirection_, n);
+    // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:12: warning: 'cudaMalloc' overwrites 'indirection_', which still holds a live device memory{{.*}} [cudagraph-handle-leak]
+  }
+
+private:
+  cudaError_t status_ = cudaSuccess;
+  float *logits_ = nullptr;
+  int *indirection_ = nullptr;
+};
+
+int generate(size_t n, int rounds) {
+  SessionBuffers bufs(n);
+  if (bufs.status() != cudaSuccess)
+    return 1;
+  for (int r = 0; r < rounds; ++r)
+    if (bufs.reshape(n * (r + 2)) != cudaSuccess)
+      return 2;
+  return 0;
+}
+
+// Twin: every local of the class releases the member before reshaping.
+class TidySessionBuffers {
+public:
+  explicit TidySessionBuffers(size_t n) { cudaMalloc(&indirection_, n); }
+  ~TidySessionBuffers() { cudaFree(indirection_); }
+  TidySessionBuffers(const TidySessionBuffers &) = delete;
+  TidySessionBuffers &operator=(const TidySessionBuffers &) = delete;
+  void release() {
+    cudaFree(indirection_);
+    indirection_ = nullptr;
+  }
+  cudaError_t reshape(size_t n) { return cudaMalloc(&indirection_, n); }
+
+private:
+  int *indirection_ = nullptr;
+};
+
+int generateTidy(size_t n) {
+  TidySessionBuffers bufs(n);
+  bufs.release();
+  return bufs.reshape(2 * n) == cudaSuccess ? 0 : 1;
+}

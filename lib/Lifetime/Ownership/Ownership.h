@@ -222,6 +222,7 @@ private:
   bool acquiredWith(const OwnedMember &G, const clang::FunctionDecl *FD,
                     const clang::Stmt *Acquisition) const;
   bool calledRepeatedly(const clang::CXXMethodDecl *M) const;
+  static bool constructedBy(const clang::VarDecl *VD, const clang::FunctionDecl *Ctor);
   void noteRepeatedCall(const clang::CallExpr *Call, const clang::FunctionDecl *Callee,
                         const clang::FunctionDecl *In, const AncestorChain &PM);
   bool releasedByProtocol(const clang::FunctionDecl *Releaser,

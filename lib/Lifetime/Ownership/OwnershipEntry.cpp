@@ -118,8 +118,25 @@ bool OwnershipIndex::reachedWithMemberLive(const FieldDecl *F, const FunctionDec
       if (First.Callee == L && First.Param == Param && SameObject(First, Then) &&
           SM.isBeforeInTranslationUnit(First.At, Then.At) && !ReleasedBetween(First, Then))
         return true;
+    // `RuntimeBuffers bufs(cfg); ... bufs.reshape(next);`: the constructor
+    // is no call the index records, so the local's declaration stands for it.
+    if (Then.Local && Param < 0 && constructedBy(Then.Local, L)) {
+      ObjectCall Built{L, Then.In, Then.Object, nullptr, Then.Local->getLocation()};
+      if (!ReleasedBetween(Built, Then))
+        return true;
+    }
   }
   return false;
+}
+
+/// `T v(args);` or `T v = T(args);` where the constructor is `Ctor`.
+bool OwnershipIndex::constructedBy(const VarDecl *VD, const FunctionDecl *Ctor) {
+  const Expr *Init = VD->getInit();
+  const auto *CE = Init ? dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit()) : nullptr;
+  while (CE && CE->isElidable() && CE->getNumArgs() == 1)
+    CE = dyn_cast<CXXConstructExpr>(CE->getArg(0)->IgnoreImplicit());
+  return CE && isa<CXXConstructorDecl>(Ctor) &&
+         CE->getConstructor()->getCanonicalDecl() == Ctor->getCanonicalDecl();
 }
 
 /// Runs the dataflow on each method of `RD` that acquires into a member of
