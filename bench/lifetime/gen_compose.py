@@ -17,7 +17,10 @@ Features (a composition takes at most one of each group):
   res       `scale` independent resources (device buffers, events, pinned host
             memory, streams; `ipc`: first a mapping of another process's
             memory, cudaIpcOpenMemHandle, read by a copy and closed with
-            cudaIpcCloseMemHandle), each acquired with a status check that releases
+            cudaIpcCloseMemHandle; `grow`: first a workspace grown twice by
+            the file's `grow_buf(&ws, &cap, need)`, a reallocation helper
+            that frees the old block only when it must grow, and freed with
+            cudaFree at the end), each acquired with a status check that releases
             the earlier ones, with unrelated branches between them; each device
             buffer is handed to helpers of the file that only launch kernels on
             it (`warm_buffer` -> `launch_fwd`): a use, not a hand-off.
@@ -188,6 +191,18 @@ static void warm_buffer(float *x, size_t bytes, cudaStream_t st) {
   launch_fwd(x, (int)(bytes / sizeof(float)), st);
 }
 
+// Grows a workspace, freeing the old block only when it must grow: a release
+// on some paths only, decided by a test its caller cannot see (res=grow).
+static cudaError_t grow_buf(float **p, size_t *cap, size_t need) {
+  if (*cap >= need) return cudaSuccess;
+  if (*p) cudaFree(*p);
+  *p = nullptr;
+  *cap = 0;
+  cudaError_t e = cudaMalloc(p, need);
+  if (e == cudaSuccess) *cap = need;
+  return e;
+}
+
 struct TaskList {
   std::vector<std::function<void()>> tasks;
   void add(std::function<void()> t) { tasks.push_back(t); }
@@ -203,7 +218,7 @@ GROUPS = ["opts", "res", "tasks", "source", "loops", "early", "cont", "cond", "g
           "tmpl", "devices"]
 VARIANTS = {
     "opts": ["val", "cref", "hdecl", "hdef"],
-    "res": ["n", "ipc"],
+    "res": ["n", "ipc", "grow"],
     "tasks": ["lambda", "runner"],
     "source": ["cache", "step0", "recorded", "member"],
     "loops": ["n"],
@@ -504,17 +519,26 @@ IPC_KIND = ("void *", "peer", "cudaIpcOpenMemHandle(&{0}, peer_handle, cudaIpcMe
             "cudaIpcCloseMemHandle({0});", "cudaFree({0});")
 
 
+# res=grow: a workspace grown by the file's grow_buf helper (a reallocation
+# helper: its summary releases the old block on some paths), grown a second
+# time before use and freed with cudaFree at the end.
+GROW_KIND = ("float *", "ws", "grow_buf(&{0}, &cap_{0}, bytes)", "cudaFree({0});", "cudaFreeHost({0});")
+
+
 def f_res(c, body, v):
     n = max(1, c.scale)
     made = []
     sink = c.err in CK_MACRO
-    kinds = [IPC_KIND] + RES_KINDS if v == "ipc" else RES_KINDS
+    first = {"ipc": [IPC_KIND], "grow": [GROW_KIND]}.get(v, [])
+    kinds = first + RES_KINDS
     last_event = None
     for i in range(n):
         ty, base, acq, rel, wrong = kinds[i % len(kinds)]
         name = "%s%d" % (base, i)
         rid = c.acquire_rid("cudagraph-handle-leak")
         c.emit("%s%s = nullptr;" % (ty, name))
+        if base == "ws":
+            c.emit("size_t cap_%s = 0;" % name)
         omit = None
         if i > 0 and c.offer("res-path-leak", not sink and i == n - 1):
             omit = made[-1][2]
@@ -524,8 +548,16 @@ def f_res(c, body, v):
         else:
             c.emit("if (%s != cudaSuccess) %s" % (acq.format(name), c.ret("cudaErrorMemoryAllocation", omit)), rid)
         c.stack.append((rel.format(name), rid))
+        if base == "ws":
+            # Grown again: a failure leaves it null (the helper freed it), so
+            # the check releases only the others; the block it holds now is
+            # the regrowth's.
+            c.stack.pop()
+            rid = c.acquire_rid("cudagraph-handle-leak")
+            c.check("grow_buf(&%s, &cap_%s, 2 * bytes)" % (name, name), rid)
+            c.stack.append((rel.format(name), rid))
         made.append((name, i % len(kinds), rid))
-        if base == "d_buf":  # a device buffer: used by helpers that only read
+        if base in ("d_buf", "ws"):  # a device buffer: used by helpers that only read
             c.emit("warm_buffer(%s, bytes, s);" % name)
         if base == "peer":  # the peer's memory: read by a copy, not handed on
             c.emit("cudaMemcpyAsync(d_act, %s, sizeof(float), cudaMemcpyDeviceToDevice, s);" % name)
@@ -1067,12 +1099,14 @@ DEEP_COND = [
 
 # Features added later (IPC handles, issue 36): their compositions come after
 # all the others, so those keep their numbers and planted defects.
-LATER = [("res", "ipc"), ("devices", "n")]
+LATER = [("res", "ipc"), ("devices", "n"), ("res", "grow")]
 DEEP_LATER = [
     [("opts", "hdef"), ("devices", "n"), ("res", "n"), ("source", "cache"), ("loops", "n"), ("early", "n"), ("err", "abort")],
     [("devices", "n"), ("tasks", "lambda"), ("source", "step0"), ("loops", "n"), ("cond", "bound"), ("err", "ret")],
     [("opts", "cref"), ("res", "ipc"), ("source", "cache"), ("loops", "n"), ("early", "n"), ("err", "ret")],
     [("res", "ipc"), ("tasks", "lambda"), ("source", "member"), ("cont", "pool"), ("guard", "iscap"), ("tmpl", "twice")],
+    [("opts", "hdef"), ("res", "grow"), ("source", "cache"), ("loops", "n"), ("early", "n"), ("cond", "bound"), ("err", "throw"), ("tmpl", "never")],
+    [("res", "grow"), ("tasks", "runner"), ("source", "member"), ("cont", "pool"), ("guard", "copied"), ("tmpl", "twice")],
 ]
 
 
