@@ -417,3 +417,21 @@ public:
 private:
   cudaEvent_t own_;
 };
+// Twin: a constructor of another class sets the flag of an object it is given.
+class OpenMode {
+public:
+  OpenMode() { cudaEventCreate(&ev_); }
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:16: warning: event 'ev_' {{.*}} is not released on every path{{.*}} [cudagraph-handle-leak]
+  OpenMode(bool) { external_ = true; }
+  ~OpenMode() {
+    if (!external_)
+      cudaEventDestroy(ev_);
+  }
+  bool external_{false};
+
+private:
+  cudaEvent_t ev_;
+};
+struct Detacher {
+  explicit Detacher(OpenMode &m) { m.external_ = true; }
+};

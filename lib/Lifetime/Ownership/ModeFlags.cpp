@@ -25,7 +25,8 @@
 //   * `L` runs only while an object is built: a constructor, or a method
 //     only constructors call (runsOnFreshObject);
 //   * every function of the unit that writes `G`, takes its address or
-//     hands it out is a constructor, and none of them runs in the building
+//     hands it out is a constructor of `G`'s class or of a class derived
+//     from it, and none of them runs in the building
 //     of an object that runs `L`: it is not one of the constructors that
 //     reach `L`, nor a base or delegated constructor they run, nor a
 //     constructor that runs one of them as its base.
@@ -111,9 +112,12 @@ std::optional<int64_t> OwnershipIndex::modeFlagValue(const FieldDecl *G,
   const OwnedMember *O = member(G);
   if (!O)
     return Default; // nothing in the unit writes it
+  const auto *Owner = dyn_cast<CXXRecordDecl>(G->getParent());
   for (const FunctionDecl *Writer : O->WrittenIn) {
+    // A constructor of another class writes the flag of some other object.
     const auto *Ctor = dyn_cast<CXXConstructorDecl>(Writer);
-    if (!Ctor || SameObject.count(Ctor->getCanonicalDecl()))
+    if (!Ctor || !Owner || SameObject.count(Ctor->getCanonicalDecl()) ||
+        (Ctor->getParent() != Owner && !Ctor->getParent()->isDerivedFrom(Owner)))
       return std::nullopt;
     // A constructor that runs a builder as its base builds the same object.
     llvm::SmallPtrSet<const FunctionDecl *, 8> RunByWriter;
