@@ -526,6 +526,8 @@ private:
   // --- throws that leave the function (Exceptions.cpp) ---
   bool throwsOut(const Stmt *S);
   void onThrowLeaving(const Stmt *Throw, const PathState &P);
+  const Expr *statusThrowArgument(const Stmt *S, bool &ThrowsWhenNonZero);
+  void forkOnStatusThrow(const Stmt *S, PathState &P, bool &Dead);
 
   // --- pointers that name one object throughout (LocalPointers.cpp) ---
   const std::set<const VarDecl *> &reseatedPointers();

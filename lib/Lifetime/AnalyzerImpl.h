@@ -135,6 +135,14 @@ struct LifetimeAnalyzer::Impl {
   /// A helper that never returns because it throws.
   bool alwaysThrows(const FunctionDecl *Callee);
   llvm::DenseMap<const FunctionDecl *, bool> Throwers;
+  /// A checking helper (`check(cudaError_t e, ...) { if (e) throw ...; }`):
+  /// which parameter's value decides the throw, and which value throws.
+  struct StatusThrow {
+    unsigned Param;
+    bool ThrowsWhenNonZero;
+  };
+  std::optional<StatusThrow> throwsOnStatus(const FunctionDecl *Callee);
+  llvm::DenseMap<const FunctionDecl *, std::optional<StatusThrow>> StatusThrowers;
   /// `main`, or a function of the main file only `main` (or such a
   /// function) calls, outside any try: no handler can catch what leaves it.
   bool uncatchableThrows(const FunctionDecl *FD, unsigned Depth = 0);

@@ -183,8 +183,14 @@ void Analysis::transferBlock(const CFGBlock *B, StateSet &S) {
     const Stmt *Thrown = nullptr;
     for (const CFGElement &E : *B) {
       transferElement(E, P, Dead);
-      if (!Dead)
+      if (!Dead) {
+        // A checking helper's failure way is taken there (Exceptions.cpp).
+        if (auto CS = E.getAs<CFGStmt>())
+          forkOnStatusThrow(CS->getStmt(), P, Dead);
+        if (Dead)
+          break;
         continue;
+      }
       auto CS = E.getAs<CFGStmt>();
       if (CS && isa<CallExpr>(CS->getStmt()))
         Dispatch = handlerDispatchFor(CS->getStmt());

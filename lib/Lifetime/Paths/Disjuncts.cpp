@@ -164,7 +164,10 @@ void Analysis::scanMentions() {
           const FunctionModel *FM = A.modelFor(Call);
           for (const Decl *Allocated : memoryAllocatedByLaunch(Call, FM))
             MentionOne(Allocated, nullptr);
-          if (callMayChangeMembers(Call) || affectsEveryResource(FM))
+          // A checking helper may throw: every live resource leaks there.
+          bool ThrowsWhenNonZero;
+          if (callMayChangeMembers(Call) || affectsEveryResource(FM) ||
+              statusThrowArgument(Call, ThrowsWhenNonZero))
             M.Global = true;
           if (FM && !FM->LegalDuringCapture)
             M.CaptureIllegal = true; // matters to every open capture (Capture.cpp)

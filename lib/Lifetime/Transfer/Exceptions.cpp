@@ -12,6 +12,14 @@
 //   call of a helper that always throws (its body in
 //   this file throws and ends no program; libstdc++'s
 //   std::__throw_* )                                  -> the same, at the call
+//   call of a checking helper, `check(cudaMalloc(&b,
+//   n), ...)` whose body is `if (e) throw ...;` on one
+//   of its parameters                                 -> two ways: where the status
+//                                                        argument fails, a throw at
+//                                                        the call (b Absent, what
+//                                                        was live before leaks);
+//                                                        where it succeeds, the
+//                                                        path goes on
 //   exit, abort, __trap, assert(false), a [[noreturn]]
 //   function whose body is not here                   -> sink (nothing reported)
 //   throw or throwing call that leaves `main`, or a    -> sink: no caller can catch
@@ -89,6 +97,98 @@ bool LifetimeAnalyzer::Impl::alwaysThrows(const FunctionDecl *Callee) {
   // A body that both throws and exits is left a sink: which one a failure
   // takes is not ours to guess.
   return It->second = S.Throws && !S.EndsProgram;
+}
+
+namespace {
+
+/// The parameter a condition compares with zero (`e`, `!e`, `e != 0`,
+/// `e == cudaSuccess`), and whether the condition holds where it is non-zero.
+std::optional<std::pair<const ParmVarDecl *, bool>> parameterZeroTest(const Expr *C,
+                                                                      ASTContext &Ctx) {
+  C = C->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(C); UO && UO->getOpcode() == UO_LNot) {
+    auto T = parameterZeroTest(UO->getSubExpr(), Ctx);
+    if (T)
+      T->second = !T->second;
+    return T;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(C))
+    if (const auto *PV = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+      return std::make_pair(PV, true);
+  const auto *BO = dyn_cast<BinaryOperator>(C);
+  if (!BO || !BO->isEqualityOp())
+    return std::nullopt;
+  auto IsZero = [&](const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    Expr::EvalResult R;
+    return isa<CXXNullPtrLiteralExpr>(E) ||
+           (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0);
+  };
+  for (auto [Side, Other] : {std::make_pair(BO->getLHS(), BO->getRHS()),
+                             std::make_pair(BO->getRHS(), BO->getLHS())}) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(Side->IgnoreParenImpCasts());
+    const auto *PV = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    if (PV && IsZero(Other))
+      return std::make_pair(PV, BO->getOpcode() == BO_NE);
+  }
+  return std::nullopt;
+}
+
+/// A status, flag or pointer passed by value or const reference: what a
+/// checking helper tests.
+bool isTestableValue(QualType T) {
+  T = T.getNonReferenceType();
+  return T->isIntegralOrEnumerationType() || T->isPointerType();
+}
+
+} // namespace
+
+/// Every way through `S` ends in a throw: a throw, a call of a helper that
+/// always throws, or a block whose last statement does.
+static bool endsInThrow(const Stmt *S, LifetimeAnalyzer::Impl &A) {
+  if (const auto *Block = dyn_cast_or_null<CompoundStmt>(S))
+    return !Block->body_empty() && endsInThrow(Block->body_back(), A);
+  if (const auto *E = dyn_cast_or_null<Expr>(S)) {
+    E = E->IgnoreParenImpCasts();
+    if (isa<CXXThrowExpr>(E))
+      return true;
+    if (const auto *Call = dyn_cast<CallExpr>(E))
+      return A.alwaysThrows(Call->getDirectCallee());
+  }
+  return false;
+}
+
+/// `void check(cudaError_t e, const char *what) { if (e != cudaSuccess)
+/// throw std::runtime_error(...); }`: one if on a parameter whose arm
+/// always throws, no else, and nothing else in the body that throws or
+/// ends the program.
+std::optional<LifetimeAnalyzer::Impl::StatusThrow>
+LifetimeAnalyzer::Impl::throwsOnStatus(const FunctionDecl *Callee) {
+  const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody() || Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return std::nullopt;
+  auto [It, New] = StatusThrowers.try_emplace(Def);
+  if (!New)
+    return It->second;
+  const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
+  std::optional<StatusThrow> Found;
+  for (const Stmt *S : Body ? Body->body() : llvm::ArrayRef<Stmt *>()) {
+    const auto *If = dyn_cast<IfStmt>(S);
+    std::optional<std::pair<const ParmVarDecl *, bool>> Test;
+    if (If && !Found && !If->getElse() && !If->getInit() && !If->getConditionVariable())
+      Test = parameterZeroTest(If->getCond(), Ctx);
+    EndingScan Arm;
+    if (Test && isTestableValue(Test->first->getType()) && endsInThrow(If->getThen(), *this) &&
+        (Arm.TraverseStmt(const_cast<Stmt *>(If->getThen())), !Arm.EndsProgram)) {
+      Found = StatusThrow{Test->first->getFunctionScopeIndex(), Test->second};
+      continue;
+    }
+    EndingScan Other;
+    Other.TraverseStmt(const_cast<Stmt *>(S));
+    if (Other.Throws || Other.EndsProgram)
+      return It->second = std::nullopt;
+  }
+  return StatusThrowers[Def] = Found;
 }
 
 namespace {
@@ -202,6 +302,42 @@ bool Analysis::throwsOut(const Stmt *S) {
     return true;
   const auto *Call = dyn_cast<CallExpr>(S);
   return Call && A.alwaysThrows(A.calleeOf(Call));
+}
+
+/// The status argument of a call of a checking helper (see throwsOnStatus),
+/// if `S` is one.
+const Expr *Analysis::statusThrowArgument(const Stmt *S, bool &ThrowsWhenNonZero) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(S);
+  if (!Call || isa<CXXOperatorCallExpr>(Call))
+    return nullptr;
+  std::optional<LifetimeAnalyzer::Impl::StatusThrow> T = A.throwsOnStatus(A.calleeOf(Call));
+  if (!T || T->Param >= Call->getNumArgs())
+    return nullptr;
+  ThrowsWhenNonZero = T->ThrowsWhenNonZero;
+  return Call->getArg(T->Param);
+}
+
+/// `check(cudaMalloc(&b, n), ...)`: where the status fails, the helper
+/// throws, and that way leaves the function (or goes to a handler of it)
+/// here, as `if (e) throw` written in place would; the call goes on only
+/// where the status succeeded.
+void Analysis::forkOnStatusThrow(const Stmt *S, PathState &P, bool &Dead) {
+  bool ThrowsWhenNonZero = true;
+  const Expr *Status = statusThrowArgument(S, ThrowsWhenNonZero);
+  if (!Status)
+    return;
+  PathState Failed = P;
+  bool FailureInfeasible = false;
+  refineOnBranch(Status, ThrowsWhenNonZero, Failed, FailureInfeasible, /*TwoWay=*/false);
+  if (!FailureInfeasible) {
+    if (const CFGBlock *Dispatch = handlerDispatchFor(S))
+      Diverted.push_back({Dispatch, std::move(Failed)});
+    else if (A.Opts.ReportLeaksOnThrow && !A.uncatchableThrows(FD))
+      onThrowLeaving(S, Failed);
+  }
+  bool SuccessInfeasible = false;
+  refineOnBranch(Status, !ThrowsWhenNonZero, P, SuccessInfeasible, /*TwoWay=*/false);
+  Dead = SuccessInfeasible;
 }
 
 /// Every local resource still live where an exception leaves the function
