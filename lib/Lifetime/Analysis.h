@@ -325,6 +325,7 @@ private:
 
   // --- where a status lives ---
   void bindStatus(const CallExpr *Call, bool SuccessIsZero, ResState &RS);
+  void bindReleaseStatus(const Expr *Site, const FunctionModel &M, ResState &RS);
   bool bindThroughBooleanChain(const Stmt *From, ResState &RS);
   void trackStatusCopy(Key Target, const Expr *Src, PathState &P);
   const Expr *statusSource(const Expr *E, bool &Inverted) const;

@@ -540,3 +540,46 @@ void refetched_default_pool_used(int dev) {
     return;
   cudaMemPoolTrimTo(pool, 0);
 }
+
+// cuda-samples' cuDLA samples: a release whose status says it failed released
+// nothing, so the clean-up its failure path runs destroys the stream once.
+struct DlaResources {
+  cudaStream_t stream;
+  float *buf;
+};
+void cleanUpDla(DlaResources *r) {
+  if (r->stream)
+    cudaStreamDestroy(r->stream);
+  if (r->buf)
+    cudaFree(r->buf);
+}
+int failed_release_cleaned_up(size_t n) {
+  DlaResources list{};
+  cudaStream_t stream;
+  if (cudaStreamCreate(&stream) != cudaSuccess)
+    return 1;
+  list.stream = stream;
+  cudaError_t result = cudaStreamDestroy(stream);
+  if (result != cudaSuccess) {
+    printf("destroy failed\n");
+    cleanUpDla(&list);
+    return 1;
+  }
+  list.stream = nullptr;
+  return 0;
+}
+
+// Its twin: on the path where the release succeeded, the second one is real.
+int released_again_after_success(size_t n) {
+  float *b;
+  if (cudaMalloc(&b, n) != cudaSuccess)
+    return 1;
+  cudaError_t e = cudaFree(b);
+  if (e == cudaSuccess) {
+    cudaFree(b);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'b' is released again by 'cudaFree' (undefined behaviour) [cudagraph-use-after-dealloc]
+    // CHECK-NOTES: :[[@LINE-4]]:19: note: 'b' was released here by 'cudaFree'
+    return 0;
+  }
+  return 1;
+}

@@ -516,15 +516,29 @@ IdSet Analysis::refineSubject(const EdgeTest &E, bool NonZero, PathState &P,
   }
 
   Key SubjectVar = E.SubjectVar;
+  const VarDecl *Tested = plainVar(SubjectVar);
+  auto TestsStatusOf = [&](const ResState &RS, bool TestsCopy) {
+    return (RS.StatusExpr && strip(RS.StatusExpr) == Subject) ||
+           (RS.StatusVar && Tested == RS.StatusVar) || TestsCopy ||
+           (RS.StatusDerefOf && E.SubjectDerefOf == RS.StatusDerefOf);
+  };
   for (auto &Entry : P.Res) {
     ResState &RS = Entry.second;
+    bool TestsCopy = RS.StatusCopy && SubjectVar == RS.StatusCopy;
+    if (RS.Bits == Released) {
+      // The status of the release (bindReleaseStatus): where it failed,
+      // nothing was released, and what the handle holds is not known.
+      if (!TestsStatusOf(RS, TestsCopy))
+        continue;
+      bool SuccessIsZero = RS.SuccessIsZero != (TestsCopy && RS.CopyInverted);
+      if (SuccessIsZero ? NonZero : !NonZero)
+        RS.Bits = Escaped;
+      RS.forgetStatus();
+      continue;
+    }
     if (!(RS.Bits & Live))
       continue;
-    const VarDecl *Tested = plainVar(SubjectVar);
-    bool TestsCopy = RS.StatusCopy && SubjectVar == RS.StatusCopy;
-    bool TestsStatus = (RS.StatusExpr && strip(RS.StatusExpr) == Subject) ||
-                       (RS.StatusVar && Tested == RS.StatusVar) || TestsCopy ||
-                       (RS.StatusDerefOf && E.SubjectDerefOf == RS.StatusDerefOf);
+    bool TestsStatus = TestsStatusOf(RS, TestsCopy);
     bool TestsStatusOut = RS.StatusOut && SubjectVar == RS.StatusOut;
     if (!TestsStatus && !TestsStatusOut)
       continue;

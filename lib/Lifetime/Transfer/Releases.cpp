@@ -108,8 +108,21 @@ void Analysis::releaseBound(const Expr *Call, const FunctionModel &M,
     if (RS.Bits == Released && Res.IntoElement)
       continue; // another element of an array released before: keep where
     RS.markReleased(Call, &M, &Eff);
+    bindReleaseStatus(Call, M, RS);
     onFreedWhileReferenced(R, P);
   }
+}
+
+/// `st = cudaStreamDestroy(s); if (st != cudaSuccess) { cleanUp(&list); }`:
+/// a release that failed released nothing, so what its failure path does
+/// with the handle (the clean-up destroying it again) is no second release.
+/// The status is bound as an acquisition's is; refineSubject reads it.
+/// Helper summaries keep a release whole: a caller's handle stays released.
+void Analysis::bindReleaseStatus(const Expr *Site, const FunctionModel &M, ResState &RS) {
+  const auto *Call = dyn_cast<CallExpr>(Site);
+  if (SummaryMode || !Call || Call->getCallReturnType(Ctx)->isVoidType())
+    return;
+  bindStatus(Call, M.StatusType != "bool", RS);
 }
 
 /// Whether the release's family includes the resource's kind, or one of
@@ -160,6 +173,7 @@ void Analysis::releaseUntracked(const Expr *Call, const Expr *Written, const Fun
   RS.ReleaseSite = Call;
   RS.ReleasedBy = &M;
   RS.ReleasedAs = &Eff;
+  bindReleaseStatus(Call, M, RS);
   P.Bind[K] = {R};
   P.Res[R] = RS;
 }
