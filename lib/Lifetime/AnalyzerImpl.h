@@ -142,6 +142,12 @@ struct LifetimeAnalyzer::Impl {
     bool ThrowsWhenNonZero;
   };
   std::optional<StatusThrow> throwsOnStatus(const FunctionDecl *Callee);
+  /// How the destruction of a temporary of this type ends the path: TVM's
+  /// `LogFatal` (`[[noreturn]] ~LogFatal() { throw InternalError(...); }`)
+  /// throws, glog's `LogMessageFatal` aborts.
+  enum class DestructorEnd { Returns, Throws, EndsProgram };
+  DestructorEnd destructorEnd(QualType Temporary);
+  llvm::DenseMap<const Type *, DestructorEnd> DestructorEnds;
   llvm::DenseMap<const FunctionDecl *, std::optional<StatusThrow>> StatusThrowers;
   /// `main`, or a function of the main file only `main` (or such a
   /// function) calls, outside any try: no handler can catch what leaves it.

@@ -82,6 +82,13 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
     // leaves it ends the path (transferBlock reports what it leaks).
     if (A.Opts.SinkPathsAreSilent && leavesFunction(CurrentBlock))
       Dead = true;
+  } else if (const auto *Temp = dyn_cast<CXXBindTemporaryExpr>(S)) {
+    // The CFG has no destructors of temporaries: one that throws or ends
+    // the program (TVM's ICHECK, glog's CHECK) ends the path here, where
+    // the full expression's end would run it (Exceptions.cpp).
+    if (A.Opts.SinkPathsAreSilent &&
+        A.destructorEnd(Temp->getType()) != LifetimeAnalyzer::Impl::DestructorEnd::Returns)
+      Dead = true;
   } else if (const auto *New = dyn_cast<CXXNewExpr>(S)) {
     if (New->getInitializer())
       escapeValueRefs(New->getInitializer(), P);
@@ -192,7 +199,8 @@ void Analysis::transferBlock(const CFGBlock *B, StateSet &S) {
         continue;
       }
       auto CS = E.getAs<CFGStmt>();
-      if (CS && isa<CallExpr>(CS->getStmt()))
+      if (CS && (isa<CallExpr>(CS->getStmt()) ||
+                 (isa<CXXBindTemporaryExpr>(CS->getStmt()) && throwsOut(CS->getStmt()))))
         Dispatch = handlerDispatchFor(CS->getStmt());
       // An exception that leaves the function (Exceptions.cpp).
       if (CS && !Dispatch && throwsOut(CS->getStmt()))

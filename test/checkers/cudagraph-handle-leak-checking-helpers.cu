@@ -7,11 +7,13 @@
 // check there leaves the function as `if (e) throw` written in place does:
 // what was acquired before and is still live leaks, and the failed call itself
 // acquired nothing. Helpers that end the program, have an else, or that main
-// alone calls stay sinks.
+// alone calls stay sinks. The same holds for a temporary whose destructor
+// throws (TVM's ICHECK), and a destructor that aborts (glog) is a sink.
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <sstream>
 #include <string>
 
 template <typename T>
@@ -116,6 +118,63 @@ void caughtHere(size_t n) {
     cudaFree(a);
     throw;
   }
+  cudaFree(a);
+}
+
+// TVM's ICHECK: the failing arm builds a temporary whose [[noreturn]]
+// destructor throws at the end of the full expression. glog's CHECK aborts
+// there instead: a sink.
+class InternalError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+class LogFatal {
+public:
+  LogFatal(const char *, int) {}
+  std::ostringstream &stream() { return text_; }
+  [[noreturn]] ~LogFatal() noexcept(false) { throw InternalError(text_.str()); }
+
+private:
+  std::ostringstream text_;
+};
+class LogMessageFatal {
+public:
+  LogMessageFatal(const char *, int) {}
+  std::ostringstream &stream() { return text_; }
+  [[noreturn]] ~LogMessageFatal() { abort(); }
+
+private:
+  std::ostringstream text_;
+};
+#define ICHECK(x) if (!(x)) LogFatal(__FILE__, __LINE__).stream() << "Check failed: " #x
+#define CUDA_CALL(func) { cudaError_t e = (func); ICHECK(e == cudaSuccess) << cudaGetErrorString(e); }
+#define GLOG_CHECK(x) if (!(x)) LogMessageFatal(__FILE__, __LINE__).stream() << #x
+
+void tvmStyle(size_t n) {
+  float *a;
+  CUDA_CALL(cudaMalloc(&a, n));
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: device memory 'a' created by 'cudaMalloc' is not released on every path; call cudaFree or hand it to an owner [cudagraph-handle-leak]
+  float *b;
+  // NOTES: checking-helpers.cu:[[@LINE+1]]:3: note: 'a' is leaked when the exception thrown here leaves the function
+  CUDA_CALL(cudaMalloc(&b, n));
+  cudaFree(b);
+  cudaFree(a);
+}
+
+// Silent: one resource, checked where it is made.
+void tvmStyleOnce(size_t n) {
+  float *a;
+  CUDA_CALL(cudaMalloc(&a, n));
+  cudaFree(a);
+}
+
+// Silent: the failing arm aborts.
+void glogStyle(size_t n) {
+  float *a;
+  GLOG_CHECK(cudaMalloc(&a, n) == cudaSuccess);
+  float *b;
+  GLOG_CHECK(cudaMalloc(&b, n) == cudaSuccess);
+  cudaFree(b);
   cudaFree(a);
 }
 

@@ -20,6 +20,9 @@
 //                                                        was live before leaks);
 //                                                        where it succeeds, the
 //                                                        path goes on
+//   a temporary whose destructor throws (TVM's ICHECK:
+//   `LogFatal(__FILE__, __LINE__).stream() << ...`
+//   with `[[noreturn]] ~LogFatal() { throw ...; }`)      -> the same, at the temporary
 //   exit, abort, __trap, assert(false), a [[noreturn]]
 //   function whose body is not here                   -> sink (nothing reported)
 //   throw or throwing call that leaves `main`, or a    -> sink: no caller can catch
@@ -191,6 +194,25 @@ LifetimeAnalyzer::Impl::throwsOnStatus(const FunctionDecl *Callee) {
   return StatusThrowers[Def] = Found;
 }
 
+/// A destructor that ends in a throw (its last statement throws), or one
+/// marked [[noreturn]] that does not throw (glog's aborts).
+LifetimeAnalyzer::Impl::DestructorEnd LifetimeAnalyzer::Impl::destructorEnd(QualType Temporary) {
+  auto [It, New] = DestructorEnds.try_emplace(Temporary.getCanonicalType().getTypePtr(),
+                                              DestructorEnd::Returns);
+  if (!New)
+    return It->second;
+  const CXXRecordDecl *RD = Temporary->getAsCXXRecordDecl();
+  const CXXDestructorDecl *Dtor = RD && RD->hasDefinition() ? RD->getDestructor() : nullptr;
+  const FunctionDecl *Def = Dtor ? Dtor->getDefinition() : nullptr;
+  DestructorEnd End = DestructorEnd::Returns;
+  if (Def && Def->hasBody() && !Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) &&
+      endsInThrow(Def->getBody(), *this))
+    End = DestructorEnd::Throws;
+  else if (Dtor && Dtor->isNoReturn())
+    End = DestructorEnd::EndsProgram;
+  return DestructorEnds[Temporary.getCanonicalType().getTypePtr()] = End;
+}
+
 namespace {
 
 /// Collects, for each function, where the unit names it: as the callee of
@@ -300,6 +322,8 @@ bool Analysis::throwsOut(const Stmt *S) {
     return false;
   if (isa<CXXThrowExpr>(S))
     return true;
+  if (const auto *Temp = dyn_cast<CXXBindTemporaryExpr>(S))
+    return A.destructorEnd(Temp->getType()) == LifetimeAnalyzer::Impl::DestructorEnd::Throws;
   const auto *Call = dyn_cast<CallExpr>(S);
   return Call && A.alwaysThrows(A.calleeOf(Call));
 }
