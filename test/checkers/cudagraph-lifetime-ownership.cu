@@ -650,3 +650,44 @@ int generateTidy(size_t n) {
   bufs.release();
   return bufs.reshape(2 * n) == cudaSuccess ? 0 : 1;
 }
+
+// darknet's layers: a helper handed a member releases a field of what the
+// member points to (`resize(l->vf)` frees `vf->delta_gpu`). That is no
+// release of the member, which calloc filled: no mismatch.
+struct DnLayer {
+  float *delta_gpu;
+  DnLayer *vf;
+  int train;
+};
+void dn_resize(DnLayer *l, size_t n) {
+  if (l->train) {
+    cudaFree(l->delta_gpu);
+    cudaMalloc(&l->delta_gpu, n);
+  }
+}
+void dn_make(DnLayer *l) { l->vf = (DnLayer *)calloc(1, sizeof(DnLayer)); }
+void dn_resize_sublayer(DnLayer *l, size_t n) { dn_resize(l->vf, n); }
+void dn_free_sublayer_wrongly(DnLayer *l) { cudaFree(l->vf); }
+// CHECK-MESSAGES-MISMATCH: :[[@LINE-1]]:45: warning: heap memory 'l->vf' allocated by 'calloc' is released by 'cudaFree'; release it with free [cudagraph-mismatched-dealloc]
+
+// darknet's network: `if (cudaSuccess == cudaHostAlloc(&net->pinned, ...))`
+// tests the acquisition's status; the member is named only as where it
+// writes, so nothing says the member held something before.
+struct DnNet {
+  float *pinned;
+  int pinned_flag;
+};
+void dn_setup_pinned(DnNet *net, size_t n) {
+  if (cudaSuccess == cudaHostAlloc((void **)&net->pinned, n, cudaHostAllocMapped)) {
+    net->pinned_flag = 1;
+  } else {
+    net->pinned = (float *)calloc(n, 1);
+    net->pinned_flag = 0;
+  }
+}
+void dn_free_pinned(DnNet *net) {
+  if (net->pinned_flag)
+    cudaFreeHost(net->pinned);
+  else
+    free(net->pinned);
+}

@@ -89,8 +89,13 @@ void Analysis::seedTestedParamMembers(PathState &Entry) {
     }
 }
 
+/// Whether `S` reads the member `Base->F`. Its address is no read: `if
+/// (cudaSuccess == cudaHostAlloc(&net->buf, ...))` tests the status of an
+/// acquisition into the member, not the member (darknet).
 bool Analysis::mentionsMemberOf(const Stmt *S, const ValueDecl *Base, const FieldDecl *F) {
   if (!S)
+    return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->getOpcode() == UO_AddrOf)
     return false;
   if (const auto *ME = dyn_cast<MemberExpr>(S))
     if (ME->getMemberDecl() == F)

@@ -370,8 +370,10 @@ void OwnershipIndex::noteCallArgument(const CallExpr *Call, unsigned I, bool ByA
         addAcquisition(Call, *M, Eff, ME, FD);
       Classified = true;
     }
+  // `resize(l->vf)` releasing `vf->delta_gpu` (a field of what it is
+  // handed, darknet) does not release `vf`.
   for (const ReleaseEffect &Eff : M->Releases)
-    if (Eff.Arg == static_cast<int>(I) && Eff.ThroughPointer == ByAddress) {
+    if (Eff.Arg == static_cast<int>(I) && Eff.ThroughPointer == ByAddress && Eff.Field.empty()) {
       O.Releases.push_back({Call, FD, M->Name, Eff.Kinds, ME});
       O.WrittenIn.insert(FD);
       if (reachedThroughPointer(ME))
