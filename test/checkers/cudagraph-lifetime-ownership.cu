@@ -691,3 +691,26 @@ void dn_free_pinned(DnNet *net) {
   else
     free(net->pinned);
 }
+
+// The same with darknet's own allocator, defined in another file: what an
+// unknown call returns is memory of any family, so no mismatch is claimed
+// from "every acquisition is by cudaHostAlloc".
+void *dn_xcalloc(size_t n, size_t size);
+struct DnInput {
+  float *pinned;
+  int pinned_flag;
+};
+void dn_setup_input(DnInput *in, size_t n) {
+  if (cudaSuccess == cudaHostAlloc((void **)&in->pinned, n, cudaHostAllocMapped)) {
+    in->pinned_flag = 1;
+  } else {
+    in->pinned = (float *)dn_xcalloc(n, 1);
+    in->pinned_flag = 0;
+  }
+}
+void dn_free_input(DnInput in) {
+  if (in.pinned_flag)
+    cudaFreeHost(in.pinned);
+  else
+    free(in.pinned);
+}

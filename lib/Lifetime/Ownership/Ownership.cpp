@@ -406,7 +406,10 @@ void OwnershipIndex::noteAssignment(const BinaryOperator *BO, const MemberExpr *
     return;
   const Expr *RHS = strip(BO->getRHS());
   if (const auto *Call = dyn_cast<CallExpr>(RHS)) {
-    if (const FunctionModel *M = A.modelFor(Call))
+    const FunctionModel *M = A.modelFor(Call);
+    if (!M)
+      O.AssignedUnknownResult = true;
+    else
       for (const AcquireEffect &Eff : M->Acquires)
         if (Eff.Arg == ReturnValue && Eff.Owned)
           addAcquisition(Call, *M, Eff, ME, FD);

@@ -92,6 +92,9 @@ struct OwnedMember {
   const clang::Stmt *HandedOut = nullptr;
   /// Functions that mention it other than to read it (for `touches`).
   std::set<const clang::FunctionDecl *> WrittenIn;
+  /// Assigned what a call the model does not describe returned: memory of
+  /// any family, so no acquisition says what every value of it is.
+  bool AssignedUnknownResult = false;
 };
 
 

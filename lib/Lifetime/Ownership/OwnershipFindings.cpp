@@ -107,7 +107,9 @@ std::vector<LifetimeFinding> OwnershipIndex::findingsIn(const FunctionDecl *FD) 
 void OwnershipIndex::crossFunctionMismatches(const FunctionDecl *FD,
                                              std::vector<LifetimeFinding> &Out) {
   for (const auto &[F, O] : Members) {
-    if (O.Acquisitions.empty())
+    // darknet's `net->pinned = ok ? pinned : (float *)xcalloc(...)` in
+    // another unit: what the unknown call returned is of no known family.
+    if (O.Acquisitions.empty() || O.AssignedUnknownResult)
       continue;
     const MemberAcquisition &First = O.Acquisitions.front();
     if (First.Kind.empty() ||
