@@ -46,8 +46,14 @@ Features (a composition takes at most one of each group):
             with the cleanup when something is live), `throw` (CK_THROW, or
             CK_THROW_OR with the cleanup when something is live: a throw that
             leaves the function leaks what is live; its defect is a CK_THROW
-            that forgets the one live resource). The default style is an
-            explicit `if (call != cudaSuccess) { cleanup; return ...; }`.
+            that forgets the one live resource), `helper` (the same through
+            a checking helper written as a function, `check_status(e, line)`
+            whose body throws on failure: FasterTransformer's
+            `check_cuda_error`; CK_HELPER_OR releases first and then calls
+            it), `fatal` (a failing check builds a `LogFatal` temporary whose
+            `[[noreturn]]` destructor throws: TVM's ICHECK). The default
+            style is an explicit `if (call != cudaSuccess) { cleanup; return
+            ...; }`.
   tmpl      the function as a template: `never` (never instantiated: its
             pattern is analysed), `twice` (explicitly instantiated for int and
             float: each defect is still reported once) `never` is not crossed with `tasks`: a
@@ -156,6 +162,24 @@ struct CudaError {
     fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); abort(); } } while (0)
 #define CK_THROW(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) throw CudaError{e_, __LINE__}; } while (0)
 #define CK_THROW_OR(x, cleanup) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { cleanup; throw CudaError{e_, __LINE__}; } } while (0)
+// A checking helper written as a function (err=helper, FasterTransformer's
+// check_cuda_error): a failed status throws inside the helper.
+static void check_status(cudaError_t e, int line) {
+  if (e != cudaSuccess) throw CudaError{e, line};
+}
+#define CK_HELPER(x) check_status((x), __LINE__)
+#define CK_HELPER_OR(x, cleanup) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { cleanup; } \
+    check_status(e_, __LINE__); } while (0)
+// A fatal log whose destructor throws (err=fatal, TVM's ICHECK): the failing
+// arm builds a temporary, and the throw happens when it dies.
+struct LogFatal {
+  int line;
+  explicit LogFatal(int l) : line(l) {}
+  LogFatal &operator<<(const char *) { return *this; }
+  [[noreturn]] ~LogFatal() noexcept(false) { throw CudaError{cudaErrorUnknown, line}; }
+};
+#define CK_FATAL(x) do { if ((x) != cudaSuccess) LogFatal(__LINE__) << "check failed: " #x; } while (0)
+#define CK_FATAL_OR(x, cleanup) do { if ((x) != cudaSuccess) { cleanup; LogFatal(__LINE__) << "check failed"; } } while (0)
 #define CK_RET(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) return e_; } while (0)
 #define CK_RET_OR(x, cleanup) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { cleanup; return e_; } } while (0)
 // Synchronises only a stream that is not capturing (shared by eager and graph paths).
@@ -227,18 +251,22 @@ VARIANTS = {
     "cond": ["bound", "disj", "loop1", "noret"],
     "guard": ["iscap", "copied"],
     "order": ["async", "fork"],
-    "err": ["abort", "ret", "throw"],
+    "err": ["abort", "ret", "throw", "helper", "fatal"],
     "tmpl": ["never", "twice"],
     "devices": ["n"],
 }
 # Modifiers change how the other features write their code; they do not nest.
 MODIFIERS = {("cond", "bound"), ("cond", "disj"), ("cond", "loop1"), ("cond", "noret"), ("guard", "iscap"), ("err", "abort"), ("err", "ret"), ("err", "throw"),
+             ("err", "helper"), ("err", "fatal"),
              ("tmpl", "never"), ("tmpl", "twice")}
 FEATURES = [(g, v) for g in GROUPS for v in VARIANTS[g]]
 
-CK_MACRO = {"abort": "CK_ABORT", "throw": "CK_THROW"}
+CK_MACRO = {"abort": "CK_ABORT", "throw": "CK_THROW", "helper": "CK_HELPER", "fatal": "CK_FATAL"}
 # Styles whose failure path ends the program: nothing is released there.
 SINK_STYLES = {"abort"}
+# Styles whose failure path throws out of the function: what is live leaks
+# unless the check's `_OR` form releases it first.
+THROW_STYLES = {"throw", "helper", "fatal"}
 
 
 def fname(f):
@@ -349,20 +377,21 @@ class Fn:
         if self.err in SINK_STYLES:
             self.emit("%s(%s);" % (CK_MACRO[self.err], call), rid)
             return
-        if self.err == "throw":
+        if self.err in THROW_STYLES:
             # An exception that leaves the function leaks what is live: the
-            # check releases it first (CK_THROW_OR); the defect forgets the
-            # one live resource.
+            # check releases it first (the macro's `_OR` form); the defect
+            # forgets the one live resource.
             omit = None
             if (len(live) == 1 and live[0][1] is not None
                     and self.offer("err-throw")):
                 omit = live[0][1]
                 self.mark_res(omit, self.kind_check(omit))
             cl = self.cleanup(omit, extra)
+            macro = CK_MACRO[self.err]
             if cl:
-                self.emit("CK_THROW_OR(%s, %s);" % (call, cl), rid)
+                self.emit("%s_OR(%s, %s);" % (macro, call, cl), rid)
             else:
-                self.emit("CK_THROW(%s);" % call, rid)
+                self.emit("%s(%s);" % (macro, call), rid)
             return
         omit = None
         if (len(live) == 1 and live[0][1] is not None
@@ -1099,7 +1128,7 @@ DEEP_COND = [
 
 # Features added later (IPC handles, issue 36): their compositions come after
 # all the others, so those keep their numbers and planted defects.
-LATER = [("res", "ipc"), ("devices", "n"), ("res", "grow")]
+LATER = [("res", "ipc"), ("devices", "n"), ("res", "grow"), ("err", "helper"), ("err", "fatal")]
 DEEP_LATER = [
     [("opts", "hdef"), ("devices", "n"), ("res", "n"), ("source", "cache"), ("loops", "n"), ("early", "n"), ("err", "abort")],
     [("devices", "n"), ("tasks", "lambda"), ("source", "step0"), ("loops", "n"), ("cond", "bound"), ("err", "ret")],
@@ -1107,6 +1136,9 @@ DEEP_LATER = [
     [("res", "ipc"), ("tasks", "lambda"), ("source", "member"), ("cont", "pool"), ("guard", "iscap"), ("tmpl", "twice")],
     [("opts", "hdef"), ("res", "grow"), ("source", "cache"), ("loops", "n"), ("early", "n"), ("cond", "bound"), ("err", "throw"), ("tmpl", "never")],
     [("res", "grow"), ("tasks", "runner"), ("source", "member"), ("cont", "pool"), ("guard", "copied"), ("tmpl", "twice")],
+    [("opts", "hdef"), ("res", "n"), ("source", "cache"), ("loops", "n"), ("early", "n"), ("cond", "bound"), ("err", "helper")],
+    [("res", "ipc"), ("tasks", "lambda"), ("source", "step0"), ("cont", "pool"), ("guard", "iscap"), ("err", "fatal"), ("tmpl", "twice")],
+    [("devices", "n"), ("res", "grow"), ("source", "member"), ("loops", "n"), ("err", "helper"), ("tmpl", "never")],
 ]
 
 
