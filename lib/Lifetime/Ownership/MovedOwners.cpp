@@ -9,7 +9,8 @@
 // copy).
 //
 //   move op reads other.h_ ---- other.h_ written (= nullptr, std::exchange,
-//        |                      std::swap, &other.h_)  ------------> clean
+//        |                      std::swap, &other.h_, code clang
+//        |                      could not build)  -----------------> clean
 //        |                 ---- `other` used otherwise (other.reset(),
 //        |                      swap(other), *this = std::move(other)) -> clean
 //        +-- neither -------------------------------------------> DoubleRelease
@@ -43,6 +44,11 @@ bool isWrite(const Expr *Mention, const ParentIndex &PM) {
   }
   if (!Up)
     return false;
+  // `std::swap(h_, other.h_)` in a unit past a fatal error (a missing
+  // header): clang instantiates no new template and keeps the call as a
+  // RecoveryExpr. What it did is unknown, so it may be the write.
+  if (const auto *E = dyn_cast<Expr>(Up); E && E->containsErrors())
+    return true;
   if (const auto *BO = dyn_cast<BinaryOperator>(Up))
     return BO->isAssignmentOp() && BO->getLHS() == Cur;
   if (const auto *UO = dyn_cast<UnaryOperator>(Up))

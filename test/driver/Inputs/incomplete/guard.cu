@@ -37,3 +37,33 @@ void unrelated(int *dev) {
   CHECK(cudaMemset(dev, 0, 4));
   cudaFreeHost(h);
 }
+
+// A move assignment that swaps with the source (tiny-cuda-nn's
+// StreamAndEvent): std::swap is a new instantiation, so the calls are
+// RecoveryExprs. What they did is unknown: no double release is claimed.
+struct SwappingOwner {
+  SwappingOwner() { cudaStreamCreate(&s_); }
+  ~SwappingOwner() {
+    if (s_) cudaStreamDestroy(s_);
+  }
+  SwappingOwner &operator=(SwappingOwner &&other) {
+    std::swap(s_, other.s_);
+    return *this;
+  }
+  SwappingOwner(SwappingOwner &&other) { *this = std::move(other); }
+  cudaStream_t s_ = nullptr;
+};
+
+// Its twin copies the handle and leaves the source owning it: built whole,
+// still reported at the destructor's release.
+struct CopyingOwner {
+  CopyingOwner() { cudaStreamCreate(&s_); }
+  ~CopyingOwner() {
+    if (s_) cudaStreamDestroy(s_);
+  }
+  CopyingOwner &operator=(CopyingOwner &&other) {
+    s_ = other.s_;
+    return *this;
+  }
+  cudaStream_t s_ = nullptr;
+};
