@@ -161,3 +161,46 @@ int pipeline(const float *h, int n) {
   cudaStreamDestroy(s);
   return 0;
 }
+
+// TVM's CUDA_CALL: `ICHECK(e == cudaSuccess || e == cudaErrorCudartUnloading)`
+// tests the negation of a disjunction. The CFG branches on each leaf to
+// compute the disjunction, then on its negation: where `e == cudaSuccess`
+// held, the throw cannot be taken, and where it is taken the stream was
+// never created. The buggy twin throws after a second call fails, with the
+// stream live.
+#define TVM_CUDA_CALL(x)                                                       \
+  do {                                                                         \
+    cudaError_t e_ = (x);                                                      \
+    if (!(e_ == cudaSuccess || e_ == cudaErrorCudartUnloading))                \
+      throw e_;                                                                \
+  } while (0)
+
+struct CopyEngine {
+  cudaStream_t stream;
+  float *staging;
+};
+
+void make_copy_engine(CopyEngine *ce, size_t bytes) {
+  cudaStream_t s;
+  cudaError_t e = cudaStreamCreate(&s);
+  if (!(e == cudaSuccess || e == cudaErrorCudartUnloading))
+    throw e;
+  ce->stream = s;
+  TVM_CUDA_CALL(cudaMalloc(&ce->staging, bytes));
+}
+
+void make_copy_engine_checked(CopyEngine *ce, size_t bytes) {
+  cudaStream_t s;
+  TVM_CUDA_CALL(cudaStreamCreate(&s));
+#ifdef BUGGY
+  // CHECK-MESSAGES-LEAK: :[[@LINE-2]]:17: warning: stream 's' created by 'cudaStreamCreate' is not released on every path; {{.*}} [cudagraph-handle-leak]
+  TVM_CUDA_CALL(cudaMalloc(&ce->staging, bytes));
+#else
+  cudaError_t e = cudaMalloc(&ce->staging, bytes);
+  if (!(e == cudaSuccess || e == cudaErrorCudartUnloading)) {
+    cudaStreamDestroy(s);
+    throw e;
+  }
+#endif
+  ce->stream = s;
+}

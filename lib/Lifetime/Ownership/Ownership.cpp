@@ -205,6 +205,8 @@ std::vector<const Decl *> OwnershipIndex::scanFunction(const FunctionDecl *FD) {
           ThisCallees[FD->getCanonicalDecl()].insert(Canon);
           ThisCallers[Canon].insert(FD);
         }
+        if (isa<CXXMethodDecl>(Canon))
+          MethodCalls[Canon].push_back({FD, Call, isThisCall(Call)});
         // `v.push_back(obj)`, `v.push_back(Obj(n))`: the library copies it
         // (a class with its own destructor and no move of its own is
         // moved by copying).

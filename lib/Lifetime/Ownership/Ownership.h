@@ -238,6 +238,18 @@ private:
   /// Every `this`-call in a method: callee -> callers.
   std::map<const clang::FunctionDecl *, std::set<const clang::FunctionDecl *>> ThisCallers;
   std::map<const clang::FunctionDecl *, std::set<const clang::FunctionDecl *>> ThisCallees;
+  /// Every call of a method: callee (canonical) -> where it is called.
+  struct MethodCall {
+    const clang::FunctionDecl *In;
+    const clang::CallExpr *Call;
+    bool ThroughThis;
+  };
+  std::map<const clang::FunctionDecl *, std::vector<MethodCall>> MethodCalls;
+  /// A release that every run of it precedes an acquisition into the
+  /// member: in the acquiring function, or in a method only that function
+  /// calls, before its acquisition.
+  bool releaseOnlyMakesRoom(const OwnedMember &O, const MemberRelease &Rel) const;
+  bool releasedOnlyBeforeReacquiring(const OwnedMember &O) const;
   /// Methods some function calls again on one object, and the count of
   /// calls per (method, caller, object as written).
   std::set<const clang::FunctionDecl *> CalledAgain;

@@ -21,27 +21,45 @@ bool copyIsUserControlled(const CXXRecordDecl *RD) {
   return RD->hasUserDeclaredMoveConstructor() || RD->hasUserDeclaredMoveAssignment();
 }
 
+} // namespace
+
 /// `if (graph_) cudaGraphDestroy(graph_); cudaStreamEndCapture(s, &graph_);`
 /// and nothing else: every release of the member comes before an
-/// acquisition into it in the same function (it drops the old value to make
-/// room for the new one), so the last value is never released. A release
-/// after the acquisition (an error path that gives it back) is a real one.
-bool releasedOnlyBeforeReacquiring(const OwnedMember &O, const SourceManager &SM) {
+/// acquisition into it (it drops the old value to make room for the new
+/// one), so the last value is never released. A release after the
+/// acquisition (an error path that gives it back) is a real one.
+bool OwnershipIndex::releasedOnlyBeforeReacquiring(const OwnedMember &O) const {
   // Only a class's own methods: a C struct handed to free functions
   // (`plan_embed(&plan, g)`) gives its last value to whoever holds the
   // struct, which may release it in another file.
   bool ThroughThis = llvm::all_of(O.Acquisitions, [](const MemberAcquisition &Acq) {
     return Acq.ThroughThis;
   });
-  return ThroughThis && !O.Releases.empty() && llvm::all_of(O.Releases, [&](const MemberRelease &Rel) {
-           return llvm::any_of(O.Acquisitions, [&](const MemberAcquisition &Acq) {
-             return Acq.In == Rel.In &&
-                    SM.isBeforeInTranslationUnit(Rel.Call->getBeginLoc(), Acq.Call->getBeginLoc());
-           });
-         });
+  return ThroughThis && !O.Releases.empty() &&
+         llvm::all_of(O.Releases,
+                      [&](const MemberRelease &Rel) { return releaseOnlyMakesRoom(O, Rel); });
 }
 
-} // namespace
+/// The release sits before an acquisition in the same function, or in a
+/// method (`reset()`) that only `this`-calls from acquiring functions run,
+/// each before its acquisition: `recapture() { reset(); instantiate(&exec_); }`.
+bool OwnershipIndex::releaseOnlyMakesRoom(const OwnedMember &O, const MemberRelease &Rel) const {
+  const SourceManager &SM = A.Ctx.getSourceManager();
+  auto AcquiredAfter = [&](const FunctionDecl *In, const Stmt *At) {
+    return llvm::any_of(O.Acquisitions, [&](const MemberAcquisition &Acq) {
+      return Acq.In->getCanonicalDecl() == In->getCanonicalDecl() &&
+             SM.isBeforeInTranslationUnit(At->getBeginLoc(), Acq.Call->getBeginLoc());
+    });
+  };
+  if (AcquiredAfter(Rel.In, Rel.Call))
+    return true;
+  auto Calls = MethodCalls.find(Rel.In->getCanonicalDecl());
+  if (Calls == MethodCalls.end() || Calls->second.empty())
+    return false;
+  return llvm::all_of(Calls->second, [&](const MethodCall &C) {
+    return C.ThroughThis && AcquiredAfter(C.In, C.Call);
+  });
+}
 
 bool OwnershipIndex::hasFreeFunction(const RecordDecl *RD) const {
   return StructsWithFree.count(RD) != 0;
@@ -134,7 +152,7 @@ void OwnershipIndex::crossFunctionMismatches(const FunctionDecl *FD,
 
 void OwnershipIndex::memberLeaks(const FunctionDecl *FD, std::vector<LifetimeFinding> &Out) {
   for (const auto &[F, O] : Members) {
-    bool OnlyBeforeReacquiring = releasedOnlyBeforeReacquiring(O, A.Ctx.getSourceManager());
+    bool OnlyBeforeReacquiring = releasedOnlyBeforeReacquiring(O);
     if ((!O.Releases.empty() && !OnlyBeforeReacquiring) || O.HandedOut)
       continue;
     for (const MemberAcquisition &Acq : O.Acquisitions) {

@@ -102,11 +102,16 @@ uint64_t Analysis::unorderedShape(const BinaryOperator *BO) const {
 /// Whether the function tests this `&&`/`||` again somewhere (in any
 /// operand order): only then can a fact on the whole of it decide a later
 /// branch, and only then is it worth its fact key (whose pure-helper test
-/// may summarise the helpers it calls).
+/// may summarise the helpers it calls). A negated one is tested again right
+/// away: in `if (!(e == cudaSuccess || e == cudaErrorCudartUnloading))`
+/// (TVM's CUDA_CALL) the CFG branches on the leaves to compute the value,
+/// then branches on the `!` of that value.
 bool Analysis::isRestated(const BinaryOperator *BO) {
   auto [Answer, New] = RestatedOps.try_emplace(BO, false);
   if (!New)
     return Answer->second;
+  if (isNot(dyn_cast_or_null<Expr>(PM->getParentIgnoreParenImpCasts(BO))))
+    return Answer->second = true;
   if (!LogicalShapesCounted) {
     LogicalShapesCounted = true;
     llvm::SmallVector<const Stmt *, 32> Stack{FD->getBody()};
