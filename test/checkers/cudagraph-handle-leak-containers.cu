@@ -470,8 +470,37 @@ public:
     cudaGraphInstantiate(&it->second, g, 0);
   }
   void run(int batch, cudaStream_t s) { cudaGraphLaunch(execs_.at(batch), s); }
+  // A `this`-call between the lookup and the re-instantiation that never
+  // names `execs_` (nor do the methods it calls) leaves the element as it
+  // was.
+  void bug_rebuild_captured(int batch, cudaStream_t s) {
+    auto it = execs_.find(batch);
+    cudaGraph_t g = capture(s);
+    if (it != execs_.end())
+      cudaGraphInstantiate(&it->second, g, 0);
+    // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:7: warning: 'cudaGraphInstantiate' overwrites {{.*}} [cudagraph-unpaired-instantiate]
+    cudaGraphDestroy(g);
+  }
+  void ok_rebuild_captured(int batch, cudaStream_t s) {
+    auto it = execs_.find(batch);
+    cudaGraph_t g = capture(s);
+    if (it != execs_.end()) {
+      cudaGraphExecDestroy(it->second);
+      cudaGraphInstantiate(&it->second, g, 0);
+    }
+    cudaGraphDestroy(g);
+  }
 
 private:
+  cudaGraph_t capture(cudaStream_t s) {
+    cudaGraph_t g = nullptr;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    record(s);
+    cudaStreamEndCapture(s, &g);
+    return g;
+  }
+  void record(cudaStream_t s) { cudaMemsetAsync(scratch_, 0, 64, s); }
+  float *scratch_ = nullptr;
   std::map<int, cudaGraphExec_t> execs_;
 };
 

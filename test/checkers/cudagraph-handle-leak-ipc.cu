@@ -103,3 +103,57 @@ void ok_host_func_owns_data(cudaStream_t s, int n) {
     return;
   cudaLaunchHostFunc(s, free_payload, host);
 }
+
+// A custom all-reduce's peer mappings kept in a fixed array member: each
+// element stands for the member. The first class never closes them; its
+// twin closes them in the destructor; the third hands them out.
+#include <cstdlib>
+constexpr int kMaxPeers = 8;
+class PeerSignals {
+public:
+  PeerSignals(int world, const cudaIpcMemHandle_t *handles) : world_(world) {
+    for (int r = 1; r < world_; ++r) {
+      void *sig = nullptr;
+      if (cudaIpcOpenMemHandle(&sig, handles[r], cudaIpcMemLazyEnablePeerAccess) != cudaSuccess)
+      // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:11: warning: IPC memory mapping 'sigs_' created by 'cudaIpcOpenMemHandle' and kept in a member of 'PeerSignals' is not released on every path; {{.*}} [cudagraph-handle-leak]
+        abort();
+      sigs_[r] = sig;
+    }
+  }
+  ~PeerSignals() {}
+
+private:
+  int world_;
+  void *sigs_[kMaxPeers] = {};
+};
+
+class PeerSignalsOk {
+public:
+  PeerSignalsOk(int world, const cudaIpcMemHandle_t *handles) : world_(world) {
+    for (int r = 1; r < world_; ++r)
+      if (cudaIpcOpenMemHandle(&sigs_[r], handles[r], cudaIpcMemLazyEnablePeerAccess) != cudaSuccess)
+        abort();
+  }
+  ~PeerSignalsOk() {
+    for (int r = 1; r < world_; ++r)
+      cudaIpcCloseMemHandle(sigs_[r]);
+  }
+
+private:
+  int world_;
+  void *sigs_[kMaxPeers] = {};
+};
+
+class PeerSignalsLent {
+public:
+  PeerSignalsLent(int world, const cudaIpcMemHandle_t *handles) : world_(world) {
+    for (int r = 1; r < world_; ++r)
+      if (cudaIpcOpenMemHandle(&sigs_[r], handles[r], cudaIpcMemLazyEnablePeerAccess) != cudaSuccess)
+        abort();
+  }
+  void *peer(int r) const { return sigs_[r]; }
+
+private:
+  int world_;
+  void *sigs_[kMaxPeers] = {};
+};

@@ -155,11 +155,14 @@ void Analysis::forgetMembersChangedBy(const CallExpr *Call, PathState &P) {
   bool OnThis = MC && isa<CXXThisExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
   for (const auto &[K, Ids] : P.Bind) {
     // The elements of a member container (ContainerFlow.cpp) go with any
-    // `this`-call: the index follows members as a whole.
+    // `this`-call that names the container: the index follows members as a
+    // whole, not what `execs_.clear()` does to the elements.
     const auto *Field = K->whole() || K->Element ? dyn_cast<FieldDecl>(K->Decl) : nullptr;
     if (!Field)
       continue;
     if (OnThis && Callee && K->whole() && !A.ownership().mayChange(Callee, Field))
+      continue;
+    if (OnThis && Callee && K->Element && !A.ownership().mayTouch(Callee, Field))
       continue;
     for (unsigned R : Ids)
       if (auto RS = P.Res.find(R);

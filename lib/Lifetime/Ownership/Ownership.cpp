@@ -94,6 +94,16 @@ const Stmt *parentOf(const Stmt *S, const AncestorChain &PM) {
   return P;
 }
 
+/// `void *peer_sigs_[kMaxRanks]`, `CUdeviceptr bufs_[4]`: a fixed array
+/// whose elements may hold handles.
+bool isHandleArray(QualType T) {
+  const auto *CAT = dyn_cast<ConstantArrayType>(T.getCanonicalType().getTypePtr());
+  if (!CAT)
+    return false;
+  QualType Elt = CAT->getElementType();
+  return Elt->isPointerType() || Elt->isIntegerType();
+}
+
 /// `do { ... } while (0)`: a macro's statement braces, not a loop.
 bool runsOnce(const DoStmt *Do) {
   const auto *Lit = dyn_cast<IntegerLiteral>(Do->getCond()->IgnoreParenImpCasts());
@@ -193,8 +203,10 @@ std::vector<const Decl *> OwnershipIndex::scanFunction(const FunctionDecl *FD) {
     if (!S)
       return;
     PM.push(S);
-    if (const auto *ME = dyn_cast<MemberExpr>(S); ME && isa<FieldDecl>(ME->getMemberDecl()))
+    if (const auto *ME = dyn_cast<MemberExpr>(S); ME && isa<FieldDecl>(ME->getMemberDecl())) {
+      Named[FD->getCanonicalDecl()].insert(cast<FieldDecl>(ME->getMemberDecl()));
       classify(ME, FD, PM);
+    }
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       LocalDecls.insert(LocalDecls.end(), DS->decl_begin(), DS->decl_end());
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
@@ -289,6 +301,13 @@ void OwnershipIndex::classify(const MemberExpr *ME, const FunctionDecl *FD,
     return;
   const Stmt *Child = ME;
   const Stmt *P = parentOf(ME, PM);
+  // `peer_sigs_[r] = sig`, `cudaEventCreate(&events_[i])`: an element of a
+  // member array of handles stands for the member, as a vector's do.
+  if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(P);
+      AS && AS->getBase()->IgnoreParenImpCasts() == ME && isHandleArray(F->getType())) {
+    Child = AS;
+    P = parentOf(AS, PM);
+  }
   bool ByAddress = false;
   if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P)) {
     switch (UO->getOpcode()) {

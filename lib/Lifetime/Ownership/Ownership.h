@@ -54,6 +54,8 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <map>
 #include <set>
 #include <string>
@@ -126,6 +128,12 @@ public:
   /// Members of `this` that a call of `Method` may release, reassign or
   /// hand out (false only when the index is sure it does not).
   bool mayChange(const clang::FunctionDecl *Method, const clang::FieldDecl *F) const;
+  /// Whether a call of `Method` on `this` may reach `F` at all: it or a
+  /// method it calls on `this` names it (false only when the index is sure
+  /// none does). What a method does to a container's elements is not
+  /// classified, so only a method that never names the container leaves
+  /// them as they were.
+  bool mayTouch(const clang::FunctionDecl *Method, const clang::FieldDecl *F) const;
   /// Whether the file shows `M` can run on an object whose `F` the method
   /// `Leaver` left live: `Leaver` then `M` on one object with no call
   /// between that may release it, `M` in a loop that releases nothing, or
@@ -238,6 +246,10 @@ private:
   /// Every `this`-call in a method: callee -> callers.
   std::map<const clang::FunctionDecl *, std::set<const clang::FunctionDecl *>> ThisCallers;
   std::map<const clang::FunctionDecl *, std::set<const clang::FunctionDecl *>> ThisCallees;
+  /// The fields each function (canonical) names.
+  std::map<const clang::FunctionDecl *, llvm::SmallPtrSet<const clang::FieldDecl *, 8>> Named;
+  bool visitThisCallees(const clang::FunctionDecl *Method,
+                        llvm::function_ref<bool(const clang::FunctionDecl *Def)> Reaches) const;
   /// Every call of a method: callee (canonical) -> where it is called.
   struct MethodCall {
     const clang::FunctionDecl *In;

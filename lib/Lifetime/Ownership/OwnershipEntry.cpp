@@ -15,7 +15,11 @@
 namespace cgt {
 namespace lifetime {
 
-bool OwnershipIndex::mayChange(const FunctionDecl *Method, const FieldDecl *F) const {
+/// Whether `Reaches` holds for `Method` or a method it calls on `this`, to
+/// a depth of four; a method without a body here, or past that depth, may
+/// do anything.
+bool OwnershipIndex::visitThisCallees(
+    const FunctionDecl *Method, llvm::function_ref<bool(const FunctionDecl *Def)> Reaches) const {
   std::set<const FunctionDecl *> Seen;
   std::function<bool(const FunctionDecl *, unsigned)> Visit = [&](const FunctionDecl *M,
                                                                   unsigned Depth) {
@@ -24,8 +28,7 @@ bool OwnershipIndex::mayChange(const FunctionDecl *Method, const FieldDecl *F) c
       return true;
     if (!Seen.insert(Def).second)
       return false;
-    const OwnedMember *O = member(F);
-    if (O && O->WrittenIn.count(Def))
+    if (Reaches(Def))
       return true;
     auto Callees = ThisCallees.find(Def->getCanonicalDecl());
     if (Callees != ThisCallees.end())
@@ -35,6 +38,20 @@ bool OwnershipIndex::mayChange(const FunctionDecl *Method, const FieldDecl *F) c
     return false;
   };
   return Visit(Method, 0);
+}
+
+bool OwnershipIndex::mayChange(const FunctionDecl *Method, const FieldDecl *F) const {
+  const OwnedMember *O = member(F);
+  return visitThisCallees(Method, [&](const FunctionDecl *Def) {
+    return O && O->WrittenIn.count(Def);
+  });
+}
+
+bool OwnershipIndex::mayTouch(const FunctionDecl *Method, const FieldDecl *F) const {
+  return visitThisCallees(Method, [&](const FunctionDecl *Def) {
+    auto It = Named.find(Def->getCanonicalDecl());
+    return It != Named.end() && It->second.count(F);
+  });
 }
 
 bool OwnershipIndex::runsOnFreshObject(const CXXMethodDecl *M) const {
