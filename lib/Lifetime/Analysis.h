@@ -301,6 +301,7 @@ private:
   bool guardMemberLive(const CallExpr *Call, const AcquireEffect &Eff, const PathState &P);
   void keepSetUpMember(const CallExpr *Call, const FunctionModel &M, Key Target, PathState &P);
   void handOnBound(Key K, PathState &P);
+  bool iteratorCopiesElementsOut(const CallExpr *Iter);
   void releaseBound(const Expr *Site, const FunctionModel &M, const ReleaseEffect &Eff,
                     Key K, const Expr *Arg, PathState &P);
   // handles a getter lends (Transfer/Borrowed.cpp)
@@ -309,6 +310,7 @@ private:
   bool releaseBorrowed(unsigned R, const ResState &RS, Key K, const Expr *Site,
                        const FunctionModel &M);
   bool releasesEveryElement(Key K, const Expr *Arg, ResState &RS);
+  bool releaseLeavesItsLoop(const Expr *Arg) const;
   bool releasesOneConstantElement(const Expr *Arg) const;
   void forgetUntrackedGraphMemory(PathState &P);
   static bool releasesKindOf(const ReleaseEffect &Eff, const Resource &Res);
@@ -351,6 +353,7 @@ private:
   QualType paramTypeOf(const FunctionDecl *Callee, unsigned I, bool *Variadic = nullptr);
   void invalidateReachableFrom(const Expr *Arg, QualType ParamType, PathState &P);
   void invalidateObjectOf(const CallExpr *Call, PathState &P);
+  void escapeMembersChangedByMethod(const CallExpr *Call, PathState &P);
   void escapeUnclassifiedArgs(const CallExpr *Call, const FunctionModel &M, PathState &P);
   bool addressEscaped(Key K);
 

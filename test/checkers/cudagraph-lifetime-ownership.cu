@@ -773,3 +773,76 @@ void dn_free_input(DnInput in) {
   else
     free(in.pinned);
 }
+
+// A summarised method called on a local object: the summary speaks of the
+// parameters only, so a method that releases a member takes what the
+// object holds (`gb.destroy()`). The twin never calls it: the graph leaks.
+struct GraphBundle {
+  cudaGraph_t graph = nullptr;
+  int nodes = 0;
+  void destroy() {
+    if (graph) {
+      cudaGraphDestroy(graph);
+      graph = nullptr;
+    }
+  }
+};
+static cudaError_t make_bundle(GraphBundle *b) { return cudaGraphCreate(&b->graph, 0); }
+
+int bundle_destroyed_by_method() {
+  GraphBundle gb;
+  int rc = make_bundle(&gb) == cudaSuccess ? 0 : 1;
+  gb.destroy();
+  return rc;
+}
+
+int bundle_never_destroyed() {
+  GraphBundle gb;
+  int rc = make_bundle(&gb) == cudaSuccess ? 0 : 1;
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:12: warning: graph 'gb.graph' created by 'make_bundle' is not released on every path; {{.*}} [cudagraph-handle-leak]
+  return rc;
+}
+
+// The allocation goes into a local on one of two families and then into
+// the member: the member is acquired by both, so releasing it by the kind
+// the struct records is no mismatch. The twin fills it by one family only.
+enum BufKind { BufDevice, BufPinned };
+struct KindBuffer {
+  void *ptr = nullptr;
+  BufKind kind = BufDevice;
+};
+static cudaError_t kind_buffer_alloc(KindBuffer *b, size_t bytes, BufKind kind) {
+  cudaError_t st;
+  void *p = nullptr;
+  if (kind == BufDevice)
+    st = cudaMalloc(&p, bytes);
+  else
+    st = cudaMallocHost(&p, bytes);
+  b->ptr = p;
+  b->kind = kind;
+  return st;
+}
+static void kind_buffer_free(KindBuffer *b) {
+  if (b->kind == BufDevice)
+    cudaFree(b->ptr);
+  else
+    cudaFreeHost(b->ptr);
+}
+
+struct DeviceOnlyBuffer {
+  void *ptr = nullptr;
+  bool pinned = false;
+};
+static cudaError_t device_only_alloc(DeviceOnlyBuffer *b, size_t bytes) {
+  void *p = nullptr;
+  cudaError_t st = cudaMalloc(&p, bytes);
+  b->ptr = p;
+  return st;
+}
+static void device_only_free(DeviceOnlyBuffer *b) {
+  if (b->pinned)
+    cudaFreeHost(b->ptr);
+    // CHECK-MESSAGES-MISMATCH: :[[@LINE-1]]:5: warning: device memory 'b->ptr' allocated by 'cudaMalloc' is released by 'cudaFreeHost'; {{.*}} [cudagraph-mismatched-dealloc]
+  else
+    cudaFree(b->ptr);
+}

@@ -583,3 +583,28 @@ int released_again_after_success(size_t n) {
   }
   return 1;
 }
+
+// Per-device streams in an array: a failed second step destroys the one
+// stream it made and leaves the loop before `created` counts it, so the
+// unwind loop never reaches that element again. (Had it counted it first,
+// the unwind would destroy it twice: the elements are one place, so that
+// twin is not told apart and is not reported: a documented limit.)
+int devices_unwound(float **bufs) {
+  cudaStream_t streams[8];
+  int created = 0;
+  for (int d = 0; d < 8; ++d) {
+    if (cudaStreamCreate(&streams[d]) != cudaSuccess)
+      break;
+    if (cudaMalloc(&bufs[d], 1024) != cudaSuccess) {
+      cudaStreamDestroy(streams[d]);
+      break;
+    }
+    created = d + 1;
+  }
+  for (int d = created - 1; d >= 0; --d) {
+    cudaFree(bufs[d]);
+    cudaStreamDestroy(streams[d]);
+  }
+  return created;
+}
+

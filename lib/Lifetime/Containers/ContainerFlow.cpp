@@ -212,11 +212,49 @@ bool Analysis::onContainerCall(const CallExpr *Call, PathState &P) {
     dropContainerElements(Elem, Call, Op, P);
     return true;
   case ContainerOp::Iterate:
+    if (iteratorCopiesElementsOut(Call))
+      handOnBound(Elem, P);
+    return true;
   case ContainerOp::Query:
   case ContainerOp::None:
     return true;
   }
   return true;
+}
+
+/// `free_.insert(free_.end(), used_.begin(), used_.end())`,
+/// `std::vector<cudaEvent_t> tmp(v.begin(), v.end())`, `std::copy(v.begin(),
+/// ...)`: an iterator given to what copies the range into another owner,
+/// which now holds the elements too.
+bool Analysis::iteratorCopiesElementsOut(const CallExpr *Iter) {
+  const Stmt *Cur = Iter;
+  const Stmt *Up = PM->getParent(Cur);
+  while (Up && isa<ImplicitCastExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr,
+                   ExprWithCleanups>(Up)) {
+    Cur = Up;
+    Up = PM->getParent(Up);
+  }
+  // An iterator passed by value is copied first.
+  if (const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(Up);
+      Copy && Copy->getNumArgs() == 1 && Copy->getConstructor()->isCopyOrMoveConstructor())
+    Up = PM->getParentIgnoreParenImpCasts(Copy);
+  if (const auto *Cons = dyn_cast_or_null<CXXConstructExpr>(Up))
+    return isHandleContainerType(Cons->getType());
+  const auto *Call = dyn_cast_or_null<CallExpr>(Up);
+  if (!Call || Call == Iter)
+    return false;
+  if (containers().opOf(Call).first == ContainerOp::Insert)
+    return true;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier())
+    return false;
+  StringRef N = Callee->getName();
+  if (isa<CXXMethodDecl>(Callee))
+    return N == "assign";
+  return Callee->isInStdNamespace() &&
+         llvm::is_contained({"copy", "copy_n", "copy_if", "move", "move_backward",
+                             "uninitialized_copy", "uninitialized_move", "transform"},
+                            N);
 }
 
 /// `cache[k] = e`, `*it = e`, `v.back() = s`: an insertion at that key.

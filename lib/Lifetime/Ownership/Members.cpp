@@ -171,6 +171,21 @@ void Analysis::forgetMembersChangedBy(const CallExpr *Call, PathState &P) {
   }
 }
 
+/// `gb.destroy()` on a local object: a summary speaks of the parameters
+/// only, not of the object's members, so a method the ownership index
+/// knows may release, reassign or hand out a member of its class takes
+/// what the object holds, as an unknown method would.
+void Analysis::escapeMembersChangedByMethod(const CallExpr *Call, PathState &P) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+  if (!MD || isa<CXXThisExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts()) ||
+      (MD->isConst() && !MD->getParent()->hasMutableFields()))
+    return;
+  if (llvm::any_of(MD->getParent()->fields(),
+                   [&](const FieldDecl *F) { return A.ownership().mayChange(MD, F); }))
+    escapeValueRefs(MC->getImplicitObjectArgument(), P);
+}
+
 /// A `this`-call forgets what the path knew of the members it may change:
 /// every member, except the owned members the index is sure the callee
 /// (and the methods it calls) neither writes nor hands out: a private

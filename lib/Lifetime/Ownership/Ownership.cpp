@@ -439,25 +439,20 @@ void OwnershipIndex::noteAssignment(const BinaryOperator *BO, const MemberExpr *
   // `cudaStreamCreate(&s); stream_ = s;`
   if (const auto *DRE = dyn_cast<DeclRefExpr>(RHS))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->hasLocalStorage()) {
-      const AcquireEffect *Eff = nullptr;
-      const FunctionModel *M = nullptr;
-      if (const CallExpr *Call = acquisitionOfLocal(VD, FD, &Eff, &M))
-        addAcquisition(Call, *M, *Eff, ME, FD);
+      for (const LocalAcquisition &Acq : acquisitionsOfLocal(VD, FD))
+        addAcquisition(Acq.Call, *Acq.Model, *Acq.Eff, ME, FD);
     }
 }
 
-const CallExpr *OwnershipIndex::acquisitionOfLocal(const VarDecl *VD, const FunctionDecl *FD,
-                                                   const AcquireEffect **EffOut,
-                                                   const FunctionModel **MOut) {
+llvm::ArrayRef<OwnershipIndex::LocalAcquisition>
+OwnershipIndex::acquisitionsOfLocal(const VarDecl *VD, const FunctionDecl *FD) {
   auto [It, New] = LocalAcquisitions.try_emplace(FD);
   if (New)
     indexLocalAcquisitions(FD, It->second);
   auto Found = It->second.find(VD);
   if (Found == It->second.end())
-    return nullptr;
-  *EffOut = Found->second.Eff;
-  *MOut = Found->second.Model;
-  return Found->second.Call;
+    return {};
+  return Found->second;
 }
 
 /// `&v`: v.
@@ -471,8 +466,8 @@ static const VarDecl *addressOfVariable(const Expr *Arg) {
 
 /// One walk per function, not one per member assignment of a local: the
 /// first call in source order that acquires into each local by address.
-void OwnershipIndex::indexLocalAcquisitions(const FunctionDecl *FD,
-                                            llvm::DenseMap<const VarDecl *, LocalAcquisition> &Out) {
+void OwnershipIndex::indexLocalAcquisitions(
+    const FunctionDecl *FD, llvm::DenseMap<const VarDecl *, LocalAcquisitionList> &Out) {
   llvm::SmallVector<const Stmt *, 32> Stack{FD->getBody()};
   while (!Stack.empty()) {
     const Stmt *S = Stack.pop_back_val();
@@ -487,7 +482,7 @@ void OwnershipIndex::indexLocalAcquisitions(const FunctionDecl *FD,
               !Eff.Field.empty())
             continue;
           if (const VarDecl *Local = addressOfVariable(Call->getArg(Eff.Arg)))
-            Out.try_emplace(Local, LocalAcquisition{Call, &Eff, M});
+            Out[Local].push_back(LocalAcquisition{Call, &Eff, M});
         }
     // Children in reverse, so that they come off in source order.
     size_t First = Stack.size();

@@ -194,12 +194,13 @@ private:
     const AcquireEffect *Eff;
     const FunctionModel *Model;
   };
+  using LocalAcquisitionList = llvm::SmallVector<LocalAcquisition, 1>;
   void indexLocalAcquisitions(const clang::FunctionDecl *FD,
-                              llvm::DenseMap<const clang::VarDecl *, LocalAcquisition> &Out);
-  const clang::CallExpr *acquisitionOfLocal(const clang::VarDecl *VD,
-                                            const clang::FunctionDecl *FD,
-                                            const AcquireEffect **Eff,
-                                            const FunctionModel **M);
+                              llvm::DenseMap<const clang::VarDecl *, LocalAcquisitionList> &Out);
+  /// Every acquisition into the local by address in `FD` (`cudaMalloc(&p)`
+  /// on one arm, `cudaMallocHost(&p)` on the other).
+  llvm::ArrayRef<LocalAcquisition> acquisitionsOfLocal(const clang::VarDecl *VD,
+                                                      const clang::FunctionDecl *FD);
   void handOut(const clang::MemberExpr *ME, const clang::Stmt *At,
                const clang::FunctionDecl *FD);
   bool ownerIsClosed(const clang::FieldDecl *F, const MemberAcquisition &Acq) const;
@@ -296,9 +297,9 @@ private:
   std::map<const clang::FunctionDecl *,
            std::map<std::pair<unsigned, const clang::FieldDecl *>, LiveOnReturn>>
       ParamLeavers;
-  /// Per function: the locals acquired into by address (acquisitionOfLocal).
+  /// Per function: the locals acquired into by address (acquisitionsOfLocal).
   llvm::DenseMap<const clang::FunctionDecl *,
-                 llvm::DenseMap<const clang::VarDecl *, LocalAcquisition>>
+                 llvm::DenseMap<const clang::VarDecl *, LocalAcquisitionList>>
       LocalAcquisitions;
   /// Per member, per method that may leave it live: the flags that method
   /// sets with it or tests before acquiring it.

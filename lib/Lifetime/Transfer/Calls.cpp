@@ -409,6 +409,7 @@ void Analysis::applyCall(const CallExpr *Call, PathState &P, bool &Dead) {
     if (M->Origin == "summary" || M->Origin == "attributes" || M->UnlistedArgsEscape) {
       escapeUnclassifiedArgs(Call, *M, P);
       invalidateObjectOf(Call, P);
+      escapeMembersChangedByMethod(Call, P);
       if (callMayChangeMembers(Call)) {
         forgetFieldFactsChangedBy(Call, P);
         forgetMembersChangedBy(Call, P);

@@ -103,8 +103,17 @@ void Analysis::releaseBound(const Expr *Call, const FunctionModel &M,
         if (const auto *CE = dyn_cast<CallExpr>(Call))
           F->second.ThroughHelper = CE->getDirectCallee();
     }
+    bool AllBefore = RS.ReleasedElements == ~uint64_t(0);
     if (K->Element && !releasesEveryElement(K, Arg, RS))
       continue;
+    // The unwind loop after an error path that released one element: the
+    // loop's release is the one that reaches every element, so a later use
+    // is judged against where it runs.
+    if (RS.Bits == Released && Res.IntoElement && !AllBefore &&
+        RS.ReleasedElements == ~uint64_t(0)) {
+      RS.ReleaseSite = Call;
+      continue;
+    }
     if (RS.Bits == Released && Res.IntoElement)
       continue; // another element of an array released before: keep where
     RS.markReleased(Call, &M, &Eff);
@@ -215,7 +224,7 @@ bool Analysis::releasesOneConstantElement(const Expr *Arg) const {
 bool Analysis::releasesEveryElement(Key K, const Expr *Arg, ResState &RS) {
   const auto *AT = Ctx.getAsConstantArrayType(K->Decl->getType());
   std::optional<uint64_t> I = constantIndex(Arg);
-  if (!I)
+  if (!I && !releaseLeavesItsLoop(Arg))
     RS.ReleasedElements = ~uint64_t(0);
   if (!I || !AT || *I >= 64 || AT->getZExtSize() > 64)
     return true;
@@ -226,6 +235,31 @@ bool Analysis::releasesEveryElement(Key K, const Expr *Arg, ResState &RS) {
                         : (AT->getZExtSize() == 64 ? ~uint64_t(0)
                                                    : (uint64_t(1) << AT->getZExtSize()) - 1);
   return (RS.ReleasedElements & Needed) == Needed;
+}
+
+/// `if (cudaMalloc(&bufs[d], n) != cudaSuccess) { cudaStreamDestroy(streams[d]);
+/// break; }`: a release through a variable index followed, in its block, by
+/// a jump out of the loop releases that one element, not every element the
+/// loop walks.
+bool Analysis::releaseLeavesItsLoop(const Expr *Arg) const {
+  const Stmt *Cur = Arg;
+  for (const Stmt *Up = PM->getParent(Cur); Up; Cur = Up, Up = PM->getParent(Up)) {
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Up))
+      return false;
+    const auto *Block = dyn_cast<CompoundStmt>(Up);
+    if (!Block)
+      continue;
+    bool After = false;
+    for (const Stmt *S : Block->body()) {
+      if (S == Cur) {
+        After = true;
+        continue;
+      }
+      if (After && isa<BreakStmt, ReturnStmt, GotoStmt>(S))
+        return true;
+    }
+  }
+  return false;
 }
 
 /// Array elements are one place, so a use of "the array" after "the array"
