@@ -1,10 +1,11 @@
-// RUN: %check_cudagraph_tidy %s cudagraph-shared-race %t
+// RUN: %check_cudagraph_tidy %s cudagraph-shared-race %t -- -- -I%cuda_path/include/cccl
 //
 // Races between the threads of one block on __shared__ memory, found by
 // running every thread of the launch shape with barrier phases. Every
 // positive case has a clean twin (the fix).
 #include <cuda_runtime.h>
 #include <cuda_pipeline.h>
+#include <cooperative_groups.h>
 
 #define N 256
 
@@ -424,6 +425,33 @@ __global__ void exitArmReadsFixed(const float *in, float *out, int m) {
   out[threadIdx.x] = 0.0f;
 }
 
+// 15. Indices and guards written with a tile's ranks: lane 0 of each warp
+//     writes its warp's slot and warp 0 reads all eight after only the
+//     tile's sync, which orders the lanes of one warp, not the warps.
+__global__ void tileRanksNoBarrier(float *out) {
+  __shared__ float s[8];
+  cooperative_groups::thread_block_tile<32> tile =
+      cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block());
+  if (tile.thread_rank() == 0)
+    s[tile.meta_group_rank()] = 1.0f;
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: data race on __shared__ 's': thread 32 writes byte 4 here and thread 1 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+  // CHECK-NOTES: :[[@LINE+4]]:31: note: the conflicting read by thread 1
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  tile.sync();
+  if (tile.meta_group_rank() == 0 && tile.thread_rank() < 8)
+    out[tile.thread_rank()] = s[tile.thread_rank()];
+}
+__global__ void tileRanksBarrier(float *out) {
+  __shared__ float s[8];
+  cooperative_groups::thread_block block = cooperative_groups::this_thread_block();
+  cooperative_groups::thread_block_tile<32> tile = cooperative_groups::tiled_partition<32>(block);
+  if (tile.thread_rank() == 0)
+    s[tile.meta_group_rank()] = 1.0f;
+  block.sync();
+  if (tile.meta_group_rank() == 0 && tile.thread_rank() < 8)
+    out[tile.thread_rank()] = s[tile.thread_rank()];
+}
+
 void launchAll(const float *in, float *out, int *iout, const int *idx, int n) {
   neighbourNoBarrier<<<4, N>>>(in, out);
   neighbourBarrier<<<4, N>>>(in, out);
@@ -460,4 +488,6 @@ void launchAll(const float *in, float *out, int *iout, const int *idx, int n) {
   exitArmThenBarrier<<<1, N>>>(in, out, idx, n);
   exitArmReads<<<1, N>>>(in, out, n);
   exitArmReadsFixed<<<1, N>>>(in, out, n);
+  tileRanksNoBarrier<<<1, N>>>(out);
+  tileRanksBarrier<<<1, N>>>(out);
 }

@@ -488,6 +488,8 @@ SymVal Interp::evalCall(const CallExpr *C) {
   opaqueCall(C);
   if (auto V = intrinsicValue(C, Args))
     return *V;
+  if (auto V = groupRankValue(C))
+    return *V;
   return SymVal::top();
 }
 

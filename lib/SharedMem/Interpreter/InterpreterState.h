@@ -237,6 +237,8 @@ private:
   /// The value of a call of a modelled intrinsic (min/max, bit counts,
   /// __umul24, __umulhi, shuffles); nullopt for any other call.
   std::optional<SymVal> intrinsicValue(const CallExpr *C, llvm::ArrayRef<SymVal> Args);
+  /// Cooperative groups' ranks and sizes (InterpreterSyncKinds.cpp).
+  std::optional<SymVal> groupRankValue(const CallExpr *C);
   std::optional<SymVal> minMax(const CallExpr *C, bool Min, const SymVal &A,
                                const SymVal &B);
   std::optional<SymVal> bitCount(const CallExpr *C, int Which, unsigned Width,

@@ -2,6 +2,7 @@
 # One device call: every kernel of the two lit tests in its own process,
 # under racecheck (hazard report) and synccheck; summarised by summarize.py.
 # $1: an optional regex; only kernels whose name matches it run.
+# $RACECHECK_ARGS: more racecheck options (`--racecheck-detect-level info`).
 cd "$(dirname "$0")"
 python3 gen.py
 mkdir -p $OUT/raw
@@ -13,7 +14,7 @@ for t in race div aligned; do
     [ -z "$k" ] && continue
     [ -n "$1" ] && ! [[ "$k" =~ $1 ]] && continue
     timeout 60 ./$t "$k" > $OUT/raw/$t.$k.plain 2>&1
-    timeout 120 compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 100000 ./$t "$k" > $OUT/raw/$t.$k.racecheck 2>&1
+    timeout 120 compute-sanitizer --tool racecheck --racecheck-report hazard $RACECHECK_ARGS --print-limit 100000 ./$t "$k" > $OUT/raw/$t.$k.racecheck 2>&1
     timeout 120 compute-sanitizer --tool synccheck --print-limit 100000 ./$t "$k" > $OUT/raw/$t.$k.synccheck 2>&1
   done < ${t}_main.cu.names
 done
