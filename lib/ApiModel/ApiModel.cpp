@@ -690,7 +690,7 @@ const std::vector<KernelLaunch> *ApiModel::launchesOf(llvm::StringRef Kernel) co
 }
 
 llvm::StringRef ApiModel::canonicalName(llvm::StringRef Name) {
-  for (llvm::StringRef Suffix : {"_ptsz", "_ptds", "_v2", "_v3"})
+  for (llvm::StringRef Suffix : {"_ptsz", "_ptds", "_v2", "_v3", "_v4"})
     Name.consume_back(Suffix);
   Name.consume_front("::");
   return Name;

@@ -540,6 +540,7 @@ private:
   const ValueDecl *pointeeOwner(Key K);
 
   // --- places, locations, text ---
+  const VarDecl *nestedPlainAggregate(const MemberExpr *ME);
   Key storageOf(const Expr *E);
   bool isStructReferenceParam(const ValueDecl *D) const;
   bool isEnclosingVariable(Key K) const;

@@ -112,6 +112,52 @@ bool Analysis::isStructReferenceParam(const ValueDecl *D) const {
 }
 
 /// The place an expression names, if the analysis can follow it.
+namespace {
+
+/// How many fields of `T`, at any depth, have the type `RD` (stops at 2).
+unsigned nestedOccurrences(QualType T, const RecordDecl *RD, unsigned Depth = 0) {
+  const RecordDecl *Outer = T->getAsRecordDecl();
+  if (!Outer || !Outer->getDefinition() || Depth > 4)
+    return 0;
+  unsigned N = 0;
+  for (const FieldDecl *F : Outer->getDefinition()->fields()) {
+    const RecordDecl *Inner = F->getType()->getAsRecordDecl();
+    if (!Inner)
+      continue;
+    if (Inner->getCanonicalDecl() == RD->getCanonicalDecl())
+      ++N;
+    N += nestedOccurrences(F->getType(), RD, Depth + 1);
+    if (N > 1)
+      return N;
+  }
+  return N;
+}
+
+} // namespace
+
+/// `rd.res.array.array = arr` of a local `cudaResourceDesc`: a member at a
+/// depth, through `.` only, of a plain local aggregate. It is the place of
+/// its innermost field, which names one position only where the struct
+/// that declares it occurs once in the local's type.
+const VarDecl *Analysis::nestedPlainAggregate(const MemberExpr *ME) {
+  const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  const auto *Mid = dyn_cast<MemberExpr>(ME->getBase()->IgnoreParenImpCasts());
+  if (!Field || ME->isArrow() || !Mid)
+    return nullptr;
+  const Expr *Base = Mid;
+  while (const auto *Up = dyn_cast<MemberExpr>(Base)) {
+    if (Up->isArrow() || !isa<FieldDecl>(Up->getMemberDecl()))
+      return nullptr;
+    Base = Up->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !isPlainLocalAggregate(VD) ||
+      nestedOccurrences(VD->getType(), Field->getParent()) != 1)
+    return nullptr;
+  return VD;
+}
+
 Key Analysis::storageOf(const Expr *E) {
   E = strip(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
@@ -127,6 +173,8 @@ Key Analysis::storageOf(const Expr *E) {
       return nullptr;
     if (isa<CXXThisExpr>(Base))
       return placeOf(Field);
+    if (const VarDecl *VD = nestedPlainAggregate(ME))
+      return placeOf(VD, Field);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(Base); DRE && !ME->isArrow()) {
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isPlainLocalAggregate(VD))
         return placeOf(VD, Field);

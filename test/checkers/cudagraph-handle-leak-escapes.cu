@@ -274,3 +274,49 @@ void ok_destroy_every_slot(EvSlot *slots, int n) {
     sl->id = -1;
   }
 }
+
+// A handle written into a nested member of a local descriptor
+// (`rd.res.array.array`) stays in the function: a texture object does not
+// own its array, so the array leaks where creating the texture fails. The
+// twin frees it there.
+#include <cstring>
+cudaError_t lut_texture(cudaTextureObject_t *tex, cudaArray_t *out, int w) {
+  cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
+  cudaArray_t arr;
+  cudaError_t e = cudaMallocArray(&arr, &cd, w, 0, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: CUDA array 'arr' created by 'cudaMallocArray' is not released on every path; {{.*}} [cudagraph-handle-leak]
+  if (e != cudaSuccess)
+    return e;
+  cudaResourceDesc rd;
+  memset(&rd, 0, sizeof rd);
+  rd.resType = cudaResourceTypeArray;
+  rd.res.array.array = arr;
+  cudaTextureDesc td;
+  memset(&td, 0, sizeof td);
+  e = cudaCreateTextureObject(tex, &rd, &td, nullptr);
+  if (e != cudaSuccess)
+    return e;
+  *out = arr;
+  return cudaSuccess;
+}
+
+cudaError_t lut_texture_ok(cudaTextureObject_t *tex, cudaArray_t *out, int w) {
+  cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
+  cudaArray_t arr;
+  cudaError_t e = cudaMallocArray(&arr, &cd, w, 0, 0);
+  if (e != cudaSuccess)
+    return e;
+  cudaResourceDesc rd;
+  memset(&rd, 0, sizeof rd);
+  rd.resType = cudaResourceTypeArray;
+  rd.res.array.array = arr;
+  cudaTextureDesc td;
+  memset(&td, 0, sizeof td);
+  e = cudaCreateTextureObject(tex, &rd, &td, nullptr);
+  if (e != cudaSuccess) {
+    cudaFreeArray(arr);
+    return e;
+  }
+  *out = arr;
+  return cudaSuccess;
+}

@@ -688,3 +688,18 @@ void check_twice_leak(size_t n) {
   CHECK_TWICE(cudaMalloc(&p, n));
   // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: device memory 'p' created by 'cudaMalloc' is not released on every path; call cudaFree or hand it to an owner [cudagraph-handle-leak]
 }
+
+// CUDA 13's cuda.h maps cuCtxCreate to cuCtxCreate_v4 (a new signature, the
+// context still its first argument): the model's entry applies.
+CUresult context_for_stream(CUdevice dev, CUstream *out) {
+  CUcontext ctx;
+  CUresult r = cuCtxCreate(&ctx, nullptr, 0, dev);
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: CUDA context 'ctx' created by 'cuCtxCreate' is not released on every path; {{.*}} [cudagraph-handle-leak]
+  if (r != CUDA_SUCCESS)
+    return r;
+  r = cuStreamCreate(out, CU_STREAM_NON_BLOCKING);
+  if (r != CUDA_SUCCESS)
+    return r;
+  cuCtxDestroy(ctx);
+  return CUDA_SUCCESS;
+}
