@@ -243,11 +243,13 @@ bool Analysis::releasesEveryElement(Key K, const Expr *Arg, ResState &RS) {
 /// loop walks.
 bool Analysis::releaseLeavesItsLoop(const Expr *Arg) const {
   const Stmt *Cur = Arg;
+  bool InSwitch = false; // a `break` there leaves the switch, not the loop
   for (const Stmt *Up = PM->getParent(Cur); Up; Cur = Up, Up = PM->getParent(Up)) {
     if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Up))
       return false;
+    InSwitch |= isa<SwitchStmt>(Up);
     const auto *Block = dyn_cast<CompoundStmt>(Up);
-    if (!Block)
+    if (!Block || InSwitch)
       continue;
     bool After = false;
     for (const Stmt *S : Block->body()) {
