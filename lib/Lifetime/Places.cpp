@@ -133,7 +133,34 @@ unsigned nestedOccurrences(QualType T, const RecordDecl *RD, unsigned Depth = 0)
   return N;
 }
 
+/// The fields from `T` down to `Member`, joined by dots; empty if it is not
+/// there within four levels.
+std::string pathTo(QualType T, const FieldDecl *Member, unsigned Depth = 0) {
+  const RecordDecl *Outer = T->getAsRecordDecl();
+  if (!Outer || !Outer->getDefinition() || Depth > 4)
+    return "";
+  for (const FieldDecl *F : Outer->getDefinition()->fields()) {
+    if (F == Member)
+      return F->getNameAsString();
+    std::string Rest = pathTo(F->getType(), Member, Depth + 1);
+    if (!Rest.empty())
+      return F->getNameAsString() + "." + Rest;
+  }
+  return "";
+}
+
 } // namespace
+
+std::string memberPath(const ValueDecl *Decl, const FieldDecl *Member) {
+  QualType T = Decl->getType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  T = T.getNonReferenceType();
+  if (const RecordDecl *RD = T->getAsRecordDecl(); RD && declaresSameEntity(RD, Member->getParent()))
+    return Member->getNameAsString();
+  std::string Path = pathTo(T, Member);
+  return Path.empty() ? Member->getNameAsString() : Path;
+}
 
 /// `rd.res.array.array = arr` of a local `cudaResourceDesc`: a member at a
 /// depth, through `.` only, of a plain local aggregate. It is the place of

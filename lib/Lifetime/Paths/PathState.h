@@ -118,6 +118,11 @@ struct ResState {
   }
 };
 
+/// `res.array.array` for the innermost field of `rd.res.array.array` of a
+/// local `cudaResourceDesc` (Places.cpp nestedPlainAggregate); the field's
+/// own name for a member of `Decl`'s type itself.
+std::string memberPath(const clang::ValueDecl *Decl, const clang::FieldDecl *Member);
+
 /// Where a handle lives: a local variable or parameter, a member of `this`,
 /// a member of a local plain struct (`h.exec`), or any element of a local
 /// array (`execs[i]`, all elements as one place). Two shadow places are
@@ -136,7 +141,7 @@ struct Place {
   std::string name() const {
     std::string N = Decl->getNameAsString();
     if (Member)
-      N += (Decl->getType()->isPointerType() ? "->" : ".") + Member->getNameAsString();
+      N += (Decl->getType()->isPointerType() ? "->" : ".") + memberPath(Decl, Member);
     if (Element)
       N += "[]";
     return N;
