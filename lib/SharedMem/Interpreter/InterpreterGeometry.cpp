@@ -3,7 +3,11 @@
 // The launch geometry one thread sees: threadIdx and blockDim are concrete
 // (the thread and the LaunchConfig's block shape), blockIdx and gridDim are
 // warp-uniform symbols (blockIdx ones mark global coordinates for the
-// interior-block rule, gridDim ones are problem sizes). And the step budget:
+// interior-block rule, gridDim ones are problem sizes). Cooperative groups
+// give the same coordinates: `block.thread_rank()` is the linear thread
+// index, a `thread_block_tile<N>`'s `thread_rank()` and `meta_group_rank()`
+// its remainder and quotient by N (tiles partition the block in rank
+// order), as `threadIdx.x & 31` and `threadIdx.x >> 5` are. And the step budget:
 // every evaluation step counts against the budget the caller gave, over all
 // threads; once it is spent the run stops and nothing is reported.
 //
@@ -78,6 +82,46 @@ SymVal Interp::builtinValue(Builtin Var, int8_t Dim) {
     break;
   }
   return SymVal::top();
+}
+
+/// `tile.thread_rank()`, `tile.meta_group_rank()`, `block.thread_rank()`,
+/// their sizes: values of the thread's linear index; nullopt for any other
+/// call, and for groups whose layout is not the block's (grids, coalesced
+/// groups).
+std::optional<SymVal> Interp::groupRankValue(const CallExpr *C) {
+  const FunctionDecl *F = C->getDirectCallee();
+  if (!F || !F->getIdentifier() || !isa<CXXMethodDecl>(F) ||
+      !StringRef(qualifiedName(F)).starts_with("cooperative_groups::"))
+    return std::nullopt;
+  const CXXRecordDecl *G = groupClass(C);
+  StringRef GN = G && G->getIdentifier() ? G->getName() : "";
+  const BlockShape &B = Cfg.Block;
+  int64_t Threads = int64_t(B.X) * B.Y * B.Z;
+  int64_t N = GN == "thread_block" ? Threads : GN.contains("tile") ? tileSize(G) : 0;
+  if (N <= 0 || Threads <= 0)
+    return std::nullopt;
+  StringRef M = F->getName();
+  auto OfThread = [&](int64_t V) {
+    noteIdentity();
+    SymVal R = SymVal::constant(V);
+    R.ThreadDep = true;
+    R.ShapeDep = B.Y > 1 || B.Z > 1;
+    return R;
+  };
+  auto OfShape = [&](int64_t V) {
+    SymVal R = SymVal::constant(V);
+    R.ShapeDep = true;
+    return R;
+  };
+  if (M == "thread_rank")
+    return OfThread(Tid % N);
+  if (M == "meta_group_rank")
+    return OfThread(Tid / N);
+  if (M == "size" || M == "num_threads")
+    return GN == "thread_block" ? OfShape(N) : SymVal::constant(N);
+  if (M == "meta_group_size")
+    return OfShape((Threads + N - 1) / N);
+  return std::nullopt;
 }
 
 } // namespace cgt::smem::detail

@@ -237,7 +237,7 @@ private:
   /// The value of a call of a modelled intrinsic (min/max, bit counts,
   /// __umul24, __umulhi, shuffles); nullopt for any other call.
   std::optional<SymVal> intrinsicValue(const CallExpr *C, llvm::ArrayRef<SymVal> Args);
-  /// Cooperative groups' ranks and sizes (InterpreterSyncKinds.cpp).
+  /// Cooperative groups' ranks and sizes (InterpreterGeometry.cpp).
   std::optional<SymVal> groupRankValue(const CallExpr *C);
   std::optional<SymVal> minMax(const CallExpr *C, bool Min, const SymVal &A,
                                const SymVal &B);
@@ -589,6 +589,12 @@ private:
   uint64_t IdentityReads = 0;
 
 };
+
+/// Cooperative groups' classes (InterpreterSyncKinds.cpp): a name without
+/// inline namespaces, the group a `sync`/rank call acts on, a tile's size.
+std::string qualifiedName(const NamedDecl *D);
+const CXXRecordDecl *groupClass(const CallExpr *C);
+unsigned tileSize(const CXXRecordDecl *R);
 
 } // namespace cgt::smem::detail
 

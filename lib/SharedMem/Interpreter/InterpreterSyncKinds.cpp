@@ -11,11 +11,7 @@
 // inline function of clang's wrapper, `thread_block::sync` a member of
 // cooperative_groups), not as builtins with an ID. Cooperative groups'
 // `g.sync()` and `cg::sync(g)` are told apart by the class of `g`, from a
-// table. The same classes give a thread its rank: `block.thread_rank()` is
-// the linear thread index, a `thread_block_tile<N>`'s `thread_rank()` and
-// `meta_group_rank()` its remainder and quotient by N (tiles partition the
-// block in rank order), so indices and guards written with them are the
-// thread's own, as `threadIdx.x & 31` and `threadIdx.x >> 5` are.
+// table (the same classes give a thread its rank: InterpreterGeometry.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/Interpreter/InterpreterState.h"
@@ -28,8 +24,6 @@
 using namespace clang;
 
 namespace cgt::smem::detail {
-
-namespace {
 
 /// The qualified name without inline namespaces (`cooperative_groups::__v1::`).
 std::string qualifiedName(const NamedDecl *D) {
@@ -74,6 +68,8 @@ unsigned tileSize(const CXXRecordDecl *R) {
   }
   return 0;
 }
+
+namespace {
 
 /// What `sync()` of each cooperative group waits for, by the group's class
 /// (cooperative_groups.h, CUDA 12 and 13). A grid (and the multi-device grid
@@ -131,46 +127,6 @@ SyncKind Interp::syncKindOf(const CallExpr *C, const FunctionDecl *F) {
   if (N == "sync" && QN.starts_with("cooperative_groups::"))
     return groupSyncKind(groupClass(C));
   return SyncKind::None;
-}
-
-/// `tile.thread_rank()`, `tile.meta_group_rank()`, `block.thread_rank()`,
-/// their sizes: values of the thread's linear index; nullopt for any other
-/// call, and for groups whose layout is not the block's (grids, coalesced
-/// groups).
-std::optional<SymVal> Interp::groupRankValue(const CallExpr *C) {
-  const FunctionDecl *F = C->getDirectCallee();
-  if (!F || !F->getIdentifier() || !isa<CXXMethodDecl>(F) ||
-      !StringRef(qualifiedName(F)).starts_with("cooperative_groups::"))
-    return std::nullopt;
-  const CXXRecordDecl *G = groupClass(C);
-  StringRef GN = G && G->getIdentifier() ? G->getName() : "";
-  const BlockShape &B = Cfg.Block;
-  int64_t Threads = int64_t(B.X) * B.Y * B.Z;
-  int64_t N = GN == "thread_block" ? Threads : GN.contains("tile") ? tileSize(G) : 0;
-  if (N <= 0 || Threads <= 0)
-    return std::nullopt;
-  StringRef M = F->getName();
-  auto OfThread = [&](int64_t V) {
-    noteIdentity();
-    SymVal R = SymVal::constant(V);
-    R.ThreadDep = true;
-    R.ShapeDep = B.Y > 1 || B.Z > 1;
-    return R;
-  };
-  auto OfShape = [&](int64_t V) {
-    SymVal R = SymVal::constant(V);
-    R.ShapeDep = true;
-    return R;
-  };
-  if (M == "thread_rank")
-    return OfThread(Tid % N);
-  if (M == "meta_group_rank")
-    return OfThread(Tid / N);
-  if (M == "size" || M == "num_threads")
-    return GN == "thread_block" ? OfShape(N) : SymVal::constant(N);
-  if (M == "meta_group_size")
-    return OfShape((Threads + N - 1) / N);
-  return std::nullopt;
 }
 
 SyncKind Interp::syncKindCached(const CallExpr *C) {
