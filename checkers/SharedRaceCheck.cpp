@@ -35,7 +35,7 @@ std::string raceMessage(const cgt::smem::RaceFinding &F, unsigned OtherLine) {
   std::string M = std::string(F.IntraWarp ? "warp-synchronous race" : "data race") +
                   " on __shared__ '" + F.Array->getNameAsString() + "': " +
                   who(F.StoreTid, F.IntraWarp) + " writes byte " + std::to_string(F.Offset) +
-                  " here and " + who(F.OtherTid, F.IntraWarp) +
+                  (F.FromSharedStart ? " past a start both threads share" : "") + " here and " + who(F.OtherTid, F.IntraWarp) +
                   (F.IntraWarp ? " of the same warp" : "") + " " + Other + " it at line " +
                   std::to_string(OtherLine);
   if (F.LoopCarried)

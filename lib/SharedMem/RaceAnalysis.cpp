@@ -85,6 +85,7 @@ enum EntryFlags : uint8_t {
   EF_Atomic = 4,
   EF_WarpLost = 8,
   EF_Wrapped = 16, ///< a loop body's last interval, placed at its first
+  EF_Symbolic = 32, ///< the offset has unknown terms, the same in its group
 };
 
 struct Entry {
@@ -248,8 +249,13 @@ bool judged(const Instance &I, uint32_t Aligned, bool Known) {
   return Known || !I.Off.ShapeDep;
 }
 
+/// The thread's offset is not known relative to the other threads': an
+/// unknown, or a symbol of its own. An offset over symbols every thread
+/// shares (a parameter, the iteration count of a loop run symbolically, a
+/// buffer index computed from it) plus the thread's own concrete part is
+/// compared exactly with the others' in its group.
 bool dataDependent(const Instance &I) {
-  return I.Off.Top || (!I.Off.isConst() && I.Off.ThreadDep);
+  return I.Off.Top || (I.Sync & SB_LaneSym);
 }
 
 } // namespace
@@ -294,9 +300,10 @@ std::vector<RaceFinding> findRaces(const std::vector<AccessRecord> &Recs, const 
       E.WarpSig = I.WarpSig;
       E.Value = I.Value;
       E.Flags = (Rec.Store ? EF_Store : 0) | (Rec.Load ? EF_Load : 0) |
-                (Rec.Atomic ? EF_Atomic : 0) | ((I.Sync & SB_WarpLost) ? EF_WarpLost : 0);
+                (Rec.Atomic ? EF_Atomic : 0) | ((I.Sync & SB_WarpLost) ? EF_WarpLost : 0) |
+                (I.Off.Terms.empty() ? 0 : EF_Symbolic);
       bool Stable = I.Off.Terms.empty() || (I.Sync & SB_Stable);
-      uint32_t Iter = Stable ? UINT32_MAX : I.IterKey;
+      uint32_t Iter = Stable ? UINT32_MAX : I.SymIterKey;
       Groups[GroupKey{Base, I.Phase, I.Off.Terms, Iter}].push_back(E);
       // The end of a loop body meets the start of its next iteration, for
       // offsets that are the same in every iteration.
@@ -332,6 +339,7 @@ std::vector<RaceFinding> findRaces(const std::vector<AccessRecord> &Recs, const 
     F.StoreTid = W.S->Tid;
     F.OtherTid = W.O->Tid;
     F.Offset = std::max(W.S->Lo, W.O->Lo);
+    F.FromSharedStart = W.S->Flags & EF_Symbolic;
     F.Config = Cfg;
     Out.push_back(F);
   }

@@ -151,6 +151,9 @@ struct RaceFinding {
   bool LoopCarried = false;  ///< the end of one iteration against the next one's start
   unsigned StoreTid = 0, OtherTid = 0;
   int64_t Offset = 0; ///< a byte both touch, from the object's start (its concrete part)
+  /// Offset counts from a start both threads share that is not known (a
+  /// buffer the loop's iteration selects, an index read from memory).
+  bool FromSharedStart = false;
   LaunchConfig Config;
 };
 

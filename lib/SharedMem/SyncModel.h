@@ -70,6 +70,7 @@ enum SyncBits : uint8_t {
   SB_WarpLost = 2, ///< a partial or unknown __syncwarp mask in this interval
   SB_Stable = 4,   ///< the offset's symbols are kernel-wide (parameters, blockIdx)
   SB_Symbolic = 8, ///< inside a loop iteration run symbolically
+  SB_LaneSym = 16, ///< the offset names one thread's unknown (Interp::LaneSyms)
 };
 
 struct SyncEvent {

@@ -435,3 +435,40 @@ private:
 struct Detacher {
   explicit Detacher(OpenMode &m) { m.external_ = true; }
 };
+
+// A flag holding what the acquiring helper returned (`alive_ = create()`)
+// says whether the stream was made: the shutdown the destructor runs may
+// return on it. The twin ignores the status, so the flag never says so.
+class StatusFlag {
+public:
+  StatusFlag() { alive_ = create(); }
+  ~StatusFlag() { shutdown(); }
+  void shutdown() {
+    if (!alive_)
+      return;
+    alive_ = false;
+    cudaStreamDestroy(s_);
+  }
+
+private:
+  bool create() { return cudaStreamCreate(&s_) == cudaSuccess; }
+  bool alive_ = false;
+  cudaStream_t s_ = nullptr;
+};
+class StatusIgnored {
+public:
+  StatusIgnored() { create(); }
+  ~StatusIgnored() { shutdown(); }
+  void shutdown() {
+    if (!alive_)
+      return;
+    alive_ = false;
+    cudaStreamDestroy(s_);
+  }
+
+private:
+  bool create() { return cudaStreamCreate(&s_) == cudaSuccess; }
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:26: warning: stream 's_' {{.*}} is not released on every path{{.*}} [cudagraph-handle-leak]
+  bool alive_ = false;
+  cudaStream_t s_ = nullptr;
+};

@@ -452,6 +452,89 @@ __global__ void tileRanksBarrier(float *out) {
     out[tile.thread_rank()] = s[tile.thread_rank()];
 }
 
+// 16. A double buffer whose index depends on the iteration of a loop with a
+//     run-time trip count: the buffer is not known, but it is the same one
+//     for every thread in one iteration, so the tile's store races with the
+//     reads of the other warps. The index written twice (the "next" buffer
+//     meant to be the other one) is one value; the fix writes the other one.
+__global__ void iterBufferNoBarrier(const float *in, float *out, int k) {
+  __shared__ float sb[2][8][32];
+  int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
+  float acc = 0.0f;
+  for (int k0 = 0; k0 < k; k0 += 8) {
+    int cur = (k0 / 8) & 1;
+    int next = (k0 / 8) & 1;
+    if (k0 + 8 < k)
+      sb[next][ty][tx] = in[k0 + ty * 32 + tx];
+    // CHECK-NOTES: :[[@LINE-1]]:7: warning: data race on __shared__ 'sb': thread 0 writes byte 0 past a start both threads share here and thread 32 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+    // CHECK-NOTES: :[[@LINE+3]]:14: note: the conflicting read by thread 32
+    // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+    for (int r = 0; r < 8; ++r)
+      acc += sb[cur][r][tx];
+    __syncthreads();
+  }
+  out[threadIdx.x] = acc;
+}
+__global__ void iterBufferOther(const float *in, float *out, int k) {
+  __shared__ float sb[2][8][32];
+  int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
+  float acc = 0.0f;
+  for (int k0 = 0; k0 < k; k0 += 8) {
+    int cur = (k0 / 8) & 1;
+    int next = (k0 / 8 + 1) & 1;
+    if (k0 + 8 < k)
+      sb[next][ty][tx] = in[k0 + ty * 32 + tx];
+    for (int r = 0; r < 8; ++r)
+      acc += sb[cur][r][tx];
+    __syncthreads();
+  }
+  out[threadIdx.x] = acc;
+}
+
+// 17. `c ? s[i] : carry` with two lvalue arms is one read of the chosen arm:
+//     thread 31 reads what thread 32 writes, with no barrier.
+__global__ void selectReadNoBarrier(const float *in, float *out, float carry) {
+  __shared__ float s[2 * N];
+  int t = threadIdx.x;
+  s[2 * t] = in[2 * t];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: data race on __shared__ 's': thread 32 writes byte 256 here and thread 31 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+  // CHECK-NOTES: :[[@LINE+2]]:24: note: the conflicting read by thread 31
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  out[t] = t < N - 1 ? s[2 * t + 2] : carry;
+}
+__global__ void selectReadBarrier(const float *in, float *out, float carry) {
+  __shared__ float s[2 * N];
+  int t = threadIdx.x;
+  s[2 * t] = in[2 * t];
+  __syncthreads();
+  out[t] = t < N - 1 ? s[2 * t + 2] : carry;
+}
+
+// 18. A test on a floating-point parameter is the same in every thread:
+//     what runs under it is judged like the code around it.
+__global__ void floatParamTestNoBarrier(const float *in, float *out, float scale) {
+  __shared__ float s[N];
+  int t = threadIdx.x;
+  s[t] = in[t];
+  __syncthreads();
+  if (scale != 1.0f)
+    s[t] *= scale;
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: data race on __shared__ 's': thread 0 writes byte 0 here and thread 255 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+  // CHECK-NOTES: :[[@LINE+2]]:12: note: the conflicting read by thread 255
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  out[t] = s[N - 1 - t];
+}
+__global__ void floatParamTestBarrier(const float *in, float *out, float scale) {
+  __shared__ float s[N];
+  int t = threadIdx.x;
+  s[t] = in[t];
+  __syncthreads();
+  if (scale != 1.0f)
+    s[t] *= scale;
+  __syncthreads();
+  out[t] = s[N - 1 - t];
+}
+
 void launchAll(const float *in, float *out, int *iout, const int *idx, int n) {
   neighbourNoBarrier<<<4, N>>>(in, out);
   neighbourBarrier<<<4, N>>>(in, out);
@@ -490,4 +573,10 @@ void launchAll(const float *in, float *out, int *iout, const int *idx, int n) {
   exitArmReadsFixed<<<1, N>>>(in, out, n);
   tileRanksNoBarrier<<<1, N>>>(out);
   tileRanksBarrier<<<1, N>>>(out);
+  iterBufferNoBarrier<<<1, N>>>(in, out, n);
+  iterBufferOther<<<1, N>>>(in, out, n);
+  selectReadNoBarrier<<<1, N>>>(in, out, 1.0f);
+  selectReadBarrier<<<1, N>>>(in, out, 1.0f);
+  floatParamTestNoBarrier<<<1, N>>>(in, out, 2.0f);
+  floatParamTestBarrier<<<1, N>>>(in, out, 2.0f);
 }

@@ -18,6 +18,9 @@
 //                  in a branch under it that only ever sets it one way
 //                  (`if (cudaMalloc(&a_) == cudaSuccess) ready_ = true;`);
 //                  read by a condition that decides the acquisition
+//                  assigned what the leaving helper returns, by any method
+//                  (`alive_ = create();` where create() acquires and
+//                  returns whether it did)
 //   not companion  written on both arms of a branch the acquisition is not
 //                  in (`if (shared) { own_ = false; } else { ...; own_ =
 //                  true; } cudaMallocHost(&stage_)`: own_ is about the
@@ -111,7 +114,39 @@ bool onlyClearedByInitializer(const FieldDecl *G, const FunctionDecl *FD) {
   return false;
 }
 
+/// Whether `S` calls `M` on `this`.
+bool callsOnThis(const Stmt *S, const FunctionDecl *M) {
+  if (!S)
+    return false;
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S))
+    if (const CXXMethodDecl *Callee = Call->getMethodDecl();
+        Callee && Callee->getCanonicalDecl() == M->getCanonicalDecl() && isThisCall(Call))
+      return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return callsOnThis(C, M); });
+}
+
 } // namespace
+
+bool OwnershipIndex::flagTakesResultOf(const FieldDecl *G, const FunctionDecl *FD) {
+  const auto *RD = dyn_cast<CXXRecordDecl>(G->getParent());
+  if (!RD || FD->getReturnType()->isVoidType())
+    return false;
+  for (const CXXMethodDecl *M : RD->methods()) {
+    const FunctionDecl *Def = M->getDefinition();
+    if (!Def)
+      continue;
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isWritten() && Init->getMember() == G && callsOnThis(Init->getInit(), FD))
+          return true;
+    std::vector<const Stmt *> Writes;
+    flagWrites(Def->getBody(), G, Writes);
+    for (const Stmt *W : Writes)
+      if (callsOnThis(cast<BinaryOperator>(W)->getRHS(), FD))
+        return true;
+  }
+  return false;
+}
 
 bool OwnershipIndex::flagSetWith(const FieldDecl *G, const FunctionDecl *FD,
                                  const Stmt *Acquisition) const {

@@ -226,6 +226,9 @@ private:
   /// something else (CompanionFlags.cpp).
   bool flagSetWith(const clang::FieldDecl *G, const clang::FunctionDecl *FD,
                    const clang::Stmt *Acquisition) const;
+  /// Whether a method of the class stores into the flag `G` what the
+  /// acquiring helper `FD` returns (`alive_ = create();`): its status.
+  static bool flagTakesResultOf(const clang::FieldDecl *G, const clang::FunctionDecl *FD);
   /// Whether a condition guarding one of `FD`'s acquisitions reads `G`.
   bool decidesAnAcquisition(const clang::FieldDecl *G, const clang::FunctionDecl *FD) const;
   /// Whether `FD` acquires into the handle member `G` wherever it makes

@@ -180,7 +180,8 @@ void OwnershipIndex::computeLeavers(const CXXRecordDecl *RD) {
       for (const auto &[G, O] : Members)
         if (G != F && G->getParent() == RD &&
             (O.Acquisitions.empty()
-                 ? O.WrittenIn.count(FD) && flagSetWith(G, FD, Live.Acquisition)
+                 ? (O.WrittenIn.count(FD) && flagSetWith(G, FD, Live.Acquisition)) ||
+                       flagTakesResultOf(G, FD)
                  : acquiredWith(O, FD, Live.Acquisition)))
           Companions[F][FD].insert(G);
       addGuardingMembers(F, FD, Live.Acquisition);

@@ -39,6 +39,9 @@ using DimList = llvm::SmallVector<SymVal, 2>;
 struct Instance {
   unsigned Tid = 0;     ///< linear thread id
   unsigned IterKey = 0; ///< interned iteration numbers of the enclosing loops
+  /// The same for the loops the offset's symbols depend on (SymDepth): two
+  /// instances with equal SymIterKey and symbols name the same values.
+  unsigned SymIterKey = 0;
   SymVal Off;           ///< byte offset from the array's start
   DimList Dims; ///< per-dimension indices (direct subscripts only)
   llvm::SmallVector<Bound, 2> DimBounds; ///< ranges of the non-constant Dims

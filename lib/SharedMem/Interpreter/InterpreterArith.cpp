@@ -19,13 +19,24 @@ using namespace clang;
 
 namespace cgt::smem::detail {
 
+uint64_t Interp::opKey(BinaryOperatorKind Op, const void *Site) const {
+  // Every caller's site is the operator (compound assignments included).
+  const auto *BO = static_cast<const BinaryOperator *>(Site);
+  QualType T = BO ? BO->getLHS()->getType() : QualType();
+  bool Int = !T.isNull() && T->isIntegerType();
+  unsigned Width = Int ? static_cast<unsigned>(Ctx.getIntWidth(T)) : 0;
+  bool Unsigned = Int && T->isUnsignedIntegerType();
+  return static_cast<uint64_t>(llvm::hash_combine(static_cast<unsigned>(Op), Width,
+                                                  Unsigned, 0x0b5eu));
+}
+
 SymVal Interp::arith(BinaryOperatorKind Op, const SymVal &A, const SymVal &B,
              const void *Site) {
   if (auto R = rangedOp(Op, A, B, Site))
     return *R;
   if (A.Top || B.Top)
     return SymVal::top();
-  uint64_t K = key(Site, Op);
+  uint64_t K = opKey(Op, Site);
   auto CA = A.asConst(), CB = B.asConst();
   SymVal R;
   switch (Op) {
@@ -35,8 +46,11 @@ SymVal Interp::arith(BinaryOperatorKind Op, const SymVal &A, const SymVal &B,
     return sub(A, B);
   case BO_Mul: {
     SymVal M = mul(A, B, K);
-    if (!CA && !CB)
+    if (!CA && !CB) {
       classify(M, A, B);
+      inheritLane(M, A, B);
+      noteDepth(M, A, B);
+    }
     return M;
   }
   case BO_Shl:
@@ -118,7 +132,7 @@ SymVal Interp::compare(BinaryOperatorKind Op, const SymVal &A, const SymVal &B,
       return R;
     }
   }
-  SymVal R = opq(key(Site, Op), A, B);
+  SymVal R = opq(opKey(Op, Site), A, B);
   if (!A.Top && !B.Top) {
     SymVal D = sub(A, B);
     R.Interior = interiorTruth(Op, D);

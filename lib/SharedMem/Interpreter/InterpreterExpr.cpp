@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/Interpreter/InterpreterState.h"
+#include <cstring>
 
 #include "clang/AST/ExprCXX.h"
 
@@ -153,6 +154,15 @@ SymVal Interp::eval(const Expr *E) {
     return evalBinary(B);
   if (const auto *C = dyn_cast<ConditionalOperator>(E))
     return evalConditional(C->getCond(), C->getTrueExpr(), C->getFalseExpr());
+  if (const auto *FL = dyn_cast<FloatingLiteral>(E)) {
+    // A value every thread has: keyed by the number, so that equal
+    // literals are one value (floating-point values are never indices).
+    double D = FL->getValueAsApproximateDouble();
+    uint64_t Bits;
+    static_assert(sizeof(Bits) == sizeof(D));
+    std::memcpy(&Bits, &D, sizeof(D));
+    return SymVal::symbol(static_cast<uint64_t>(llvm::hash_combine(Bits, 0xf1u)) | 1);
+  }
   if (const auto *C = dyn_cast<CallExpr>(E))
     return evalCall(C);
   if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
@@ -197,6 +207,14 @@ SymVal Interp::evalCast(const CastExpr *CE) {
       return typeBounded(V, CE->getType(), CE);
     return V;
   }
+  case CK_FloatingCast: {
+    // Widening keeps the value (`scale != 1.0` on a float); narrowing
+    // rounds it to another one.
+    SymVal V = eval(Sub);
+    if (V.Top || Ctx.getTypeSize(CE->getType()) >= Ctx.getTypeSize(Sub->getType()))
+      return V;
+    return opq(key(CE), V, SymVal());
+  }
   case CK_IntegralCast:
   case CK_NoOp:
   case CK_IntegralToBoolean:
@@ -219,6 +237,9 @@ SymVal Interp::evalCast(const CastExpr *CE) {
 
 SymVal Interp::load(const Expr *Sub) {
   Sub = Sub->IgnoreParens();
+  if (const auto *C = dyn_cast<ConditionalOperator>(Sub))
+    return evalConditional(C->getCond(), C->getTrueExpr(), C->getFalseExpr(),
+                           /*Glvalue=*/true);
   if (const auto *D = dyn_cast<DeclRefExpr>(Sub)) {
     const auto *V = dyn_cast<VarDecl>(D->getDecl());
     if (!V)
@@ -233,6 +254,10 @@ SymVal Interp::load(const Expr *Sub) {
       record(L, Sub, /*Load=*/true, /*Store=*/false);
     }
     if (V->getType()->isIntegralOrEnumerationType())
+      return loadVar(V);
+    // A floating-point parameter, global or __shared__ scalar is the same
+    // for every thread: `if (scale != 1.f)` is a block-uniform test.
+    if (V->getType()->isRealFloatingType() && varClass(V) != VarClass::Local)
       return loadVar(V);
     return SymVal::top();
   }
@@ -259,6 +284,8 @@ SymVal Interp::load(const Expr *Sub) {
   // lane), lane-dependent otherwise. What memory holds is not known to
   // differ between blocks, whatever the address: not block-dependent.
   SymVal V = opaque(key(Sub, 2), L.Off, SymVal());
+  inheritLane(V, L.Off, SymVal());
+  noteDepthHere(V); // what the address holds may change in the next iteration
   V.BlockDep = false;
   return V;
 }
@@ -375,19 +402,21 @@ SymVal Interp::evalBinary(const BinaryOperator *B) {
   return normalize(arith(Op, L, R, B), B->getType());
 }
 
-SymVal Interp::evalConditional(const Expr *C, const Expr *T, const Expr *F) {
+SymVal Interp::evalConditional(const Expr *C, const Expr *T, const Expr *F,
+                               bool Glvalue) {
+  auto arm = [&](const Expr *X) { return Glvalue ? load(X) : evalAny(X); };
   Tri Cd = cond(C);
   if (Cd == Tri::True)
-    return evalAny(T);
+    return arm(T);
   if (Cd == Tri::False)
-    return evalAny(F);
+    return arm(F);
   bool Dep = LastCondDep;
   int Interior = LastInterior;
   OperandArm Arm = enterOperand(C, true, Dep, Interior);
-  SymVal A = evalAny(T);
+  SymVal A = arm(T);
   leaveOperand(Arm);
   Arm = enterOperand(C, false, Dep, Interior);
-  SymVal B = evalAny(F);
+  SymVal B = arm(F);
   leaveOperand(Arm);
   return A == B ? A : SymVal::top();
 }

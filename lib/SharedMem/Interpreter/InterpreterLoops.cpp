@@ -111,6 +111,8 @@ SymVal Interp::iterationCount(const Stmt *Loop, const VarDecl *V,
   // from the loop condition (narrow). The bound is reached when nothing
   // but the condition leaves the loop.
   IterSyms.insert(KId);
+  unsigned &Depth = SymDepth[KId]; // another count in each outer iteration
+  Depth = std::max(Depth, static_cast<unsigned>(Iters.size()));
   if (!SymRanges.count(KId)) {
     Bound KB;
     KB.Lo = 0;

@@ -309,6 +309,18 @@ unsigned Interp::iterKey() {
   return K;
 }
 
+unsigned Interp::iterKey(size_t Depth) {
+  if (Depth >= Iters.size())
+    return iterKey();
+  std::vector<int> Prefix(Iters.begin(), Iters.begin() + Depth);
+  auto It = IterKeys.find(Prefix);
+  if (It != IterKeys.end())
+    return It->second;
+  unsigned K = IterKeys.size();
+  IterKeys.emplace(std::move(Prefix), K);
+  return K;
+}
+
 void Interp::record(const Loc &L, const Expr *E, bool Load, bool Store) {
   if (NoRecord || Exhausted)
     return;
@@ -338,6 +350,7 @@ void Interp::record(const Loc &L, const Expr *E, bool Load, bool Store) {
   Instance I;
   I.Tid = Tid;
   I.IterKey = iterKey();
+  I.SymIterKey = L.Off.Terms.empty() ? I.IterKey : iterKey(symDepth(L.Off));
   I.Off = L.Off;
   I.Off.ShapeDep |= PathShapeDep;
   if (L.Direct) {

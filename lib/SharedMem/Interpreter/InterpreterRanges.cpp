@@ -21,7 +21,43 @@ namespace cgt::smem::detail {
 SymVal Interp::opq(uint64_t Key, const SymVal &A, const SymVal &B) {
   SymVal R = opaque(Key, A, B);
   classify(R, A, B);
+  inheritLane(R, A, B);
+  noteDepth(R, A, B);
   return R;
+}
+
+unsigned Interp::symDepth(const SymVal &V) const {
+  unsigned D = 0;
+  for (const auto &T : V.Terms)
+    if (auto It = SymDepth.find(T.first); It != SymDepth.end())
+      D = std::max(D, It->second);
+  return D;
+}
+
+void Interp::noteDepth(const SymVal &R, const SymVal &A, const SymVal &B) {
+  if (R.Terms.size() != 1)
+    return;
+  unsigned D = std::max(symDepth(A), symDepth(B));
+  if (D == 0)
+    return;
+  unsigned &Slot = SymDepth[R.Terms[0].first];
+  Slot = std::max(Slot, D);
+}
+
+void Interp::noteDepthHere(const SymVal &R) {
+  if (R.Terms.size() != 1 || Iters.empty())
+    return;
+  unsigned &Slot = SymDepth[R.Terms[0].first];
+  Slot = std::max(Slot, static_cast<unsigned>(Iters.size()));
+}
+
+bool Interp::hasLaneTerm(const SymVal &V) const {
+  return llvm::any_of(V.Terms, [&](const auto &T) { return LaneSyms.count(T.first) > 0; });
+}
+
+void Interp::inheritLane(const SymVal &R, const SymVal &A, const SymVal &B) {
+  if (R.Terms.size() == 1 && (hasLaneTerm(A) || hasLaneTerm(B)))
+    LaneSyms.insert(R.Terms[0].first);
 }
 
 void Interp::classify(const SymVal &R, const SymVal &A, const SymVal &B) {
@@ -80,6 +116,12 @@ SymVal Interp::rangedSym(uint64_t Key, const SymVal &From, Bound R) {
                          : static_cast<uint64_t>(llvm::hash_combine(
                                Key, From.hash(), 0x7a9u)) | 1;
   SymVal V = SymVal::symbol(Id);
+  if (From.Top || hasLaneTerm(From))
+    LaneSyms.insert(Id);
+  if (From.Top)
+    noteDepthHere(V);
+  else
+    noteDepth(V, From, SymVal());
   V.ThreadDep = From.Top || From.ThreadDep;
   V.BlockDep = !From.Top && From.BlockDep;
   V.ShapeDep = From.ShapeDep;
@@ -186,7 +228,7 @@ std::optional<SymVal> Interp::rangedOp(BinaryOperatorKind Op, const SymVal &A,
   default:
     return std::nullopt;
   }
-  return rangedSym(key(Site, Op), X, R);
+  return rangedSym(opKey(Op, Site), X, R);
 }
 
 /// `x | K` and `x ^ K` for x in [Lo, Hi] with Lo >= 0: the result keeps x's

@@ -103,6 +103,10 @@ private:
   static uint64_t key(const void *P, unsigned Salt = 0) {
     return static_cast<uint64_t>(llvm::hash_combine(P, Salt, 0x5eedu));
   }
+  /// The key of a binary operation's result, by what it computes (the
+  /// operator and its operand type), not by where: `(k0 / T) & 1` written
+  /// twice is one value (a double buffer's index and its "other" buffer).
+  uint64_t opKey(BinaryOperatorKind Op, const void *Site) const;
 
   bool step();
 
@@ -149,6 +153,14 @@ private:
   /// parameter value itself (a bound it reaches depends on the parameter).
   SymVal opq(uint64_t Key, const SymVal &A, const SymVal &B);
   void classify(const SymVal &R, const SymVal &A, const SymVal &B);
+  /// A symbol computed from a lane symbol (below) is one too.
+  void inheritLane(const SymVal &R, const SymVal &A, const SymVal &B);
+  /// SymDepth of a new single-symbol value R: that of its operands, or the
+  /// current loop depth for one that may change between iterations.
+  void noteDepth(const SymVal &R, const SymVal &A, const SymVal &B);
+  void noteDepthHere(const SymVal &R);
+  unsigned symDepth(const SymVal &V) const;
+  bool hasLaneTerm(const SymVal &V) const;
 
   static int64_t satAdd(int64_t A, int64_t B);
   /// Range of a linear form from the ranges of its symbols.
@@ -214,7 +226,9 @@ private:
 
   SymVal evalBinary(const BinaryOperator *B);
 
-  SymVal evalConditional(const Expr *C, const Expr *T, const Expr *F);
+  /// `c ? a : b`; Glvalue: both arms are lvalues and the whole is read
+  /// (`t > 0 ? s[t - 1] : carry`), so each arm is a load.
+  SymVal evalConditional(const Expr *C, const Expr *T, const Expr *F, bool Glvalue = false);
 
   /// An operand only some threads evaluate -- an arm of `?:`, the right side
   /// of `&&`/`||` -- entered as execBranch enters an arm of `if`: guarded
@@ -303,6 +317,8 @@ private:
 
   // ---- recording ---------------------------------------------------------
   unsigned iterKey();
+  /// The iterations of the outermost Depth loops only.
+  unsigned iterKey(size_t Depth);
 
   void record(const Loc &L, const Expr *E, bool Load, bool Store);
 
@@ -509,6 +525,16 @@ private:
   unsigned Tx = 0, Ty = 0, Tz = 0, Tid = 0;
   RangeMap SymRanges; ///< per thread: ranges of symbols (masks, counters)
   llvm::DenseSet<uint64_t> BlockSyms, ParamSyms, IterSyms;
+  /// Symbols that name one thread's unknown (data it loaded, and what is
+  /// computed from it): another thread's is another symbol, so two threads'
+  /// offsets over them cannot be compared. Every other symbol is keyed by
+  /// its operands' values and means the same value in every thread.
+  llvm::DenseSet<uint64_t> LaneSyms;
+  /// How many enclosing loop iterations a symbol's value depends on: a
+  /// symbol made again in another iteration of those loops (a loop's
+  /// iteration count, a value loaded from shared memory) may be another
+  /// value under the same name. Parameters and blockIdx are absent (0).
+  llvm::DenseMap<uint64_t, unsigned> SymDepth;
   uint64_t Fresh = 0;
   EnvT Env;
   PtrEnvT Ptrs;

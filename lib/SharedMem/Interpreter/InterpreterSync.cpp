@@ -316,6 +316,8 @@ uint8_t Interp::syncBits(const SymVal &Off) const {
     Stable &= ParamSyms.count(T.first) || BlockSyms.count(T.first);
   if (Stable)
     B |= SB_Stable;
+  if (hasLaneTerm(Off))
+    B |= SB_LaneSym;
   return B;
 }
 

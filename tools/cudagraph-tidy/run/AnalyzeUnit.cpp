@@ -87,8 +87,13 @@ UnitResult analyzeUnit(const UnitTask &Job, const ExtraConsumerFactory &Extra) {
   resolveAgainstBuildDirectory(Errors);
   if (!RelativeTo.empty())
     spellRelativeTo(Errors, RelativeTo);
-  if (Context.isCheckEnabled("cudagraph-shared-index-overflow") ||
-      Context.isCheckEnabled("cudagraph-shared-bank-conflict")) {
+  // Every kernel check runs the same interpretation and fills the coverage:
+  // a kernel over the step budget is named whichever of them is on.
+  static const char *const KernelChecks[] = {
+      "cudagraph-shared-index-overflow", "cudagraph-shared-bank-conflict",
+      "cudagraph-shared-race", "cudagraph-barrier-divergence"};
+  if (llvm::any_of(KernelChecks,
+                   [&](const char *Name) { return Context.isCheckEnabled(Name); })) {
     const smem::UnitCoverage &Cov = smem::unitCoverage();
     Out.Status.SharedKernels = static_cast<int>(Cov.kernels());
     Out.Status.SharedNoShape = Cov.noShape();
