@@ -439,6 +439,10 @@ private:
   // --- stream capture (Capture.cpp) ---
   void scanCaptureEnds();
   Key capturePlace(const Expr *Stream);
+  /// `cudaStream_t cs = ctx->stream;` with neither written again in the
+  /// function: `cs` names the same stream, so its capture is the source's.
+  const Expr *copiedStream(const Expr *Stream);
+  bool placeWrittenInBody(Key K);
   void onCaptureCall(const CallExpr *Call, const FunctionModel &M, PathState &P);
   void checkCaptureLegal(const CallExpr *Call, const FunctionModel &M, const PathState &P);
   bool isCapture(unsigned R) const { return Captures.count(R) != 0; }
@@ -481,8 +485,15 @@ private:
   bool inCaptureRegion(const CallExpr *Call, const CFGBlock *Begin, unsigned From, Key Stream,
                        const llvm::BitVector &ReachEnd);
   void addToCaptureRegion(const CallExpr *Call, CaptureRegion &Region);
+  /// What each end call writing a graph place captured: one variable may
+  /// hold several captured graphs in turn.
+  using EndRegions = std::map<Key, std::vector<std::pair<const CallExpr *, CaptureRegion>>>;
   void noteInstantiation(const CallExpr *Call, const FunctionModel &M,
-                         const std::map<Key, CaptureRegion> &Graphs);
+                         const std::map<Key, CaptureRegion> &Graphs, const EndRegions &ByEnd);
+  /// The calls of `Ends` whose write reaches `At` with no other of them on
+  /// the way (reaching definitions over the CFG).
+  std::set<const CallExpr *> endsReaching(const CallExpr *At,
+                                          const std::set<const CallExpr *> &Ends);
   bool autoFreesOnLaunch(const CallExpr *Call, const FunctionModel &M) const;
   Key addressedPlace(const Expr *Arg);
   Key capturedBufferOf(const Expr *Arg);

@@ -785,3 +785,44 @@ cudaError_t two_recorders(cudaStream_t a, cudaStream_t b, float **scratch, cudaG
   cudaMalloc(scratch + 1, 64);
   return cudaSuccess;
 }
+
+// A capture ended through a local copy of its stream is ended: the copy
+// names the same stream, and neither is written again. The twin
+// synchronises before the end, through the other name.
+struct AliasCtx {
+  cudaStream_t stream;
+  cudaGraph_t graph;
+};
+__global__ void aliasKernel(float *x) { x[0] = 1.0f; }
+int endThroughCopy(AliasCtx *ctx, float *a) {
+  cudaStream_t stream = ctx->stream;
+  if (cudaStreamBeginCapture(ctx->stream, cudaStreamCaptureModeGlobal) != cudaSuccess)
+    return 1;
+  aliasKernel<<<1, 1, 0, stream>>>(a);
+  if (cudaStreamEndCapture(stream, &ctx->graph) != cudaSuccess)
+    return 1;
+  cudaStreamSynchronize(ctx->stream);
+  return 0;
+}
+int syncThroughCopy(AliasCtx *ctx, float *a) {
+  cudaStream_t stream = ctx->stream;
+  if (cudaStreamBeginCapture(ctx->stream, cudaStreamCaptureModeGlobal) != cudaSuccess)
+    return 1;
+  aliasKernel<<<1, 1, 0, stream>>>(a);
+  cudaStreamSynchronize(stream);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' is called while stream 'ctx->stream' is capturing: synchronizing a capturing stream invalidates the capture [cudagraph-capture-unsafe-call]
+  cudaStreamEndCapture(stream, &ctx->graph);
+  return 0;
+}
+// A copy taken before the stream is replaced is another stream.
+int copyThenReplaced(AliasCtx *ctx, cudaStream_t other, float *a) {
+  cudaStream_t old = ctx->stream;
+  ctx->stream = other;
+  cudaGraph_t g;
+  if (cudaStreamBeginCapture(ctx->stream, cudaStreamCaptureModeGlobal) != cudaSuccess)
+    return 1;
+  cudaStreamEndCapture(old, &g);
+  cudaStreamSynchronize(ctx->stream);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' is called while stream 'ctx->stream' is capturing: synchronizing a capturing stream invalidates the capture [cudagraph-capture-unsafe-call]
+  return 0;
+}

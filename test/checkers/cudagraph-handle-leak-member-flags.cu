@@ -472,3 +472,45 @@ private:
   bool alive_ = false;
   cudaStream_t s_ = nullptr;
 };
+
+// A capacity compared with the size asked for is not a flag: `n > cap_`
+// holds with the buffer live (the second, larger grow), so allocating under
+// it over the member leaks the old buffer. The twin frees it first.
+class GrowNoFree {
+public:
+  ~GrowNoFree() { cudaFree(data_); }
+  void grow(size_t n) {
+    if (n > cap_) {
+      cudaMalloc(&data_, n);
+      // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:7: warning: 'cudaMalloc' overwrites 'data_', which still holds a live device memory; release it with cudaFree first [cudagraph-handle-leak]
+      cap_ = n;
+    }
+  }
+
+private:
+  void *data_ = nullptr;
+  size_t cap_ = 0;
+};
+class GrowFreeFirst {
+public:
+  ~GrowFreeFirst() { cudaFree(data_); }
+  void grow(size_t n) {
+    if (n > cap_) {
+      cudaFree(data_);
+      cudaMalloc(&data_, n);
+      cap_ = n;
+    }
+  }
+
+private:
+  void *data_ = nullptr;
+  size_t cap_ = 0;
+};
+void growTwice() {
+  GrowNoFree a;
+  a.grow(16);
+  a.grow(32);
+  GrowFreeFirst b;
+  b.grow(16);
+  b.grow(32);
+}

@@ -608,3 +608,60 @@ int devices_unwound(float **bufs) {
   return created;
 }
 
+
+// One graph variable captured twice: each exec holds what the capture that
+// last wrote the variable before its instantiation captured. `tmp` is in
+// the second graph only, so the first exec may run after it is freed; the
+// twin captures `tmp` into the first.
+__global__ void reuseKernel(float *x) { x[0] = 1.0f; }
+int graphVariableReused(cudaStream_t s, float *a) {
+  float *tmp;
+  cudaMalloc(&tmp, 64);
+  cudaGraph_t g;
+  cudaGraphExec_t e1, e2;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  reuseKernel<<<1, 1, 0, s>>>(a);
+  cudaStreamEndCapture(s, &g);
+  cudaGraphInstantiate(&e1, g, 0);
+  cudaGraphDestroy(g);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  reuseKernel<<<1, 1, 0, s>>>(tmp);
+  cudaStreamEndCapture(s, &g);
+  cudaGraphInstantiate(&e2, g, 0);
+  cudaGraphDestroy(g);
+  cudaGraphLaunch(e2, s);
+  cudaStreamSynchronize(s);
+  cudaGraphExecDestroy(e2);
+  cudaFree(tmp);
+  cudaGraphLaunch(e1, s);
+  cudaStreamSynchronize(s);
+  cudaGraphExecDestroy(e1);
+  return 0;
+}
+int graphVariableReusedFirst(cudaStream_t s, float *a) {
+  float *tmp;
+  cudaMalloc(&tmp, 64);
+  cudaGraph_t g;
+  cudaGraphExec_t e1, e2;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  reuseKernel<<<1, 1, 0, s>>>(tmp);
+  cudaStreamEndCapture(s, &g);
+  cudaGraphInstantiate(&e1, g, 0);
+  cudaGraphDestroy(g);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  reuseKernel<<<1, 1, 0, s>>>(a);
+  cudaStreamEndCapture(s, &g);
+  cudaGraphInstantiate(&e2, g, 0);
+  cudaGraphDestroy(g);
+  cudaGraphLaunch(e2, s);
+  cudaStreamSynchronize(s);
+  cudaGraphExecDestroy(e2);
+  cudaFree(tmp);
+  cudaGraphLaunch(e1, s);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: graph exec 'e1' is launched by 'cudaGraphLaunch' after 'tmp', which its captured graph uses, was freed; the launch reads freed memory (undefined behaviour): re-capture or update the exec after reallocating [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-15]]:3: note: 'tmp' is captured here into the graph 'e1' is instantiated from: every launch reads it
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: 'tmp' is freed here by 'cudaFree' while 'e1' still references it
+  cudaStreamSynchronize(s);
+  cudaGraphExecDestroy(e1);
+  return 0;
+}

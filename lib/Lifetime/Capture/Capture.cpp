@@ -62,10 +62,49 @@ const char CaptureKind[] = "capture";
 /// parameter, a member of `this` or of a local struct (not array elements,
 /// whose begin and end loops the analysis cannot pair).
 Key Analysis::capturePlace(const Expr *Stream) {
+  if (const Expr *Source = copiedStream(Stream))
+    Stream = Source;
   Key K = storageOf(Stream);
   if (!K || K->Element)
     return nullptr;
   return placeOf(K->Decl, K->Member, /*Element=*/false, /*Capture=*/true);
+}
+
+const Expr *Analysis::copiedStream(const Expr *Stream) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(strip(Stream));
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() || !V->getInit() ||
+      V->getType()->isReferenceType())
+    return nullptr;
+  const Expr *Source = V->getInit();
+  Key Own = storageOf(DRE), From = storageOf(Source);
+  if (!Own || !From || From->Element || From == Own || placeWrittenInBody(Own) ||
+      placeWrittenInBody(From))
+    return nullptr;
+  return Source;
+}
+
+/// Whether the function assigns `K`, takes its address or steps it.
+bool Analysis::placeWrittenInBody(Key K) {
+  bool Written = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || Written)
+      return;
+    const Expr *Target = nullptr;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+      Target = BO->getLHS();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+             UO && (UO->getOpcode() == UO_AddrOf || UO->isIncrementDecrementOp()))
+      Target = UO->getSubExpr();
+    if (Target && storageOf(Target) == K) {
+      Written = true;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(FD->getBody());
+  return Written;
 }
 
 /// The capture place of a begin or end call's stream: its stream

@@ -220,6 +220,7 @@ void Analysis::scanCapturedMemory() {
     CallPositions[Call] = {B, I};
   // What each graph (the place an end call writes) captured.
   std::map<Key, CaptureRegion> Graphs;
+  EndRegions ByEnd;
   for (auto [B, I, Call] : CallElements) {
     const FunctionModel *M = A.modelFor(Call);
     if (!M || M->Capture != CaptureRole::Begin)
@@ -233,6 +234,7 @@ void Analysis::scanCapturedMemory() {
       for (const AcquireEffect &Acq : A.modelFor(End)->Acquires)
         if (Acq.Arg >= 0 && Acq.Arg < static_cast<int>(End->getNumArgs()))
           if (Key Graph = addressedPlace(End->getArg(Acq.Arg))) {
+            ByEnd[Graph].push_back({End, Region});
             CaptureRegion &G = Graphs[Graph];
             llvm::append_range(G.Used, Region.Used);
             llvm::append_range(G.Allocations, Region.Allocations);
@@ -266,7 +268,7 @@ void Analysis::scanCapturedMemory() {
       for (const ReleaseEffect &Rel : M->Releases)
         if (Key K = ArgPlace(Rel.Arg))
           FreedOutsideCaptures.insert(K);
-    noteInstantiation(Call, *M, Graphs);
+    noteInstantiation(Call, *M, Graphs, ByEnd);
   };
   Walk(FD->getBody());
   // A graph allocation that nothing frees, in an exec that is launched.
@@ -278,8 +280,42 @@ void Analysis::scanCapturedMemory() {
 /// An instantiation from a captured graph: its exec references the memory
 /// the graph's nodes use, and allocates the graph's memory nodes at each
 /// launch.
+std::set<const CallExpr *> Analysis::endsReaching(const CallExpr *At,
+                                                  const std::set<const CallExpr *> &Ends) {
+  using EndSet = std::set<const CallExpr *>;
+  std::vector<EndSet> Out(Cfg->getNumBlockIDs());
+  auto In = [&](const CFGBlock *B) {
+    EndSet S;
+    for (const CFGBlock::AdjacentBlock &Pred : B->preds())
+      if (const CFGBlock *P = Pred.getReachableBlock())
+        S.insert(Out[P->getBlockID()].begin(), Out[P->getBlockID()].end());
+    return S;
+  };
+  auto Through = [&](const CFGBlock *B, EndSet Cur, unsigned Upto) {
+    for (unsigned I = 0; I < Upto && I < B->size(); ++I)
+      if (const CallExpr *C = callOfElement((*B)[I]); C && Ends.count(C))
+        Cur = {C};
+    return Cur;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const CFGBlock *B : *Cfg) {
+      EndSet O = Through(B, In(B), B->size());
+      if (O != Out[B->getBlockID()]) {
+        Out[B->getBlockID()] = std::move(O);
+        Changed = true;
+      }
+    }
+  }
+  auto Pos = CallPositions.find(At);
+  if (Pos == CallPositions.end())
+    return {};
+  return Through(Pos->second.first, In(Pos->second.first), Pos->second.second);
+}
+
 void Analysis::noteInstantiation(const CallExpr *Call, const FunctionModel &M,
-                                 const std::map<Key, CaptureRegion> &Graphs) {
+                                 const std::map<Key, CaptureRegion> &Graphs,
+                                 const EndRegions &ByEnd) {
   if (M.Acquires.empty() || M.Acquires.front().Arg < 0 ||
       M.Acquires.front().Arg >= static_cast<int>(Call->getNumArgs()))
     return;
@@ -292,10 +328,29 @@ void Analysis::noteInstantiation(const CallExpr *Call, const FunctionModel &M,
     auto Graph = Graphs.find(storageOf(Call->getArg(U.Arg)));
     if (Graph == Graphs.end())
       continue;
-    for (const auto &[Buffer, Use] : Graph->second.Used)
+    const CaptureRegion *Captured = &Graph->second;
+    // `g` captured again and instantiated again: each instantiation holds
+    // what the capture that last wrote `g` on its way captured.
+    CaptureRegion Reaching;
+    auto Ends = ByEnd.find(Graph->first);
+    std::set<const CallExpr *> EndCalls;
+    if (Ends != ByEnd.end())
+      for (const auto &[End, Region] : Ends->second)
+        EndCalls.insert(End);
+    if (EndCalls.size() > 1) {
+      std::set<const CallExpr *> Reach = endsReaching(Call, EndCalls);
+      for (const auto &[End, Region] : Ends->second)
+        if (Reach.count(End)) {
+          llvm::append_range(Reaching.Used, Region.Used);
+          llvm::append_range(Reaching.Allocations, Region.Allocations);
+        }
+      if (!Reach.empty())
+        Captured = &Reaching;
+    }
+    for (const auto &[Buffer, Use] : Captured->Used)
       ReferencedByExecs[Buffer].push_back({Exec, Use});
     bool AutoFrees = autoFreesOnLaunch(Call, M);
-    for (const auto &[Place, Site] : Graph->second.Allocations) {
+    for (const auto &[Place, Site] : Captured->Allocations) {
       auto It = GraphAllocations.find(Site);
       if (It == GraphAllocations.end())
         continue; // freed by a node of the same graph

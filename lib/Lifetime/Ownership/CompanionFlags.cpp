@@ -62,6 +62,47 @@ void membersOfThisIn(const Stmt *S, std::set<const FieldDecl *> &Out, bool &Call
     membersOfThisIn(Child, Out, CallsThis);
 }
 
+/// The members of `this` a condition tests as flags: read for their truth
+/// (`owns_`, `!alive_`, `cap_ == 0`, `exec_ != nullptr`), not compared with
+/// another unknown (`n > cap_` asks whether more is needed, not whether
+/// anything is held: the buffer may be live on either side).
+void flagsTestedIn(const Expr *Cond, ASTContext &Ctx, std::set<const FieldDecl *> &Out,
+                   bool &CallsThis) {
+  if (!Cond)
+    return;
+  const Expr *E = Cond->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_LNot)
+    return flagsTestedIn(U->getSubExpr(), Ctx, Out, CallsThis);
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->isLogicalOp()) {
+      flagsTestedIn(B->getLHS(), Ctx, Out, CallsThis);
+      flagsTestedIn(B->getRHS(), Ctx, Out, CallsThis);
+      return;
+    }
+    if (B->isComparisonOp()) {
+      auto constant = [&](const Expr *X) {
+        X = X->IgnoreParenImpCasts();
+        return !X->isValueDependent() &&
+               (X->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) ||
+                X->isEvaluatable(Ctx));
+      };
+      if (constant(B->getRHS()))
+        membersOfThisIn(B->getLHS(), Out, CallsThis);
+      else if (constant(B->getLHS()))
+        membersOfThisIn(B->getRHS(), Out, CallsThis);
+      else
+        CallsThis |= [&] {
+          std::set<const FieldDecl *> Ignored;
+          bool Calls = false;
+          membersOfThisIn(B, Ignored, Calls);
+          return Calls;
+        }();
+      return;
+    }
+  }
+  membersOfThisIn(E, Out, CallsThis);
+}
+
 /// One arm of an `if` (`Then` true for the then-arm).
 struct Arm {
   const IfStmt *If;
@@ -237,7 +278,7 @@ bool OwnershipIndex::isCompanionFlag(const FieldDecl *F, const FunctionDecl *Lea
                                      const Expr *Cond) const {
   bool CallsThis = false;
   std::set<const FieldDecl *> Read;
-  membersOfThisIn(Cond, Read, CallsThis);
+  flagsTestedIn(Cond, F->getASTContext(), Read, CallsThis);
   // `if (is_captured())`: a method may read anything.
   if (CallsThis)
     return true;

@@ -13,6 +13,9 @@
 //        |                      could not build)  -----------------> clean
 //        |                 ---- `other` used otherwise (other.reset(),
 //        |                      swap(other), *this = std::move(other)) -> clean
+//        |                 ---- other.flag_ written, where the destructor
+//        |                      releases only under flag_ (`o.owns_ =
+//        |                      false;`: ownership handed over) -----> clean
 //        +-- neither -------------------------------------------> DoubleRelease
 //
 // A deleted or defaulted move is not user code: a defaulted move of a raw
@@ -113,6 +116,41 @@ const MemberExpr *copyLeftInSource(const CXXMethodDecl *Move, const FieldDecl *F
   return Use.Copy && !Use.Written && !Use.OtherwiseUsed ? Use.Copy : nullptr;
 }
 
+/// Members of `this` a condition reads (`owns_`, `state_.live`).
+void thisMembersIn(const Stmt *S, std::set<const FieldDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *ME = dyn_cast<MemberExpr>(S))
+    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+        Out.insert(F);
+  for (const Stmt *Child : S->children())
+    thisMembersIn(Child, Out);
+}
+
+/// The destructor releases `F` only under a flag the move operation clears
+/// in the source: the moved-from object no longer owns it.
+bool flagHandedOver(const CXXMethodDecl *Move, const FunctionDecl *Dtor, const Stmt *Release,
+                    const FieldDecl *F) {
+  std::set<const FieldDecl *> Flags;
+  for (const Expr *Cond : guardingConditions(Dtor, Release))
+    thisMembersIn(Cond, Flags);
+  Flags.erase(F);
+  const FunctionDecl *Def = Move->getDefinition();
+  if (Flags.empty() || !Def || Def->getNumParams() != 1)
+    return false;
+  const ParmVarDecl *Other = Def->getParamDecl(0);
+  return llvm::any_of(Flags, [&](const FieldDecl *G) {
+    SourceUse Use;
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isWritten()) // owns_(std::exchange(o.owns_, false))
+          scanSourceUses(Init->getInit(), Other, G, Use);
+    scanSourceUses(Def->getBody(), Other, G, Use);
+    return Use.Written;
+  });
+}
+
 /// The class's user-written move constructor and move assignment.
 llvm::SmallVector<const CXXMethodDecl *, 2> userMoves(const CXXRecordDecl *RD) {
   llvm::SmallVector<const CXXMethodDecl *, 2> Out;
@@ -144,7 +182,7 @@ void OwnershipIndex::movedOwners(const FunctionDecl *FD, std::vector<LifetimeFin
         continue;
       for (const CXXMethodDecl *Move : Moves) {
         const MemberExpr *Copy = copyLeftInSource(Move, F);
-        if (!Copy)
+        if (!Copy || flagHandedOver(Move, FD, Rel.Call, F))
           continue;
         LifetimeFinding L = memberFinding(FindingKind::DoubleRelease, Rel.Call,
                                           O->Acquisitions.empty() ? "" : O->Acquisitions.front().Kind,
