@@ -108,6 +108,11 @@ bool LifetimeAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
   Interesting[FD] = false; // recursion guard
   if (!FD->hasBody())
     return false;
+  // A move assignment may overwrite an owned member with no call at all
+  // (Ownership/MovedOwners.cpp moveAssignOverwrites).
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && MD->isMoveAssignmentOperator() && MD->isUserProvided())
+    return Interesting[FD] = true;
   // The walk stops at the first call that makes the function interesting:
   // most bodies worth analysing say so early.
   auto MakesInteresting = [&](const CallExpr *Call) {

@@ -514,3 +514,71 @@ void growTwice() {
   b.grow(16);
   b.grow(32);
 }
+
+// A move assignment that takes the other object's buffer over its own,
+// releasing nothing first, loses what this object held. The twin frees
+// it; a move assignment that swaps leaves it to the other's destructor.
+class MoveOverwrites {
+public:
+  explicit MoveOverwrites(size_t n) { cudaMalloc(&base_, n); }
+  ~MoveOverwrites() { cudaFree(base_); }
+  MoveOverwrites(MoveOverwrites &&o) noexcept : base_(o.base_) { o.base_ = nullptr; }
+  MoveOverwrites &operator=(MoveOverwrites &&o) noexcept {
+    if (this == &o)
+      return *this;
+    base_ = o.base_;
+    // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:11: warning: 'operator=' overwrites 'base_', which still holds a live device memory; release it with cudaFree first [cudagraph-handle-leak]
+    o.base_ = nullptr;
+    return *this;
+  }
+
+private:
+  void *base_ = nullptr;
+};
+class MoveFreesFirst {
+public:
+  explicit MoveFreesFirst(size_t n) { cudaMalloc(&base_, n); }
+  ~MoveFreesFirst() { cudaFree(base_); }
+  MoveFreesFirst &operator=(MoveFreesFirst &&o) noexcept {
+    if (this == &o)
+      return *this;
+    cudaFree(base_);
+    base_ = o.base_;
+    o.base_ = nullptr;
+    return *this;
+  }
+
+private:
+  void *base_ = nullptr;
+};
+class MoveSwaps {
+public:
+  explicit MoveSwaps(size_t n) { cudaMalloc(&base_, n); }
+  ~MoveSwaps() { cudaFree(base_); }
+  MoveSwaps &operator=(MoveSwaps &&o) noexcept {
+    std::swap(base_, o.base_);
+    return *this;
+  }
+
+private:
+  void *base_ = nullptr;
+};
+// The same through std::exchange of the other's member.
+class MoveExchangeOverwrites {
+public:
+  explicit MoveExchangeOverwrites(size_t n) { cudaMalloc(&base_, n); }
+  ~MoveExchangeOverwrites() {
+    if (base_)
+      cudaFree(base_);
+  }
+  MoveExchangeOverwrites(MoveExchangeOverwrites &&o) noexcept
+      : base_(std::exchange(o.base_, nullptr)) {}
+  MoveExchangeOverwrites &operator=(MoveExchangeOverwrites &&o) noexcept {
+    base_ = std::exchange(o.base_, nullptr);
+    // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:11: warning: 'operator=' overwrites 'base_', which still holds a live device memory; release it with cudaFree first [cudagraph-handle-leak]
+    return *this;
+  }
+
+private:
+  void *base_ = nullptr;
+};

@@ -18,6 +18,11 @@
 //        |                      false;`: ownership handed over) -----> clean
 //        +-- neither -------------------------------------------> DoubleRelease
 //
+// The other half of a move assignment: `h_ = other.h_` overwrites what this
+// object holds. Releasing nothing of the member first (no release call in
+// the operator, no call of a method of `this` that releases it, no swap) is
+// a leak of the old handle (an Overwrite at the assignment).
+//
 // A deleted or defaulted move is not user code: a defaulted move of a raw
 // handle copies it too, but the implicit-copy rule (OwnershipFindings.cpp
 // copiedOwners) already speaks for classes without user-written copy or
@@ -163,7 +168,100 @@ llvm::SmallVector<const CXXMethodDecl *, 2> userMoves(const CXXRecordDecl *RD) {
   return Out;
 }
 
+/// `this->F = ...` assignments in `S`.
+void assignmentsTo(const Stmt *S, const FieldDecl *F, std::vector<const BinaryOperator *> &Out) {
+  if (!S)
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+    if (const auto *ME = dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts());
+        ME && ME->getMemberDecl() == F && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      Out.push_back(BO);
+  for (const Stmt *Child : S->children())
+    assignmentsTo(Child, F, Out);
+}
+
+/// Whether `S` hands `F` to a call (std::swap(h_, o.h_), a release helper
+/// of another file) or takes its address: it may be released that way.
+bool passesOn(const Stmt *S, const FieldDecl *F) {
+  if (!S)
+    return false;
+  // This object's member, not the other's (`std::exchange(o.h_, nullptr)`).
+  auto ownMember = [&](const Expr *E) {
+    const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+    return ME && ME->getMemberDecl() == F &&
+           isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
+  };
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (llvm::any_of(Call->arguments(), ownMember))
+      return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->getOpcode() == UO_AddrOf && ownMember(UO->getSubExpr()))
+    return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return passesOn(C, F); });
+}
+
+/// The methods of `this` that `S` calls; Open when one has no body here
+/// (it may release anything).
+void thisCallees(const Stmt *S, std::set<const FunctionDecl *> &Out, bool &Open) {
+  if (!S)
+    return;
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S); Call && isThisCall(Call))
+    if (const CXXMethodDecl *M = Call->getMethodDecl()) {
+      if (const FunctionDecl *Def = M->getDefinition())
+        Out.insert(Def);
+      else
+        Open = true;
+    }
+  for (const Stmt *Child : S->children())
+    thisCallees(Child, Out, Open);
+}
+
 } // namespace
+
+void OwnershipIndex::moveAssignOverwrites(const FunctionDecl *FD,
+                                          std::vector<LifetimeFinding> &Out) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (!MD || !MD->isMoveAssignmentOperator() || !MD->isUserProvided() || !FD->hasBody())
+    return;
+  const CXXRecordDecl *RD = MD->getParent();
+  std::set<const FunctionDecl *> Callees;
+  bool Open = false;
+  thisCallees(FD->getBody(), Callees, Open);
+  if (Open)
+    return;
+  for (const FieldDecl *F : RD->fields()) {
+    const OwnedMember *O = member(F);
+    if (!O || O->Acquisitions.empty() || passesOn(FD->getBody(), F))
+      continue;
+    // Owned: the destructor releases it.
+    const CXXDestructorDecl *Dtor = RD->getDestructor();
+    const FunctionDecl *DtorDef = Dtor ? Dtor->getDefinition() : nullptr;
+    bool Owned = false, ReleasedHere = false;
+    for (const MemberRelease &Rel : O->Releases) {
+      Owned |= Rel.In == DtorDef;
+      ReleasedHere |= Rel.In == FD || Callees.count(Rel.In);
+    }
+    if (!Owned || ReleasedHere)
+      continue;
+    std::vector<const BinaryOperator *> Writes;
+    assignmentsTo(FD->getBody(), F, Writes);
+    if (Writes.empty())
+      continue;
+    const BinaryOperator *At = Writes.front();
+    LifetimeFinding L;
+    L.Kind = FindingKind::Overwrite;
+    L.ResourceKind = O->Acquisitions.front().Kind;
+    L.Loc = At->getOperatorLoc();
+    L.Range = At->getSourceRange();
+    L.AcquiredBy = MD->getNameAsString();
+    L.VarName = F->getNameAsString();
+    L.Notes.push_back({At->getOperatorLoc(),
+                       "the move assignment of '" + ownerName(RD) + "' assigns '" +
+                           F->getNameAsString() + "' over what this object holds; the " +
+                           "destructor would have released it"});
+    Out.push_back(std::move(L));
+  }
+}
 
 void OwnershipIndex::movedOwners(const FunctionDecl *FD, std::vector<LifetimeFinding> &Out) {
   const auto *Dtor = dyn_cast<CXXDestructorDecl>(FD);

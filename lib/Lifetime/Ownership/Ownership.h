@@ -212,6 +212,9 @@ private:
   void copiedOwners(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);
   void crossFunctionMismatches(const clang::FunctionDecl *FD,
                                std::vector<LifetimeFinding> &Out);
+  /// A move assignment that assigns an owned member over what this object
+  /// holds, releasing nothing first (MovedOwners.cpp).
+  void moveAssignOverwrites(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);
   /// Move operations that copy a released member without nulling the
   /// source (MovedOwners.cpp).
   void movedOwners(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);

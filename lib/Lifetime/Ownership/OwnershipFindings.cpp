@@ -116,6 +116,7 @@ std::vector<LifetimeFinding> OwnershipIndex::findingsIn(const FunctionDecl *FD) 
   copiedOwners(FD, Out);
   crossFunctionMismatches(FD, Out);
   movedOwners(FD, Out);
+  moveAssignOverwrites(FD, Out);
   resetThenDestroy(FD, Out);
   return Out;
 }
