@@ -395,14 +395,15 @@ public:
   llvm::Error readOrder(const json &O, const std::string &P, int NumParams,
                         OrderEffect &Out) const {
     if (auto E = expectKeys(O, P, {"role", "stream", "event", "memory", "flags", "bit",
-                                   "synchronous"}))
+                                   "synchronous", "pending"}))
       return E;
     static const std::pair<const char *, OrderRole> Roles[] = {
         {"enqueue", OrderRole::Enqueue},         {"alloc", OrderRole::Alloc},
         {"free", OrderRole::Free},               {"record", OrderRole::Record},
         {"wait", OrderRole::Wait},               {"syncStream", OrderRole::SyncStream},
         {"syncEvent", OrderRole::SyncEvent},     {"syncDevice", OrderRole::SyncDevice},
-        {"createStream", OrderRole::CreateStream}};
+        {"createStream", OrderRole::CreateStream}, {"pollStream", OrderRole::PollStream},
+        {"pollEvent", OrderRole::PollEvent}};
     std::string Role;
     if (auto E = readString(O, "role", P, Role, true))
       return E;
@@ -411,7 +412,8 @@ public:
         Out.Role = R;
     if (Out.Role == OrderRole::None)
       return error(P + ".role", "expected one of enqueue, alloc, free, record, wait, "
-                                "syncStream, syncEvent, syncDevice, createStream");
+                                "syncStream, syncEvent, syncDevice, createStream, pollStream, "
+                                "pollEvent");
     auto ReadIndex = [&](const char *Key, int &To) -> llvm::Error {
       auto It = O.find(Key);
       if (It == O.end())
@@ -444,10 +446,17 @@ public:
     }
     if (auto E = readBool(O, "synchronous", P, Out.Synchronous))
       return E;
+    bool Poll = Out.Role == OrderRole::PollStream || Out.Role == OrderRole::PollEvent;
+    if (auto It = O.find("pending"); It != O.end()) {
+      if (!It->is_number_integer() || !Poll)
+        return error(P + ".pending", "expected the status a poll returns while the work runs, "
+                                     "with role pollStream or pollEvent");
+      Out.PendingStatus = It->get<long long>();
+    }
     bool NeedsEvent = Out.Role == OrderRole::Record || Out.Role == OrderRole::Wait ||
-                      Out.Role == OrderRole::SyncEvent;
+                      Out.Role == OrderRole::SyncEvent || Out.Role == OrderRole::PollEvent;
     bool NeedsStream = Out.Role == OrderRole::Wait || Out.Role == OrderRole::SyncStream ||
-                       Out.Role == OrderRole::CreateStream;
+                       Out.Role == OrderRole::CreateStream || Out.Role == OrderRole::PollStream;
     bool NeedsMemory = Out.Role == OrderRole::Alloc || Out.Role == OrderRole::Free;
     if (NeedsEvent && Out.EventArg < 0)
       return error(P, "role '" + Role + "' needs \"event\"");

@@ -153,6 +153,8 @@ enum class OrderRole {
   SyncEvent,    ///< the host waits for EventArg
   SyncDevice,   ///< the host waits for every stream
   CreateStream, ///< creates the stream *StreamArg (FlagsArg: its flags)
+  PollStream,   ///< asks whether StreamArg is idle: 0 says the host waited for it
+  PollEvent,    ///< asks whether EventArg completed: 0 says the host waited for it
 };
 
 struct OrderEffect {
@@ -168,6 +170,9 @@ struct OrderEffect {
   long long FlagBit = 0;
   /// Enqueue: the call returns only when the work is done (cudaMemcpy).
   bool Synchronous = false;
+  /// PollStream, PollEvent: the status returned while the work still runs
+  /// (cudaErrorNotReady); a test that rules it out waited too. -1: none.
+  long long PendingStatus = -1;
 };
 
 struct FunctionModel {

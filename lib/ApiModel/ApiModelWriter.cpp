@@ -107,7 +107,7 @@ Json orderJson(const OrderEffect &O) {
   static const char *const Names[] = {"",         "enqueue",    "alloc",
                                       "free",     "record",     "wait",
                                       "syncStream", "syncEvent", "syncDevice",
-                                      "createStream"};
+                                      "createStream", "pollStream", "pollEvent"};
   Json J = {{"role", Names[static_cast<int>(O.Role)]}};
   if (O.StreamArg >= 0)
     J["stream"] = O.StreamArg;
@@ -121,6 +121,8 @@ Json orderJson(const OrderEffect &O) {
   }
   if (O.Synchronous)
     J["synchronous"] = true;
+  if (O.PendingStatus >= 0)
+    J["pending"] = O.PendingStatus;
   return J;
 }
 

@@ -36,6 +36,8 @@
 // copied from another place is that place. Two different places are two
 // different streams; anything else (a call's result, an element at a
 // variable index compared with another) is unknown and orders everything.
+// Members a class's every constructor sets from one parameter, and nothing
+// else writes, are one place (MemberAliases.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_STREAMS_STREAMENGINE_H
@@ -151,12 +153,15 @@ struct OrderState {
   std::map<unsigned, CaptureFacts> Captures;           ///< open, by origin stream
   std::map<unsigned, std::set<const Stmt *>> LastWork; ///< stream -> its latest work
   std::map<unsigned, UncheckedGraph> Unchecked;        ///< graph pointer id ->
+  /// Locals holding a poll's status (PollEdges.cpp), on every path.
+  std::map<const clang::VarDecl *, const clang::CallExpr *> PollHeld;
 
   bool operator==(const OrderState &O) const {
     return Reached == O.Reached && Holds == O.Holds && Tokens == O.Tokens &&
            TokenStream == O.TokenStream && UsesOf == O.UsesOf &&
            UsesOfPlace == O.UsesOfPlace && Events == O.Events &&
-           Captures == O.Captures && LastWork == O.LastWork && Unchecked == O.Unchecked;
+           Captures == O.Captures && LastWork == O.LastWork && Unchecked == O.Unchecked &&
+           PollHeld == O.PollHeld;
   }
   /// The join described in the head comment.
   void joinWith(const OrderState &O);
@@ -229,6 +234,20 @@ public:
   /// The capture whose member the stream is, or Unknown.
   unsigned captureOf(const OrderState &St, unsigned S) const;
 
+  // PollEdges.cpp
+  struct PollTest {
+    const clang::CallExpr *Poll;
+    bool DoneOnTrue; ///< the true edge knows the poll found the work done
+  };
+  /// The state along the edge to From's SuccIndex-th successor, where that
+  /// edge knows a poll succeeded; nothing where it changes nothing.
+  std::optional<OrderState> alongEdge(const clang::CFGBlock *From, unsigned SuccIndex,
+                                      const OrderState &St);
+  std::optional<PollTest> pollTestOf(const Expr *Cond, const OrderState &St) const;
+  const clang::CallExpr *pollCallOf(const Expr *Status, const OrderState &St) const;
+  void notePollStatus(OrderState &St, const clang::VarDecl *To, const Expr *Value);
+  void notePollAssignment(OrderState &St, const clang::BinaryOperator *BO);
+
   // StreamOrder.cpp
   void transfer(OrderState &St, const Stmt *S);
   void report(FindingKind K, const Stmt *At, std::string Var, std::string Called,
@@ -250,6 +269,8 @@ private:
   /// The id of the place E names as written, or Unknown.
   unsigned keyedId(const Expr *E);
   bool keyOf(const Expr *E, PlaceKey &K, std::string &Name, bool &Fuzzy);
+  /// The field whose place a member shares (MemberAliases.cpp), or itself.
+  const clang::FieldDecl *placeOfMember(const clang::FieldDecl *F);
   unsigned idFor(const PlaceKey &K, const std::string &Name, bool Fuzzy);
   void scanStreamCreations();
   void applyCall(OrderState &St, const clang::CallExpr *Call);
@@ -288,6 +309,9 @@ struct StreamOrderAnalyzer::Impl {
   /// same few callees are called from hundreds of bodies.
   llvm::DenseMap<std::pair<const clang::FunctionDecl *, unsigned>, bool> CallIsInteresting;
   std::optional<std::map<const clang::ValueDecl *, Blocking>> FileStreamFlags;
+  /// Members that are one place under two names, by class (MemberAliases.cpp).
+  std::map<const clang::CXXRecordDecl *, std::map<const clang::FieldDecl *, const clang::FieldDecl *>>
+      MemberAliases;
 };
 
 } // namespace streams

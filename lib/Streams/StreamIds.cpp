@@ -123,7 +123,7 @@ bool FunctionRun::keyOf(const Expr *E, PlaceKey &K, std::string &Name, bool &Fuz
       return false;
     const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
     if (isa<CXXThisExpr>(Base)) {
-      K.Member = Field;
+      K.Member = placeOfMember(Field);
       Name = Field->getNameAsString();
       return true;
     }
@@ -133,7 +133,7 @@ bool FunctionRun::keyOf(const Expr *E, PlaceKey &K, std::string &Name, bool &Fuz
     if (Inner.Base && Inner.Member)
       return false;
     K.Base = Inner.Base ? Inner.Base : Inner.Member;
-    K.Member = Field;
+    K.Member = placeOfMember(Field);
     Name += (ME->isArrow() ? "->" : ".") + Field->getNameAsString();
     return true;
   }

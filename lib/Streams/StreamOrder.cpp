@@ -78,6 +78,11 @@ void OrderState::joinWith(const OrderState &O) {
     if (!(A == B))
       A.StatusVar = A.StatusVar ? A.StatusVar : B.StatusVar;
   });
+  for (auto It = PollHeld.begin(); It != PollHeld.end();) {
+    auto Other = O.PollHeld.find(It->first);
+    It = Other != O.PollHeld.end() && Other->second == It->second ? std::next(It)
+                                                                   : PollHeld.erase(It);
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -151,6 +156,16 @@ bool callsPerThreadApi(const FunctionDecl *FD) {
   F.TraverseStmt(FD->getBody());
   return F.Found;
 }
+/// Which of From's successors To is (a block can reach another one way).
+unsigned successorIndex(const CFGBlock *From, const CFGBlock *To) {
+  unsigned Index = 0;
+  for (const CFGBlock *Succ : From->succs()) {
+    if (Succ == To)
+      return Index;
+    ++Index;
+  }
+  return Index;
+}
 } // namespace
 
 FunctionRun::FunctionRun(StreamOrderAnalyzer::Impl &A, const FunctionDecl *FD)
@@ -195,11 +210,13 @@ std::vector<LifetimeFinding> FunctionRun::run() {
     if (St == Out[B->getBlockID()] && Visits[B->getBlockID()] > 1)
       continue;
     Out[B->getBlockID()] = St;
+    unsigned Index = 0;
     for (const CFGBlock *Succ : B->succs()) {
+      auto Edge = alongEdge(B, Index++, St);
       if (!Succ)
         continue;
       OrderState Joined = In[Succ->getBlockID()];
-      Joined.joinWith(St);
+      Joined.joinWith(Edge ? *Edge : St);
       if (!(Joined == In[Succ->getBlockID()]) || Visits[Succ->getBlockID()] == 0) {
         In[Succ->getBlockID()] = std::move(Joined);
         Work.push_back(Succ);
@@ -212,9 +229,13 @@ std::vector<LifetimeFinding> FunctionRun::run() {
     if (B == &Cfg->getEntry())
       continue;
     OrderState Joined;
-    for (const CFGBlock *Pred : B->preds())
-      if (Pred)
-        Joined.joinWith(Out[Pred->getBlockID()]);
+    for (const CFGBlock *Pred : B->preds()) {
+      if (!Pred)
+        continue;
+      const OrderState &PredOut = Out[Pred->getBlockID()];
+      auto Edge = alongEdge(Pred, successorIndex(Pred, B), PredOut);
+      Joined.joinWith(Edge ? *Edge : PredOut);
+    }
     In[B->getBlockID()] = std::move(Joined);
   }
   Reporting = true;
@@ -237,6 +258,7 @@ void FunctionRun::transfer(OrderState &St, const Stmt *S) {
   // `p = q`: p holds what q holds; `p = alloc(n, s)`: what the helper
   // allocated; any other value, nothing followed.
   if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp()) {
+    notePollAssignment(St, BO);
     unsigned To = pointerOf(BO->getLHS());
     if (To == Unknown)
       return;
@@ -247,13 +269,18 @@ void FunctionRun::transfer(OrderState &St, const Stmt *S) {
     return;
   }
   if (const auto *DS = dyn_cast<DeclStmt>(S))
-    for (const Decl *D : DS->decls())
-      if (const auto *VD = dyn_cast<VarDecl>(D);
-          VD && VD->getInit() && VD->getType()->isPointerType()) {
+    for (const Decl *D : DS->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD || !VD->getInit())
+        continue;
+      if (VD->getType()->isPointerType()) {
         PlaceKey K;
         K.Base = VD;
         bindReturned(St, idFor(K, VD->getNameAsString(), false), VD->getInit());
+      } else if (VD->isLocalVarDecl()) {
+        notePollStatus(St, VD, VD->getInit());
       }
+    }
 }
 
 void FunctionRun::report(FindingKind K, const Stmt *At, std::string Var, std::string Called,

@@ -275,3 +275,125 @@ void ok_member_also_assigned(Decoder *d, int n) {
   fill<<<1, 32, 0, d->given>>>(q, 0.f, n);
   cudaFreeAsync(q, d->given);
 }
+
+// Two members every constructor sets from one parameter, and no method
+// writes, are one stream under two names: no hand-over to order.
+class OneStreamRunner {
+public:
+  OneStreamRunner(cudaStream_t s, int n) : fwd_(s), smp_(s), n_(n) {}
+  void step() {
+    float *q = nullptr;
+    cudaMallocAsync(&q, n_ * sizeof(float), fwd_);
+    fill<<<1, 32, 0, fwd_>>>(q, 0.f, n_);
+    attention<<<1, 32, 0, smp_>>>(q, n_);
+    cudaFreeAsync(q, smp_);
+  }
+private:
+  cudaStream_t fwd_, smp_;
+  int n_;
+};
+
+// Set from two parameters: two streams.
+class TwoStreamRunner {
+public:
+  TwoStreamRunner(cudaStream_t a, cudaStream_t b, int n) : fwd_(a), smp_(b), n_(n) {}
+  void step() {
+    float *q = nullptr;
+    cudaMallocAsync(&q, n_ * sizeof(float), fwd_);
+    attention<<<1, 32, 0, smp_>>>(q, n_);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'q' is used on stream 'smp_' by 'attention' before its allocation on stream 'fwd_' is ordered before that work; {{.*}} [cudagraph-stream-order]
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: 'q' is allocated on stream 'fwd_' here
+    cudaStreamSynchronize(smp_);
+    cudaFree(q);
+  }
+private:
+  cudaStream_t fwd_, smp_;
+  int n_;
+};
+
+// One constructor, one parameter, but a method gives the sampling stream a
+// stream of its own: two streams.
+class SplitLaterRunner {
+public:
+  SplitLaterRunner(cudaStream_t s, int n) : fwd_(s), smp_(s), n_(n) {}
+  void split() { cudaStreamCreateWithFlags(&smp_, cudaStreamNonBlocking); }
+  void step() {
+    float *q = nullptr;
+    cudaMallocAsync(&q, n_ * sizeof(float), fwd_);
+    attention<<<1, 32, 0, smp_>>>(q, n_);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'q' is used on stream 'smp_' by 'attention' before its allocation on stream 'fwd_' is ordered before that work; {{.*}} [cudagraph-stream-order]
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: 'q' is allocated on stream 'fwd_' here
+    cudaStreamSynchronize(smp_);
+    cudaFree(q);
+  }
+private:
+  cudaStream_t fwd_, smp_;
+  int n_;
+};
+
+// A poll the program branches on: where the branch knows the status was
+// cudaSuccess (or no longer cudaErrorNotReady), the host waited.
+void ok_event_polled_until_done(cudaStream_t copy, cudaStream_t net, cudaEvent_t staged, int n) {
+  float *q = nullptr;
+  if (cudaMallocAsync(&q, n * sizeof(float), copy) != cudaSuccess)
+    return;
+  fill<<<1, 32, 0, copy>>>(q, 0.f, n);
+  cudaEventRecord(staged, copy);
+  cudaError_t st;
+  while ((st = cudaEventQuery(staged)) == cudaErrorNotReady) {
+  }
+  if (st != cudaSuccess) {
+    cudaFreeAsync(q, copy);
+    return;
+  }
+  attention<<<1, 32, 0, net>>>(q, n);
+  cudaStreamSynchronize(net);
+  cudaFreeAsync(q, copy);
+}
+void ok_stream_polled_in_loop(cudaStream_t copy, cudaStream_t net, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), copy);
+  for (;;) {
+    cudaError_t st = cudaStreamQuery(copy);
+    if (st == cudaSuccess)
+      break;
+    if (st != cudaErrorNotReady)
+      return;
+  }
+  attention<<<1, 32, 0, net>>>(q, n);
+  cudaStreamSynchronize(net);
+  cudaFreeAsync(q, copy);
+}
+void ok_event_spin(cudaStream_t copy, cudaStream_t net, cudaEvent_t e, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), copy);
+  cudaEventRecord(e, copy);
+  while (cudaEventQuery(e) == cudaErrorNotReady) {
+  }
+  attention<<<1, 32, 0, net>>>(q, n);
+  cudaStreamSynchronize(net);
+  cudaFreeAsync(q, copy);
+}
+void bug_poll_ignored(cudaStream_t copy, cudaStream_t net, cudaEvent_t e, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), copy);
+  cudaEventRecord(e, copy);
+  cudaEventQuery(e);
+  attention<<<1, 32, 0, net>>>(q, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'q' is used on stream 'net' by 'attention' before its allocation on stream 'copy' is ordered before that work; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-5]]:3: note: 'q' is allocated on stream 'copy' here
+  cudaStreamSynchronize(net);
+  cudaFreeAsync(q, copy);
+}
+void bug_work_on_the_not_ready_branch(cudaStream_t copy, cudaStream_t net, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), copy);
+  if (cudaStreamQuery(copy) != cudaSuccess) {
+    attention<<<1, 32, 0, net>>>(q, n);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'q' is used on stream 'net' by 'attention' before its allocation on stream 'copy' is ordered before that work; {{.*}} [cudagraph-stream-order]
+    // CHECK-NOTES: :[[@LINE-4]]:3: note: 'q' is allocated on stream 'copy' here
+    cudaStreamSynchronize(net);
+  }
+  cudaStreamSynchronize(copy);
+  cudaFreeAsync(q, copy);
+}

@@ -144,6 +144,8 @@ TEST(ApiModel, MalformedFilesNameTheFileAndTheProblem) {
   EXPECT_NE(errorOf(M, std::string(Header) + R"("functions": [{"name": "f", "streamOrder": {"role": "sync"}}]})").find("streamOrder.role: expected one of"), std::string::npos);
   EXPECT_NE(errorOf(M, std::string(Header) + R"("functions": [{"name": "f", "streamOrder": {"role": "wait", "stream": 0}}]})").find("role 'wait' needs \"event\""), std::string::npos);
   EXPECT_NE(errorOf(M, std::string(Header) + R"("functions": [{"name": "f", "params": 2, "streamOrder": {"role": "enqueue", "stream": 4}}]})").find("streamOrder.stream"), std::string::npos);
+  EXPECT_NE(errorOf(M, std::string(Header) + R"("functions": [{"name": "f", "streamOrder": {"role": "syncStream", "stream": 0, "pending": 600}}]})").find("streamOrder.pending: expected the status a poll returns"), std::string::npos);
+  EXPECT_NE(errorOf(M, std::string(Header) + R"("functions": [{"name": "f", "streamOrder": {"role": "pollEvent", "stream": 0}}]})").find("role 'pollEvent' needs \"event\""), std::string::npos);
   EXPECT_NE(errorOf(M, std::string(Header) + R"("functions": [{"name": "f", "params": 2, "signature": ["int"]}]})").find("signature: expected one type per parameter"), std::string::npos);
   // A rejected file leaves the model unchanged.
   EXPECT_EQ(M.numFunctions(), 0u);
