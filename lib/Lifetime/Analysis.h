@@ -887,6 +887,8 @@ private:
   };
   std::map<const CallExpr *, GraphAllocation> GraphAllocations;
   std::set<const CallExpr *> FreesInCaptures;
+  /// Execs instantiated from a captured graph with a free node of the place.
+  std::map<Key, std::set<Key>> ExecsFreeing;
   /// Allocating calls inside some capture: what they make may be the graph's.
   std::set<const CallExpr *> AllocationsInCaptures;
   std::set<Key> FreedOutsideCaptures;

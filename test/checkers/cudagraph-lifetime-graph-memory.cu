@@ -120,3 +120,36 @@ void replay_with_graph_memory(const float *in, int n, int reps, cudaStream_t s) 
   OK(cudaStreamSynchronize(s));
   OK(cudaGraphExecDestroy(e));
 }
+
+// One graph allocates, another frees (the programming guide's pattern):
+// launched in turn, every allocation is freed before the next launch. In the
+// BUGGY twin the freeing graph is instantiated but never launched.
+void alloc_in_one_graph_free_in_another(cudaStream_t s, int n, int iters) {
+  float *scratch = nullptr;
+  cudaGraph_t ga, gb;
+  cudaGraphExec_t ea, eb;
+  OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  OK(cudaMallocAsync(&scratch, n * sizeof(float), s));
+#ifdef BUGGY
+  // CHECK-MESSAGES-LEAK: :[[@LINE-2]]:6: warning: stream-ordered device memory 'scratch' created by 'cudaMallocAsync' is not released on every path; call cudaFreeAsync or hand it to an owner [cudagraph-handle-leak]
+#endif
+  scale<<<1, 32, 0, s>>>(scratch, n);
+  OK(cudaStreamEndCapture(s, &ga));
+  OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  scale<<<1, 32, 0, s>>>(scratch, n);
+  OK(cudaFreeAsync(scratch, s));
+  OK(cudaStreamEndCapture(s, &gb));
+  OK(cudaGraphInstantiate(&ea, ga, 0));
+  OK(cudaGraphInstantiate(&eb, gb, 0));
+  for (int i = 0; i < iters; ++i) {
+    OK(cudaGraphLaunch(ea, s));
+#ifndef BUGGY
+    OK(cudaGraphLaunch(eb, s));
+#endif
+  }
+  OK(cudaStreamSynchronize(s));
+  cudaGraphExecDestroy(eb);
+  cudaGraphExecDestroy(ea);
+  cudaGraphDestroy(gb);
+  cudaGraphDestroy(ga);
+}

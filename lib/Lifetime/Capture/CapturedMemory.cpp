@@ -29,7 +29,8 @@
 //     owned by the graph; the function's own path leak check does not apply,
 //     unless the function frees the memory after a launch (then followed as
 //     usual). An exec instantiated from the graph is launched and nothing
-//     frees the memory: a Leak at the allocation. Without
+//     frees the memory (outside a capture, or by a free node of another
+//     graph whose exec is launched): a Leak at the allocation. Without
 //     cudaGraphInstantiateFlagAutoFreeOnLaunch relaunching fails while it is
 //     allocated; with it, the last launch's memory stays allocated (graph
 //     allocations outlive the exec and the graph).
@@ -271,9 +272,17 @@ void Analysis::scanCapturedMemory() {
     noteInstantiation(Call, *M, Graphs, ByEnd);
   };
   Walk(FD->getBody());
-  // A graph allocation that nothing frees, in an exec that is launched.
+  // A graph allocation that nothing frees, in an exec that is launched. A
+  // free node of another graph whose exec is launched frees it (the guide's
+  // allocate-in-one-graph, free-in-another pattern).
+  auto FreedByALaunchedExec = [&](Key Place) {
+    auto It = ExecsFreeing.find(Place);
+    return It != ExecsFreeing.end() &&
+           llvm::any_of(It->second, [&](Key Exec) { return Launched.count(Exec) > 0; });
+  };
   for (auto &[Site, Alloc] : GraphAllocations)
-    if (Alloc.Exec && Launched.count(Alloc.Exec) && !FreedOutsideCaptures.count(Alloc.Place))
+    if (Alloc.Exec && Launched.count(Alloc.Exec) && !FreedOutsideCaptures.count(Alloc.Place) &&
+        !FreedByALaunchedExec(Alloc.Place))
       Alloc.Report = true;
 }
 
@@ -343,12 +352,15 @@ void Analysis::noteInstantiation(const CallExpr *Call, const FunctionModel &M,
         if (Reach.count(End)) {
           llvm::append_range(Reaching.Used, Region.Used);
           llvm::append_range(Reaching.Allocations, Region.Allocations);
+          Reaching.Freed.insert(Region.Freed.begin(), Region.Freed.end());
         }
       if (!Reach.empty())
         Captured = &Reaching;
     }
     for (const auto &[Buffer, Use] : Captured->Used)
       ReferencedByExecs[Buffer].push_back({Exec, Use});
+    for (Key Freed : Captured->Freed)
+      ExecsFreeing[Freed].insert(Exec);
     bool AutoFrees = autoFreesOnLaunch(Call, M);
     for (const auto &[Place, Site] : Captured->Allocations) {
       auto It = GraphAllocations.find(Site);
