@@ -314,6 +314,14 @@ private:
   bool releasesOneConstantElement(const Expr *Arg) const;
   void forgetUntrackedGraphMemory(PathState &P);
   static bool releasesKindOf(const ReleaseEffect &Eff, const Resource &Res);
+  // HandleCopies.cpp
+  bool isHandleValueType(QualType T) const;
+  void noteHandleCopy(Key Target, Key From, const Expr *Src, PathState &P);
+  llvm::SmallVector<Key, 2> handleCopiesOf(Key K, const PathState &P) const;
+  void releaseCopiesToo(Key Released, llvm::ArrayRef<Key> Copies, PathState &P);
+  /// Fact key -> (copy, original) of noteHandleCopy.
+  std::map<uintptr_t, std::pair<Key, Key>> HandleCopies;
+
   void releaseUntracked(const Expr *Site, const Expr *Written, const FunctionModel &M,
                         const ReleaseEffect &Eff, Key K, PathState &P);
   bool elementUseHitsRelease(const ResState &RS, const Expr *UseArg,
@@ -552,6 +560,9 @@ private:
 
   // --- places, locations, text ---
   const VarDecl *nestedPlainAggregate(const MemberExpr *ME);
+  /// `entry_.f`, `entry_->f` of a std::optional member, `e.f` of `auto &e =
+  /// *entry_`: the member of `this` whose struct declares Inner (LocalPointers.cpp).
+  const FieldDecl *memberObjectOfThis(const Expr *Base, const FieldDecl *Inner);
   Key storageOf(const Expr *E);
   bool isStructReferenceParam(const ValueDecl *D) const;
   bool isEnclosingVariable(Key K) const;

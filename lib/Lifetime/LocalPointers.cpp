@@ -17,6 +17,12 @@
 // iteration: its own members die with it at the end of the body, as any
 // local's places do, so the next iteration starts without them.
 //
+// A member of `this` that is itself a struct (`entry_.exec`), or the value
+// of a `std::optional` member (`entry_->exec`, `(*entry_).exec`), is one
+// object too, and so is a local reference bound to one (`Entry &e =
+// *entry_;`: a reference is never reseated). Their members are places of
+// the member: `e.exec` and `entry_->exec` meet in one place.
+//
 // Part of the Analysis class declared in Analysis.h.
 //
 //===----------------------------------------------------------------------===//
@@ -92,6 +98,70 @@ const ValueDecl *Analysis::pointeeOwner(Key K) {
     if (const ValueDecl *Owner = fixedLocalPointee(K->Decl))
       return Owner;
   return K ? K->Decl : nullptr;
+}
+
+namespace {
+
+/// The type a `std::optional` holds, or null.
+const RecordDecl *optionalValueRecord(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsRecordDecl());
+  if (!Spec || !Spec->isInStdNamespace() || Spec->getName() != "optional" ||
+      Spec->getTemplateArgs().size() != 1 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return nullptr;
+  return Spec->getTemplateArgs()[0].getAsType()->getAsRecordDecl();
+}
+
+/// `entry_` (a struct member of `this`), or `*entry_`, `entry_.value()`,
+/// `entry_.operator->()` of a `std::optional` member: the member, and the
+/// struct it holds.
+std::pair<const FieldDecl *, const RecordDecl *> structMemberOfThis(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  bool ThroughOptional = false;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if ((Op->getOperator() != OO_Star && Op->getOperator() != OO_Arrow) || Op->getNumArgs() != 1)
+      return {};
+    E = Op->getArg(0)->IgnoreParenImpCasts();
+    ThroughOptional = true;
+  } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const auto *Method = MC->getMethodDecl();
+    if (!Method || Method->getName() != "value" || MC->getNumArgs() != 0)
+      return {};
+    E = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+    ThroughOptional = true;
+  }
+  const auto *ME = dyn_cast<MemberExpr>(E);
+  if (!ME || !isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return {};
+  const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!Field)
+    return {};
+  const RecordDecl *Held = ThroughOptional ? optionalValueRecord(Field->getType())
+                                           : Field->getType()->getAsRecordDecl();
+  if (!Held || optionalValueRecord(Field->getType()) != (ThroughOptional ? Held : nullptr))
+    return {};
+  return {Field, Held};
+}
+
+} // namespace
+
+/// The member of `this` whose struct the expression names (through a local
+/// reference bound to it too), or null.
+const FieldDecl *Analysis::memberObjectOfThis(const Expr *E, const FieldDecl *Inner) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || isa<ParmVarDecl>(VD) || !VD->hasLocalStorage() ||
+        !VD->getType()->isLValueReferenceType() || !VD->getInit() ||
+        VD->getParentFunctionOrMethod() != FD)
+      return nullptr;
+    E = VD->getInit()->IgnoreParenImpCasts();
+  }
+  auto [Field, Held] = structMemberOfThis(E);
+  if (!Field || !Held->getDefinition() ||
+      !declaresSameEntity(Inner->getParent(), Held))
+    return nullptr;
+  return Field;
 }
 
 } // namespace lifetime

@@ -202,6 +202,8 @@ Key Analysis::storageOf(const Expr *E) {
       return placeOf(Field);
     if (const VarDecl *VD = nestedPlainAggregate(ME))
       return placeOf(VD, Field);
+    if (const FieldDecl *Outer = memberObjectOfThis(Base, Field))
+      return placeOf(Outer, Field);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(Base); DRE && !ME->isArrow()) {
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isPlainLocalAggregate(VD))
         return placeOf(VD, Field);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #define CUDA_CHECK_EXIT(call)                                                  \
   do {                                                                         \
@@ -665,3 +666,54 @@ int graphVariableReusedFirst(cudaStream_t s, float *a) {
   cudaGraphExecDestroy(e1);
   return 0;
 }
+
+// A handle swapped through a copy: the copy is released, the member still
+// names the destroyed exec until it is given the new one.
+struct SwapEntry {
+  cudaGraphExec_t exec = nullptr;
+  int tokens = 0;
+};
+class SwapRunner {
+public:
+  cudaError_t warm_before_swap(cudaGraphExec_t fresh, cudaStream_t s) {
+    cudaGraphExec_t old = entry_.exec;
+    cudaGraphExecDestroy(old);
+    cudaError_t st = cudaGraphLaunch(entry_.exec, s);
+    // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 'entry_.exec' is used by 'cudaGraphLaunch' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
+    // CHECK-MESSAGES: :[[@LINE-3]]:5: note: 'old', a copy of 'entry_.exec', was released here by 'cudaGraphExecDestroy'
+    entry_.exec = fresh;
+    return st;
+  }
+  cudaError_t warm_after_swap(cudaGraphExec_t fresh, cudaStream_t s) {
+    cudaGraphExec_t old = entry_.exec;
+    cudaGraphExecDestroy(old);
+    entry_.exec = fresh;
+    return cudaGraphLaunch(entry_.exec, s);
+  }
+  cudaError_t swap_first(cudaGraphExec_t fresh, cudaStream_t s) {
+    cudaGraphExec_t old = exec_;
+    exec_ = fresh;
+    cudaGraphExecDestroy(old);
+    return cudaGraphLaunch(exec_, s);
+  }
+  cudaError_t through_optional(cudaGraphExec_t fresh, cudaStream_t s) {
+    SwapEntry &e = *cached_;
+    cudaGraphExec_t old = e.exec;
+    cudaGraphExecDestroy(old);
+    cudaError_t st = cudaGraphLaunch(cached_->exec, s);
+    // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 'cached_.exec' is used by 'cudaGraphLaunch' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
+    // CHECK-MESSAGES: :[[@LINE-3]]:5: note: 'old', a copy of 'cached_.exec', was released here by 'cudaGraphExecDestroy'
+    e.exec = fresh;
+    return st;
+  }
+  void destroy_member_of_member(cudaStream_t s) {
+    cudaGraphExecDestroy(entry_.exec);
+    cudaGraphLaunch(entry_.exec, s);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'entry_.exec' is used by 'cudaGraphLaunch' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
+    // CHECK-MESSAGES: :[[@LINE-3]]:5: note: 'entry_.exec' was released here by 'cudaGraphExecDestroy'
+  }
+private:
+  SwapEntry entry_;
+  std::optional<SwapEntry> cached_;
+  cudaGraphExec_t exec_ = nullptr;
+};

@@ -339,6 +339,8 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
     auto It = P.Bind.find(From);
     if (It != P.Bind.end())
       NewRes = It->second;
+    else
+      noteHandleCopy(Target, From, Src, P); // HandleCopies.cpp
     // Copying a struct or array copies the handles in it: not followed.
     if (From->whole() && llvm::any_of(P.Bind, [&](const auto &B) {
           return B.first->Decl == From->Decl && !B.first->whole() && !B.first->shadow();

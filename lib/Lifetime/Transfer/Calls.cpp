@@ -302,10 +302,19 @@ void Analysis::use(const CallExpr *Call, const Expr *Arg, const UseEffect *Eff,
     if (releasesOnlyOthersMemory(RS->second.ReleasedAs))
       continue;
     const FunctionDecl *Callee = Call->getDirectCallee();
+    // Released under a copy's name (HandleCopies.cpp): the use names what
+    // it uses, the note the copy released.
+    const std::string &ReleasedAs = Resources[R].VarName;
+    bool ThroughCopy = Resources[R].Untracked && ReleasedAs != varName(K);
+    std::string Released = ThroughCopy ? "'" + ReleasedAs + "', a copy of '" + varName(K) + "',"
+                                       : "'" + varName(K) + "'";
     report(FindingKind::UseAfterRelease, R, Call,
            {{loc(RS->second.ReleaseSite),
-             "'" + varName(K) + "' was released here by '" + RS->second.ReleasedBy->Name + "'"}},
+             Released + " was released here by '" + RS->second.ReleasedBy->Name + "'"}},
            Callee ? Callee->getNameAsString() : "");
+    if (auto F = Findings.find({static_cast<int>(FindingKind::UseAfterRelease), Call});
+        ThroughCopy && F != Findings.end())
+      F->second.VarName = varName(K);
   }
 }
 

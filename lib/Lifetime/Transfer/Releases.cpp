@@ -45,6 +45,7 @@ void Analysis::releaseArgument(const Expr *Site, const Expr *Written, const Func
   Key K = Eff.Field.empty() ? storageOf(Arg) : fieldTarget(Call, Eff.Arg, Eff.Field);
   if (!K)
     return;
+  llvm::SmallVector<Key, 2> Copies = handleCopiesOf(K, P); // HandleCopies.cpp
   invalidateFacts(K, P); // a destroyed handle is no longer "known live"
   // A helper that releases the handle only under conditions of its own
   // (GROMACS's `reallocateDeviceBuffer`, which frees the old buffer when it
@@ -56,6 +57,7 @@ void Analysis::releaseArgument(const Expr *Site, const Expr *Written, const Func
   }
   forgetExecReferences(K, P);
   releaseBound(Site, M, Eff, K, Arg, P);
+  releaseCopiesToo(K, Copies, P);
   // The helper nulled or replaced the member, or what the pointer points
   // to (`cudaFree(*p); *p = nullptr;`), after releasing it.
   if (Eff.Resets && (!Eff.Field.empty() || Eff.ThroughPointer))
