@@ -679,8 +679,8 @@ public:
     cudaGraphExec_t old = entry_.exec;
     cudaGraphExecDestroy(old);
     cudaError_t st = cudaGraphLaunch(entry_.exec, s);
-    // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 'entry_.exec' is used by 'cudaGraphLaunch' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
-    // CHECK-MESSAGES: :[[@LINE-3]]:5: note: 'old', a copy of 'entry_.exec', was released here by 'cudaGraphExecDestroy'
+    // CHECK-NOTES: :[[@LINE-1]]:22: warning: 'entry_.exec' is used by 'cudaGraphLaunch' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: 'old', a copy of 'entry_.exec', was released here by 'cudaGraphExecDestroy'
     entry_.exec = fresh;
     return st;
   }
@@ -701,16 +701,16 @@ public:
     cudaGraphExec_t old = e.exec;
     cudaGraphExecDestroy(old);
     cudaError_t st = cudaGraphLaunch(cached_->exec, s);
-    // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 'cached_.exec' is used by 'cudaGraphLaunch' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
-    // CHECK-MESSAGES: :[[@LINE-3]]:5: note: 'old', a copy of 'cached_.exec', was released here by 'cudaGraphExecDestroy'
+    // CHECK-NOTES: :[[@LINE-1]]:22: warning: 'cached_.exec' is used by 'cudaGraphLaunch' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: 'old', a copy of 'cached_.exec', was released here by 'cudaGraphExecDestroy'
     e.exec = fresh;
     return st;
   }
   void destroy_member_of_member(cudaStream_t s) {
     cudaGraphExecDestroy(entry_.exec);
     cudaGraphLaunch(entry_.exec, s);
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'entry_.exec' is used by 'cudaGraphLaunch' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
-    // CHECK-MESSAGES: :[[@LINE-3]]:5: note: 'entry_.exec' was released here by 'cudaGraphExecDestroy'
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'entry_.exec' is used by 'cudaGraphLaunch' after it was released (undefined behaviour) [cudagraph-use-after-dealloc]
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: 'entry_.exec' was released here by 'cudaGraphExecDestroy'
   }
 private:
   SwapEntry entry_;
