@@ -535,6 +535,32 @@ __global__ void floatParamTestBarrier(const float *in, float *out, float scale) 
   out[t] = s[N - 1 - t];
 }
 
+// 19. A 128-thread tile's sync orders the tile's four warps (a named
+//     barrier of its own): the tile's lane 0 writes the slot every thread of
+//     that tile reads after it. The race before the sync is still found.
+__global__ void wideTileSync(float *out) {
+  __shared__ float s[2];
+  cooperative_groups::thread_block_tile<128> tile =
+      cooperative_groups::tiled_partition<128>(cooperative_groups::this_thread_block());
+  if (tile.thread_rank() == 0)
+    s[tile.meta_group_rank()] = 1.0f;
+  tile.sync();
+  out[threadIdx.x] = s[tile.meta_group_rank()];
+}
+__global__ void wideTileRaceBeforeSync(float *out) {
+  __shared__ float s[2];
+  cooperative_groups::thread_block_tile<128> tile =
+      cooperative_groups::tiled_partition<128>(cooperative_groups::this_thread_block());
+  if (tile.thread_rank() == 0)
+    s[tile.meta_group_rank()] = 1.0f;
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: data race on __shared__ 's': thread 0 writes byte 0 here and thread 32 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+  // CHECK-NOTES: :[[@LINE+2]]:13: note: the conflicting read by thread 32
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  float v = s[tile.meta_group_rank()];
+  tile.sync();
+  out[threadIdx.x] = v;
+}
+
 void launchAll(const float *in, float *out, int *iout, const int *idx, int n) {
   neighbourNoBarrier<<<4, N>>>(in, out);
   neighbourBarrier<<<4, N>>>(in, out);
@@ -573,6 +599,8 @@ void launchAll(const float *in, float *out, int *iout, const int *idx, int n) {
   exitArmReadsFixed<<<1, N>>>(in, out, n);
   tileRanksNoBarrier<<<1, N>>>(out);
   tileRanksBarrier<<<1, N>>>(out);
+  wideTileSync<<<1, N>>>(out);
+  wideTileRaceBeforeSync<<<1, N>>>(out);
   iterBufferNoBarrier<<<1, N>>>(in, out, n);
   iterBufferOther<<<1, N>>>(in, out, n);
   selectReadNoBarrier<<<1, N>>>(in, out, 1.0f);

@@ -85,15 +85,23 @@ constexpr GroupSync GroupSyncs[] = {
     {"coalesced_group", SyncKind::WarpPartial},
 };
 
-/// A group's sync by its class; tiles by their size (a 32-thread tile is a
-/// full-warp __syncwarp). A group not known may synchronise anything.
+/// A group's sync by its class; tiles by their size: a 32-thread tile is a
+/// full-warp __syncwarp, a smaller one part of a warp, and one of more
+/// threads (or of a size not known) waits on a named barrier for its own
+/// warps only (cooperative_groups/details/sync.h), which orders pairs inside
+/// the tile and none across tiles. A group not known may synchronise
+/// anything.
 SyncKind groupSyncKind(const CXXRecordDecl *G) {
   StringRef GN = G && G->getIdentifier() ? G->getName() : "";
   for (const GroupSync &S : GroupSyncs)
     if (GN == S.Class)
       return S.Kind;
-  if (GN.contains("tile"))
-    return tileSize(G) == 32 ? SyncKind::Warp : SyncKind::WarpPartial;
+  if (GN.contains("tile")) {
+    unsigned Size = tileSize(G);
+    if (Size == 32)
+      return SyncKind::Warp;
+    return Size > 0 && Size < 32 ? SyncKind::WarpPartial : SyncKind::Named;
+  }
   return SyncKind::MaySync;
 }
 
