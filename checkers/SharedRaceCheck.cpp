@@ -74,9 +74,13 @@ cgt::smem::KernelReport SharedRaceCheck::checkKernel(const FunctionDecl *K,
     std::string Note = (Instance ? "in " + kernelName(K) + ", " : "") + "with " +
                        cgt::smem::describeSyncShape(F.Config);
     Out.Notes.push_back(blockShapeNote(K, F.Config, Note));
-    for (const CallExpr *Via : {F.StoreVia, F.OtherVia})
+    // Both accesses in one helper called once: one note says it.
+    const CallExpr *OtherVia = F.OtherVia == F.StoreVia ? nullptr : F.OtherVia;
+    for (const CallExpr *Via : {F.StoreVia, OtherVia})
       if (Via && Via->getDirectCallee())
-        Out.Notes.push_back({Via->getExprLoc(), "an access is in '" +
+        Out.Notes.push_back({Via->getExprLoc(), std::string(OtherVia || !F.OtherVia
+                                                                ? "an access is in '"
+                                                                : "both accesses are in '") +
                                                     Via->getDirectCallee()->getNameAsString() +
                                                     "', called here from '" +
                                                     K->getNameAsString() + "'"});

@@ -181,6 +181,19 @@ __global__ void helperBarrier(const float *in, float *out) {
   __syncthreads();
   out[threadIdx.x] = s[N - 1 - threadIdx.x];
 }
+// Both accesses in one helper, called once: one note names the call.
+__device__ float putThenRead(float *s, int i, float v) {
+  s[i] = v;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: data race on __shared__ 's': thread 0 writes byte 0 here and thread 255 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+  // CHECK-NOTES: :[[@LINE+3]]:10: note: the conflicting read by thread 255
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  // CHECK-NOTES: :[[@LINE+5]]:22: note: both accesses are in 'putThenRead', called here from 'helperBothAccesses'
+  return s[N - 1 - i];
+}
+__global__ void helperBothAccesses(const float *in, float *out) {
+  __shared__ float s[N];
+  out[threadIdx.x] = putThenRead(s, threadIdx.x, in[threadIdx.x]);
+}
 
 // 8. Two `extern __shared__` arrays share the dynamic region: writing one
 //    and reading the other is a race on the same bytes.
@@ -576,6 +589,7 @@ void launchAll(const float *in, float *out, int *iout, const int *idx, int n) {
   oneWriter<<<1, N>>>(iout);
   helperNoBarrier<<<1, N>>>(in, out);
   helperBarrier<<<1, N>>>(in, out);
+  helperBothAccesses<<<1, N>>>(in, out);
   externAlias<<<1, N, N * sizeof(float)>>>(in, out);
   externAliasBarrier<<<1, N, N * sizeof(float)>>>(in, out);
   uniformArms<<<1, N>>>(in, out, n);

@@ -170,7 +170,7 @@ static cl::opt<bool> ProgressOpt(
 static cl::opt<unsigned> TuTimeoutOpt(
     "tu-timeout",
     cl::desc("Seconds one translation unit may take before its analysis is "
-             "stopped and reported (0: no limit)"),
+             "stopped and reported (default 300; 0: no limit)"),
     cl::value_desc("SECONDS"), cl::init(300), cl::cat(ToolCategory));
 static cl::opt<unsigned> TuMemoryOpt(
     "tu-memory",
@@ -386,6 +386,13 @@ int main(int argc, const char **argv) {
   if (Files.empty())
     return fail("no input files (give files, or -p with a compile_commands.json "
                 "that lists some)");
+  // Before any work: summaries over a whole database take minutes, and a
+  // misspelt file would only fail after them.
+  if (std::string Missing = cgt::missingNamedFile(*Parser); !Missing.empty())
+    return fail("'" + Missing + "': no such file (files named on the command line are "
+                "relative to the current folder, not to -p)");
+  if (ConfigOpt.empty() && ConfigFileOpt.empty())
+    cgt::reportBrokenConfigFiles(Files, errs());
   // Summaries see every file of the database, also those a --shard or
   // --diff run does not analyse.
   const std::vector<std::string> SummaryFiles = cgt::summaryFiles(Files, BuildDb.get());

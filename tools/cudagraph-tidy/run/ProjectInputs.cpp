@@ -47,6 +47,13 @@ std::vector<std::string> inputFiles(tooling::CommonOptionsParser &Parser,
   return Files;
 }
 
+std::string missingNamedFile(tooling::CommonOptionsParser &Parser) {
+  for (const std::string &F : Parser.getSourcePathList())
+    if (F != "-" && !llvm::sys::fs::exists(F))
+      return F;
+  return "";
+}
+
 /// Read from argv because the parser falls back to "running without
 /// flags" when the database is missing or broken, which would analyse with
 /// the wrong flags and look like success.

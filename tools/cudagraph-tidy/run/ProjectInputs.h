@@ -31,6 +31,9 @@ loadBuildPath(const std::string &BuildPath, std::string &Problem);
 std::vector<std::string> inputFiles(clang::tooling::CommonOptionsParser &Parser,
                                     const clang::tooling::CompilationDatabase *Db);
 
+/// The first file named on the command line that does not exist, or "".
+std::string missingNamedFile(clang::tooling::CommonOptionsParser &Parser);
+
 /// --sarif-root resolved to a real directory; the default when `Option` is
 /// empty. Sets `Error` when it is not a directory.
 std::string resolvedSarifRoot(const std::string &Option, std::string &Error);

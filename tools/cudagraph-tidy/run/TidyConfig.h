@@ -11,8 +11,11 @@
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/Support/Error.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace cgt {
 
@@ -27,6 +30,10 @@ struct TidyConfigArgs {
 /// file that cannot be read or a configuration that does not parse.
 llvm::Expected<std::unique_ptr<clang::tidy::ClangTidyOptionsProvider>>
 makeOptionsProvider(const TidyConfigArgs &Args);
+
+/// One warning per .clang-tidy governing some of the files that does not
+/// parse (the units are checked without its settings).
+void reportBrokenConfigFiles(const std::vector<std::string> &Files, llvm::raw_ostream &OS);
 
 /// --list-checks: the enabled checks and their short descriptions on
 /// stdout; the exit code.
