@@ -136,9 +136,12 @@ std::pair<const FieldDecl *, const RecordDecl *> structMemberOfThis(const Expr *
   const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
   if (!Field)
     return {};
-  const RecordDecl *Held = ThroughOptional ? optionalValueRecord(Field->getType())
-                                           : Field->getType()->getAsRecordDecl();
-  if (!Held || optionalValueRecord(Field->getType()) != (ThroughOptional ? Held : nullptr))
+  // Through `*` or `->` only an optional's value; plainly, a struct that is
+  // not an optional.
+  const RecordDecl *Optional = optionalValueRecord(Field->getType());
+  const RecordDecl *Held =
+      ThroughOptional ? Optional : (Optional ? nullptr : Field->getType()->getAsRecordDecl());
+  if (!Held)
     return {};
   return {Field, Held};
 }
