@@ -314,6 +314,17 @@ private:
   bool releasesOneConstantElement(const Expr *Arg) const;
   void forgetUntrackedGraphMemory(PathState &P);
   static bool releasesKindOf(const ReleaseEffect &Eff, const Resource &Res);
+  bool isWrongFamily(const ReleaseEffect &Eff, unsigned R, const ResState &RS) const;
+  void reportWrongFamily(unsigned R, Key K, const Expr *Site, const FunctionModel &M,
+                         std::vector<PathNote> Extra, const std::string &Named = "");
+  // resources handed to a smart pointer whose deleter releases them (SmartPointers.cpp)
+  void checkSmartPointerHandOver(const Expr *Site, PathState &P);
+  struct DeleterRelease {
+    const FunctionModel *Model = nullptr;
+    const ReleaseEffect *Effect = nullptr;
+    const FunctionDecl *Deleter = nullptr; ///< where the release is written
+  };
+  std::optional<DeleterRelease> deleterRelease(const Expr *Site, const Expr *&Handed);
   // HandleCopies.cpp
   bool isHandleValueType(QualType T) const;
   void noteHandleCopy(Key Target, Key From, const Expr *Src, PathState &P);
@@ -526,6 +537,21 @@ private:
   bool assignIntoContainer(const Expr *LHS, const Expr *RHS, const Stmt *At, PathState &P);
   bool releaseContainerElement(const Expr *Arg, const Expr *Site, const FunctionModel &M,
                                const ReleaseEffect &Eff, PathState &P);
+  void reportElementsOfWrongFamily(Key Elem, const IdSet &Ids, const Expr *Call,
+                                   const Expr *Arg, const FunctionModel &M,
+                                   const ReleaseEffect &Eff, const PathState &P);
+  /// The kinds put into each container's elements on any path, and the
+  /// element releases reported as of the wrong family: takeFindings keeps
+  /// only those no kind ever put there makes right.
+  void noteElementKind(Key Elem, unsigned R);
+  void dropMixedElementMismatches();
+  llvm::DenseMap<Key, std::set<std::string>> ElementKinds;
+  struct ElementRelease {
+    const Expr *Site;
+    Key Elem;
+    const ReleaseEffect *Eff;
+  };
+  std::vector<ElementRelease> ElementReleases;
   void insertIntoContainer(Key Elem, const Expr *Value, const Expr *KeyArg, const Stmt *At,
                            PathState &P);
   bool elementReadOut(const Expr *Access);
@@ -536,8 +562,6 @@ private:
                             const std::string &How);
   void overwriteElementAtKey(Key Elem, const Expr *KeyArg, const Stmt *At, PathState &P);
   void addInsertionNote(unsigned R, std::vector<PathNote> &Notes) const;
-  void scanContainerMethod(const FunctionDecl *M);
-  const ContainerMemberFacts *containerMemberFacts(const FieldDecl *F);
   void seedContainerMembers(PathState &Entry);
   // --- template patterns (Templates.cpp) ---
   void escapeDependentParts(const Stmt *S, PathState &P);
@@ -549,6 +573,7 @@ private:
   // --- throws that leave the function (Exceptions.cpp) ---
   bool throwsOut(const Stmt *S);
   void onThrowLeaving(const Stmt *Throw, const PathState &P);
+  bool ownMemberOfConstructor(Key K) const;
   const Expr *statusThrowArgument(const Stmt *S, bool &ThrowsWhenNonZero);
   void forkOnStatusThrow(const Stmt *S, PathState &P, bool &Dead);
 
@@ -568,6 +593,8 @@ private:
   bool isEnclosingVariable(Key K) const;
   Key captureStreamOf(const CallExpr *Call, const FunctionModel &M);
   const FieldDecl *ownCaptureMember(const Expr *Stream) const;
+  const Expr *streamGivenToConstructor(Key Object, const FieldDecl *Field);
+  bool memberKeptFromConstruction(const FieldDecl *Field);
   Key placeOf(const ValueDecl *D, const FieldDecl *Member = nullptr, bool Element = false,
               bool Capture = false, bool ExecRefs = false);
   static const VarDecl *plainVar(Key K) {

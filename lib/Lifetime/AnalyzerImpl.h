@@ -99,6 +99,10 @@ struct LifetimeAnalyzer::Impl {
   /// Member containers of handles, by the classes scanned (ContainerFlow.cpp).
   std::map<const FieldDecl *, lifetime::ContainerMemberFacts> ContainerMembers;
   std::set<const CXXRecordDecl *> ContainerClassesScanned;
+  /// What the methods of `F`'s class put into and release from its
+  /// elements (Ownership/MemberContainers.cpp).
+  const lifetime::ContainerMemberFacts *containerMemberFacts(const FieldDecl *F);
+  void scanContainerMethod(const FunctionDecl *M);
 
   const FunctionModel *modelFor(const CallExpr *Call);
   const FunctionModel *attributeModel(const FunctionDecl *FD);

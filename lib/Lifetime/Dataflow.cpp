@@ -69,6 +69,7 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
   } else if (const auto *Cons = dyn_cast<CXXConstructExpr>(S)) {
     if (SummaryMode)
       noteReturnedCopy(Cons, P);
+    checkSmartPointerHandOver(Cons, P); // SmartPointers.cpp
     escapeArgs(Cons->getConstructor(), {Cons->getArgs(), Cons->getNumArgs()}, P);
   } else if (const auto *ILE = dyn_cast<InitListExpr>(S)) {
     if (!isa_and_nonnull<InitListExpr>(PM->getParent(ILE)))

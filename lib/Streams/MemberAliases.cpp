@@ -12,7 +12,8 @@
 //     defined in this translation unit;
 //   - a copy or move constructor the user wrote copies each from its own
 //     field of the source (the implicit ones do);
-//   - no method defined here assigns either or takes its address, and every
+//   - no method defined here assigns either, takes its address or binds it
+//     to a non-const reference parameter (`std::swap`), and every
 //     non-const method the class declares is defined here (one defined in
 //     another file could give a member a value of its own).
 // The place of each is the first of them in declaration order. Anything
@@ -51,6 +52,25 @@ struct WrittenMembers : RecursiveASTVisitor<WrittenMembers> {
       if (const FieldDecl *F = memberOfThis(UO->getSubExpr()))
         Written.insert(F);
     return true;
+  }
+  /// `std::swap(fwd_, o.fwd_)`: a member bound to a non-const reference
+  /// parameter (or handed to a call with no prototype to say) may be written.
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    unsigned Skip = isa<CXXOperatorCallExpr>(Call) && isa_and_nonnull<CXXMethodDecl>(Callee);
+    for (unsigned I = Skip; I < Call->getNumArgs(); ++I) {
+      const FieldDecl *F = memberOfThis(Call->getArg(I));
+      if (!F)
+        continue;
+      unsigned Param = I - Skip;
+      if (!Callee || Param >= Callee->getNumParams() ||
+          writableReference(Callee->getParamDecl(Param)->getType()))
+        Written.insert(F);
+    }
+    return true;
+  }
+  static bool writableReference(QualType T) {
+    return T->isReferenceType() && !T.getNonReferenceType().isConstQualified();
   }
 };
 

@@ -67,3 +67,37 @@ cudaError_t layers(float *d, int n, int depth, cudaStream_t s, bool graph, bool 
     return cudaStreamEndCapture(s, out);
   return cudaGetLastError();
 }
+
+// A capture begun by a method on the member the object's constructor set
+// from the caller's stream is a capture on that stream: the caller's guard
+// asks about it by the stream's own name.
+class CaptureOwner {
+public:
+  explicit CaptureOwner(cudaStream_t s) : s_(s) {}
+  cudaError_t begin() { return cudaStreamBeginCapture(s_, cudaStreamCaptureModeGlobal); }
+  cudaError_t end(cudaGraph_t *g) { return cudaStreamEndCapture(s_, g); }
+
+private:
+  cudaStream_t s_ = nullptr;
+};
+
+cudaError_t guarded_through_owner(float *d, int n, cudaStream_t s) {
+  CaptureOwner r(s);
+  if (r.begin() != cudaSuccess)
+    return cudaErrorUnknown;
+  scale<<<1, 128, 0, s>>>(d, n);
+  cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+#ifndef BUGGY
+  if (cudaStreamIsCapturing(s, &st) == cudaSuccess && st == cudaStreamCaptureStatusNone)
+    cudaStreamSynchronize(s);
+#else
+  if (cudaStreamIsCapturing(s, &st) == cudaSuccess && st != cudaStreamCaptureStatusNone)
+    cudaStreamSynchronize(s);
+  // CHECK-MESSAGES-BUGGY: :[[@LINE-1]]:5: warning: 'cudaStreamSynchronize' is called while stream 's' is capturing{{.*}} [cudagraph-capture-unsafe-call]
+#endif
+  cudaGraph_t g = nullptr;
+  if (r.end(&g) != cudaSuccess)
+    return cudaErrorUnknown;
+  cudaGraphDestroy(g);
+  return cudaSuccess;
+}

@@ -701,3 +701,78 @@ void ok_pairs_destroyed_through_second(cudaGraph_t g, int n) {
   for (auto &p : local)
     cudaGraphExecDestroy(p.second);
 }
+
+// A release loop one short (issue 36): the pool is filled from index 0 and
+// the destructor's loop, the only release of its elements, starts at 1.
+class StreamPoolFromOne {
+public:
+  explicit StreamPoolFromOne(int n) {
+    for (int i = 0; i < n; ++i) {
+      cudaStream_t s;
+      if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess)
+        break;
+      streams_.push_back(s);
+    }
+  }
+  ~StreamPoolFromOne() {
+    for (size_t i = 1; i < streams_.size(); ++i)
+      // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:5: warning: stream 'streams_[0]' {{.*}}is not released on every path; call cudaStreamDestroy{{.*}} [cudagraph-handle-leak]
+      cudaStreamDestroy(streams_[i]);
+  }
+
+private:
+  std::vector<cudaStream_t> streams_;
+};
+class StreamPoolAll {
+public:
+  explicit StreamPoolAll(int n) {
+    for (int i = 0; i < n; ++i) {
+      cudaStream_t s;
+      if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess)
+        break;
+      streams_.push_back(s);
+    }
+  }
+  ~StreamPoolAll() {
+    for (size_t i = 0; i < streams_.size(); ++i)
+      cudaStreamDestroy(streams_[i]);
+  }
+
+private:
+  std::vector<cudaStream_t> streams_;
+};
+// The last one skipped; and a pool whose first stream is released on its
+// own before the loop from 1 (two release sites: nothing is said).
+class EventRingShort {
+public:
+  void add() {
+    cudaEvent_t e;
+    if (cudaEventCreate(&e) == cudaSuccess)
+      events_.push_back(e);
+  }
+  ~EventRingShort() {
+    for (size_t i = 0; i < events_.size() - 1; ++i)
+      // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:5: warning: event 'events_' {{.*}}is not released on every path; call cudaEventDestroy{{.*}} [cudagraph-handle-leak]
+      cudaEventDestroy(events_[i]);
+  }
+
+private:
+  std::vector<cudaEvent_t> events_;
+};
+class StreamPoolFirstApart {
+public:
+  void add() {
+    cudaStream_t s;
+    if (cudaStreamCreate(&s) == cudaSuccess)
+      streams_.push_back(s);
+  }
+  ~StreamPoolFirstApart() {
+    if (!streams_.empty())
+      cudaStreamDestroy(streams_[0]);
+    for (size_t i = 1; i < streams_.size(); ++i)
+      cudaStreamDestroy(streams_[i]);
+  }
+
+private:
+  std::vector<cudaStream_t> streams_;
+};

@@ -563,6 +563,52 @@ public:
 private:
   void *base_ = nullptr;
 };
+// The destructor releases through a method of this (`reset()`): the member
+// is owned all the same. The twin's move assignment calls it first.
+class MoveOverwritesResetOwner {
+public:
+  explicit MoveOverwritesResetOwner(size_t n) { cudaMalloc(&base_, n); }
+  ~MoveOverwritesResetOwner() { reset(); }
+  MoveOverwritesResetOwner &operator=(MoveOverwritesResetOwner &&o) noexcept {
+    if (this != &o) {
+      base_ = o.base_;
+      // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:13: warning: 'operator=' overwrites 'base_', which still holds a live device memory; release it with cudaFree first [cudagraph-handle-leak]
+      o.base_ = nullptr;
+    }
+    return *this;
+  }
+  void reset() {
+    if (base_) {
+      cudaFree(base_);
+      base_ = nullptr;
+    }
+  }
+
+private:
+  void *base_ = nullptr;
+};
+class MoveResetsFirst {
+public:
+  explicit MoveResetsFirst(size_t n) { cudaMalloc(&base_, n); }
+  ~MoveResetsFirst() { reset(); }
+  MoveResetsFirst &operator=(MoveResetsFirst &&o) noexcept {
+    if (this != &o) {
+      reset();
+      base_ = o.base_;
+      o.base_ = nullptr;
+    }
+    return *this;
+  }
+  void reset() {
+    if (base_) {
+      cudaFree(base_);
+      base_ = nullptr;
+    }
+  }
+
+private:
+  void *base_ = nullptr;
+};
 // The same through std::exchange of the other's member.
 class MoveExchangeOverwrites {
 public:

@@ -1,6 +1,7 @@
 // RUN: %check_cudagraph_tidy %s cudagraph-stream-order %t
 #include <cuda.h>
 #include <cuda_runtime.h>
+#include <utility>
 #include <cstdio>
 #include <cstdlib>
 
@@ -317,6 +318,26 @@ class SplitLaterRunner {
 public:
   SplitLaterRunner(cudaStream_t s, int n) : fwd_(s), smp_(s), n_(n) {}
   void split() { cudaStreamCreateWithFlags(&smp_, cudaStreamNonBlocking); }
+  void step() {
+    float *q = nullptr;
+    cudaMallocAsync(&q, n_ * sizeof(float), fwd_);
+    attention<<<1, 32, 0, smp_>>>(q, n_);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'q' is used on stream 'smp_' by 'attention' before its allocation on stream 'fwd_' is ordered before that work; {{.*}} [cudagraph-stream-order]
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: 'q' is allocated on stream 'fwd_' here
+    cudaStreamSynchronize(smp_);
+    cudaFree(q);
+  }
+private:
+  cudaStream_t fwd_, smp_;
+  int n_;
+};
+
+// The same, when a method swaps a member with another object's (a move
+// assignment through std::swap): each may hold a stream of its own.
+class SwappedRunner {
+public:
+  SwappedRunner(cudaStream_t s, int n) : fwd_(s), smp_(s), n_(n) {}
+  void take_sampling(SwappedRunner &o) { std::swap(smp_, o.smp_); }
   void step() {
     float *q = nullptr;
     cudaMallocAsync(&q, n_ * sizeof(float), fwd_);

@@ -40,7 +40,10 @@
 //     an argument ("streamMember": `runner.begin(s)` around `s_ = s;
 //     cudaStreamBeginCapture(s_, ...)`, `runner.end()`): the capture place
 //     is that member of the object the call names (captureStreamOf), and
-//     the argument stored in it (`s`) is bound to the same capture.
+//     the argument stored in it (`s`) is bound to the same capture. A
+//     member the object's constructor set from its argument (`Owner r(s)`,
+//     `s_(s)`) and nothing writes after is that argument's capture place:
+//     the caller's `cudaStreamIsCapturing(s, ...)` asks about it.
 //
 // A capture never escapes: passing the stream on does not end it.
 //
@@ -48,6 +51,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Analysis.h"
+#include "Lifetime/Ownership/Ownership.h"
 
 namespace cgt {
 namespace lifetime {
@@ -133,7 +137,57 @@ Key Analysis::captureStreamOf(const CallExpr *Call, const FunctionModel &M) {
   Key Whole = storageOf(Object);
   if (!Whole || !Whole->whole())
     return nullptr;
+  // `Owner r(s); r.begin();` with `Owner(cudaStream_t s) : s_(s)`: the
+  // capture is on `s`, which a guard of the caller asks about by that name.
+  if (const Expr *Given = streamGivenToConstructor(Whole, Field))
+    return capturePlace(Given);
   return placeOf(Whole->Decl, Field, /*Element=*/false, /*Capture=*/true);
+}
+
+/// The argument a local object's constructor stored in `Field` unchanged
+/// (`Owner r(s)`, `s_(s)`), when both still hold that value wherever the
+/// object is used: the caller writes neither the object nor the variable
+/// passed, and no function of the class but its constructors writes the
+/// member (every method that could is defined here).
+const Expr *Analysis::streamGivenToConstructor(Key Object, const FieldDecl *Field) {
+  const auto *VD = dyn_cast<VarDecl>(Object->Decl);
+  if (!VD || isa<ParmVarDecl>(VD) || !VD->hasLocalStorage() || VD->getType()->isReferenceType() ||
+      !VD->getInit() || placeWrittenInBody(Object))
+    return nullptr;
+  const auto *Cons = dyn_cast<CXXConstructExpr>(VD->getInit()->IgnoreImplicit());
+  const FunctionDecl *Def = nullptr;
+  if (!Cons || Cons->getConstructor()->isCopyOrMoveConstructor() ||
+      !Cons->getConstructor()->hasBody(Def))
+    return nullptr;
+  int Param = -1;
+  for (const CXXCtorInitializer *Init : cast<CXXConstructorDecl>(Def)->inits())
+    if (Init->isWritten() && Init->getMember() == Field)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(Init->getInit()->IgnoreImplicit()->IgnoreParenImpCasts()))
+        if (const auto *PVD = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+          Param = static_cast<int>(PVD->getFunctionScopeIndex());
+  if (Param < 0 || Param >= static_cast<int>(Cons->getNumArgs()))
+    return nullptr;
+  const Expr *Arg = Cons->getArg(Param);
+  Key Given = storageOf(Arg);
+  if (!Given || !Given->whole() || placeWrittenInBody(Given) || !memberKeptFromConstruction(Field))
+    return nullptr;
+  return Arg;
+}
+
+/// No function of the class but a constructor writes `Field`, and each
+/// non-const method that could is defined in this unit.
+bool Analysis::memberKeptFromConstruction(const FieldDecl *Field) {
+  const auto *RD = dyn_cast<CXXRecordDecl>(Field->getParent());
+  if (!RD)
+    return false;
+  for (const CXXMethodDecl *M : RD->methods())
+    if (!M->isImplicit() && !M->isDeleted() && !M->isConst() && !M->isStatic() &&
+        !isa<CXXConstructorDecl>(M) && !isa<CXXDestructorDecl>(M) && !M->hasBody())
+      return false;
+  const OwnedMember *O = A.ownership().member(Field);
+  return !O || llvm::all_of(O->WrittenIn, [](const FunctionDecl *In) {
+           return isa<CXXConstructorDecl>(In);
+         });
 }
 
 /// `s_` in a method of the class that declares it: the capture a method

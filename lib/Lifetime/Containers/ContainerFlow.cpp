@@ -167,6 +167,7 @@ void Analysis::insertIntoContainer(Key Elem, const Expr *Value, const Expr *KeyA
       if (RS == P.Res.end() || !(RS->second.Bits & Live))
         continue;
       P.Bind[Elem].insert(R);
+      noteElementKind(Elem, R);
       // A member container belongs to the object; an escaped container
       // to whoever got it.
       if (isField(Elem) || addressEscaped(Elem))
@@ -379,6 +380,7 @@ bool Analysis::releaseContainerElement(const Expr *Arg, const Expr *Call,
   auto It = P.Bind.find(Elem);
   if (It == P.Bind.end())
     return true;
+  reportElementsOfWrongFamily(Elem, It->second, Call, Arg, M, Eff, P);
   for (unsigned R : It->second) {
     auto RSIt = P.Res.find(R);
     if (RSIt == P.Res.end())
@@ -394,6 +396,52 @@ bool Analysis::releaseContainerElement(const Expr *Arg, const Expr *Call,
     RS.markReleased(Call, &M, &Eff);
   }
   return true;
+}
+
+/// `cudaFree(peers[r])` over elements an IPC open put there. The elements
+/// are one place, and which of them a path holds is not which the release
+/// reaches: the release is the wrong one only when no element put there on
+/// any path is of its family (a vector of device and pinned buffers, each
+/// released by a test of which it is, is not), which dropMixedElementMismatches
+/// decides once every insertion is seen.
+void Analysis::reportElementsOfWrongFamily(Key Elem, const IdSet &Ids, const Expr *Call,
+                                           const Expr *Arg, const FunctionModel &M,
+                                           const ReleaseEffect &Eff, const PathState &P) {
+  for (unsigned R : Ids) {
+    auto RS = P.Res.find(R);
+    if (RS == P.Res.end() || !(RS->second.Bits & Live) || P.boundElsewhere(R, Elem))
+      continue;
+    if (!isWrongFamily(Eff, R, RS->second))
+      return;
+  }
+  for (unsigned R : Ids) {
+    auto RS = P.Res.find(R);
+    if (RS == P.Res.end() || !(RS->second.Bits & Live) || P.boundElsewhere(R, Elem))
+      continue;
+    reportWrongFamily(R, Elem, Call, M, {}, text(strip(Arg)));
+    ElementReleases.push_back({Call, Elem, &Eff});
+    return;
+  }
+}
+
+void Analysis::noteElementKind(Key Elem, unsigned R) {
+  const Resource &Res = Resources[R];
+  std::set<std::string> &Kinds = ElementKinds[Elem];
+  if (!Res.Kind.empty())
+    Kinds.insert(Res.Kind);
+  Kinds.insert(Res.OrKinds.begin(), Res.OrKinds.end());
+}
+
+void Analysis::dropMixedElementMismatches() {
+  for (const ElementRelease &Rel : ElementReleases) {
+    auto Kinds = ElementKinds.find(Rel.Elem);
+    if (Kinds == ElementKinds.end())
+      continue;
+    if (llvm::any_of(Kinds->second, [&](const std::string &K) {
+          return llvm::is_contained(Rel.Eff->Kinds, K);
+        }))
+      Findings.erase({static_cast<int>(FindingKind::MismatchedRelease), Rel.Site});
+  }
 }
 
 /// The key an erase names: `erase(k)`, `erase(it)` after `it = find(k)`.

@@ -43,7 +43,12 @@ struct ContainerMemberFacts {
   const clang::CallExpr *Acquisition = nullptr; ///< of a handle some method inserts
   const clang::FunctionDecl *In = nullptr;      ///< that method
   std::string Kind, By;
+  /// Kinds other insertions put there (`pinned_ ? cudaMallocHost : cudaMalloc`):
+  /// a release of any of them is of the right family.
+  std::vector<std::string> OtherKinds;
   bool Released = false;                        ///< some method releases its elements
+  /// Those releases (`cudaStreamDestroy(streams_[i])`), in the order scanned.
+  std::vector<const clang::CallExpr *> Releases;
 };
 
 /// The expressions an insertion's argument is built of, down to the values:

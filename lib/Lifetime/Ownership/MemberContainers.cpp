@@ -10,7 +10,9 @@
 // model itself (one place for all elements, insertions, drops) is
 // ContainerFlow.cpp's.
 //
-// Part of the Analysis class declared in Analysis.h.
+// The scan of the class is the translation unit's (LifetimeAnalyzer::Impl,
+// asked by the ownership index too: ShortReleaseLoops.cpp); seeding a
+// method's entry is part of the Analysis class declared in Analysis.h.
 //
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Analysis.h"
@@ -46,9 +48,39 @@ const ValueDecl *localStructOf(const Expr *E) {
 
 } // namespace
 
+/// A method of a class that owns the handles of a member container starts
+/// with its elements possibly live (they were put there by another call).
+void Analysis::seedContainerMembers(PathState &Entry) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (SummaryMode || CollectMembers || !MD || MD->isStatic() || isa<CXXConstructorDecl>(MD) ||
+      MD->getParent()->isLambda())
+    return;
+  for (const FieldDecl *F : MD->getParent()->fields()) {
+    if (!isHandleContainerType(F->getType()))
+      continue;
+    const ContainerMemberFacts *Facts = A.containerMemberFacts(F);
+    if (!Facts || !Facts->Acquisition || !Facts->Released)
+      continue;
+    Key Elem = placeOf(F, nullptr, /*Element=*/true);
+    unsigned R = resourceFor(Facts->Acquisition, -1, Facts->Kind, Facts->By, Elem,
+                             ContainerInheritedSlot);
+    Resources[R].LeftLiveBy = Facts->In;
+    Resources[R].OrKinds = Facts->OtherKinds;
+    noteElementKind(Elem, R);
+    Entry.Bind[Elem].insert(R);
+    Entry.Res[R].Bits = Live;
+  }
+}
+
+} // namespace lifetime
+
+// --- the scan of a class, the unit's (the ownership index asks too) ---
+
+using namespace lifetime;
+
 /// What one method body does with the class's member containers: handles
 /// its own acquisitions put into them, releases of their elements.
-void Analysis::scanContainerMethod(const FunctionDecl *M) {
+void LifetimeAnalyzer::Impl::scanContainerMethod(const FunctionDecl *M) {
   const Stmt *Body = M->getBody();
   if (!Body)
     return;
@@ -59,12 +91,16 @@ void Analysis::scanContainerMethod(const FunctionDecl *M) {
   auto FieldOf = [&](const Expr *E) { return dyn_cast_or_null<FieldDecl>(View.elementOf(E)); };
   auto Record = [&](const FieldDecl *F, const CallExpr *Acq, const AcquireEffect &Eff,
                     const FunctionModel &FM) {
-    ContainerMemberFacts &Facts = A.ContainerMembers[F];
-    if (!Facts.Acquisition && Eff.Owned) {
+    ContainerMemberFacts &Facts = ContainerMembers[F];
+    if (!Eff.Owned)
+      return;
+    if (!Facts.Acquisition) {
       Facts.Acquisition = Acq;
       Facts.In = M;
       Facts.Kind = Eff.Kind;
       Facts.By = FM.Name;
+    } else if (Eff.Kind != Facts.Kind && !llvm::is_contained(Facts.OtherKinds, Eff.Kind)) {
+      Facts.OtherKinds.push_back(Eff.Kind);
     }
   };
   forEachStmt(Body, [&](const Stmt *S) {
@@ -74,7 +110,7 @@ void Analysis::scanContainerMethod(const FunctionDecl *M) {
           if (const ValueDecl *C = View.elementOf(VD->getInit()))
             CopiedFrom[VD] = C;
     const auto *Call = dyn_cast<CallExpr>(S);
-    const FunctionModel *FM = Call ? A.modelFor(Call) : nullptr;
+    const FunctionModel *FM = Call ? modelFor(Call) : nullptr;
     if (!FM)
       return;
     for (const AcquireEffect &Eff : FM->Acquires) {
@@ -98,8 +134,10 @@ void Analysis::scanContainerMethod(const FunctionDecl *M) {
       if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(Arg)); !F && DRE)
         if (auto It = CopiedFrom.find(DRE->getDecl()); It != CopiedFrom.end())
           F = dyn_cast<FieldDecl>(It->second);
-      if (F)
-        A.ContainerMembers[F].Released = true;
+      if (F) {
+        ContainerMembers[F].Released = true;
+        ContainerMembers[F].Releases.push_back(Call);
+      }
     }
   });
   // Insertions of those locals into member containers.
@@ -109,7 +147,7 @@ void Analysis::scanContainerMethod(const FunctionDecl *M) {
     for (const Expr *Part : Parts)
       if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(Part)))
         if (auto It = Acquired.find(DRE->getDecl()); It != Acquired.end())
-          if (const FunctionModel *FM = A.modelFor(It->second.first))
+          if (const FunctionModel *FM = modelFor(It->second.first))
             Record(F, It->second.first, *It->second.second, *FM);
   };
   forEachStmt(Body, [&](const Stmt *S) {
@@ -129,39 +167,16 @@ void Analysis::scanContainerMethod(const FunctionDecl *M) {
   });
 }
 
-const ContainerMemberFacts *Analysis::containerMemberFacts(const FieldDecl *F) {
+const ContainerMemberFacts *LifetimeAnalyzer::Impl::containerMemberFacts(const FieldDecl *F) {
   const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
   if (!RD || !RD->hasDefinition())
     return nullptr;
-  if (A.ContainerClassesScanned.insert(RD).second)
+  if (ContainerClassesScanned.insert(RD).second)
     for (const CXXMethodDecl *M : RD->methods())
       if (const FunctionDecl *Def = M->getDefinition())
         scanContainerMethod(Def);
-  auto It = A.ContainerMembers.find(F);
-  return It == A.ContainerMembers.end() ? nullptr : &It->second;
+  auto It = ContainerMembers.find(F);
+  return It == ContainerMembers.end() ? nullptr : &It->second;
 }
 
-/// A method of a class that owns the handles of a member container starts
-/// with its elements possibly live (they were put there by another call).
-void Analysis::seedContainerMembers(PathState &Entry) {
-  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-  if (SummaryMode || CollectMembers || !MD || MD->isStatic() || isa<CXXConstructorDecl>(MD) ||
-      MD->getParent()->isLambda())
-    return;
-  for (const FieldDecl *F : MD->getParent()->fields()) {
-    if (!isHandleContainerType(F->getType()))
-      continue;
-    const ContainerMemberFacts *Facts = containerMemberFacts(F);
-    if (!Facts || !Facts->Acquisition || !Facts->Released)
-      continue;
-    Key Elem = placeOf(F, nullptr, /*Element=*/true);
-    unsigned R = resourceFor(Facts->Acquisition, -1, Facts->Kind, Facts->By, Elem,
-                             ContainerInheritedSlot);
-    Resources[R].LeftLiveBy = Facts->In;
-    Entry.Bind[Elem].insert(R);
-    Entry.Res[R].Bits = Live;
-  }
-}
-
-} // namespace lifetime
 } // namespace cgt

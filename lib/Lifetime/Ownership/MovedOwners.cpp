@@ -229,16 +229,23 @@ void OwnershipIndex::moveAssignOverwrites(const FunctionDecl *FD,
   thisCallees(FD->getBody(), Callees, Open);
   if (Open)
     return;
+  // Owned: the destructor releases it, itself or through a method of this
+  // it calls (`~Owner() { reset(); }`).
+  const CXXDestructorDecl *Dtor = RD->getDestructor();
+  const FunctionDecl *DtorDef = Dtor ? Dtor->getDefinition() : nullptr;
+  std::set<const FunctionDecl *> DtorReleasers;
+  if (DtorDef) {
+    bool DtorOpen = false;
+    DtorReleasers.insert(DtorDef);
+    thisCallees(DtorDef->getBody(), DtorReleasers, DtorOpen);
+  }
   for (const FieldDecl *F : RD->fields()) {
     const OwnedMember *O = member(F);
     if (!O || O->Acquisitions.empty() || passesOn(FD->getBody(), F))
       continue;
-    // Owned: the destructor releases it.
-    const CXXDestructorDecl *Dtor = RD->getDestructor();
-    const FunctionDecl *DtorDef = Dtor ? Dtor->getDefinition() : nullptr;
     bool Owned = false, ReleasedHere = false;
     for (const MemberRelease &Rel : O->Releases) {
-      Owned |= Rel.In == DtorDef;
+      Owned |= DtorReleasers.count(Rel.In) != 0;
       ReleasedHere |= Rel.In == FD || Callees.count(Rel.In);
     }
     if (!Owned || ReleasedHere)

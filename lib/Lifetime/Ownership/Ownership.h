@@ -28,6 +28,9 @@
 //                     and a local object is not named after a call of it
 //                     -> DoubleRelease at the method's release
 //                     (ResetThenDestroy.cpp)
+//   short release     the only release of a member container's elements is
+//   loop              a counted loop that skips the first or the last index
+//                     -> Leak at the loop (ShortReleaseLoops.cpp)
 //   live on entry     (used by the dataflow, Members.cpp) which methods may
 //                     leave a member holding a live resource when they
 //                     return, so that another method, or a second call of
@@ -218,6 +221,9 @@ private:
   /// Move operations that copy a released member without nulling the
   /// source (MovedOwners.cpp).
   void movedOwners(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);
+  /// A loop that releases a member container's elements from index 1, or
+  /// up to the one before the last (ShortReleaseLoops.cpp).
+  void shortReleaseLoops(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);
   /// A public method that releases a member without clearing it, called on
   /// a local object whose destructor releases it again (ResetThenDestroy.cpp).
   void resetThenDestroy(const clang::FunctionDecl *FD, std::vector<LifetimeFinding> &Out);

@@ -118,6 +118,7 @@ std::vector<LifetimeFinding> OwnershipIndex::findingsIn(const FunctionDecl *FD) 
   movedOwners(FD, Out);
   moveAssignOverwrites(FD, Out);
   resetThenDestroy(FD, Out);
+  shortReleaseLoops(FD, Out);
   return Out;
 }
 

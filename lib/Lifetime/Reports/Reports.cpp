@@ -17,6 +17,7 @@ namespace lifetime {
 /// Several acquisitions into one variable that leak at the same place are one
 /// bug: keep the first acquisition in source order.
 std::vector<LifetimeFinding> Analysis::takeFindings() {
+  dropMixedElementMismatches(); // ContainerFlow.cpp
   refuteFindings(); // Witness.cpp
   std::vector<LifetimeFinding> Out;
   std::map<std::pair<std::string, unsigned>, size_t> LeakAt;

@@ -72,6 +72,7 @@ void Analysis::acquire(const CallExpr *Call, const FunctionModel &M,
   if (SummaryMode)
     noteFieldAcquisition(Target, Call, P);
   if (Target->Element) {
+    noteElementKind(Target, R);
     acquireElement(Call, M, R, Target, AddrOf ? AddrOf->getSubExpr() : Arg, P);
     return;
   }
@@ -425,6 +426,7 @@ void Analysis::applyCall(const CallExpr *Call, PathState &P, bool &Dead) {
       }
     }
   } else {
+    checkSmartPointerHandOver(Call, P); // `up.reset(p)` (SmartPointers.cpp)
     onUnknownCall(Call, P);
   }
   if (!Callee || !A.Opts.SinkPathsAreSilent || !A.Opts.UseHelperSummaries)

@@ -35,6 +35,12 @@
 //                                                        handlers' types are not
 //                                                        matched
 //
+// In a constructor, the members of the object being built count as locals:
+// an exception that leaves the constructor ends the object without running
+// its destructor, so a handle the constructor put in a member of it is lost
+// (`timer() { CHECK(cudaEventCreate(&start_)); CHECK(cudaEventCreate(&stop_)); }`
+// leaks start_ when the second create throws).
+//
 // RAII needs no rule of its own: a resource handed to a local object whose
 // destructor releases it (a unique_ptr with a deleter, an owning class) has
 // escaped into that object, and escaped resources do not leak. The usual
@@ -366,12 +372,24 @@ void Analysis::forkOnStatusThrow(const Stmt *S, PathState &P, bool &Dead) {
 
 /// Every local resource still live where an exception leaves the function
 /// is leaked there; the path ends.
+/// `timer() { CHECK(cudaEventCreate(&start_)); CHECK(cudaEventCreate(&stop_)); }`:
+/// an exception that leaves a constructor ends an object whose destructor
+/// never runs, so a handle its own members hold is lost with it.
+bool Analysis::ownMemberOfConstructor(Key K) const {
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD);
+  const auto *Field = K ? dyn_cast<FieldDecl>(K->Decl) : nullptr;
+  return Ctor && !SummaryMode && Field && !K->Element && !K->shadow() &&
+         Field->getParent() == Ctor->getParent();
+}
+
 void Analysis::onThrowLeaving(const Stmt *Throw, const PathState &P) {
   SourceLocation Where = loc(Throw);
   for (const auto &Entry : P.Res) {
     const Resource &Res = Resources[Entry.first];
-    // A member's owner outlives the exception.
-    if (!(Entry.second.Bits & Live) || Res.IntoField || Res.ParamIndex >= 0)
+    // A member's owner outlives the exception, unless it is being built.
+    bool Building = isa<CXXConstructorDecl>(FD) && !SummaryMode;
+    if (!(Entry.second.Bits & Live) || Res.ParamIndex >= 0 || Res.LeftLiveBy ||
+        (Res.IntoField && !Building))
       continue;
     // The stream stays capturing in the caller that catches: work it
     // enqueues there is recorded, not run, and a synchronisation of the
@@ -385,14 +403,21 @@ void Analysis::onThrowLeaving(const Stmt *Throw, const PathState &P) {
     for (const auto &B : P.Bind)
       if (B.second.count(Entry.first) && !B.first->shadow()) {
         Holder = B.first;
+        if (ownMemberOfConstructor(B.first))
+          break;
         if (!isLeakedAtEnd(B.first, Entry.second, Where) || isField(B.first))
           Holder = nullptr;
         break;
       }
     if (!Holder)
       continue;
-    reportLeak(Entry.first, Entry.second, Where,
-               "'" + Holder->name() + "' is leaked when the exception thrown here leaves the function");
+    std::string Why = "'" + Holder->name() + "' is leaked when the exception thrown here leaves the ";
+    if (ownMemberOfConstructor(Holder))
+      Why += "constructor: the destructor of '" +
+             cast<CXXConstructorDecl>(FD)->getParent()->getNameAsString() + "' does not run";
+    else
+      Why += "function";
+    reportLeak(Entry.first, Entry.second, Where, Why);
   }
 }
 

@@ -94,17 +94,8 @@ void Analysis::releaseBound(const Expr *Call, const FunctionModel &M,
         F->second.VarName = varName(K);
       continue;
     }
-    if (!Res.Kind.empty() && !releasesKindOf(Eff, Res) && (RS.Bits & Live) &&
-        !bothOthersMemory(Eff, Res)) {
-      report(FindingKind::MismatchedRelease, R, Call,
-             {{loc(Res.Site), "'" + varName(K) + "' was allocated here by '" +
-                                  Res.AcquiredBy + "'"}},
-             M.Name);
-      if (auto F = Findings.find({static_cast<int>(FindingKind::MismatchedRelease), Call});
-          F != Findings.end() && M.Origin == "summary")
-        if (const auto *CE = dyn_cast<CallExpr>(Call))
-          F->second.ThroughHelper = CE->getDirectCallee();
-    }
+    if (isWrongFamily(Eff, R, RS))
+      reportWrongFamily(R, K, Call, M, {});
     bool AllBefore = RS.ReleasedElements == ~uint64_t(0);
     if (K->Element && !releasesEveryElement(K, Arg, RS))
       continue;
@@ -122,6 +113,36 @@ void Analysis::releaseBound(const Expr *Call, const FunctionModel &M,
     bindReleaseStatus(Call, M, RS);
     onFreedWhileReferenced(R, P);
   }
+}
+
+/// A live resource of a known kind that `Eff`'s family does not release
+/// (host heap on both sides is unix.Malloc's to report).
+bool Analysis::isWrongFamily(const ReleaseEffect &Eff, unsigned R, const ResState &RS) const {
+  const Resource &Res = Resources[R];
+  return !Res.Kind.empty() && (RS.Bits & Live) && !releasesKindOf(Eff, Res) &&
+         !bothOthersMemory(Eff, Res);
+}
+
+/// A MismatchedRelease at `Site` by `M`, noted where the resource was
+/// allocated, then at `Extra` (the deleter that will run, ...). `Named`:
+/// the released thing as written, when the place's name is not it (an
+/// element of a container, `peers[r]`).
+void Analysis::reportWrongFamily(unsigned R, Key K, const Expr *Site, const FunctionModel &M,
+                                 std::vector<PathNote> Extra, const std::string &Named) {
+  const Resource &Res = Resources[R];
+  std::string Name = Named.empty() ? varName(K) : Named;
+  std::vector<PathNote> Notes{
+      {loc(Res.Site), "'" + Name + "' was allocated here by '" + Res.AcquiredBy + "'"}};
+  Notes.insert(Notes.end(), Extra.begin(), Extra.end());
+  report(FindingKind::MismatchedRelease, R, Site, std::move(Notes), M.Name);
+  auto F = Findings.find({static_cast<int>(FindingKind::MismatchedRelease), Site});
+  if (F == Findings.end())
+    return;
+  if (!Named.empty())
+    F->second.VarName = Named;
+  if (M.Origin == "summary")
+    if (const auto *CE = dyn_cast<CallExpr>(Site))
+      F->second.ThroughHelper = CE->getDirectCallee();
 }
 
 /// `st = cudaStreamDestroy(s); if (st != cudaSuccess) { cleanUp(&list); }`:

@@ -37,6 +37,13 @@ const char HeaderText[] = R"(/* cudagraph-tidy: what nvcc's CUDA headers give ho
 #define CUDAGRAPH_TIDY_NVCC_HOST_COMPAT_H
 #if defined(__CUDA__) && defined(__cplusplus)
 
+/* nvcc defines __CUDACC__ as 1, clang as nothing: `#if __CUDACC__` (NCCL
+   2.28's nccl_device headers, which CUDA 13 ships) does not parse. */
+#ifdef __CUDACC__
+#undef __CUDACC__
+#define __CUDACC__ 1
+#endif
+
 /* nvcc's crt/common_functions.h includes these into every CUDA unit. */
 #include <assert.h>
 #include <stdio.h>

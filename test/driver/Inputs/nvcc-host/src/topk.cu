@@ -20,3 +20,9 @@ float time_topk(const float *d, int k, unsigned int rows) {
   cudaEventElapsedTime(&ms, start, stop);
   return ms * pick_scale(static_cast<float>(kk), 1.0);
 }
+
+// NCCL 2.28's device headers test `#if __CUDACC__`, which nvcc defines as 1
+// and clang as nothing.
+#if __CUDACC__
+static const int topk_compiled_as_cuda = 1;
+#endif
