@@ -279,6 +279,18 @@ struct SharedMemAnalyzer::InterpretRuns {
   };
   const FunctionDecl *Kernel = nullptr;
   std::map<Key, Run> Runs;
+  /// Runs that gave up, of every kernel (a few bytes each): the budget the
+  /// run was given and the steps it took. The interpreter is deterministic:
+  /// a run that ran out of steps runs out again under no larger budget, and
+  /// one stopped by another limit (MaxInstances) before its budget was spent
+  /// stops at the same step under any budget that reaches it. Such a run
+  /// gives up at once, charged what it would have spent: each check asks
+  /// for the same run (issue 38: the four checks re-ran an over-budget
+  /// kernel to its end, one after the other).
+  struct GaveUpRun {
+    uint64_t Given, Spent;
+  };
+  std::map<std::pair<const FunctionDecl *, Key>, GaveUpRun> GaveUp;
 };
 
 SharedMemAnalyzer::SharedMemAnalyzer(ASTContext &Ctx) : Ctx(Ctx) {}
@@ -297,10 +309,23 @@ SharedMemAnalyzer::interpretOnce(const FunctionDecl *Kernel, const LaunchConfig 
   InterpretRuns::Key Key = InterpretRuns::keyOf(Cfg, MaxUnroll);
   auto It = Runs->Runs.find(Key);
   if (It == Runs->Runs.end()) {
+    auto Gave = Runs->GaveUp.find({Kernel, Key});
+    if (Gave != Runs->GaveUp.end()) {
+      const InterpretRuns::GaveUpRun &G = Gave->second;
+      if (G.Spent < G.Given) { // stopped by a limit other than the steps
+        Budget -= std::min(Budget, G.Spent);
+        return nullptr;
+      }
+      if (Budget <= G.Given) { // out of steps again
+        Budget = 0;
+        return nullptr;
+      }
+    }
     uint64_t Left = Budget;
     std::vector<AccessRecord> Recs;
     SyncLog Log;
     if (!interpretKernel(Ctx, Kernel, Cfg, MaxUnroll, {}, Recs, Left, &Log)) {
+      Runs->GaveUp[{Kernel, Key}] = {Budget, Budget - Left};
       Budget = Left;
       return nullptr;
     }

@@ -192,6 +192,8 @@ struct AnalysisOptions {
   unsigned MaxUnroll = 64; ///< concrete iterations of one loop before going symbolic
   /// Evaluation steps, over all threads and shapes, before the analysis of
   /// one kernel gives up (KernelReport::GaveUp); about a second of work.
+  /// Copies of large per-thread maps are charged by size, and a run that
+  /// gave up is not run again for the next check (SharedMemAnalysis.cpp).
   uint64_t StepBudget = 30000000;
 };
 

@@ -263,6 +263,7 @@ Flow Interp::execBranch(const Expr *Cond, const Stmt *Then, const Stmt *Else, bo
   // Copying the variables to join them was a fifth of the interpreter's
   // time on ggml's mmq units (bench/perf/README.md, issue 38).
   bool Keep = keepsVariables(Then) && keepsVariables(Else);
+  chargeCopy(2 * SymRanges.size() + (Keep ? 0 : Env.size() + Ptrs.size()));
   EnvT E0 = Keep ? EnvT() : Env;
   PtrEnvT P0 = Keep ? PtrEnvT() : Ptrs;
   RangeMap R0 = SymRanges;

@@ -432,6 +432,7 @@ Interp::OperandArm Interp::enterOperand(const Expr *Cond, bool Holds, bool Dep,
   // thread evaluates every `?:`).
   const auto *B = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
   if (B && (B->isComparisonOp() || B->isLogicalOp())) {
+    chargeCopy(SymRanges.size());
     Saved.Ranges = SymRanges;
     narrow(Cond, Holds);
   }

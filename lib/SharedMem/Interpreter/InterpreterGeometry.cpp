@@ -9,7 +9,8 @@
 // its remainder and quotient by N (tiles partition the block in rank
 // order), as `threadIdx.x & 31` and `threadIdx.x >> 5` are. And the step budget:
 // every evaluation step counts against the budget the caller gave, over all
-// threads; once it is spent the run stops and nothing is reported.
+// threads, and so does every copy of large per-thread maps, by its size
+// (chargeCopy); once it is spent the run stops and nothing is reported.
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/Interpreter/InterpreterState.h"
@@ -24,6 +25,17 @@ bool Interp::step() {
   if (++Steps > Budget)
     Exhausted = true;
   return !Exhausted;
+}
+
+void Interp::chargeCopy(size_t Entries) {
+  // A copy costs a few nanoseconds an entry, a step a few tens: one step
+  // for every 8 entries past the first 64 keeps the budget a bound on time.
+  constexpr size_t Free = 64, PerStep = 8;
+  if (Entries <= Free)
+    return;
+  Steps += (Entries - Free) / PerStep + 1;
+  if (Steps > Budget)
+    Exhausted = true;
 }
 
 /// threadIdx/blockDim/blockIdx/gridDim .x/.y/.z, parsed from the property

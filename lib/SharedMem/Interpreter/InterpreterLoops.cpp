@@ -222,6 +222,7 @@ Flow Interp::execLoop(const Stmt *Loop, const Stmt *Init, const Expr *Cond,
     if (C != Tri::False) {
       Guarded = Saved || (C == Tri::Unknown && LastCondDep && !EntryInterior &&
                           LastInterior != 1);
+      chargeCopy(SymRanges.size());
       RangeMap R0 = SymRanges;
       if (Cond)
         narrow(Cond, true);

@@ -109,6 +109,13 @@ private:
   uint64_t opKey(BinaryOperatorKind Op, const void *Site) const;
 
   bool step();
+  /// Charges a copy of per-thread maps of `Entries` entries (the ranges of
+  /// symbols before a branch or a `?:`, the variables before a join): the
+  /// ranges grow with every unknown value masked into a range (`rng() &
+  /// 1023`) and are copied at every test, so a long loop over them is
+  /// quadratic in time while its steps stay linear (issue 38). Small
+  /// copies are free, as they always were.
+  void chargeCopy(size_t Entries);
 
   std::optional<int64_t> constantOf(const Expr *E) const;
 
