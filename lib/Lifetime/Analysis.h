@@ -573,6 +573,7 @@ private:
   // --- throws that leave the function (Exceptions.cpp) ---
   bool throwsOut(const Stmt *S);
   void onThrowLeaving(const Stmt *Throw, const PathState &P);
+  bool buildsObject() const;
   bool ownMemberOfConstructor(Key K) const;
   const Expr *statusThrowArgument(const Stmt *S, bool &ThrowsWhenNonZero);
   void forkOnStatusThrow(const Stmt *S, PathState &P, bool &Dead);

@@ -214,6 +214,24 @@ struct SafeTimer {
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
 };
 
+// A delegating constructor's object is built when its target returns: the
+// destructor runs for what the delegating body throws.
+struct DelegatingTimer {
+  DelegatingTimer() : DelegatingTimer(0) {
+    check_cuda_error(cudaEventCreate(&start_));
+    check_cuda_error(cudaEventCreate(&stop_));
+  }
+  explicit DelegatingTimer(int flags) : flags_(flags) {}
+  ~DelegatingTimer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  DelegatingTimer(const DelegatingTimer &) = delete;
+  DelegatingTimer &operator=(const DelegatingTimer &) = delete;
+  int flags_ = 0;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
+
 // Silent: what leaves main reaches no handler; std::terminate ends the program.
 int main() {
   float *a;

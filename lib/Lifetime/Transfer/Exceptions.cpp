@@ -375,11 +375,17 @@ void Analysis::forkOnStatusThrow(const Stmt *S, PathState &P, bool &Dead) {
 /// `timer() { CHECK(cudaEventCreate(&start_)); CHECK(cudaEventCreate(&stop_)); }`:
 /// an exception that leaves a constructor ends an object whose destructor
 /// never runs, so a handle its own members hold is lost with it.
-bool Analysis::ownMemberOfConstructor(Key K) const {
+/// A delegating constructor's object is built once its target returns:
+/// its destructor runs for an exception the delegating body throws.
+bool Analysis::buildsObject() const {
   const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD);
+  return Ctor && !SummaryMode && !Ctor->isDelegatingConstructor();
+}
+
+bool Analysis::ownMemberOfConstructor(Key K) const {
   const auto *Field = K ? dyn_cast<FieldDecl>(K->Decl) : nullptr;
-  return Ctor && !SummaryMode && Field && !K->Element && !K->shadow() &&
-         Field->getParent() == Ctor->getParent();
+  return buildsObject() && Field && !K->Element && !K->shadow() &&
+         Field->getParent() == cast<CXXConstructorDecl>(FD)->getParent();
 }
 
 void Analysis::onThrowLeaving(const Stmt *Throw, const PathState &P) {
@@ -387,9 +393,8 @@ void Analysis::onThrowLeaving(const Stmt *Throw, const PathState &P) {
   for (const auto &Entry : P.Res) {
     const Resource &Res = Resources[Entry.first];
     // A member's owner outlives the exception, unless it is being built.
-    bool Building = isa<CXXConstructorDecl>(FD) && !SummaryMode;
     if (!(Entry.second.Bits & Live) || Res.ParamIndex >= 0 || Res.LeftLiveBy ||
-        (Res.IntoField && !Building))
+        (Res.IntoField && !buildsObject()))
       continue;
     // The stream stays capturing in the caller that catches: work it
     // enqueues there is recorded, not run, and a synchronisation of the
