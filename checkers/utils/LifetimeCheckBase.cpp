@@ -27,7 +27,7 @@ struct SharedAnalysis {
   llvm::DenseMap<const FunctionDecl *, std::vector<cgt::LifetimeFinding>> Findings;
 };
 
-using SharedKey = std::tuple<const ASTContext *, std::string, bool, bool, bool, bool, bool>;
+using SharedKey = std::tuple<const ASTContext *, std::string, bool, bool, bool, bool, bool, bool>;
 
 /// clang-tidy runs one translation unit on one thread; the driver may run
 /// several on several threads, each with its own cache. Entries are dropped
@@ -50,6 +50,8 @@ LifetimeCheckBase::LifetimeCheckBase(StringRef Name, ClangTidyContext *Context)
       AnalyzeUninstantiatedTemplates(
           parseBool(Options.getLocalOrGlobal("AnalyzeUninstantiatedTemplates", "true"))),
       ReportLeaksOnThrow(parseBool(Options.getLocalOrGlobal("ReportLeaksOnThrow", "true"))),
+      ReportConstructorThrowLeaks(
+          parseBool(Options.getLocalOrGlobal("ReportConstructorThrowLeaks", "false"))),
       RefuteWithSolver(parseBool(Options.getLocalOrGlobal("RefuteWithSolver", "true"))),
       StreamChecksEnabled(Context->isCheckEnabled("cudagraph-stream-order") ||
                           Context->isCheckEnabled("cudagraph-capture-structure")) {}
@@ -62,6 +64,7 @@ void LifetimeCheckBase::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AnalyzeUninstantiatedTemplates",
                 AnalyzeUninstantiatedTemplates ? "true" : "false");
   Options.store(Opts, "ReportLeaksOnThrow", ReportLeaksOnThrow ? "true" : "false");
+  Options.store(Opts, "ReportConstructorThrowLeaks", ReportConstructorThrowLeaks ? "true" : "false");
   Options.store(Opts, "RefuteWithSolver", RefuteWithSolver ? "true" : "false");
 }
 
@@ -97,13 +100,15 @@ void LifetimeCheckBase::check(const MatchFinder::MatchResult &Result) {
   SharedAnalysis &S =
       sharedAnalyses()[SharedKey(Result.Context, ModelFiles, UseHelperSummaries,
                                 SpeculativeMemberReports, AnalyzeUninstantiatedTemplates,
-                                ReportLeaksOnThrow, RefuteWithSolver)];
+                                ReportLeaksOnThrow, ReportConstructorThrowLeaks,
+                                RefuteWithSolver)];
   if (!S.Analyzer) {
     cgt::LifetimeOptions Opts;
     Opts.UseHelperSummaries = UseHelperSummaries;
     Opts.SpeculativeMemberReports = SpeculativeMemberReports;
     Opts.AnalyzeUninstantiatedTemplates = AnalyzeUninstantiatedTemplates;
     Opts.ReportLeaksOnThrow = ReportLeaksOnThrow;
+    Opts.ReportConstructorThrowLeaks = ReportConstructorThrowLeaks;
     Opts.RefuteWithSolver = RefuteWithSolver;
     S.Model = Model;
     // Both engines ask of every function what it calls: one walk per body.

@@ -70,6 +70,7 @@ private:
   bool SpeculativeMemberReports;
   bool AnalyzeUninstantiatedTemplates;
   bool ReportLeaksOnThrow;
+  bool ReportConstructorThrowLeaks;
   bool RefuteWithSolver;
   /// cudagraph-stream-order or cudagraph-capture-structure is enabled: only
   /// then does the stream engine run.

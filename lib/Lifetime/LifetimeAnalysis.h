@@ -102,6 +102,11 @@ struct LifetimeOptions {
   /// A throw that leaves the function while a local resource is live leaks
   /// it (Exceptions.cpp); off: every throw is a sink.
   bool ReportLeaksOnThrow = true;
+  /// An exception that leaves a constructor loses what the constructor put
+  /// in the object's own members (its destructor does not run). Off by
+  /// default: code that treats a failed CUDA call in a constructor as fatal
+  /// is the common case, and blind probes did not count these as bugs.
+  bool ReportConstructorThrowLeaks = false;
   /// Upper bound on the distinct states one resource may be in at one
   /// program point; past it the resource is widened and reports nothing.
   unsigned MaxStatesPerPoint = 32;

@@ -178,60 +178,6 @@ void glogStyle(size_t n) {
   cudaFree(a);
 }
 
-// A constructor whose second checked create throws: the object is never
-// built, its destructor never runs, and the first member's event is lost.
-// The twin releases it before the exception leaves.
-struct Timer {
-  Timer() {
-    check_cuda_error(cudaEventCreate(&start_));
-    // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: event 'start_' created by 'cudaEventCreate' is not released on every path; call cudaEventDestroy or hand it to an owner [cudagraph-handle-leak]
-    // NOTES: checking-helpers.cu:[[@LINE+1]]:5: note: 'start_' is leaked when the exception thrown here leaves the constructor: the destructor of 'Timer' does not run
-    check_cuda_error(cudaEventCreate(&stop_));
-  }
-  ~Timer() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  Timer(const Timer &) = delete;
-  Timer &operator=(const Timer &) = delete;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
-};
-struct SafeTimer {
-  SafeTimer() {
-    check_cuda_error(cudaEventCreate(&start_));
-    cudaError_t e = cudaEventCreate(&stop_);
-    if (e != cudaSuccess) {
-      cudaEventDestroy(start_);
-      throw std::runtime_error("cudaEventCreate");
-    }
-  }
-  ~SafeTimer() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  SafeTimer(const SafeTimer &) = delete;
-  SafeTimer &operator=(const SafeTimer &) = delete;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
-};
-
-// A delegating constructor's object is built when its target returns: the
-// destructor runs for what the delegating body throws.
-struct DelegatingTimer {
-  DelegatingTimer() : DelegatingTimer(0) {
-    check_cuda_error(cudaEventCreate(&start_));
-    check_cuda_error(cudaEventCreate(&stop_));
-  }
-  explicit DelegatingTimer(int flags) : flags_(flags) {}
-  ~DelegatingTimer() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  DelegatingTimer(const DelegatingTimer &) = delete;
-  DelegatingTimer &operator=(const DelegatingTimer &) = delete;
-  int flags_ = 0;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
-};
-
 // Silent: what leaves main reaches no handler; std::terminate ends the program.
 int main() {
   float *a;

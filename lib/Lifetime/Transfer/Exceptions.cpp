@@ -35,7 +35,8 @@
 //                                                        handlers' types are not
 //                                                        matched
 //
-// In a constructor, the members of the object being built count as locals:
+// With LifetimeOptions::ReportConstructorThrowLeaks (off by default), in a
+// constructor the members of the object being built count as locals:
 // an exception that leaves the constructor ends the object without running
 // its destructor, so a handle the constructor put in a member of it is lost
 // (`timer() { CHECK(cudaEventCreate(&start_)); CHECK(cudaEventCreate(&stop_)); }`
@@ -379,7 +380,8 @@ void Analysis::forkOnStatusThrow(const Stmt *S, PathState &P, bool &Dead) {
 /// its destructor runs for an exception the delegating body throws.
 bool Analysis::buildsObject() const {
   const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD);
-  return Ctor && !SummaryMode && !Ctor->isDelegatingConstructor();
+  return Ctor && !SummaryMode && !Ctor->isDelegatingConstructor() &&
+         A.Opts.ReportConstructorThrowLeaks;
 }
 
 bool Analysis::ownMemberOfConstructor(Key K) const {
