@@ -113,7 +113,8 @@ bool isSizeMinusConstant(const Expr *E, const FieldDecl *F, const ASTContext &Ct
 /// "0", "last", or empty when it reaches every one (or it cannot tell).
 std::string skippedElement(const ForStmt *For, const FieldDecl *F, const VarDecl *V,
                            const ASTContext &Ctx) {
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
+  const Expr *Test = For->getCond(); // `for (i = 1;; ++i)` has none
+  const auto *Cond = Test ? dyn_cast<BinaryOperator>(Test->IgnoreParenImpCasts()) : nullptr;
   int Step = stepOf(For, V, Ctx);
   if (!Cond || !Step || !namesVar(Cond->getLHS(), V))
     return "";
