@@ -48,6 +48,34 @@ inline const Expr *strip(const Expr *E) {
   return E;
 }
 
+/// Whether what `E` computes depends on a template's arguments. In a class
+/// template every member read is `this->m`, and `this` has the dependent
+/// type of the current instantiation, so Clang marks `exec_ != nullptr`
+/// value-dependent though it reads the same member in every
+/// instantiation: that alone is not a dependence. A template parameter,
+/// `sizeof(T)`, a member of a dependent base or of dependent type is one.
+inline bool dependsOnTemplateArguments(const Expr *E) {
+  if (!E->isValueDependent() && !E->isTypeDependent())
+    return false;
+  if (isa<CXXThisExpr>(E))
+    return false;
+  if (E->isTypeDependent())
+    return true;
+  bool ThroughChild = false;
+  for (const Stmt *Child : E->children()) {
+    const auto *CE = dyn_cast_or_null<Expr>(Child);
+    if (!CE)
+      return true;
+    if (!CE->isValueDependent() && !CE->isTypeDependent())
+      continue;
+    if (dependsOnTemplateArguments(CE))
+      return true;
+    ThroughChild = true;
+  }
+  // A dependent leaf (a non-type parameter, `sizeof(T)`) is the template's.
+  return !ThroughChild;
+}
+
 /// A member of `this`, or of the struct a pointer parameter or a fixed
 /// local pointer (`Slot* sl = &slots[i];`, LocalPointers.cpp) points to
 /// (`ctx->stream`, `sl->ev`): owned by an object that outlives the call, so

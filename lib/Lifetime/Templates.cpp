@@ -218,7 +218,7 @@ void Analysis::noteDependentBranch(const CFGBlock *From, const StateSet &Out) {
     Cond = Switch->getCond();
   else if (From->succ_size() == 2)
     Cond = From->getLastCondition();
-  if (!Cond || !(Cond->isValueDependent() || Cond->isTypeDependent()))
+  if (!Cond || !dependsOnTemplateArguments(Cond))
     return;
   for (const PathState &P : Out)
     for (const auto &Entry : P.Res)

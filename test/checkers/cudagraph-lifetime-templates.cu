@@ -367,3 +367,56 @@ void clean_capture_into_other_variable(cudaStream_t s) {
   cudaGraphDestroy(captured);
   cudaGraphDestroy(g);
 }
+
+// A class template's own members are `this->m` in its pattern, and `this`
+// is dependent, so Clang marks every read of them value-dependent: a test
+// of one is still a test of that member (issue 36, a CRTP graph runner).
+template <class Derived> class GraphRunner {
+public:
+  ~GraphRunner() {
+    if (exec_)
+      cudaGraphExecDestroy(exec_);
+  }
+  cudaError_t rebuild(cudaGraph_t g) {
+    static_cast<Derived *>(this)->prepare();
+    if (exec_ != nullptr) {
+      cudaGraphExecUpdateResultInfo info;
+      if (cudaGraphExecUpdate(exec_, g, &info) == cudaSuccess)
+        return cudaSuccess;
+    }
+    return cudaGraphInstantiate(&exec_, g, 0);
+    // CHECK-MESSAGES-EXEC: :[[@LINE-1]]:12: warning: 'cudaGraphInstantiate' overwrites 'exec_', which still holds a live graph exec; destroy it with cudaGraphExecDestroy first [cudagraph-unpaired-instantiate]
+  }
+  cudaError_t rebuild_clean(cudaGraph_t g) {
+    static_cast<Derived *>(this)->prepare();
+    if (exec_ != nullptr) {
+      cudaGraphExecUpdateResultInfo info;
+      if (cudaGraphExecUpdate(exec_, g, &info) == cudaSuccess)
+        return cudaSuccess;
+      cudaGraphExecDestroy(exec_);
+      exec_ = nullptr;
+    }
+    return cudaGraphInstantiate(&exec_, g, 0);
+  }
+  // A branch on the member alone is no dependent branch: the stream
+  // leaks where it returns.
+  void warm(cudaStream_t *out) {
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:5: warning: stream 's' created by 'cudaStreamCreate' is not released on every path; call cudaStreamDestroy or hand it to an owner [cudagraph-handle-leak]
+    if (exec_)
+      return;
+    *out = s;
+  }
+  // A branch on the template's own parameter still is one: silent.
+  void warm_dependent(cudaStream_t *out) {
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    if (Derived::kEager)
+      return;
+    *out = s;
+  }
+
+private:
+  cudaGraphExec_t exec_ = nullptr;
+};

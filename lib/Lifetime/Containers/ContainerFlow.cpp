@@ -146,7 +146,12 @@ void Analysis::insertIntoContainer(Key Elem, const Expr *Value, const Expr *KeyA
   collectInsertionParts(Value, Parts);
   for (const Expr *Part : Parts) {
     IdSet Moved;
-    if (Key From = storageOf(Part)) {
+    // `for (auto e : used_) free_.push_back(e)`, `free_.push_back(b.done)`:
+    // the elements of one container go into another, which holds them too.
+    if (Key Source = containerElementPlace(Part); Source && Source != Elem) {
+      if (auto It = P.Bind.find(Source); It != P.Bind.end())
+        Moved = It->second;
+    } else if (Key From = storageOf(Part)) {
       if (auto It = P.Bind.find(From); It != P.Bind.end())
         Moved = It->second;
       // `m.emplace(k, sl)` of a local struct: the handles in its members go

@@ -103,12 +103,30 @@ void LifetimeAnalyzer::Impl::scanContainerMethod(const FunctionDecl *M) {
       Facts.OtherKinds.push_back(Eff.Kind);
     }
   };
+  // `e = make()`, `b.done = acquire()`: a local that a call returning an
+  // owned handle (a helper of the class or of the file) fills.
+  auto AcquiredByReturn = [&](const ValueDecl *Local, const Expr *Init) {
+    const auto *Call = Local ? dyn_cast<CallExpr>(strip(Init)) : nullptr;
+    const FunctionModel *FM = Call ? modelFor(Call) : nullptr;
+    if (FM)
+      for (const AcquireEffect &Eff : FM->Acquires)
+        if (Eff.Arg == ReturnValue && Eff.Field.empty() && Eff.Owned)
+          Acquired.try_emplace(Local, Call, &Eff);
+  };
   forEachStmt(Body, [&](const Stmt *S) {
     if (const auto *DS = dyn_cast<DeclStmt>(S))
       for (const Decl *D : DS->decls())
-        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit())
+        if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit()) {
           if (const ValueDecl *C = View.elementOf(VD->getInit()))
             CopiedFrom[VD] = C;
+          AcquiredByReturn(VD, VD->getInit());
+        }
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign) {
+      const Expr *LHS = strip(BO->getLHS());
+      const auto *DRE = dyn_cast<DeclRefExpr>(LHS);
+      const auto *Var = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      AcquiredByReturn(Var && Var->hasLocalStorage() ? Var : localStructOf(LHS), BO->getRHS());
+    }
     const auto *Call = dyn_cast<CallExpr>(S);
     const FunctionModel *FM = Call ? modelFor(Call) : nullptr;
     if (!FM)

@@ -121,7 +121,7 @@ std::optional<CondTest> Analysis::comparisonWithNonZero(const BinaryOperator *BO
 /// Conditions over variables and fields, without side effects, are facts
 /// that later branches on the same condition can be checked against.
 std::optional<uintptr_t> Analysis::factKey(const Expr *Subject) {
-  if (!Subject || Subject->isValueDependent() ||
+  if (!Subject || dependsOnTemplateArguments(Subject) ||
       (Subject->HasSideEffects(Ctx) && !onlyPureCalls(Subject)))
     return std::nullopt;
   if (Key K = storageOf(Subject); K && !K->Element) {

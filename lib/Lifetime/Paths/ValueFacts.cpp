@@ -125,7 +125,7 @@ std::optional<Analysis::ValueTerm> Analysis::valueTerm(const Expr *E) {
       break;
     Bare = Cast->getSubExpr()->IgnoreParenImpCasts();
   }
-  if (Bare->isValueDependent() || Bare->isTypeDependent())
+  if (dependsOnTemplateArguments(Bare))
     return std::nullopt;
   // `is_capturing(s)`: a helper that reports whether its stream captures.
   if (const auto *Call = dyn_cast<CallExpr>(Bare))

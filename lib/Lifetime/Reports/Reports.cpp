@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Analysis.h"
+#include "Lifetime/Containers/Containers.h"
 
 #include <functional>
 
@@ -236,8 +237,26 @@ bool Analysis::isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where) co
 }
 
 /// Where each local array's elements are first released, in source order.
+/// Moving them into another container (`for (auto e : used_)
+/// free_.push_back(e)`) is such code too: the loop ran or had nothing to move.
 void Analysis::scanElementReleases() {
+  auto NoteFirst = [&](const ValueDecl *Of, const CallExpr *Call) {
+    // Where the macro that spells it starts: `CK_RET_OR(call, for (...)
+    // destroy(a[i]))` releases before its own return.
+    SourceLocation L = SM.getExpansionLoc(Call->getBeginLoc());
+    auto [It, New] = FirstElementRelease.try_emplace(Of, L);
+    if (!New && SM.isBeforeInTranslationUnit(L, It->second))
+      It->second = L;
+  };
   for (const CallExpr *Call : BodyCalls) {
+    if (auto [Op, Into] = containers().opOf(Call); Op == ContainerOp::Insert)
+      for (const Expr *Arg : Call->arguments()) {
+        llvm::SmallVector<const Expr *, 4> Parts;
+        collectInsertionParts(Arg, Parts);
+        for (const Expr *Part : Parts)
+          if (const ValueDecl *From = containers().elementOf(Part); From && From != Into)
+            NoteFirst(From, Call);
+      }
     const FunctionModel *M = A.modelFor(Call);
     if (!M)
       continue;
@@ -253,12 +272,7 @@ void Analysis::scanElementReleases() {
         K = Elem; // a container's elements (ContainerFlow.cpp)
       if (!K || !K->Element || releasesOneConstantElement(Arg))
         continue;
-      // Where the macro that spells it starts: `CK_RET_OR(call, for (...)
-      // destroy(a[i]))` releases before its own return.
-      SourceLocation L = SM.getExpansionLoc(Call->getBeginLoc());
-      auto [It, New] = FirstElementRelease.try_emplace(K->Decl, L);
-      if (!New && SM.isBeforeInTranslationUnit(L, It->second))
-        It->second = L;
+      NoteFirst(K->Decl, Call);
     }
   }
 }
