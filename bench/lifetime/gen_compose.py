@@ -140,11 +140,48 @@ self-contained wrapper, so they cross each other too):
             both execs launched after the body. Defect: the second exec
             never launched (cudagraph-handle-leak at the allocation).
 
+Host-side rules of the session after those (NEWEST: groups of their own,
+self-contained wrappers like the NEWER ones, after everything above):
+
+  sarray    captures begun on an array of streams in a loop: a local
+            `cudaStream_t ss[2]` created in a loop (destroyed at the end),
+            `for (k) cudaStreamBeginCapture(ss[k], ...)`, a launch on each,
+            a checked enqueue on `ss[0]` whose error exit ends every capture
+            first, `for (k) cudaStreamEndCapture(ss[k], &gs[k])`, the graphs
+            instantiated into `sx[k]` and destroyed; the execs launched on
+            their streams after the body. Never a return inside the begin
+            loop (that leaks the earlier streams' captures). Defects: the
+            error exit between the loops leaves the captures open
+            (cudagraph-capture-without-destroy at the begin call);
+            `cudaDeviceSynchronize()` between the launch loop and that check
+            (cudagraph-capture-unsafe-call at it).
+  recycle   per-step events created in a loop (`if (create == cudaSuccess)
+            { record; used.push_back(ue); }`, no error exit) into a local
+            std::vector `used`, recycled into a second local vector before
+            the first is cleared (`for (cudaEvent_t ue_ : used)
+            spare.push_back(ue_); used.clear();`: a hand-over, silent also
+            on the path where the loop moved nothing), the body, and the
+            spare vector's events destroyed by a range loop, then cleared.
+            Defects (cudagraph-handle-leak, reported at the drop for a
+            local container): `used.clear()` without the moving loop;
+            `spare.clear()` without the release loop (planted only where no
+            exit inside the body releases `spare` first: the source-order
+            rule of containers).
+  helperret a stream returned by the file's helper `make_stream()`
+            (`cudaStream_t s = nullptr; cudaStreamCreate(&s); return s;`),
+            null-tested, used by a checked enqueue, an early return that
+            releases it, the body, a checked sync and the release. Defects:
+            the early return without the release (cudagraph-handle-leak at
+            the helper's call); a sync after the release
+            (cudagraph-use-after-dealloc). No kernel is launched on it
+            before the early return: a stream in a launch configuration
+            escapes today (/tmp/compose2/repro/launch-config-stream-escapes.cu).
+
 The capacity test of item 7 (`if (n > cap) { cudaFree; cudaMalloc; }`) is
 the `grow` resource's helper. Their compositions come after all the others:
 each alone, paired with every feature (the lit set at scale 1 only; the
 crossings in LIT_EXCLUDED, where the engine is wrong, only in the full set)
-and in a few deep nestings.
+and in a few deep nestings; the NEWEST ones the same way, after those.
 
 The body at the centre is the step itself: launch the exec (checked), log.
 
@@ -276,6 +313,13 @@ static cudaError_t grow_buf(float **p, size_t *cap, size_t need) {
 // holds (alive=n: `const bool alive = open_stream(&fs) == cudaSuccess;`).
 static cudaError_t open_stream(cudaStream_t *p) { return cudaStreamCreateWithFlags(p, cudaStreamNonBlocking); }
 
+// Returns the stream it creates (helperret=n): the caller owns the result.
+static cudaStream_t make_stream() {
+  cudaStream_t s = nullptr;
+  cudaStreamCreate(&s);
+  return s;
+}
+
 struct TaskList {
   std::vector<std::function<void()>> tasks;
   void add(std::function<void()> t) { tasks.push_back(t); }
@@ -288,7 +332,8 @@ struct TaskList {
 
 # (group, variant); the order of GROUPS is the canonical nesting order.
 GROUPS = ["opts", "res", "tasks", "source", "loops", "early", "cont", "cond", "guard", "order", "err",
-          "tmpl", "devices", "poll", "hcopy", "alive", "cscopy", "regraph", "gmem"]
+          "tmpl", "devices", "poll", "hcopy", "alive", "cscopy", "regraph", "gmem",
+          "sarray", "recycle", "helperret"]
 VARIANTS = {
     "opts": ["val", "cref", "hdecl", "hdef"],
     "res": ["n", "ipc", "grow"],
@@ -309,6 +354,9 @@ VARIANTS = {
     "cscopy": ["n"],
     "regraph": ["n"],
     "gmem": ["n"],
+    "sarray": ["n"],
+    "recycle": ["n"],
+    "helperret": ["n"],
 }
 # Modifiers change how the other features write their code; they do not nest.
 MODIFIERS = {("cond", "bound"), ("cond", "disj"), ("cond", "loop1"), ("cond", "noret"), ("guard", "iscap"), ("err", "abort"), ("err", "ret"), ("err", "throw"),
@@ -1154,7 +1202,7 @@ def f_order(c, body, v):
 # ones destroyed unconditionally by an exit taken while capturing.
 CAPTURE_UNSAFE_CLEANUPS = ("cudaFree", "free_scratch", "teardown.run", "cudaGraphExecDestroy(fork_exec)",
                            "cudaGraphExecDestroy(hx)", "cudaGraphExecDestroy(cx)", "cudaGraphExecDestroy(rx",
-                           "cudaGraphExecDestroy(xa)", "cudaGraphExecDestroy(xb)")
+                           "cudaGraphExecDestroy(xa)", "cudaGraphExecDestroy(xb)", "cudaGraphExecDestroy(sx[")
 
 
 def end_capture_on(stream):
@@ -1410,10 +1458,136 @@ def f_gmem(c, body, v):
     c.emit("cudaGraphExecDestroy(xa);")
 
 
+# ---------------------------------------------------------------------------
+# Host-side rules of the session after those (NEWEST): self-contained
+# wrappers too.
+
+SARRAY_END_ALL = ("for (int k = 0; k < 2; ++k) { cudaGraph_t broken = nullptr; "
+                  "cudaStreamEndCapture(ss[k], &broken); if (broken) cudaGraphDestroy(broken); }", None)
+
+
+def f_sarray(c, body, v):
+    """sarray=n: captures begun on a local array of two streams in a loop
+    (`streams[i]` is one place for the begin and end calls), a launch on
+    each, a checked enqueue on `ss[0]` whose error exit ends every capture
+    before it releases, the end loop, the graphs instantiated into an array
+    of execs (each failure releases the earlier ones) and destroyed; after
+    the body the execs are launched on their streams and destroyed, then
+    the streams. No return inside the begin loop: a checked begin that
+    returns leaves the earlier streams capturing. Defects: the error exit
+    between the loops without the end loop (cudagraph-capture-without-destroy
+    at the begin call); a cudaDeviceSynchronize between the launch loop and
+    that check (cudagraph-capture-unsafe-call). The synchronisation comes
+    before the checked enqueue: after an error exit that ends the captures
+    it is missed today (/tmp/compose2/repro/sarray-sync-after-error-exit.cu)."""
+    c.emit("cudaStream_t ss[2] = {nullptr, nullptr};")
+    c.open("for (int k = 0; k < 2; ++k) {")
+    c.check("cudaStreamCreateWithFlags(&ss[k], cudaStreamNonBlocking)",
+            extra=[("for (int j = 0; j < k; ++j) cudaStreamDestroy(ss[j]);", None)])
+    c.close()
+    c.stack.append(("for (int k = 0; k < 2; ++k) cudaStreamDestroy(ss[k]);", None))
+    c.emit("cudaGraph_t gs[2] = {nullptr, nullptr};")
+    c.emit("for (int k = 0; k < 2; ++k) cudaStreamBeginCapture(ss[k], cudaStreamCaptureModeGlobal);")
+    begin_line = len(c.lines) - 1
+    c.emit("for (int k = 0; k < 2; ++k) fwd_kernel<<<(n + 255) / 256, 256, 0, ss[k]>>>(d_act, n);")
+    if c.offer("sarray-sync"):
+        c.emit("cudaDeviceSynchronize();", bug="cudagraph-capture-unsafe-call")
+    sink = c.err in CK_MACRO
+    # Leaving with the captures open must be the only defect: no cleanup on
+    # that path may make a call that is illegal while capturing.
+    unsafe = capture_cleanup_unsafe(c) or "cudaGraphExecDestroy(" in c.cleanup()
+    if c.offer("sarray-open", not sink and not unsafe):
+        c.lines[begin_line][3] = "cudagraph-capture-without-destroy"
+        c.check("cudaMemsetAsync(d_act, 0, sizeof(float), ss[0])")
+    else:
+        c.check("cudaMemsetAsync(d_act, 0, sizeof(float), ss[0])", extra=[SARRAY_END_ALL])
+    c.emit("for (int k = 0; k < 2; ++k) cudaStreamEndCapture(ss[k], &gs[k]);")
+    c.emit("cudaGraphExec_t sx[2] = {nullptr, nullptr};")
+    c.open("for (int k = 0; k < 2; ++k) {")
+    c.check("cudaGraphInstantiate(&sx[k], gs[k], 0)",
+            extra=[("for (int j = 0; j < 2; ++j) cudaGraphDestroy(gs[j]);", None),
+                   ("for (int j = 0; j < k; ++j) cudaGraphExecDestroy(sx[j]);", None)])
+    c.close()
+    c.emit("for (int k = 0; k < 2; ++k) cudaGraphDestroy(gs[k]);")
+    c.stack.append(("for (int k = 0; k < 2; ++k) cudaGraphExecDestroy(sx[k]);", None))
+    body()
+    c.open("for (int k = 0; k < 2; ++k) {")
+    c.check("cudaGraphLaunch(sx[k], ss[k])")
+    c.close()
+    c.stack.pop()
+    c.emit("for (int k = 0; k < 2; ++k) cudaGraphExecDestroy(sx[k]);")
+    c.stack.pop()
+    c.emit("for (int k = 0; k < 2; ++k) cudaStreamDestroy(ss[k]);")
+
+
+def f_recycle(c, body, v):
+    """recycle=n: per-step events made in a loop (a failed create is
+    skipped: no error exit) and pushed into a local vector `used`, recorded;
+    recycled into a second local vector before the first is cleared (`for
+    (cudaEvent_t ue_ : used) spare.push_back(ue_); used.clear();`), then
+    the body (whose exits release `spare`), then `spare`'s events destroyed
+    by a range loop and the vector cleared. Defects (cudagraph-handle-leak
+    at the drop): the clear of `used` without the moving loop; the clear of
+    `spare` without the release loop (planted only where no exit inside
+    the body released `spare` first: the source-order rule of containers)."""
+    release = "for (cudaEvent_t se_ : spare) cudaEventDestroy(se_);"
+    c.emit("std::vector<cudaEvent_t> used, spare;")
+    c.open("for (int u = 0; u < nv; ++u) {")
+    c.emit("cudaEvent_t ue = nullptr;")
+    c.open("if (cudaEventCreateWithFlags(&ue, cudaEventDisableTiming) == cudaSuccess) {")
+    c.emit("cudaEventRecord(ue, s);")
+    c.emit("used.push_back(ue);")
+    c.close()
+    c.close()
+    if c.offer("recycle-clear"):
+        c.emit("used.clear();", bug="cudagraph-handle-leak")
+    else:
+        c.emit("for (cudaEvent_t ue_ : used) spare.push_back(ue_);")
+        c.emit("used.clear();")
+    first = len(c.lines)
+    c.stack.append((release, None))
+    body()
+    c.stack.pop()
+    detectable = not any("se_ : spare" in line[1] for line in c.lines[first:])
+    if c.offer("recycle-spare-clear", detectable):
+        c.emit("spare.clear();", bug="cudagraph-handle-leak")
+    else:
+        c.emit(release)
+        c.emit("spare.clear();")
+
+
+def f_helperret(c, body, v):
+    """helperret=n: a stream the file's helper returns (`cudaStream_t hs =
+    make_stream();`), null-tested, used by a checked enqueue, an early
+    return (`nv > 4096`) that releases it, the body, a checked sync and the
+    release. Defects: the early return without the release
+    (cudagraph-handle-leak at the helper's call); a sync after the release
+    (cudagraph-use-after-dealloc). Nothing is launched on it before the
+    early return: a stream named in a launch configuration escapes today
+    (/tmp/compose2/repro/launch-config-stream-escapes.cu)."""
+    rid = c.acquire_rid("cudagraph-handle-leak")
+    c.emit("cudaStream_t hs = make_stream();", rid)
+    c.emit("if (hs == nullptr) %s" % c.ret("cudaErrorUnknown"))
+    c.stack.append(("cudaStreamDestroy(hs);", rid))
+    c.check("cudaMemsetAsync(d_act, 0, sizeof(float), hs)")
+    omit = None
+    if c.offer("helperret-path-leak"):
+        omit = rid
+        c.mark_res(rid, "cudagraph-handle-leak")
+    c.emit("if (nv > 4096) %s" % c.ret("cudaErrorInvalidValue", omit))
+    body()
+    c.check("cudaStreamSynchronize(hs)")
+    c.stack.pop()
+    c.emit("cudaStreamDestroy(hs);")
+    if c.offer("helperret-use-after"):
+        c.emit("cudaStreamSynchronize(hs);", bug="cudagraph-use-after-dealloc")
+
+
 WRAPPERS = {"devices": f_devices, "opts": f_opts, "res": f_res, "tasks": f_tasks, "source": f_source,
             "loops": f_loops, "early": f_early, "cont": f_cont, "guard": f_copied,
             "order": f_order, "poll": f_poll, "hcopy": f_hcopy, "alive": f_alive, "cscopy": f_cscopy,
-            "regraph": f_regraph, "gmem": f_gmem}
+            "regraph": f_regraph, "gmem": f_gmem, "sarray": f_sarray, "recycle": f_recycle,
+            "helperret": f_helperret}
 
 FRAMES = {"cache": "serve", "member": "bench", "mowner": "own", "step0": "train", "recorded": "train", "once": "run"}
 
@@ -1565,6 +1739,19 @@ DEEP_NEWER = [
 ]
 
 
+# Host-side rules of the session after those (captures on an array of
+# streams, containers recycled into another, a handle a helper returns):
+# after everything above, so that every earlier composition keeps its number
+# and planted defect.
+NEWEST = [("sarray", "n"), ("recycle", "n"), ("helperret", "n")]
+DEEP_NEWEST = [
+    [("opts", "hdef"), ("sarray", "n"), ("res", "n"), ("source", "cache"), ("loops", "n"), ("early", "n"), ("err", "ret")],
+    [("helperret", "n"), ("recycle", "n"), ("cont", "pool"), ("tasks", "lambda"), ("source", "step0"), ("cond", "bound"), ("err", "throw")],
+    [("recycle", "n"), ("sarray", "n"), ("alive", "n"), ("source", "member"), ("loops", "n"), ("guard", "iscap")],
+    [("helperret", "n"), ("sarray", "n"), ("order", "async"), ("source", "recorded"), ("early", "n"), ("err", "helper"), ("tmpl", "never")],
+]
+
+
 # Crossings of the host-side rules left out of the lit set (the full set
 # keeps them) because the ENGINE is wrong on them, each with its reduction:
 # None today: `source=mowner x guard=iscap` was one until a member the
@@ -1580,7 +1767,8 @@ def compositions(which="lit"):
     # reproducers of what fails in every composition of it. `cond` came
     # last: its compositions follow all the others, so theirs keep their
     # numbers (and planted defects) from before it.
-    older = [f for f in FEATURES if f[0] != "cond" and f not in LATER and f not in NEWER]
+    older = [f for f in FEATURES if f[0] != "cond" and f not in LATER and f not in NEWER
+             and f not in NEWEST]
     for f in older:
         for scale in (1, 3):
             out.append(([f], scale))
@@ -1611,7 +1799,8 @@ def compositions(which="lit"):
     for f in LATER:
         for scale in (1, 3):
             out.append(([f], scale))
-        others = [g for g in FEATURES if g != f and g not in LATER and g not in NEWER]
+        others = [g for g in FEATURES if g != f and g not in LATER and g not in NEWER
+                  and g not in NEWEST]
         add_pairs(out, [canonical([f, g]) for g in others if valid([f, g])], which)
         for d in DEEP_LATER:
             if f in d:
@@ -1624,11 +1813,24 @@ def compositions(which="lit"):
     for k, f in enumerate(NEWER):
         for scale in (1, 3):
             out.append(([f], scale))
-        others = [g for g in FEATURES if g[0] != f[0] and (g not in NEWER or NEWER.index(g) < k)]
+        others = [g for g in FEATURES if g[0] != f[0] and (g not in NEWER or NEWER.index(g) < k)
+                  and g not in NEWEST]
         add_pairs(out, [canonical([f, g]) for g in others if valid([f, g])
                         and (which != "lit" or frozenset([f, g]) not in LIT_EXCLUDED)], which,
                   scales=(1,) if which == "lit" else None)
     for d in DEEP_NEWER:
+        for scale in ((2,) if which == "lit" else (2, 4, 6)):
+            out.append((d, scale))
+    # The NEWEST rules the same way, after all of that: each crossed with
+    # every feature (the NEWER ones included) and the NEWEST before it.
+    for k, f in enumerate(NEWEST):
+        for scale in (1, 3):
+            out.append(([f], scale))
+        others = [g for g in FEATURES if g[0] != f[0] and (g not in NEWEST or NEWEST.index(g) < k)]
+        add_pairs(out, [canonical([f, g]) for g in others if valid([f, g])
+                        and (which != "lit" or frozenset([f, g]) not in LIT_EXCLUDED)], which,
+                  scales=(1,) if which == "lit" else None)
+    for d in DEEP_NEWEST:
         for scale in ((2,) if which == "lit" else (2, 4, 6)):
             out.append((d, scale))
     return out

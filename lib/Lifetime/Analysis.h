@@ -458,6 +458,8 @@ private:
   // --- stream capture (Capture.cpp) ---
   void scanCaptureEnds();
   Key capturePlace(const Expr *Stream);
+  Key elementCapturePlace(const Expr *Stream);
+  bool elementCaptureMayBeEnded(unsigned R, SourceLocation At, const PathState &P) const;
   /// `cudaStream_t cs = ctx->stream;` with neither written again in the
   /// function: `cs` names the same stream, so its capture is the source's.
   const Expr *copiedStream(const Expr *Stream);
@@ -862,6 +864,9 @@ private:
   std::map<const CallExpr *, std::vector<OpenCaptureSeen>> OpenCapturesAt;
   /// The streams (places) this function ends a capture on.
   std::set<Key> CaptureEnds;
+  /// For streams among several (`streams[i]`), where the first end call on
+  /// them is, in source order (isLeakedAtEnd).
+  std::map<Key, SourceLocation> FirstCaptureEnd;
   /// End calls that close a capture into an existing graph, and that graph.
   std::map<const CallExpr *, const Expr *> EndsIntoGraph;
   /// Calls made while the thread is switched to relaxed capture mode.

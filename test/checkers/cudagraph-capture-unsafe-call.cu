@@ -826,3 +826,31 @@ int copyThenReplaced(AliasCtx *ctx, cudaStream_t other, float *a) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' is called while stream 'ctx->stream' is capturing: synchronizing a capturing stream invalidates the capture [cudagraph-capture-unsafe-call]
   return 0;
 }
+
+// Captures begun in a loop over an array of streams: a device-wide call
+// between the begin loop and the end loop runs during them; what follows
+// the first end call does not (the loops' counts are not paired).
+int captureAllThenSync(cudaStream_t *streams, int n, cudaGraph_t *graphs, float *a) {
+  for (int i = 0; i < n; ++i)
+    cudaStreamBeginCapture(streams[i], cudaStreamCaptureModeGlobal);
+  for (int i = 0; i < n; ++i)
+    kern<<<1, 32, 0, streams[i]>>>(a);
+  cudaDeviceSynchronize();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaDeviceSynchronize' is called while stream 'streams[]' is capturing: synchronizing the device while a stream is capturing invalidates the capture [cudagraph-capture-unsafe-call]
+  for (int i = 0; i < n; ++i)
+    cudaStreamEndCapture(streams[i], &graphs[i]);
+  return 0;
+}
+int captureAllThenInstantiate(cudaStream_t *streams, int n, cudaGraph_t *graphs,
+                              cudaGraphExec_t *execs, float *a) {
+  for (int i = 0; i < n; ++i)
+    cudaStreamBeginCapture(streams[i], cudaStreamCaptureModeGlobal);
+  for (int i = 0; i < n; ++i)
+    kern<<<1, 32, 0, streams[i]>>>(a);
+  for (int i = 0; i < n; ++i)
+    cudaStreamEndCapture(streams[i], &graphs[i]);
+  for (int i = 0; i < n; ++i)
+    cudaGraphInstantiate(&execs[i], graphs[i], 0);
+  cudaDeviceSynchronize();
+  return 0;
+}

@@ -421,3 +421,63 @@ cudaGraph_t record_or_throw_ended(cudaStream_t s) {
     throw capture_error{"end"};
   return g;
 }
+
+// Captures begun in a loop over several streams (an array element, a
+// pointer parameter's element, `*s`), ended in a later loop: one place
+// stands for them all. Leaving between the loops leaves them capturing;
+// the loops themselves are not paired by count (silent twins). A failed
+// begin that returns inside the begin loop leaves the earlier streams
+// capturing too.
+struct BenchArgs {
+  int nGpus;
+  cudaStream_t *streams;
+};
+int capture_all_early_return(BenchArgs *args, cudaGraph_t *graphs) {
+  for (int i = 0; i < args->nGpus; i++)
+    CUDA_CHECK_RETURN(cudaStreamBeginCapture(args->streams[i], cudaStreamCaptureModeGlobal));
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: stream capture begun on 'args->streams[]' by 'cudaStreamBeginCapture' is not ended on every path; {{.*}} [cudagraph-capture-without-destroy]
+  for (int i = 0; i < args->nGpus; i++)
+    append_kernel<<<1, 1, 0, args->streams[i]>>>();
+  CUDA_CHECK_RETURN(cudaGetLastError());
+  for (int i = 0; i < args->nGpus; i++)
+    CUDA_CHECK_RETURN(cudaStreamEndCapture(args->streams[i], graphs + i));
+  return 0;
+}
+int capture_all_ended(BenchArgs *args, cudaGraph_t *graphs) {
+  for (int i = 0; i < args->nGpus; i++)
+    cudaStreamBeginCapture(args->streams[i], cudaStreamCaptureModeGlobal);
+  for (int i = 0; i < args->nGpus; i++)
+    append_kernel<<<1, 1, 0, args->streams[i]>>>();
+  cudaError_t launched = cudaGetLastError();
+  for (int i = 0; i < args->nGpus; i++)
+    CUDA_CHECK_RETURN(cudaStreamEndCapture(args->streams[i], graphs + i));
+  return launched == cudaSuccess ? 0 : 1;
+}
+int capture_first_early_return(cudaStream_t *streams, cudaGraph_t *graph) {
+  CUDA_CHECK_RETURN(cudaStreamBeginCapture(streams[0], cudaStreamCaptureModeGlobal));
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: stream capture begun on 'streams[]' by 'cudaStreamBeginCapture' is not ended on every path; {{.*}} [cudagraph-capture-without-destroy]
+  append_kernel<<<1, 1, 0, streams[0]>>>();
+  CUDA_CHECK_RETURN(cudaGetLastError());
+  return cudaStreamEndCapture(streams[0], graph);
+}
+int capture_through_pointer(cudaStream_t *s, cudaGraph_t *graph) {
+  CUDA_CHECK_RETURN(cudaStreamBeginCapture(*s, cudaStreamCaptureModeGlobal));
+  append_kernel<<<1, 1, 0, *s>>>();
+  cudaError_t launched = cudaGetLastError();
+  CUDA_CHECK_RETURN(cudaStreamEndCapture(*s, graph));
+  return launched;
+}
+// A local array, ended in the same loop that began each capture.
+int capture_each_in_turn(cudaGraph_t *graphs) {
+  cudaStream_t streams[4];
+  for (int i = 0; i < 4; i++)
+    cudaStreamCreate(&streams[i]);
+  for (int i = 0; i < 4; i++) {
+    cudaStreamBeginCapture(streams[i], cudaStreamCaptureModeThreadLocal);
+    append_kernel<<<1, 1, 0, streams[i]>>>();
+    cudaStreamEndCapture(streams[i], &graphs[i]);
+  }
+  for (int i = 0; i < 4; i++)
+    cudaStreamDestroy(streams[i]);
+  return 0;
+}

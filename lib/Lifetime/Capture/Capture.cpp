@@ -74,6 +74,29 @@ Key Analysis::capturePlace(const Expr *Stream) {
   return placeOf(K->Decl, K->Member, /*Element=*/false, /*Capture=*/true);
 }
 
+/// `streams[i]`, `args->streams[i]`, `*s`: one stream of several that a
+/// single place stands for, as an array's handles do; only begin and end
+/// calls use it. Loops that begin and end captures on them are not paired
+/// by count, so a capture left open there counts only where the function
+/// leaves before its first end call on them (isLeakedAtEnd): an early
+/// return between the begin loop and the end loop is reported, a path on
+/// which the two loops ran different numbers of times is not.
+Key Analysis::elementCapturePlace(const Expr *Stream) {
+  Stream = strip(Stream);
+  const Expr *Base = nullptr;
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Stream))
+    Base = ASE->getBase();
+  else if (const auto *UO = dyn_cast<UnaryOperator>(Stream); UO && UO->getOpcode() == UO_Deref)
+    Base = UO->getSubExpr();
+  Key K = Base ? storageOf(strip(Base)) : nullptr;
+  if (!K || K->Element || K->shadow())
+    return nullptr;
+  // A pointer the function moves may name other streams at each use.
+  if (strip(Base)->getType()->isPointerType() && placeWrittenInBody(K))
+    return nullptr;
+  return placeOf(K->Decl, K->Member, /*Element=*/true, /*Capture=*/true);
+}
+
 const Expr *Analysis::copiedStream(const Expr *Stream) {
   const auto *DRE = dyn_cast<DeclRefExpr>(strip(Stream));
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
@@ -117,10 +140,13 @@ bool Analysis::placeWrittenInBody(Key K) {
 /// `cudaStreamBeginCapture(s_, ...)`), that member of the object it is
 /// called on, so that `runner.end()` ends what `runner.begin(s)` began.
 Key Analysis::captureStreamOf(const CallExpr *Call, const FunctionModel &M) {
-  if (M.StreamMember.empty())
-    return M.StreamArg >= 0 && M.StreamArg < static_cast<int>(Call->getNumArgs())
-               ? capturePlace(Call->getArg(M.StreamArg))
-               : nullptr;
+  if (M.StreamMember.empty()) {
+    if (M.StreamArg < 0 || M.StreamArg >= static_cast<int>(Call->getNumArgs()))
+      return nullptr;
+    const Expr *Stream = Call->getArg(M.StreamArg);
+    Key K = capturePlace(Stream);
+    return K ? K : elementCapturePlace(Stream);
+  }
   const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
   const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
   if (!MD)
@@ -208,8 +234,15 @@ void Analysis::scanCaptureEnds() {
   for (const CallExpr *Call : BodyCalls) {
     const FunctionModel *M = A.modelFor(Call);
     if (M && M->Capture == CaptureRole::End)
-      if (Key K = captureStreamOf(Call, *M))
+      if (Key K = captureStreamOf(Call, *M)) {
         CaptureEnds.insert(K);
+        if (!K->Element)
+          continue;
+        SourceLocation L = SM.getExpansionLoc(Call->getBeginLoc());
+        auto [It, New] = FirstCaptureEnd.try_emplace(K, L);
+        if (!New && SM.isBeforeInTranslationUnit(L, It->second))
+          It->second = L;
+      }
   }
 }
 
@@ -414,6 +447,8 @@ void Analysis::checkCaptureLegal(const CallExpr *Call, const FunctionModel &M,
       continue;
     if (EndedHere != P.Bind.end() && EndedHere->second.count(R))
       continue;
+    if (elementCaptureMayBeEnded(R, loc(Call), P))
+      continue;
     bool Relaxed = Info->second.Relaxed || ThreadRelaxedCalls.count(Call);
     if (M.LegalInRelaxedCapture && Relaxed)
       continue;
@@ -433,6 +468,20 @@ void Analysis::checkCaptureLegal(const CallExpr *Call, const FunctionModel &M,
     if (F != Findings.end() && F->second.Detail.empty())
       F->second.Detail = M.CaptureNote;
   }
+}
+
+/// A capture on one of several streams (`streams[i]`) at a call placed
+/// after the first end call on them: the end loop may have ended it on
+/// every stream the begin loop began it on (their counts are not paired).
+bool Analysis::elementCaptureMayBeEnded(unsigned R, SourceLocation At, const PathState &P) const {
+  for (const auto &B : P.Bind) {
+    if (!B.first->Capture || !B.first->Element || !B.second.count(R))
+      continue;
+    auto First = FirstCaptureEnd.find(B.first);
+    if (First != FirstCaptureEnd.end() && !SM.isBeforeInTranslationUnit(At, First->second))
+      return true;
+  }
+  return false;
 }
 
 /// The capture surely open on the stream argument of `Call` (its model's

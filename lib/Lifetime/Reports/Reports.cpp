@@ -231,6 +231,11 @@ bool Analysis::isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where) co
     return true;
   if (RS.Bits & Released)
     return false;
+  if (K->Capture) {
+    auto First = FirstCaptureEnd.find(K);
+    return First == FirstCaptureEnd.end() || Where.isInvalid() ||
+           SM.isBeforeInTranslationUnit(Where, First->second);
+  }
   auto First = FirstElementRelease.find(K->Decl);
   return First == FirstElementRelease.end() || Where.isInvalid() ||
          SM.isBeforeInTranslationUnit(Where, First->second);
