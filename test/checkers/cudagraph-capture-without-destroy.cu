@@ -481,3 +481,31 @@ int capture_each_in_turn(cudaGraph_t *graphs) {
     cudaStreamDestroy(streams[i]);
   return 0;
 }
+// A throw between the loops leaves them capturing; one after the error
+// path's own end loop does not.
+int capture_all_throwing(cudaStream_t *streams, int n, cudaGraph_t *graphs) {
+  for (int i = 0; i < n; i++)
+    cudaStreamBeginCapture(streams[i], cudaStreamCaptureModeGlobal);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: stream capture begun on 'streams[]' by 'cudaStreamBeginCapture' is not ended on every path; {{.*}} [cudagraph-capture-without-destroy]
+  if (n > 8)
+    throw capture_error{"launch"};
+  for (int i = 0; i < n; i++)
+    cudaStreamEndCapture(streams[i], &graphs[i]);
+  return 0;
+}
+int capture_all_throwing_ended(cudaStream_t *streams, int n, cudaGraph_t *graphs) {
+  for (int i = 0; i < n; i++)
+    cudaStreamBeginCapture(streams[i], cudaStreamCaptureModeGlobal);
+  if (n > 8) {
+    for (int i = 0; i < n; i++) {
+      cudaGraph_t broken = nullptr;
+      cudaStreamEndCapture(streams[i], &broken);
+      if (broken)
+        cudaGraphDestroy(broken);
+    }
+    throw capture_error{"launch"};
+  }
+  for (int i = 0; i < n; i++)
+    cudaStreamEndCapture(streams[i], &graphs[i]);
+  return 0;
+}

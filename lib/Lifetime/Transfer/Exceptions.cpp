@@ -402,7 +402,12 @@ void Analysis::onThrowLeaving(const Stmt *Throw, const PathState &P) {
     // enqueues there is recorded, not run, and a synchronisation of the
     // stream fails and invalidates the capture.
     if (isCapture(Entry.first)) {
-      if (Res.Site && !SummaryMode && Leaked.insert(Entry.first).second)
+      // Captures on several streams (`ss[k]`): not after the first end call
+      // on them, as at an exit (isLeakedAtEnd).
+      bool MayBeEnded = llvm::any_of(P.Bind, [&](const auto &B) {
+        return B.second.count(Entry.first) && !isLeakedAtEnd(B.first, Entry.second, Where);
+      });
+      if (!MayBeEnded && Res.Site && !SummaryMode && Leaked.insert(Entry.first).second)
         reportCaptureOpen(Entry.first, Entry.second, Where);
       continue;
     }
