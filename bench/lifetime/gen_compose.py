@@ -156,7 +156,9 @@ self-contained wrappers like the NEWER ones, after everything above):
             `cudaDeviceSynchronize()` between the launch loop and that check
             (cudagraph-capture-unsafe-call at it).
   recycle   per-step events created in a loop (`if (create == cudaSuccess)
-            { record; used.push_back(ue); }`, no error exit) into a local
+            { record; used.push_back(ue); }`: no error exit, whose release of
+            `used` would come before the drop in the file and hide it, the
+            source-order rule of containers) into a local
             std::vector `used`, recycled into a second local vector before
             the first is cleared (`for (cudaEvent_t ue_ : used)
             spare.push_back(ue_); used.clear();`: a hand-over, silent also
@@ -174,8 +176,9 @@ self-contained wrappers like the NEWER ones, after everything above):
             the early return without the release (cudagraph-handle-leak at
             the helper's call); a sync after the release
             (cudagraph-use-after-dealloc). No kernel is launched on it
-            before the early return: a stream in a launch configuration
-            escapes today (/tmp/compose2/repro/launch-config-stream-escapes.cu).
+            before the early return: the engine takes a stream named in a
+            launch configuration (`<<<g, b, 0, hs>>>`) for handed on today,
+            which would hide the leak.
 
 The capacity test of item 7 (`if (n > cap) { cudaFree; cudaMalloc; }`) is
 the `grow` resource's helper. Their compositions come after all the others:
@@ -1479,7 +1482,7 @@ def f_sarray(c, body, v):
     at the begin call); a cudaDeviceSynchronize between the launch loop and
     that check (cudagraph-capture-unsafe-call). The synchronisation comes
     before the checked enqueue: after an error exit that ends the captures
-    it is missed today (/tmp/compose2/repro/sarray-sync-after-error-exit.cu)."""
+    (an end call earlier in the file) the engine misses it today."""
     c.emit("cudaStream_t ss[2] = {nullptr, nullptr};")
     c.open("for (int k = 0; k < 2; ++k) {")
     c.check("cudaStreamCreateWithFlags(&ss[k], cudaStreamNonBlocking)",
@@ -1563,8 +1566,8 @@ def f_helperret(c, body, v):
     release. Defects: the early return without the release
     (cudagraph-handle-leak at the helper's call); a sync after the release
     (cudagraph-use-after-dealloc). Nothing is launched on it before the
-    early return: a stream named in a launch configuration escapes today
-    (/tmp/compose2/repro/launch-config-stream-escapes.cu)."""
+    early return: the engine takes a stream named in a launch configuration
+    for handed on today, which would hide the leak."""
     rid = c.acquire_rid("cudagraph-handle-leak")
     c.emit("cudaStream_t hs = make_stream();", rid)
     c.emit("if (hs == nullptr) %s" % c.ret("cudaErrorUnknown"))

@@ -53,6 +53,9 @@ KNOWN_NOISE = {
     ("cudagraph-handle-leak", frozenset({"devices=n", "source=recorded"})): DEVICES_NOISE,
     ("cudagraph-handle-leak", frozenset({"devices=n", "loops=n"})): DEVICES_NOISE,
     ("cudagraph-handle-leak", frozenset({"devices=n", "cont=pool"})): DEVICES_NOISE,
+    # sarray=n outside devices=n: every exit also destroys two arrays in
+    # loops (reduced: /tmp/compose2/repro/devices-with-array-cleanup-loops.cu).
+    ("cudagraph-handle-leak", frozenset({"devices=n", "sarray=n"})): DEVICES_NOISE,
 }
 
 WARN = re.compile(r"^(.*?):(\d+):\d+: warning: .*\[(cudagraph-[a-z-]+)\]$")
