@@ -175,10 +175,9 @@ self-contained wrappers like the NEWER ones, after everything above):
             releases it, the body, a checked sync and the release. Defects:
             the early return without the release (cudagraph-handle-leak at
             the helper's call); a sync after the release
-            (cudagraph-use-after-dealloc). No kernel is launched on it
-            before the early return: the engine takes a stream named in a
-            launch configuration (`<<<g, b, 0, hs>>>`) for handed on today,
-            which would hide the leak.
+            (cudagraph-use-after-dealloc). A kernel is launched on it
+            before the early return: a launch configuration
+            (`<<<g, b, 0, hs>>>`) reads the stream, it does not take it.
 
 The capacity test of item 7 (`if (n > cap) { cudaFree; cudaMalloc; }`) is
 the `grow` resource's helper. Their compositions come after all the others:
@@ -1480,9 +1479,9 @@ def f_sarray(c, body, v):
     returns leaves the earlier streams capturing. Defects: the error exit
     between the loops without the end loop (cudagraph-capture-without-destroy
     at the begin call); a cudaDeviceSynchronize between the launch loop and
-    that check (cudagraph-capture-unsafe-call). The synchronisation comes
-    before the checked enqueue: after an error exit that ends the captures
-    (an end call earlier in the file) the engine misses it today."""
+    that check, or between that check and the end loop (both
+    cudagraph-capture-unsafe-call: the error exit's end loop, earlier in the
+    file, has not run where the code after it synchronises)."""
     c.emit("cudaStream_t ss[2] = {nullptr, nullptr};")
     c.open("for (int k = 0; k < 2; ++k) {")
     c.check("cudaStreamCreateWithFlags(&ss[k], cudaStreamNonBlocking)",
@@ -1504,6 +1503,8 @@ def f_sarray(c, body, v):
         c.check("cudaMemsetAsync(d_act, 0, sizeof(float), ss[0])")
     else:
         c.check("cudaMemsetAsync(d_act, 0, sizeof(float), ss[0])", extra=[SARRAY_END_ALL])
+    if c.offer("sarray-late-sync"):
+        c.emit("cudaDeviceSynchronize();", bug="cudagraph-capture-unsafe-call")
     c.emit("for (int k = 0; k < 2; ++k) cudaStreamEndCapture(ss[k], &gs[k]);")
     c.emit("cudaGraphExec_t sx[2] = {nullptr, nullptr};")
     c.open("for (int k = 0; k < 2; ++k) {")
@@ -1565,14 +1566,15 @@ def f_helperret(c, body, v):
     return (`nv > 4096`) that releases it, the body, a checked sync and the
     release. Defects: the early return without the release
     (cudagraph-handle-leak at the helper's call); a sync after the release
-    (cudagraph-use-after-dealloc). Nothing is launched on it before the
-    early return: the engine takes a stream named in a launch configuration
-    for handed on today, which would hide the leak."""
+    (cudagraph-use-after-dealloc). A kernel is launched on it before the
+    early return: the launch configuration reads the stream, it does not
+    take it."""
     rid = c.acquire_rid("cudagraph-handle-leak")
     c.emit("cudaStream_t hs = make_stream();", rid)
     c.emit("if (hs == nullptr) %s" % c.ret("cudaErrorUnknown"))
     c.stack.append(("cudaStreamDestroy(hs);", rid))
     c.check("cudaMemsetAsync(d_act, 0, sizeof(float), hs)")
+    c.emit("fwd_kernel<<<(n + 255) / 256, 256, 0, hs>>>(d_act, n);")
     omit = None
     if c.offer("helperret-path-leak"):
         omit = rid

@@ -60,6 +60,7 @@
 #include "Lifetime/Paths/PathState.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/Analyses/CFGReachabilityAnalysis.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "Values/PathFormula.h"
@@ -260,6 +261,8 @@ private:
   bool assumeValues(const Expr *Cond, bool Taken, PathState &P);
   std::optional<bool> knownValue(const Expr *Cond, const PathState &P);
   void bindValue(Key Target, const Expr *Src, PathState &P);
+  void bindMemberInits(Key Target, const Expr *Src, PathState &P);
+  Key writableThrough(Key K);
   void forgetValues(llvm::function_ref<bool(Key)> Pred, PathState &P);
   bool valuesWrittenBy(const BlockMentions &M, const PathState &P) const;
   std::optional<ValueTerm> resolveOnPath(const ValueTerm &T, const PathState &P);
@@ -389,7 +392,8 @@ private:
   void onScopeEnd(const VarDecl *ScopeVar, const Stmt *Trigger, PathState &P);
   void onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P);
   std::pair<SourceLocation, std::string> scopeExit(const Stmt *Trigger) const;
-  bool isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where) const;
+  bool isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where,
+                     const CFGBlock *At) const;
   void scanElementReleases();
   void reportOverwriteByFactory(Key Target, const Expr *Factory, PathState &P);
   void reportFieldKnownLive(const CallExpr *Call, const FunctionModel &M,
@@ -460,6 +464,7 @@ private:
   Key capturePlace(const Expr *Stream);
   Key elementCapturePlace(const Expr *Stream);
   bool elementCaptureMayBeEnded(unsigned R, SourceLocation At, const PathState &P) const;
+  bool elementCaptureEndPrecedes(Key K, SourceLocation Where, const CFGBlock *At) const;
   /// `cudaStream_t cs = ctx->stream;` with neither written again in the
   /// function: `cs` names the same stream, so its capture is the source's.
   const Expr *copiedStream(const Expr *Stream);
@@ -864,9 +869,14 @@ private:
   std::map<const CallExpr *, std::vector<OpenCaptureSeen>> OpenCapturesAt;
   /// The streams (places) this function ends a capture on.
   std::set<Key> CaptureEnds;
-  /// For streams among several (`streams[i]`), where the first end call on
-  /// them is, in source order (isLeakedAtEnd).
-  std::map<Key, SourceLocation> FirstCaptureEnd;
+  /// For streams among several (`streams[i]`), the end calls on them: where
+  /// each is and its block (elementCaptureEndPrecedes).
+  struct CaptureEndSite {
+    SourceLocation Loc;
+    const CFGBlock *Block;
+  };
+  std::map<Key, std::vector<CaptureEndSite>> ElementCaptureEnds;
+  mutable std::unique_ptr<CFGReverseBlockReachabilityAnalysis> Reachability;
   /// End calls that close a capture into an existing graph, and that graph.
   std::map<const CallExpr *, const Expr *> EndsIntoGraph;
   /// Calls made while the thread is switched to relaxed capture mode.

@@ -124,7 +124,7 @@ void Analysis::checkExit(const CFGBlock *From, const StateSet &S) {
           Res.ParamIndex >= 0)
         continue;
       if (llvm::any_of(P.Bind, [&](const auto &B) {
-            return B.second.count(Entry.first) && !isLeakedAtEnd(B.first, Entry.second, Where);
+            return B.second.count(Entry.first) && !isLeakedAtEnd(B.first, Entry.second, Where, From);
           }))
         continue;
       std::string Noun = A.Model.kind(Res.Kind) ? A.Model.kind(Res.Kind)->Noun : "resource";

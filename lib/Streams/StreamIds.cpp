@@ -3,7 +3,8 @@
 // Streams are compared as places (StreamEngine.h): `s`, `ctx.stream`,
 // `this->stream_`, `streams[1]`. A local that is given one place's value
 // once (`cudaStream_t s = streams[0];`) is that place; a local given values
-// twice, or a call's result, is unknown. The literal 0 (and nullptr, and
+// twice, or a call's result, is unknown, except the result of a helper of
+// the file that returns a stream it creates. The literal 0 (and nullptr, and
 // an omitted stream argument) is the default stream: the legacy one, or
 // the per-thread one in a translation unit built with
 // --default-stream per-thread (the API names then carry _ptsz/_ptds);
@@ -52,6 +53,61 @@ struct CopyScanner : RecursiveASTVisitor<CopyScanner> {
     return true;
   }
 };
+
+/// `static cudaStream_t make_stream() { cudaStream_t s = nullptr;
+/// cudaStreamCreate(&s); return s; }`: a helper of the file whose every
+/// return gives back one local that a create call fills (or null). What it
+/// returns is a stream no other place names.
+bool returnsCreatedStream(const FunctionDecl *Callee, const StreamOrderAnalyzer::Impl &A) {
+  const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody())
+    return false;
+  struct Scan : RecursiveASTVisitor<Scan> {
+    const VarDecl *Returned = nullptr;
+    bool Other = false;
+    std::vector<const CallExpr *> Calls;
+    std::vector<const Expr *> Assigned;
+    bool VisitReturnStmt(ReturnStmt *R) {
+      const Expr *V = R->getRetValue() ? R->getRetValue()->IgnoreParenImpCasts() : nullptr;
+      if (V && (isa<CXXNullPtrLiteralExpr>(V) || isa<GNUNullExpr>(V)))
+        return true;
+      const auto *DR = V ? dyn_cast<DeclRefExpr>(V) : nullptr;
+      const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+      if (!VD || !VD->isLocalVarDecl() || (Returned && Returned != VD))
+        Other = true;
+      else
+        Returned = VD;
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      Calls.push_back(C);
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->isAssignmentOp())
+        Assigned.push_back(BO->getLHS()->IgnoreParenImpCasts());
+      return true;
+    }
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  } S;
+  S.TraverseStmt(Def->getBody());
+  if (S.Other || !S.Returned)
+    return false;
+  auto Names = [&](const Expr *E) {
+    const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DR && DR->getDecl() == S.Returned;
+  };
+  if (llvm::any_of(S.Assigned, Names))
+    return false;
+  return llvm::any_of(S.Calls, [&](const CallExpr *Call) {
+    const FunctionModel *M = A.modelFor(Call);
+    if (!M || M->Order.Role != OrderRole::CreateStream || M->Order.StreamArg < 0 ||
+        M->Order.StreamArg >= static_cast<int>(Call->getNumArgs()))
+      return false;
+    const auto *UO = dyn_cast<UnaryOperator>(Call->getArg(M->Order.StreamArg)->IgnoreParenImpCasts());
+    return UO && UO->getOpcode() == UO_AddrOf && Names(UO->getSubExpr());
+  });
+}
 
 } // namespace
 
@@ -244,6 +300,10 @@ void FunctionRun::scanStreamCreations() {
   for (const auto &[VD, Values] : Copies.Given) {
     if (Copies.AddressTaken.count(VD))
       continue; // filled through its address (a create call): its own place
+    if (Values.size() == 1 && Values[0])
+      if (const auto *Call = dyn_cast<CallExpr>(Values[0]->IgnoreParenImpCasts());
+          Call && returnsCreatedStream(Call->getDirectCallee(), A))
+        continue; // a stream a helper of the file creates: its own place
     bool OneCopy = Values.size() == 1 && Values[0] &&
                    !isa<CallExpr>(Values[0]->IgnoreParenImpCasts());
     CopiedFrom[VD] = OneCopy ? Values[0] : nullptr;

@@ -841,6 +841,39 @@ int captureAllThenSync(cudaStream_t *streams, int n, cudaGraph_t *graphs, float 
     cudaStreamEndCapture(streams[i], &graphs[i]);
   return 0;
 }
+// The end loop of an error exit that returns has not run where the code
+// after it synchronises: the captures are still open there.
+int captureAllErrorExitThenSync(cudaStream_t *streams, int n, cudaGraph_t *graphs, float *a) {
+  for (int i = 0; i < n; ++i)
+    cudaStreamBeginCapture(streams[i], cudaStreamCaptureModeGlobal);
+  if (cudaMemsetAsync(a, 0, sizeof(float), streams[0]) != cudaSuccess) {
+    for (int i = 0; i < n; ++i)
+      cudaStreamEndCapture(streams[i], &graphs[i]);
+    return 1;
+  }
+  cudaDeviceSynchronize();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaDeviceSynchronize' is called while stream 'streams[]' is capturing: synchronizing the device while a stream is capturing invalidates the capture [cudagraph-capture-unsafe-call]
+  for (int i = 0; i < n; ++i)
+    cudaStreamEndCapture(streams[i], &graphs[i]);
+  return 0;
+}
+// An end loop in a branch that falls through may have ended them.
+int captureAllEndInBranchThenSync(cudaStream_t *streams, int n, cudaGraph_t *graphs,
+                                  float *a, bool early) {
+  for (int i = 0; i < n; ++i)
+    cudaStreamBeginCapture(streams[i], cudaStreamCaptureModeGlobal);
+  if (early) {
+    for (int i = 0; i < n; ++i)
+      cudaStreamEndCapture(streams[i], &graphs[i]);
+  } else {
+    for (int i = 0; i < n; ++i)
+      kern<<<1, 32, 0, streams[i]>>>(a);
+    for (int i = 0; i < n; ++i)
+      cudaStreamEndCapture(streams[i], &graphs[i]);
+  }
+  cudaDeviceSynchronize();
+  return 0;
+}
 int captureAllThenInstantiate(cudaStream_t *streams, int n, cudaGraph_t *graphs,
                               cudaGraphExec_t *execs, float *a) {
   for (int i = 0; i < n; ++i)

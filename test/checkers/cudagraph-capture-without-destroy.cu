@@ -453,6 +453,40 @@ int capture_all_ended(BenchArgs *args, cudaGraph_t *graphs) {
     CUDA_CHECK_RETURN(cudaStreamEndCapture(args->streams[i], graphs + i));
   return launched == cudaSuccess ? 0 : 1;
 }
+// The first error exit ends every capture; the second, after it in the
+// file, does not, and the first exit's end loop never runs before it.
+int capture_all_second_exit_open(BenchArgs *args, cudaGraph_t *graphs, float *d) {
+  for (int i = 0; i < args->nGpus; i++)
+    cudaStreamBeginCapture(args->streams[i], cudaStreamCaptureModeGlobal);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: stream capture begun on 'args->streams[]' by 'cudaStreamBeginCapture' is not ended on every path; {{.*}} [cudagraph-capture-without-destroy]
+  if (cudaMemsetAsync(d, 0, 4, args->streams[0]) != cudaSuccess) {
+    for (int i = 0; i < args->nGpus; i++)
+      cudaStreamEndCapture(args->streams[i], graphs + i);
+    return 1;
+  }
+  if (cudaMemsetAsync(d, 1, 4, args->streams[0]) != cudaSuccess)
+    return 1;
+  for (int i = 0; i < args->nGpus; i++)
+    cudaStreamEndCapture(args->streams[i], graphs + i);
+  return 0;
+}
+int capture_all_both_exits_end(BenchArgs *args, cudaGraph_t *graphs, float *d) {
+  for (int i = 0; i < args->nGpus; i++)
+    cudaStreamBeginCapture(args->streams[i], cudaStreamCaptureModeGlobal);
+  if (cudaMemsetAsync(d, 0, 4, args->streams[0]) != cudaSuccess) {
+    for (int i = 0; i < args->nGpus; i++)
+      cudaStreamEndCapture(args->streams[i], graphs + i);
+    return 1;
+  }
+  if (cudaMemsetAsync(d, 1, 4, args->streams[0]) != cudaSuccess) {
+    for (int i = 0; i < args->nGpus; i++)
+      cudaStreamEndCapture(args->streams[i], graphs + i);
+    return 1;
+  }
+  for (int i = 0; i < args->nGpus; i++)
+    cudaStreamEndCapture(args->streams[i], graphs + i);
+  return 0;
+}
 int capture_first_early_return(cudaStream_t *streams, cudaGraph_t *graph) {
   CUDA_CHECK_RETURN(cudaStreamBeginCapture(streams[0], cudaStreamCaptureModeGlobal));
   // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: stream capture begun on 'streams[]' by 'cudaStreamBeginCapture' is not ended on every path; {{.*}} [cudagraph-capture-without-destroy]

@@ -3,6 +3,7 @@
 #include <cuda.h>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <memory>
 
@@ -702,4 +703,54 @@ CUresult context_for_stream(CUdevice dev, CUstream *out) {
     return r;
   cuCtxDestroy(ctx);
   return CUDA_SUCCESS;
+}
+
+// The launch configuration reads its stream (`<<<g, b, 0, st>>>` is a call
+// of __cudaPushCallConfiguration): a stream only launched on still leaks.
+void leak_stream_launched_on(float *d) {
+  cudaStream_t st = nullptr;
+  cudaStreamCreate(&st);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: stream 'st' created by 'cudaStreamCreate' is not released on every path; call cudaStreamDestroy or hand it to an owner [cudagraph-handle-leak]
+  kernel<<<1, 1, 0, st>>>(d);
+}
+void clean_stream_launched_on(float *d) {
+  cudaStream_t st = nullptr;
+  cudaStreamCreate(&st);
+  kernel<<<1, 1, 0, st>>>(d);
+  cudaStreamSynchronize(st);
+  cudaStreamDestroy(st);
+}
+
+// A plain struct's members start with their initialisers' values: the
+// ownership flag set in the list decides the destroy (a write through
+// `&p.stream` changes that member only).
+struct StreamOwner { cudaStream_t stream; float *buf; int owns_stream; };
+void clean_owner_flag_from_init_list(float *d) {
+  StreamOwner p = {nullptr, d, 1};
+  if (cudaStreamCreate(&p.stream) != cudaSuccess)
+    return;
+  kernel<<<1, 1, 0, p.stream>>>(p.buf);
+  if (p.owns_stream)
+    cudaStreamDestroy(p.stream);
+}
+void leak_owner_flag_off_in_init_list(float *d) {
+  StreamOwner p = {nullptr, d, 0};
+  if (cudaStreamCreate(&p.stream) != cudaSuccess)
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: stream 'p.stream' created by 'cudaStreamCreate' is not released on every path; call cudaStreamDestroy or hand it to an owner [cudagraph-handle-leak]
+    return;
+  kernel<<<1, 1, 0, p.stream>>>(p.buf);
+  if (p.owns_stream)
+    cudaStreamDestroy(p.stream);
+}
+// A write through the whole object's address forgets what the list said.
+void leak_owner_flag_rewritten_through_address(float *d, const StreamOwner *src) {
+  StreamOwner p = {nullptr, d, 1};
+  if (cudaStreamCreate(&p.stream) != cudaSuccess)
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: stream 'p.stream' created by 'cudaStreamCreate' is not released on every path; call cudaStreamDestroy or hand it to an owner [cudagraph-handle-leak]
+    return;
+  kernel<<<1, 1, 0, p.stream>>>(p.buf);
+  cudaStream_t mine = p.stream;
+  memcpy(&p, src, sizeof p);
+  if (p.owns_stream)
+    cudaStreamDestroy(mine);
 }

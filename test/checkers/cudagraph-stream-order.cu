@@ -418,3 +418,39 @@ void bug_work_on_the_not_ready_branch(cudaStream_t copy, cudaStream_t net, int n
   cudaStreamSynchronize(copy);
   cudaFreeAsync(q, copy);
 }
+
+// A stream a helper of the file creates and returns is a new stream:
+// synchronising it orders nothing enqueued on the others. A stream a helper
+// returns from elsewhere may be any stream: its synchronisation may be the
+// one that orders the work.
+static cudaStream_t make_side_stream() {
+  cudaStream_t s = nullptr;
+  if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess)
+    return nullptr;
+  return s;
+}
+cudaStream_t g_worker_stream;
+static cudaStream_t worker_stream() { return g_worker_stream; }
+void bug_sync_of_new_helper_stream(cudaStream_t a, cudaStream_t b, cudaEvent_t ev, int n) {
+  float *q;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  cudaEventRecord(ev, a);
+  cudaStreamWaitEvent(b, ev, 0);
+  attention<<<1, 128, 0, b>>>(q, n);
+  cudaStream_t side = make_side_stream();
+  cudaStreamSynchronize(side);
+  cudaStreamDestroy(side);
+  cudaFreeAsync(q, a);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'q' is freed on stream 'a' by 'cudaFreeAsync' while work on stream 'b' that uses it may still run; make stream 'a' wait for an event recorded on stream 'b' after that work before freeing it [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-6]]:3: note: 'q' is used on stream 'b' here, and nothing orders that work before the free
+}
+void ok_sync_of_returned_stream(cudaStream_t a, cudaStream_t b, cudaEvent_t ev, int n) {
+  float *q;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  cudaEventRecord(ev, a);
+  cudaStreamWaitEvent(b, ev, 0);
+  attention<<<1, 128, 0, b>>>(q, n);
+  cudaStream_t maybe_b = worker_stream();
+  cudaStreamSynchronize(maybe_b);
+  cudaFreeAsync(q, a);
+}

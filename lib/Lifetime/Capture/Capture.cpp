@@ -78,9 +78,10 @@ Key Analysis::capturePlace(const Expr *Stream) {
 /// single place stands for, as an array's handles do; only begin and end
 /// calls use it. Loops that begin and end captures on them are not paired
 /// by count, so a capture left open there counts only where the function
-/// leaves before its first end call on them (isLeakedAtEnd): an early
-/// return between the begin loop and the end loop is reported, a path on
-/// which the two loops ran different numbers of times is not.
+/// leaves before any end call on them may have run (isLeakedAtEnd,
+/// elementCaptureEndPrecedes): an early return between the begin loop and
+/// the end loop is reported, a path on which the two loops ran different
+/// numbers of times is not.
 Key Analysis::elementCapturePlace(const Expr *Stream) {
   Stream = strip(Stream);
   const Expr *Base = nullptr;
@@ -231,6 +232,9 @@ const FieldDecl *Analysis::ownCaptureMember(const Expr *Stream) const {
 /// The streams this function ends a capture on, directly or through a
 /// helper: a capture begun on any other stream is left open by design.
 void Analysis::scanCaptureEnds() {
+  std::map<const CallExpr *, const CFGBlock *> BlockOf;
+  for (auto [B, I, Call] : CallElements)
+    BlockOf.try_emplace(Call, B);
   for (const CallExpr *Call : BodyCalls) {
     const FunctionModel *M = A.modelFor(Call);
     if (M && M->Capture == CaptureRole::End)
@@ -238,12 +242,32 @@ void Analysis::scanCaptureEnds() {
         CaptureEnds.insert(K);
         if (!K->Element)
           continue;
-        SourceLocation L = SM.getExpansionLoc(Call->getBeginLoc());
-        auto [It, New] = FirstCaptureEnd.try_emplace(K, L);
-        if (!New && SM.isBeforeInTranslationUnit(L, It->second))
-          It->second = L;
+        auto B = BlockOf.find(Call);
+        ElementCaptureEnds[K].push_back({SM.getExpansionLoc(Call->getBeginLoc()),
+                                         B == BlockOf.end() ? nullptr : B->second});
       }
   }
+}
+
+/// Whether an end call on the streams of `K` (`ss[k]`) may have run before
+/// the point `Where` of block `At`: one earlier in the file, from whose
+/// block `At` can be reached. The end loop on an error exit that returns
+/// does not end the captures that the code after it runs under.
+bool Analysis::elementCaptureEndPrecedes(Key K, SourceLocation Where, const CFGBlock *At) const {
+  auto Ends = ElementCaptureEnds.find(K);
+  if (Ends == ElementCaptureEnds.end() || Where.isInvalid())
+    return false;
+  return llvm::any_of(Ends->second, [&](const CaptureEndSite &End) {
+    // One macro expansion (`CK(call, end loop)` and its return) is one
+    // location: the blocks tell its order.
+    if (SM.isBeforeInTranslationUnit(Where, End.Loc))
+      return false;
+    if (!At || !End.Block || End.Block == At)
+      return true;
+    if (!Reachability)
+      Reachability = std::make_unique<CFGReverseBlockReachabilityAnalysis>(*Cfg);
+    return Reachability->isReachable(End.Block, At);
+  });
 }
 
 /// `cudaStreamBeginCaptureToGraph(s, graph, ...)`: the end calls that close
@@ -471,17 +495,14 @@ void Analysis::checkCaptureLegal(const CallExpr *Call, const FunctionModel &M,
 }
 
 /// A capture on one of several streams (`streams[i]`) at a call placed
-/// after the first end call on them: the end loop may have ended it on
-/// every stream the begin loop began it on (their counts are not paired).
+/// after an end call on them that may have run: the end loop may have
+/// ended it on every stream the begin loop began it on (their counts are
+/// not paired).
 bool Analysis::elementCaptureMayBeEnded(unsigned R, SourceLocation At, const PathState &P) const {
-  for (const auto &B : P.Bind) {
-    if (!B.first->Capture || !B.first->Element || !B.second.count(R))
-      continue;
-    auto First = FirstCaptureEnd.find(B.first);
-    if (First != FirstCaptureEnd.end() && !SM.isBeforeInTranslationUnit(At, First->second))
-      return true;
-  }
-  return false;
+  return llvm::any_of(P.Bind, [&](const auto &B) {
+    return B.first->Capture && B.first->Element && B.second.count(R) &&
+           elementCaptureEndPrecedes(B.first, At, CurrentBlock);
+  });
 }
 
 /// The capture surely open on the stream argument of `Call` (its model's

@@ -207,6 +207,18 @@ void Analysis::invalidateFieldFacts(PathState &P) {
   });
 }
 
+/// What a write through `&K` can change: the member alone when it is a
+/// scalar or a handle (`cudaStreamCreate(&p.stream)` leaves `p.owns` as it
+/// was), else the whole object.
+Key Analysis::writableThrough(Key K) {
+  if (K->Member && !K->Element && !K->shadow()) {
+    QualType T = K->Member->getType();
+    if (!T->isRecordType() && !T->isArrayType())
+      return K;
+  }
+  return placeOf(K->Decl);
+}
+
 /// `int inf = 0; cudaMemcpy(&inf, flag, ...); if (inf)`: whatever a call can
 /// write through an argument's address is no longer known.
 void Analysis::forgetFactsWrittenThrough(const CallExpr *Call, PathState &P) {
@@ -224,7 +236,7 @@ void Analysis::forgetFactsWrittenThrough(const CallExpr *Call, PathState &P) {
                      Param->getPointeeType().isConstQualified()))
       continue;
     if (Key K = storageOf(E))
-      invalidateFacts(placeOf(K->Decl), P);
+      invalidateFacts(writableThrough(K), P);
   }
 }
 

@@ -201,7 +201,7 @@ void Analysis::onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &
       if (RS == P.Res.end() ||
           llvm::any_of(P.Bind, [&](const auto &B) { return B.first->Decl != VD && B.second.count(R); }))
         continue;
-      if (isLeakedAtEnd(K, RS->second, Where) && !Resources[R].IntoField &&
+      if (isLeakedAtEnd(K, RS->second, Where, CurrentBlock) && !Resources[R].IntoField &&
           Resources[R].ParamIndex < 0) {
         const ResourceKind *RK = A.Model.kind(Resources[R].Kind);
         std::string Noun = RK ? RK->Noun : "resource";
@@ -223,19 +223,19 @@ void Analysis::onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &
 /// loop is usually one where the create loop did not run either. So a live
 /// element leaks only where the function leaves before any code that
 /// destroys the array's elements: `create N, destroy N` stays silent, an
-/// early return inside the create loop does not.
-bool Analysis::isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where) const {
+/// early return inside the create loop does not. A capture on several
+/// streams is left open only where no end call on them may have run before
+/// (`At` is the block of `Where`).
+bool Analysis::isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where,
+                             const CFGBlock *At) const {
   if (!(RS.Bits & Live))
     return false;
   if (!K->Element)
     return true;
   if (RS.Bits & Released)
     return false;
-  if (K->Capture) {
-    auto First = FirstCaptureEnd.find(K);
-    return First == FirstCaptureEnd.end() || Where.isInvalid() ||
-           SM.isBeforeInTranslationUnit(Where, First->second);
-  }
+  if (K->Capture)
+    return !elementCaptureEndPrecedes(K, Where, At);
   auto First = FirstElementRelease.find(K->Decl);
   return First == FirstElementRelease.end() || Where.isInvalid() ||
          SM.isBeforeInTranslationUnit(Where, First->second);

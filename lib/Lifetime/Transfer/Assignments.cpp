@@ -358,6 +358,7 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
   }
   recordConstantFact(Target, Src, P);
   bindValue(Target, RHS, P);
+  bindMemberInits(Target, Src, P);
   bindCondition(Target, Src, P);
   if (Stepped && !Stepped->isFull())
     P.Values.bindRange(reinterpret_cast<values::Symbol>(Target), *Stepped);
@@ -374,6 +375,34 @@ void Analysis::assignTo(Key Target, const Expr *RHS, const Stmt *At, PathState &
       if (auto RS = P.Res.find(R); RS != P.Res.end() && (RS->second.Bits & Live))
         RS->second.Bits = (RS->second.Bits & ~Live) | Escaped;
   P.Bind[Target] = NewRes;
+}
+
+/// `producer_t p = {0, 0, 1};`: each member of a plain local struct starts
+/// with its initialiser's value, so `if (p.owns_stream)` is decided as a
+/// later `p.owns_stream = 1;` would decide it. Members of base classes and
+/// of unions are not told apart by position; nested structs are left.
+void Analysis::bindMemberInits(Key Target, const Expr *Src, PathState &P) {
+  const auto *ILE = dyn_cast<InitListExpr>(Src);
+  const VarDecl *VD = plainVar(Target);
+  if (!ILE || !VD || !isPlainLocalAggregate(VD) || ILE->isTransparent())
+    return;
+  const RecordDecl *RD = VD->getType()->getAsRecordDecl();
+  const auto *CRD = dyn_cast<CXXRecordDecl>(RD);
+  if (!RD || RD->isUnion() || (CRD && CRD->getNumBases() != 0))
+    return;
+  unsigned I = 0;
+  for (const FieldDecl *F : RD->fields()) {
+    if (F->isUnnamedBitField())
+      continue; // it has no initialiser in the list
+    if (I >= ILE->getNumInits())
+      break;
+    const Expr *Init = ILE->getInit(I++);
+    if (!Init || isa<InitListExpr>(Init))
+      continue;
+    Key Member = placeOf(VD, F);
+    recordConstantFact(Member, Init, P);
+    bindValue(Member, Init, P);
+  }
 }
 
 /// `e = make_exec(...)` over a live exec is the same bug as instantiating

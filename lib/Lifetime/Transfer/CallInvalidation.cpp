@@ -111,8 +111,11 @@ void Analysis::invalidateObjectOf(const CallExpr *Call, PathState &P) {
 }
 
 void Analysis::onUnknownCall(const CallExpr *Call, PathState &P) {
-  // Kernel launches read their arguments; they do not take ownership.
-  if (isa<CUDAKernelCallExpr>(Call)) {
+  // Kernel launches read their arguments; they do not take ownership. Nor
+  // does the launch configuration `<<<grid, block, shmem, stream>>>` (a
+  // call of __cudaPushCallConfiguration): it reads the stream.
+  const auto *Launch = dyn_cast_or_null<CUDAKernelCallExpr>(PM ? PM->getParent(Call) : nullptr);
+  if (isa<CUDAKernelCallExpr>(Call) || (Launch && Launch->getConfig() == Call)) {
     for (const Expr *Arg : Call->arguments())
       use(Call, Arg, nullptr, P);
     return;

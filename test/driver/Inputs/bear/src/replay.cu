@@ -18,7 +18,7 @@ int replay(float *x, int n, int times) {
   cudaGraphInstantiate(&exec, graph, 0);
   cudaGraphDestroy(graph);
   if (times == 0)
-    return 0;
+    { cudaStreamDestroy(s); return 0; }
   for (int t = 0; t < times; ++t)
     cudaGraphLaunch(exec, s);
   cudaGraphExecDestroy(exec);
