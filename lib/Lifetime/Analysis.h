@@ -394,6 +394,22 @@ private:
   std::pair<SourceLocation, std::string> scopeExit(const Stmt *Trigger) const;
   bool isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where,
                      const CFGBlock *At) const;
+  /// A call that releases (or ends) what one place stands for, and its block.
+  struct ReleaseSite {
+    SourceLocation Loc;
+    const CFGBlock *Block;
+  };
+  ReleaseSite releaseSite(const CallExpr *Call) const;
+  bool siteMayHaveRunBefore(const ReleaseSite &Site, SourceLocation Where,
+                            const CFGBlock *At) const;
+  template <typename Of>
+  bool mayHaveRunBefore(const std::map<Of, std::vector<ReleaseSite>> &Sites, Of Place,
+                        SourceLocation Where, const CFGBlock *At) const {
+    auto It = Sites.find(Place);
+    return It != Sites.end() && llvm::any_of(It->second, [&](const ReleaseSite &S) {
+             return siteMayHaveRunBefore(S, Where, At);
+           });
+  }
   void scanElementReleases();
   void reportOverwriteByFactory(Key Target, const Expr *Factory, PathState &P);
   void reportFieldKnownLive(const CallExpr *Call, const FunctionModel &M,
@@ -464,7 +480,6 @@ private:
   Key capturePlace(const Expr *Stream);
   Key elementCapturePlace(const Expr *Stream);
   bool elementCaptureMayBeEnded(unsigned R, SourceLocation At, const PathState &P) const;
-  bool elementCaptureEndPrecedes(Key K, SourceLocation Where, const CFGBlock *At) const;
   /// `cudaStream_t cs = ctx->stream;` with neither written again in the
   /// function: `cs` names the same stream, so its capture is the source's.
   const Expr *copiedStream(const Expr *Stream);
@@ -700,7 +715,7 @@ private:
   std::optional<std::set<const VarDecl *>> ReseatedPointers;
   std::map<const VarDecl *, const LambdaExpr *> LocalLambdas;
   unsigned LambdaDepth = 0;
-  std::map<const ValueDecl *, SourceLocation> FirstElementRelease;
+  std::map<const ValueDecl *, std::vector<ReleaseSite>> ElementReleaseSites;
   /// The statement whose scope each local variable belongs to.
   llvm::DenseMap<const VarDecl *, const Stmt *> ScopeOwner;
   /// Paths that ended in a call that never returns, inside a try: they
@@ -869,13 +884,9 @@ private:
   std::map<const CallExpr *, std::vector<OpenCaptureSeen>> OpenCapturesAt;
   /// The streams (places) this function ends a capture on.
   std::set<Key> CaptureEnds;
-  /// For streams among several (`streams[i]`), the end calls on them: where
-  /// each is and its block (elementCaptureEndPrecedes).
-  struct CaptureEndSite {
-    SourceLocation Loc;
-    const CFGBlock *Block;
-  };
-  std::map<Key, std::vector<CaptureEndSite>> ElementCaptureEnds;
+  /// For streams among several (`streams[i]`), the end calls on them
+  /// (isLeakedAtEnd).
+  std::map<Key, std::vector<ReleaseSite>> ElementCaptureEnds;
   mutable std::unique_ptr<CFGReverseBlockReachabilityAnalysis> Reachability;
   /// End calls that close a capture into an existing graph, and that graph.
   std::map<const CallExpr *, const Expr *> EndsIntoGraph;

@@ -298,8 +298,10 @@ void Analysis::indexBody() {
   }
   for (const CFGBlock *B : *Cfg)
     for (unsigned I = 0; B && I < B->size(); ++I)
-      if (const CallExpr *Call = callOfElement((*B)[I]))
+      if (const CallExpr *Call = callOfElement((*B)[I])) {
         CallElements.push_back({B, I, Call});
+        CallPositions[Call] = {B, I};
+      }
 }
 
 /// `i = i + 1`, `i = 2 * i`, `i = i - step`: the counter an assignment

@@ -103,6 +103,43 @@ void clean_events_in_place(int n) {
     cudaEventDestroy(events[i]);
 }
 
+// A second error exit after a first that destroyed the events and returned:
+// the first exit's destroy loop never runs before the second.
+int leak_events_second_exit(int n, float *d) {
+  std::vector<cudaEvent_t> events(n);
+  for (int i = 0; i < n; ++i)
+    cudaEventCreate(&events[i]);
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:5: warning: event 'events[]' created by 'cudaEventCreate' is not released on every path; call cudaEventDestroy or hand it to an owner [cudagraph-handle-leak]
+  if (cudaMemsetAsync(d, 0, 4, 0) != cudaSuccess) {
+    for (int i = 0; i < n; ++i)
+      cudaEventDestroy(events[i]);
+    return 1;
+  }
+  if (cudaEventRecord(events[0], 0) != cudaSuccess)
+    return 1;
+  for (int i = 0; i < n; ++i)
+    cudaEventDestroy(events[i]);
+  return 0;
+}
+int clean_events_both_exits(int n, float *d) {
+  std::vector<cudaEvent_t> events(n);
+  for (int i = 0; i < n; ++i)
+    cudaEventCreate(&events[i]);
+  if (cudaMemsetAsync(d, 0, 4, 0) != cudaSuccess) {
+    for (int i = 0; i < n; ++i)
+      cudaEventDestroy(events[i]);
+    return 1;
+  }
+  if (cudaEventRecord(events[0], 0) != cudaSuccess) {
+    for (int i = 0; i < n; ++i)
+      cudaEventDestroy(events[i]);
+    return 1;
+  }
+  for (int i = 0; i < n; ++i)
+    cudaEventDestroy(events[i]);
+  return 0;
+}
+
 void leak_std_array() {
   std::array<cudaStream_t, 4> pool;
   for (auto &s : pool)

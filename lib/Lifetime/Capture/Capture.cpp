@@ -79,7 +79,7 @@ Key Analysis::capturePlace(const Expr *Stream) {
 /// calls use it. Loops that begin and end captures on them are not paired
 /// by count, so a capture left open there counts only where the function
 /// leaves before any end call on them may have run (isLeakedAtEnd,
-/// elementCaptureEndPrecedes): an early return between the begin loop and
+/// mayHaveRunBefore): an early return between the begin loop and
 /// the end loop is reported, a path on which the two loops ran different
 /// numbers of times is not.
 Key Analysis::elementCapturePlace(const Expr *Stream) {
@@ -232,42 +232,15 @@ const FieldDecl *Analysis::ownCaptureMember(const Expr *Stream) const {
 /// The streams this function ends a capture on, directly or through a
 /// helper: a capture begun on any other stream is left open by design.
 void Analysis::scanCaptureEnds() {
-  std::map<const CallExpr *, const CFGBlock *> BlockOf;
-  for (auto [B, I, Call] : CallElements)
-    BlockOf.try_emplace(Call, B);
   for (const CallExpr *Call : BodyCalls) {
     const FunctionModel *M = A.modelFor(Call);
     if (M && M->Capture == CaptureRole::End)
       if (Key K = captureStreamOf(Call, *M)) {
         CaptureEnds.insert(K);
-        if (!K->Element)
-          continue;
-        auto B = BlockOf.find(Call);
-        ElementCaptureEnds[K].push_back({SM.getExpansionLoc(Call->getBeginLoc()),
-                                         B == BlockOf.end() ? nullptr : B->second});
+        if (K->Element)
+          ElementCaptureEnds[K].push_back(releaseSite(Call));
       }
   }
-}
-
-/// Whether an end call on the streams of `K` (`ss[k]`) may have run before
-/// the point `Where` of block `At`: one earlier in the file, from whose
-/// block `At` can be reached. The end loop on an error exit that returns
-/// does not end the captures that the code after it runs under.
-bool Analysis::elementCaptureEndPrecedes(Key K, SourceLocation Where, const CFGBlock *At) const {
-  auto Ends = ElementCaptureEnds.find(K);
-  if (Ends == ElementCaptureEnds.end() || Where.isInvalid())
-    return false;
-  return llvm::any_of(Ends->second, [&](const CaptureEndSite &End) {
-    // One macro expansion (`CK(call, end loop)` and its return) is one
-    // location: the blocks tell its order.
-    if (SM.isBeforeInTranslationUnit(Where, End.Loc))
-      return false;
-    if (!At || !End.Block || End.Block == At)
-      return true;
-    if (!Reachability)
-      Reachability = std::make_unique<CFGReverseBlockReachabilityAnalysis>(*Cfg);
-    return Reachability->isReachable(End.Block, At);
-  });
 }
 
 /// `cudaStreamBeginCaptureToGraph(s, graph, ...)`: the end calls that close
@@ -501,7 +474,7 @@ void Analysis::checkCaptureLegal(const CallExpr *Call, const FunctionModel &M,
 bool Analysis::elementCaptureMayBeEnded(unsigned R, SourceLocation At, const PathState &P) const {
   return llvm::any_of(P.Bind, [&](const auto &B) {
     return B.first->Capture && B.first->Element && B.second.count(R) &&
-           elementCaptureEndPrecedes(B.first, At, CurrentBlock);
+           mayHaveRunBefore(ElementCaptureEnds, B.first, At, CurrentBlock);
   });
 }
 

@@ -217,8 +217,6 @@ void Analysis::addToCaptureRegion(const CallExpr *Call, CaptureRegion &Region) {
 }
 
 void Analysis::scanCapturedMemory() {
-  for (auto [B, I, Call] : CallElements)
-    CallPositions[Call] = {B, I};
   // What each graph (the place an end call writes) captured.
   std::map<Key, CaptureRegion> Graphs;
   EndRegions ByEnd;

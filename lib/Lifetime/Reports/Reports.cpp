@@ -222,10 +222,11 @@ void Analysis::onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &
 /// An array's elements are one place, and a path that skipped the destroy
 /// loop is usually one where the create loop did not run either. So a live
 /// element leaks only where the function leaves before any code that
-/// destroys the array's elements: `create N, destroy N` stays silent, an
-/// early return inside the create loop does not. A capture on several
-/// streams is left open only where no end call on them may have run before
-/// (`At` is the block of `Where`).
+/// destroys the array's elements may have run: `create N, destroy N` stays
+/// silent, an early return inside the create loop does not, nor a return
+/// after an error exit that destroyed them and returned. A capture on
+/// several streams likewise, with their end calls (`At` is the block of
+/// `Where`).
 bool Analysis::isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where,
                              const CFGBlock *At) const {
   if (!(RS.Bits & Live))
@@ -235,23 +236,39 @@ bool Analysis::isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where,
   if (RS.Bits & Released)
     return false;
   if (K->Capture)
-    return !elementCaptureEndPrecedes(K, Where, At);
-  auto First = FirstElementRelease.find(K->Decl);
-  return First == FirstElementRelease.end() || Where.isInvalid() ||
-         SM.isBeforeInTranslationUnit(Where, First->second);
+    return !mayHaveRunBefore(ElementCaptureEnds, K, Where, At);
+  return !mayHaveRunBefore(ElementReleaseSites, K->Decl, Where, At);
 }
 
-/// Where each local array's elements are first released, in source order.
+Analysis::ReleaseSite Analysis::releaseSite(const CallExpr *Call) const {
+  auto Pos = CallPositions.find(Call);
+  return {SM.getExpansionLoc(Call->getBeginLoc()),
+          Pos == CallPositions.end() ? nullptr : Pos->second.first};
+}
+
+/// Whether one of the sites may have run before the point `Where` of block
+/// `At`: it is not after `Where` in the file, and `At` can be reached from
+/// its block. The release loop of an error exit that returns has not run
+/// where the code after that exit is.
+bool Analysis::siteMayHaveRunBefore(const ReleaseSite &Site, SourceLocation Where,
+                                    const CFGBlock *At) const {
+  // One macro expansion (`CK(call, release loop)` and its return) is one
+  // location: the blocks tell its order.
+  if (Where.isInvalid() || SM.isBeforeInTranslationUnit(Where, Site.Loc))
+    return false;
+  if (!At || !Site.Block || Site.Block == At)
+    return true;
+  if (!Reachability)
+    Reachability = std::make_unique<CFGReverseBlockReachabilityAnalysis>(*Cfg);
+  return Reachability->isReachable(Site.Block, At);
+}
+
+/// Where each local array's elements are released (isLeakedAtEnd).
 /// Moving them into another container (`for (auto e : used_)
 /// free_.push_back(e)`) is such code too: the loop ran or had nothing to move.
 void Analysis::scanElementReleases() {
-  auto NoteFirst = [&](const ValueDecl *Of, const CallExpr *Call) {
-    // Where the macro that spells it starts: `CK_RET_OR(call, for (...)
-    // destroy(a[i]))` releases before its own return.
-    SourceLocation L = SM.getExpansionLoc(Call->getBeginLoc());
-    auto [It, New] = FirstElementRelease.try_emplace(Of, L);
-    if (!New && SM.isBeforeInTranslationUnit(L, It->second))
-      It->second = L;
+  auto Note = [&](const ValueDecl *Of, const CallExpr *Call) {
+    ElementReleaseSites[Of].push_back(releaseSite(Call));
   };
   for (const CallExpr *Call : BodyCalls) {
     if (auto [Op, Into] = containers().opOf(Call); Op == ContainerOp::Insert)
@@ -260,7 +277,7 @@ void Analysis::scanElementReleases() {
         collectInsertionParts(Arg, Parts);
         for (const Expr *Part : Parts)
           if (const ValueDecl *From = containers().elementOf(Part); From && From != Into)
-            NoteFirst(From, Call);
+            Note(From, Call);
       }
     const FunctionModel *M = A.modelFor(Call);
     if (!M)
@@ -277,7 +294,7 @@ void Analysis::scanElementReleases() {
         K = Elem; // a container's elements (ContainerFlow.cpp)
       if (!K || !K->Element || releasesOneConstantElement(Arg))
         continue;
-      NoteFirst(K->Decl, Call);
+      Note(K->Decl, Call);
     }
   }
 }
