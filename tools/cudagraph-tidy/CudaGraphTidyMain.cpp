@@ -187,7 +187,8 @@ static cl::opt<std::string> InjectFaultOpt(
     "inject-fault",
     cl::desc("For the driver's own tests only: make the analysis of FILE "
              "crash, check-crash (crash in the checks, after the parse), "
-             "hang, alloc(ate without bound) or preamble-crash"),
+             "hang, check-hang (hang in the checks), alloc(ate without bound) "
+             "or preamble-crash"),
     cl::value_desc("KIND:FILE"), cl::init(""), cl::cat(ToolCategory));
 // The subcommands parse their own arguments before cl sees any; --help
 // names them here so that they can be found.

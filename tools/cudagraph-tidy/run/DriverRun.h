@@ -137,6 +137,10 @@ struct UnitResult {
   /// trace was kept and how to reproduce it (CrashReport.h). Never in a
   /// report file: they name paths of this machine.
   std::string Detail;
+  /// Its worker ran past --tu-timeout and was stopped. Set by the parent
+  /// (never on the worker's wire, nor in the result cache, which does not
+  /// store such units).
+  bool TimedOut = false;
 };
 
 /// Analyses one translation unit in this process; `Extra` reads the same

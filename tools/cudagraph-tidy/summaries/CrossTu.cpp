@@ -213,10 +213,16 @@ UnitExport CrossTuRun::parseWithChecks(size_t Index, const UnitJob &Job,
   Once.KeepCrashes = false;
   UnitResult R = analyzeIsolated(Sent, Once);
   UnitExport Out = summariesOf(R, Base);
-  // A worker that sent nothing (a crash, a budget) is not kept: the checks
-  // run the unit again and report what happened to it.
-  if (R.Summaries.empty())
+  // A worker that sent nothing (a crash, the memory budget) is not kept:
+  // the checks run the unit again and report what happened to it (a crash
+  // with its stack, which this run did not keep). One stopped past
+  // --tu-timeout is: the checks' run would spend a second whole budget on
+  // the same parse to end the same way.
+  if (R.Summaries.empty()) {
+    if (R.TimedOut && Keep)
+      Results.keep(Task, std::move(R));
     return Out;
+  }
   R.Summaries.clear();
   // The preamble work was done now, whether or not the result is used.
   UnitCounters Preamble;
