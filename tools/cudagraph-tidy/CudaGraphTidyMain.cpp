@@ -35,6 +35,7 @@
 #include "lsp/LspServer.h"
 #include "reports/MergeSarif.h"
 #include "run/NvccCompat.h"
+#include "run/ParseFailures.h"
 #include "reports/ClosingLines.h"
 #include "reports/ReportStyle.h"
 #include "run/ProjectInputs.h"
@@ -468,6 +469,9 @@ int main(int argc, const char **argv) {
   cgt::CrossTuRun CrossTu(CacheSet, /*StoreResults=*/!InProcessOpt);
 
   cgt::RunResult Result;
+  // Each unit that does not parse is said as soon as it is known, for runs
+  // long enough for that to come well before the end's list.
+  cgt::ParseFailureNotes ParseFailures(Files.size() > 1);
   Result.ConfigErrors = cgt::validateApiModelFiles(**Provider, Files);
   if (Result.ConfigErrors.empty()) {
     cgt::UnitLimits Limits;
@@ -484,6 +488,7 @@ int main(int argc, const char **argv) {
     Run.Jobs = JobsOpt;
     Run.Preamble = std::move(Preamble);
     Run.Limits = Limits;
+    Run.ParseFailures = &ParseFailures;
     Run.Progress = !NoProgressOpt &&
                    (ProgressOpt || (!Quiet && sys::Process::StandardErrIsDisplayed()));
     // The summary passes parse the analysed units with their checks (the

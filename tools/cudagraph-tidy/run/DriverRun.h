@@ -51,6 +51,7 @@ using UnsavedFiles = std::map<std::string, std::string>;
 
 struct UnitTask;
 struct UnitResult;
+class ParseFailureNotes;
 
 /// What the parse that runs a unit's checks needs to export its summaries
 /// as well (CheckedExport.h): the unit's ApiModelFiles without the
@@ -85,6 +86,9 @@ struct DriverRun {
   UnitLimits Limits;
   UnitHooks *Hooks = nullptr; ///< none: every unit is analysed
   UnsavedFiles Unsaved;        ///< given to every unit's task
+  /// Told each unit's status as it is known, to say those that do not
+  /// parse at once (ParseFailures.h); none: only the end lists them.
+  ParseFailureNotes *ParseFailures = nullptr;
 };
 
 /// Everything one translation unit's analysis needs, resolved on the main

@@ -9,6 +9,7 @@
 #include "summaries/CheckedExport.h"
 #include "summaries/SummariesArtifact.h"
 #include "isolation/Isolation.h"
+#include "run/ParseFailures.h"
 #include "caches/PreambleCache.h"
 #include "ProjectSummaries/ProjectSummaries.h"
 #include "ApiModel/ApiModelWriter.h"
@@ -169,6 +170,7 @@ void CrossTuRun::planChecks(DriverRun &Run, const std::vector<std::string> &Summ
   Plan = planUnits(Run, Analysed);
   Limits = Run.Limits;
   Progress = Run.Progress;
+  ParseFailures = Run.ParseFailures;
   std::map<std::string, size_t> ByPath;
   for (size_t J : Plan.ToAnalyze)
     ByPath.emplace(absolute(Analysed[J]), J);
@@ -212,6 +214,9 @@ UnitExport CrossTuRun::parseWithChecks(size_t Index, const UnitJob &Job,
   UnitLimits Once = Limits;
   Once.KeepCrashes = false;
   UnitResult R = analyzeIsolated(Sent, Once);
+  // Said now, not when the checks take this result after the passes.
+  if (ParseFailures)
+    ParseFailures->unitDone(Task.File, R.Status);
   UnitExport Out = summariesOf(R, Base);
   // A worker that sent nothing (a crash, the memory budget) is not kept:
   // the checks run the unit again and report what happened to it (a crash

@@ -171,6 +171,8 @@ private:
   /// later pass is not counted again.
   bool Progress = false;
   std::set<std::string> Started;
+  /// DriverRun::ParseFailures: units that do not parse, said as parsed.
+  ParseFailureNotes *ParseFailures = nullptr;
   unsigned AnalysedAgain = 0; ///< parses with the checks after a unit's first
   std::mutex ProgressLock;
   std::string SourceRoot;
