@@ -230,8 +230,9 @@ static cl::opt<std::string> WriteSummariesOpt(
     cl::value_desc("FILE"), cl::init(""), cl::cat(ToolCategory));
 static cl::opt<std::string> CacheDirOpt(
     "cache-dir",
-    cl::desc("The cache folder (preamble, summary and result caches); default "
-             "$XDG_CACHE_HOME/cudagraph-tidy, else ~/.cache/cudagraph-tidy"),
+    cl::desc("The cache folder (preamble, summary and result caches, the nvcc "
+             "compatibility header); default $XDG_CACHE_HOME/cudagraph-tidy, "
+             "else ~/.cache/cudagraph-tidy"),
     cl::value_desc("DIR"), cl::init(""), cl::cat(ToolCategory));
 static cl::opt<unsigned> CacheMaxMbOpt(
     "cache-max-mb",
@@ -261,7 +262,8 @@ static cl::opt<bool> NoNvccCompatOpt(
 static cl::opt<bool> NvccCompatHeaderOpt(
     "nvcc-compat-header",
     cl::desc("Print the path of that header and exit (for clang-tidy with the "
-             "plugin: -include PATH after --)"),
+             "plugin: -include PATH after --); it lies in the cache folder "
+             "(--cache-dir)"),
     cl::cat(ToolCategory));
 static cl::opt<bool> VerboseOpt(
     "verbose",
@@ -361,6 +363,14 @@ int main(int argc, const char **argv) {
   if (ListChecks)
     return cgt::listChecks(tidyConfigArgs());
   cgt::setNvccCompat(!NoNvccCompatOpt);
+  // The header lies in the cache folder, as the other caches do; before
+  // anything asks for its path, which is then fixed.
+  if (!CacheDirOpt.empty()) {
+    std::string DirError;
+    if (!cgt::usableCacheDirectory(CacheDirOpt, DirError))
+      return fail(DirError);
+    cgt::setNvccCompatFolder(CacheDirOpt);
+  }
   if (NvccCompatHeaderOpt) {
     const std::string &Header = cgt::nvccCompatHeader();
     if (Header.empty())

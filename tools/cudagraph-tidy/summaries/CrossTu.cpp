@@ -11,6 +11,7 @@
 #include "isolation/Isolation.h"
 #include "run/ParseFailures.h"
 #include "caches/PreambleCache.h"
+#include "run/NvccCompat.h"
 #include "ProjectSummaries/ProjectSummaries.h"
 #include "ApiModel/ApiModelWriter.h"
 #include "Lifetime/LifetimeAnalysis.h"
@@ -22,6 +23,18 @@
 #include <set>
 
 namespace cgt {
+
+bool usableCacheDirectory(const std::string &Directory, std::string &Error) {
+  if (llvm::sys::fs::exists(Directory) && !llvm::sys::fs::is_directory(Directory)) {
+    Error = "--cache-dir '" + Directory + "' is not a directory";
+    return false;
+  }
+  if (std::error_code EC = llvm::sys::fs::create_directories(Directory)) {
+    Error = "--cache-dir '" + Directory + "': " + EC.message();
+    return false;
+  }
+  return true;
+}
 
 bool cacheSettings(std::string ResultMode, const std::string &SummaryMode,
                    const std::string &Directory, unsigned MaxMB, CacheSettings &Out,
@@ -42,16 +55,8 @@ bool cacheSettings(std::string ResultMode, const std::string &SummaryMode,
   Out.Results = ResultMode == "on";
   Out.Summaries = SummaryMode == "on";
   Out.Directory = Directory.empty() ? defaultPreambleCacheDir() : Directory;
-  if (!Directory.empty()) {
-    if (llvm::sys::fs::exists(Directory) && !llvm::sys::fs::is_directory(Directory)) {
-      Error = "--cache-dir '" + Directory + "' is not a directory";
-      return false;
-    }
-    if (std::error_code EC = llvm::sys::fs::create_directories(Directory)) {
-      Error = "--cache-dir '" + Directory + "': " + EC.message();
-      return false;
-    }
-  }
+  if (!Directory.empty() && !usableCacheDirectory(Directory, Error))
+    return false;
   uint64_t MB = MaxMB;
   if (!MB)
     if (auto Env = llvm::sys::Process::GetEnv("CUDAGRAPH_TIDY_CACHE_MB"))
@@ -65,6 +70,10 @@ CrossTuRun::CrossTuRun(const CacheSettings &S, bool StoreResults)
       Cache(S.Directory.empty() ? nullptr
                                 : std::make_unique<UnitCache>(S.Directory, S.MaxBytes)),
       Results(S.Results ? Cache.get() : nullptr, StoreResults) {
+  // The nvcc compatibility header lies in the cache folder, which another
+  // machine has elsewhere: keys name it by its name (NvccCompat.h).
+  if (Cache && nvccCompatEnabled())
+    Cache->addSelfNamedFile(nvccCompatHeader());
   // The server holds what the folder holds: with no result cache, neither.
   if (Cache && S.Results && !S.Remote.Url.empty()) {
     Remote = std::make_unique<RemoteCache>(S.Remote);
