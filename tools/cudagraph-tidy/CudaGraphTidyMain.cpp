@@ -35,6 +35,7 @@
 #include "lsp/LspServer.h"
 #include "reports/MergeSarif.h"
 #include "run/NvccCompat.h"
+#include "run/ParseFailures.h"
 #include "reports/ClosingLines.h"
 #include "reports/ReportStyle.h"
 #include "run/ProjectInputs.h"
@@ -187,7 +188,8 @@ static cl::opt<std::string> InjectFaultOpt(
     "inject-fault",
     cl::desc("For the driver's own tests only: make the analysis of FILE "
              "crash, check-crash (crash in the checks, after the parse), "
-             "hang, alloc(ate without bound) or preamble-crash"),
+             "hang, check-hang (hang in the checks), alloc(ate without bound) "
+             "or preamble-crash"),
     cl::value_desc("KIND:FILE"), cl::init(""), cl::cat(ToolCategory));
 // The subcommands parse their own arguments before cl sees any; --help
 // names them here so that they can be found.
@@ -228,8 +230,9 @@ static cl::opt<std::string> WriteSummariesOpt(
     cl::value_desc("FILE"), cl::init(""), cl::cat(ToolCategory));
 static cl::opt<std::string> CacheDirOpt(
     "cache-dir",
-    cl::desc("The cache folder (preamble, summary and result caches); default "
-             "$XDG_CACHE_HOME/cudagraph-tidy, else ~/.cache/cudagraph-tidy"),
+    cl::desc("The cache folder (preamble, summary and result caches, the nvcc "
+             "compatibility header); default $XDG_CACHE_HOME/cudagraph-tidy, "
+             "else ~/.cache/cudagraph-tidy"),
     cl::value_desc("DIR"), cl::init(""), cl::cat(ToolCategory));
 static cl::opt<unsigned> CacheMaxMbOpt(
     "cache-max-mb",
@@ -259,7 +262,8 @@ static cl::opt<bool> NoNvccCompatOpt(
 static cl::opt<bool> NvccCompatHeaderOpt(
     "nvcc-compat-header",
     cl::desc("Print the path of that header and exit (for clang-tidy with the "
-             "plugin: -include PATH after --)"),
+             "plugin: -include PATH after --); it lies in the cache folder "
+             "(--cache-dir)"),
     cl::cat(ToolCategory));
 static cl::opt<bool> VerboseOpt(
     "verbose",
@@ -359,6 +363,14 @@ int main(int argc, const char **argv) {
   if (ListChecks)
     return cgt::listChecks(tidyConfigArgs());
   cgt::setNvccCompat(!NoNvccCompatOpt);
+  // The header lies in the cache folder, as the other caches do; before
+  // anything asks for its path, which is then fixed.
+  if (!CacheDirOpt.empty()) {
+    std::string DirError;
+    if (!cgt::usableCacheDirectory(CacheDirOpt, DirError))
+      return fail(DirError);
+    cgt::setNvccCompatFolder(CacheDirOpt);
+  }
   if (NvccCompatHeaderOpt) {
     const std::string &Header = cgt::nvccCompatHeader();
     if (Header.empty())
@@ -467,6 +479,9 @@ int main(int argc, const char **argv) {
   cgt::CrossTuRun CrossTu(CacheSet, /*StoreResults=*/!InProcessOpt);
 
   cgt::RunResult Result;
+  // Each unit that does not parse is said as soon as it is known, for runs
+  // long enough for that to come well before the end's list.
+  cgt::ParseFailureNotes ParseFailures(Files.size() > 1);
   Result.ConfigErrors = cgt::validateApiModelFiles(**Provider, Files);
   if (Result.ConfigErrors.empty()) {
     cgt::UnitLimits Limits;
@@ -483,6 +498,7 @@ int main(int argc, const char **argv) {
     Run.Jobs = JobsOpt;
     Run.Preamble = std::move(Preamble);
     Run.Limits = Limits;
+    Run.ParseFailures = &ParseFailures;
     Run.Progress = !NoProgressOpt &&
                    (ProgressOpt || (!Quiet && sys::Process::StandardErrIsDisplayed()));
     // The summary passes parse the analysed units with their checks (the

@@ -25,7 +25,7 @@ std::string unitKey(const UnitJob &Job, const FileNamer &Names, UnitCache &Cache
   for (const auto &C : Job.Commands) {
     K.add(C.Directory).add(C.Filename);
     for (const std::string &A : C.CommandLine)
-      K.add(A);
+      K.add(Cache.keyArg(A));
   }
   for (const std::string &A : Job.ExtraArgsBefore)
     K.add("before").add(A);

@@ -129,7 +129,7 @@ std::string ResultCache::keyOf(const UnitTask &Task) const {
   for (const auto &C : Task.Commands) {
     K.add(C.Directory).add(C.Filename);
     for (const std::string &A : C.CommandLine)
-      K.add(A);
+      K.add(Cache->keyArg(A));
   }
   K.add(configurationAsText(portableOptions(Task.Options, Cache->summariesDirectory())));
   for (const auto &KV : Task.Options.CheckOptions) {

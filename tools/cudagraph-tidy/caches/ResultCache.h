@@ -26,7 +26,9 @@
 // The model files the driver writes into the cache folder (the consumed
 // summaries, named by the hash of their text) are keyed by that name, not
 // their path: cache folders differ between machines, and an entry from a
-// remote cache (RemoteCache.h) must match on the next machine.
+// remote cache (RemoteCache.h) must match on the next machine. So is the
+// nvcc compatibility header the commands include from the folder
+// (UnitCache::addSelfNamedFile).
 //
 // Stored: units whose worker sent a result, with every file they read and
 // every path they looked for in vain (a unit that does not parse too: a

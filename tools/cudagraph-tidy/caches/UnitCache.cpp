@@ -178,10 +178,27 @@ bool UnitCache::exists(const std::string &Path) {
   return Exists[Path] = E;
 }
 
+void UnitCache::addSelfNamedFile(const std::string &Path) {
+  if (!Path.empty())
+    SelfNamed.push_back(Path);
+}
+
+bool UnitCache::selfNamed(const std::string &Path) const {
+  return std::find(SelfNamed.begin(), SelfNamed.end(), Path) != SelfNamed.end();
+}
+
+std::string UnitCache::keyArg(const std::string &Arg) const {
+  if (!selfNamed(Arg))
+    return Arg;
+  return "<self-named>/" + llvm::sys::path::filename(Arg).str();
+}
+
 bool UnitCache::digestAll(const std::vector<std::string> &Paths,
                           const std::vector<std::string> &Absent,
                           std::vector<FileDigest> &Out) {
   for (const std::string &P : Paths) {
+    if (selfNamed(P))
+      continue; // its name, in the key, says what it holds
     std::string D = fileDigest(P);
     if (D.empty())
       return false;

@@ -84,6 +84,17 @@ public:
   /// path is still absent.
   bool stillSame(const std::vector<FileDigest> &Files);
 
+  /// `Path` is a file whose name fixes its contents, which the driver
+  /// writes into the cache folder itself (the nvcc compatibility header,
+  /// named by the hash of its text and rewritten when its text differs).
+  /// Keys name it by its name (keyArg), and entries do not list it among
+  /// the files they read: the cache folder is elsewhere on another machine
+  /// (--cache-dir), and an entry from the remote cache must match there.
+  void addSelfNamedFile(const std::string &Path);
+  /// `Arg` of a compile command as a key names it: a self-named file by
+  /// its name, anything else as it is.
+  std::string keyArg(const std::string &Arg) const;
+
   mutable std::atomic<unsigned> Corrupt{0}; ///< entries that did not parse
 
 private:
@@ -95,6 +106,9 @@ private:
   std::mutex M;
   std::map<std::string, std::string> Digests;
   std::map<std::string, bool> Exists;
+  /// addSelfNamedFile's; set before the run's threads start.
+  std::vector<std::string> SelfNamed;
+  bool selfNamed(const std::string &Path) const;
   bool exists(const std::string &Path);
 };
 

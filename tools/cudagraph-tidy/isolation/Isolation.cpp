@@ -290,12 +290,31 @@ UnitResult failedUnit(const UnitTask &Job, const UnitLimits &Limits, const Attem
   Out.Status.File = Job.File;
   Out.Status.Analyzed = false;
   Out.Status.Problem = A.Problem;
+  Out.TimedOut = A.End.TimedOut;
   if (A.End.crashed() && Limits.KeepCrashes) {
     CrashRecord Crash;
     keepCrash(Job.File, "__analyze-unit", A.JobText, A.End.Stderr, Crash);
     Out.Detail = crashDetail(Crash, Limits.Verbose);
   }
   return Out;
+}
+
+/// Whether the preamble the failed attempt was building or reading may be
+/// what failed it: a crash or an exhausted memory budget may be clang's
+/// reading of the PCH (its ASTReader crashes on some C++20 code). A worker
+/// stopped from outside, past --tu-timeout or cancelled, says nothing
+/// against the entry: the plain parse a retry would do reads more, not
+/// less, so it would spend a second whole budget to end the same way, and
+/// a sound entry would be thrown away for every later run.
+bool preambleMayBeAtFault(const Attempt &A) {
+  return !A.PreambleEntry.empty() && !A.End.TimedOut && !A.End.Cancelled;
+}
+
+/// The private name a stopped reader left in the cache folder: nothing
+/// else removes it, and the entry itself stays.
+void removeDeadReaderLink(const Attempt &A) {
+  if (!A.PreambleLink.empty())
+    llvm::sys::fs::remove(A.PreambleLink);
 }
 
 void raiseTo(std::atomic<unsigned> &Max, unsigned V) {
@@ -337,25 +356,27 @@ UnitResult analyzeIsolated(const UnitTask &Job, const UnitLimits &Limits) {
   Attempt A = attempt(Job, Limits, Out);
   if (A.OK)
     return Out;
-  if (!A.PreambleEntry.empty()) {
-    // Died inside the preamble path: never trust that entry again, and
-    // give the unit the plain parse it would have had without a cache.
-    markPreambleFailed(A.PreambleEntry, A.PreambleLink);
-    llvm::errs() << "cudagraph-tidy: note: " << Job.File << ": " << A.Problem
-                 << (A.PreambleLink.empty() ? " while building its preamble"
-                                            : " while using its cached preamble")
-                 << "; analysing it again without one\n";
-    if (Limits.Verbose && A.End.crashed())
-      llvm::errs() << A.End.Stderr;
-    if (Job.Preamble.Stats)
-      ++Job.Preamble.Stats->Failed;
-    UnitTask Plain = Job;
-    Plain.Preamble.Enabled = false;
-    Out = UnitResult();
-    A = attempt(Plain, Limits, Out);
-    if (A.OK)
-      return Out;
+  if (!preambleMayBeAtFault(A)) {
+    removeDeadReaderLink(A);
+    return failedUnit(Job, Limits, A);
   }
+  // Died inside the preamble path: never trust that entry again, and
+  // give the unit the plain parse it would have had without a cache.
+  markPreambleFailed(A.PreambleEntry, A.PreambleLink);
+  llvm::errs() << "cudagraph-tidy: note: " << Job.File << ": " << A.Problem
+               << (A.PreambleLink.empty() ? " while building its preamble"
+                                          : " while using its cached preamble")
+               << "; analysing it again without one\n";
+  if (Limits.Verbose && A.End.crashed())
+    llvm::errs() << A.End.Stderr;
+  if (Job.Preamble.Stats)
+    ++Job.Preamble.Stats->Failed;
+  UnitTask Plain = Job;
+  Plain.Preamble.Enabled = false;
+  Out = UnitResult();
+  A = attempt(Plain, Limits, Out);
+  if (A.OK)
+    return Out;
   return failedUnit(Job, Limits, A);
 }
 

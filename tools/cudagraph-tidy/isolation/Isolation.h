@@ -17,7 +17,10 @@
 // A worker that dies while parsing against a cached preamble (the cache
 // entry it was reading is named in a marker file first) has that entry
 // marked failed, and the unit is analysed again without a preamble: the
-// cache may cost time, never an outcome.
+// cache may cost time, never an outcome. Dying means crashing or running
+// out of memory, which clang's reading of a PCH can cause; a worker stopped
+// from outside (past --tu-timeout, or cancelled) is not run again and its
+// entry stays: Isolation.cpp's preambleMayBeAtFault says why.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_TOOLS_ISOLATION_H
@@ -45,8 +48,9 @@ struct WorkerEntry {
 bool runWorkerJob(const WorkerEntry &Entry, const std::string &JobText,
                   const UnitLimits &Limits, std::string &ResultText, std::string &Problem);
 
-/// Tests only: `Extra` with, for the fault check-crash, a consumer that
-/// crashes after the parse (Worker.cpp); `Extra` itself for any other.
+/// Tests only: `Extra` with, for the faults check-crash and check-hang, a
+/// consumer that crashes or hangs after the parse (Worker.cpp); `Extra`
+/// itself for any other.
 ExtraConsumerFactory withInjectedFault(const std::string &Fault,
                                        const ExtraConsumerFactory &Extra);
 

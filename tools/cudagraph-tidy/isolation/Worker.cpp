@@ -13,7 +13,9 @@
 // line says so): makes the analysis of the unit whose file name is FILE
 // crash (SIGSEGV) before it parses, crash inside the checks' pass over the
 // parsed unit (check-crash, where a bug in a check would), hang (sleep
-// forever), allocate without bound, or crash only while a parse reads a
+// forever) before it parses or inside the checks' pass (check-hang, where a
+// pathological function would spend its time, with a cached preamble still
+// in use), allocate without bound, or crash only while a parse reads a
 // cached preamble (preamble-crash), so that the tests can show what a real
 // failure of each kind leaves of a run.
 //
@@ -78,6 +80,22 @@ class CrashingConsumer : public clang::ASTConsumer {
   void HandleTranslationUnit(clang::ASTContext &) override { ::raise(SIGSEGV); }
 };
 
+/// check-hang: a consumer that never returns once the unit has been parsed,
+/// as a check stuck in one function would (the parent's --tu-timeout ends
+/// it).
+class HangingConsumer : public clang::ASTConsumer {
+  void HandleTranslationUnit(clang::ASTContext &) override { injectFault("hang"); }
+};
+
+/// The consumer a check-* fault adds after the checks; null for the others.
+std::unique_ptr<clang::ASTConsumer> faultyConsumer(const std::string &Fault) {
+  if (Fault == "check-crash")
+    return std::make_unique<CrashingConsumer>();
+  if (Fault == "check-hang")
+    return std::make_unique<HangingConsumer>();
+  return nullptr;
+}
+
 UnitCounters countersOfThisProcess() {
   UnitCounters C;
   const LifetimeStats &S = lifetimeStats();
@@ -95,13 +113,13 @@ UnitCounters countersOfThisProcess() {
 
 ExtraConsumerFactory withInjectedFault(const std::string &Fault,
                                        const ExtraConsumerFactory &Extra) {
-  if (Fault != "check-crash")
+  if (!faultyConsumer(Fault))
     return Extra;
-  return [Extra]() -> std::unique_ptr<clang::ASTConsumer> {
+  return [Extra, Fault]() -> std::unique_ptr<clang::ASTConsumer> {
     std::vector<std::unique_ptr<clang::ASTConsumer>> Both;
     if (Extra)
       Both.push_back(Extra());
-    Both.push_back(std::make_unique<CrashingConsumer>());
+    Both.push_back(faultyConsumer(Fault));
     return std::make_unique<clang::MultiplexConsumer>(std::move(Both));
   };
 }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "run/DriverRun.h"
 #include "isolation/Isolation.h"
+#include "run/ParseFailures.h"
 #include "run/ReadFiles.h"
 #include "run/TidyFindings.h"
 #include "SharedMem/SharedMemAnalysis.h"
@@ -129,10 +130,7 @@ UnitResult analyzeUnit(const UnitTask &Job, const ExtraConsumerFactory &Extra) {
   }
   if (CompilerErrors) {
     Out.Status.Analyzed = false;
-    Out.Status.Problem = "the translation unit does not parse (" +
-                         std::to_string(CompilerErrors) + " compiler error" +
-                         (CompilerErrors == 1 ? "" : "s") +
-                         "; first: " + FirstError + ")";
+    Out.Status.Problem = doesNotParse(CompilerErrors, FirstError);
   }
   return Out;
 }

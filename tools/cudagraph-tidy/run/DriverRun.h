@@ -51,6 +51,7 @@ using UnsavedFiles = std::map<std::string, std::string>;
 
 struct UnitTask;
 struct UnitResult;
+class ParseFailureNotes;
 
 /// What the parse that runs a unit's checks needs to export its summaries
 /// as well (CheckedExport.h): the unit's ApiModelFiles without the
@@ -85,6 +86,9 @@ struct DriverRun {
   UnitLimits Limits;
   UnitHooks *Hooks = nullptr; ///< none: every unit is analysed
   UnsavedFiles Unsaved;        ///< given to every unit's task
+  /// Told each unit's status as it is known, to say those that do not
+  /// parse at once (ParseFailures.h); none: only the end lists them.
+  ParseFailureNotes *ParseFailures = nullptr;
 };
 
 /// Everything one translation unit's analysis needs, resolved on the main
@@ -137,6 +141,10 @@ struct UnitResult {
   /// trace was kept and how to reproduce it (CrashReport.h). Never in a
   /// report file: they name paths of this machine.
   std::string Detail;
+  /// Its worker ran past --tu-timeout and was stopped. Set by the parent
+  /// (never on the worker's wire, nor in the result cache, which does not
+  /// store such units).
+  bool TimedOut = false;
 };
 
 /// Analyses one translation unit in this process; `Extra` reads the same

@@ -28,6 +28,8 @@ namespace cgt {
 namespace {
 
 std::atomic<bool> Enabled{true};
+/// setNvccCompatFolder's; read once, by the first nvccCompatHeader().
+std::string Folder;
 
 const char HeaderText[] = R"(/* cudagraph-tidy: what nvcc's CUDA headers give host code and clang's do not.
    Force-included into CUDA translation units by the cudagraph-tidy driver
@@ -124,7 +126,8 @@ std::string writeHeader() {
   llvm::SmallString<256> Temp;
   llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/false, Temp);
   llvm::sys::path::append(Temp, "cudagraph-tidy");
-  for (const std::string &Base : {defaultCacheFolder(), std::string(Temp)}) {
+  std::string Cache = Folder.empty() ? defaultCacheFolder() : Folder;
+  for (const std::string &Base : {Cache, std::string(Temp)}) {
     if (Base.empty())
       continue;
     llvm::SmallString<256> Path(Base);
@@ -183,6 +186,7 @@ std::vector<std::string> withoutToolkitInclude(const std::vector<std::string> &A
 }
 
 void setNvccCompat(bool On) { Enabled = On; }
+void setNvccCompatFolder(const std::string &CacheFolder) { Folder = CacheFolder; }
 bool nvccCompatEnabled() { return Enabled; }
 
 const std::string &nvccCompatHeader() {

@@ -11,9 +11,12 @@
 // for clang-tidy plugin runs (`-include PATH` after `--`).
 //
 // The header's text is compiled into the driver and written, named by a
-// hash of its text, into the cache folder (else the temporary directory)
-// the first time a unit needs it: every run and every cache key sees the
-// same path for the same text.
+// hash of its text, into the cache folder (--cache-dir, else
+// $XDG_CACHE_HOME/cudagraph-tidy, as the other caches; else the temporary
+// directory) the first time a unit needs it: every run with that folder
+// sees the same path for the same text. The caches' keys name it by its
+// name, not its path (UnitCache::addSelfNamedFile), so that they do not
+// depend on where the folder is.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_TOOLS_NVCCCOMPAT_H
@@ -27,6 +30,11 @@ namespace cgt {
 /// Whether CUDA units get the header (default on; --no-nvcc-compat).
 void setNvccCompat(bool Enabled);
 bool nvccCompatEnabled();
+
+/// The cache folder the header goes into (--cache-dir); "" for the
+/// default one. Must come before the first nvccCompatHeader(), which fixes
+/// the path for the process.
+void setNvccCompatFolder(const std::string &CacheFolder);
 
 /// The header's path, written on first use; "" when it cannot be written.
 const std::string &nvccCompatHeader();

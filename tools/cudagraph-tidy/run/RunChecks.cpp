@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "run/DriverRun.h"
 #include "isolation/Isolation.h"
+#include "run/ParseFailures.h"
 #include "ApiModel/ApiModel.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -125,11 +126,13 @@ RunResult runChecks(DriverRun &Run, const std::vector<std::string> &Files) {
   StartCounter Progress{Run.Progress, ToAnalyze.size()};
   auto AnalyzeOne = [&](size_t I) {
     Progress.started(Files[I]);
-    if (Run.Hooks && Run.Hooks->replay(Tasks[I], Units[I]))
-      return;
-    Units[I] = analyzeTask(Tasks[I], Run.Limits);
-    if (Run.Hooks)
-      Run.Hooks->store(Tasks[I], Units[I]);
+    if (!Run.Hooks || !Run.Hooks->replay(Tasks[I], Units[I])) {
+      Units[I] = analyzeTask(Tasks[I], Run.Limits);
+      if (Run.Hooks)
+        Run.Hooks->store(Tasks[I], Units[I]);
+    }
+    if (Run.ParseFailures)
+      Run.ParseFailures->unitDone(Files[I], Units[I].Status);
   };
   if (Threads <= 1) {
     for (size_t I : ToAnalyze)

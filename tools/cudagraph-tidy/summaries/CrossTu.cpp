@@ -9,7 +9,9 @@
 #include "summaries/CheckedExport.h"
 #include "summaries/SummariesArtifact.h"
 #include "isolation/Isolation.h"
+#include "run/ParseFailures.h"
 #include "caches/PreambleCache.h"
+#include "run/NvccCompat.h"
 #include "ProjectSummaries/ProjectSummaries.h"
 #include "ApiModel/ApiModelWriter.h"
 #include "Lifetime/LifetimeAnalysis.h"
@@ -21,6 +23,18 @@
 #include <set>
 
 namespace cgt {
+
+bool usableCacheDirectory(const std::string &Directory, std::string &Error) {
+  if (llvm::sys::fs::exists(Directory) && !llvm::sys::fs::is_directory(Directory)) {
+    Error = "--cache-dir '" + Directory + "' is not a directory";
+    return false;
+  }
+  if (std::error_code EC = llvm::sys::fs::create_directories(Directory)) {
+    Error = "--cache-dir '" + Directory + "': " + EC.message();
+    return false;
+  }
+  return true;
+}
 
 bool cacheSettings(std::string ResultMode, const std::string &SummaryMode,
                    const std::string &Directory, unsigned MaxMB, CacheSettings &Out,
@@ -41,16 +55,8 @@ bool cacheSettings(std::string ResultMode, const std::string &SummaryMode,
   Out.Results = ResultMode == "on";
   Out.Summaries = SummaryMode == "on";
   Out.Directory = Directory.empty() ? defaultPreambleCacheDir() : Directory;
-  if (!Directory.empty()) {
-    if (llvm::sys::fs::exists(Directory) && !llvm::sys::fs::is_directory(Directory)) {
-      Error = "--cache-dir '" + Directory + "' is not a directory";
-      return false;
-    }
-    if (std::error_code EC = llvm::sys::fs::create_directories(Directory)) {
-      Error = "--cache-dir '" + Directory + "': " + EC.message();
-      return false;
-    }
-  }
+  if (!Directory.empty() && !usableCacheDirectory(Directory, Error))
+    return false;
   uint64_t MB = MaxMB;
   if (!MB)
     if (auto Env = llvm::sys::Process::GetEnv("CUDAGRAPH_TIDY_CACHE_MB"))
@@ -64,6 +70,10 @@ CrossTuRun::CrossTuRun(const CacheSettings &S, bool StoreResults)
       Cache(S.Directory.empty() ? nullptr
                                 : std::make_unique<UnitCache>(S.Directory, S.MaxBytes)),
       Results(S.Results ? Cache.get() : nullptr, StoreResults) {
+  // The nvcc compatibility header lies in the cache folder, which another
+  // machine has elsewhere: keys name it by its name (NvccCompat.h).
+  if (Cache && nvccCompatEnabled())
+    Cache->addSelfNamedFile(nvccCompatHeader());
   // The server holds what the folder holds: with no result cache, neither.
   if (Cache && S.Results && !S.Remote.Url.empty()) {
     Remote = std::make_unique<RemoteCache>(S.Remote);
@@ -169,6 +179,7 @@ void CrossTuRun::planChecks(DriverRun &Run, const std::vector<std::string> &Summ
   Plan = planUnits(Run, Analysed);
   Limits = Run.Limits;
   Progress = Run.Progress;
+  ParseFailures = Run.ParseFailures;
   std::map<std::string, size_t> ByPath;
   for (size_t J : Plan.ToAnalyze)
     ByPath.emplace(absolute(Analysed[J]), J);
@@ -212,11 +223,20 @@ UnitExport CrossTuRun::parseWithChecks(size_t Index, const UnitJob &Job,
   UnitLimits Once = Limits;
   Once.KeepCrashes = false;
   UnitResult R = analyzeIsolated(Sent, Once);
+  // Said now, not when the checks take this result after the passes.
+  if (ParseFailures)
+    ParseFailures->unitDone(Task.File, R.Status);
   UnitExport Out = summariesOf(R, Base);
-  // A worker that sent nothing (a crash, a budget) is not kept: the checks
-  // run the unit again and report what happened to it.
-  if (R.Summaries.empty())
+  // A worker that sent nothing (a crash, the memory budget) is not kept:
+  // the checks run the unit again and report what happened to it (a crash
+  // with its stack, which this run did not keep). One stopped past
+  // --tu-timeout is: the checks' run would spend a second whole budget on
+  // the same parse to end the same way.
+  if (R.Summaries.empty()) {
+    if (R.TimedOut && Keep)
+      Results.keep(Task, std::move(R));
     return Out;
+  }
   R.Summaries.clear();
   // The preamble work was done now, whether or not the result is used.
   UnitCounters Preamble;

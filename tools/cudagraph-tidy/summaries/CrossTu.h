@@ -80,6 +80,10 @@ struct CacheSettings {
 void explainShardSummaries(const CacheSettings &Settings, size_t SummaryFiles,
                            size_t Analysed);
 
+/// Whether --cache-dir's `Directory` is one, or can be made one; false
+/// with `Error` saying why not.
+bool usableCacheDirectory(const std::string &Directory, std::string &Error);
+
 /// Reads --result-cache (on|off; "" takes $CUDAGRAPH_TIDY_RESULT_CACHE,
 /// else on), --cross-tu-summaries (on|off), --cache-dir (must be a
 /// directory or creatable) and --cache-max-mb (0: the preamble cache's
@@ -171,6 +175,8 @@ private:
   /// later pass is not counted again.
   bool Progress = false;
   std::set<std::string> Started;
+  /// DriverRun::ParseFailures: units that do not parse, said as parsed.
+  ParseFailureNotes *ParseFailures = nullptr;
   unsigned AnalysedAgain = 0; ///< parses with the checks after a unit's first
   std::mutex ProgressLock;
   std::string SourceRoot;
