@@ -56,8 +56,8 @@ struct CopyScanner : RecursiveASTVisitor<CopyScanner> {
 
 /// `static cudaStream_t make_stream() { cudaStream_t s = nullptr;
 /// cudaStreamCreate(&s); return s; }`: a helper of the file whose every
-/// return gives back one local that a create call fills (or null). What it
-/// returns is a stream no other place names.
+/// return gives back one automatic local that a create call fills (or
+/// null). What it returns is a stream no other place names.
 bool returnsCreatedStream(const FunctionDecl *Callee, const StreamOrderAnalyzer::Impl &A) {
   const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
   if (!Def || !Def->hasBody())
@@ -73,7 +73,9 @@ bool returnsCreatedStream(const FunctionDecl *Callee, const StreamOrderAnalyzer:
         return true;
       const auto *DR = V ? dyn_cast<DeclRefExpr>(V) : nullptr;
       const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-      if (!VD || !VD->isLocalVarDecl() || (Returned && Returned != VD))
+      // A static local (`static cudaStream_t s; if (!s) create(&s);`) is
+      // one stream for every call: not a new one.
+      if (!VD || !VD->hasLocalStorage() || (Returned && Returned != VD))
         Other = true;
       else
         Returned = VD;

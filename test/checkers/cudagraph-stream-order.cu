@@ -454,3 +454,23 @@ void ok_sync_of_returned_stream(cudaStream_t a, cudaStream_t b, cudaEvent_t ev, 
   cudaStreamSynchronize(maybe_b);
   cudaFreeAsync(q, a);
 }
+// A helper that hands out one static stream, created on first use, gives
+// every caller the same stream: `w` below may be `b`'s twin, so its
+// synchronisation may be the one that orders the work.
+static cudaStream_t shared_side_stream() {
+  static cudaStream_t s = nullptr;
+  if (!s)
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  return s;
+}
+void ok_sync_of_static_helper_stream(cudaEvent_t ev, cudaStream_t a, int n) {
+  float *q;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  cudaEventRecord(ev, a);
+  cudaStream_t b = shared_side_stream();
+  cudaStreamWaitEvent(b, ev, 0);
+  attention<<<1, 128, 0, b>>>(q, n);
+  cudaStream_t w = shared_side_stream();
+  cudaStreamSynchronize(w);
+  cudaFreeAsync(q, a);
+}
