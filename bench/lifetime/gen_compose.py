@@ -427,6 +427,21 @@ class Fn:
         self.offers.append(did)
         return self.bug == did
 
+    def checked_enqueue_in_capture(self, stream, begin_line, offer, end_capture, unsafe):
+        """A checked enqueue on `stream` inside the capture begun at
+        `begin_line`: its error exit ends the capture (`end_capture`, an
+        extra cleanup line), or, when `offer` is the planted defect, leaves it
+        open (cudagraph-capture-without-destroy at the begin). Not offered
+        where the exit is a sink macro, nor where `unsafe`: leaving the
+        capture open must be the only defect, and no cleanup on that path may
+        make a call that is illegal while capturing."""
+        enqueue = "cudaMemsetAsync(d_act, 0, sizeof(float), %s)" % stream
+        if self.offer(offer, self.err not in CK_MACRO and not unsafe):
+            self.lines[begin_line][3] = "cudagraph-capture-without-destroy"
+            self.check(enqueue)
+        else:
+            self.check(enqueue, extra=[end_capture])
+
     def mark_res(self, rid, check):
         self.res_bug[rid] = check
 
@@ -544,15 +559,8 @@ class Fn:
         # A checked enqueue inside the capture: on failure the capture is ended.
         end_cap = ("{ cudaGraph_t broken = nullptr; cudaStreamEndCapture(s, &broken); "
                    "if (broken) cudaGraphDestroy(broken); }", None)
-        sink = self.err in CK_MACRO
-        # Leaving with the capture open must be the only defect: no cleanup on
-        # that path may make a call that is illegal while capturing.
-        unsafe = capture_cleanup_unsafe(self)
-        if self.offer("cap-open", not sink and not unsafe):
-            self.lines[begin_line][3] = "cudagraph-capture-without-destroy"
-            self.check("cudaMemsetAsync(d_act, 0, sizeof(float), s)")
-        else:
-            self.check("cudaMemsetAsync(d_act, 0, sizeof(float), s)", extra=[end_cap])
+        self.checked_enqueue_in_capture("s", begin_line, "cap-open", end_cap,
+                                        capture_cleanup_unsafe(self))
         self.check("cudaStreamEndCapture(s, &%s)" % graph_var)
         lost = self.offer("cap-graph")
         if lost:
@@ -1220,6 +1228,12 @@ def capture_cleanup_unsafe(c):
     return any(t in c.cleanup() for t in CAPTURE_UNSAFE_CLEANUPS)
 
 
+def capture_exits_unsafe(c):
+    """capture_cleanup_unsafe, or an exec live here (step0's after the first
+    step) that the exit would destroy while capturing."""
+    return capture_cleanup_unsafe(c) or "cudaGraphExecDestroy(" in c.cleanup()
+
+
 def f_poll(c, body, v):
     """poll=n: after the body, stream-ordered scratch allocated on a side
     stream `p_s` is handed to `s` on the branch that knows a stream poll
@@ -1358,15 +1372,8 @@ def f_cscopy(c, body, v):
     c.emit("fwd_kernel<<<(n + 255) / 256, 256, 0, cap_s>>>(d_act, n);")
     if c.offer("cscopy-sync"):
         c.emit("cudaStreamSynchronize(cap_s);", bug="cudagraph-capture-unsafe-call")
-    sink = c.err in CK_MACRO
-    # An outer exec live here (step0's after the first step) would be
-    # destroyed on that exit while capturing: not offered then either.
-    unsafe = capture_cleanup_unsafe(c) or "cudaGraphExecDestroy(" in c.cleanup()
-    if c.offer("cscopy-open", not sink and not unsafe):
-        c.lines[begin_line][3] = "cudagraph-capture-without-destroy"
-        c.check("cudaMemsetAsync(d_act, 0, sizeof(float), cap_s)")
-    else:
-        c.check("cudaMemsetAsync(d_act, 0, sizeof(float), cap_s)", extra=[end_capture_on("cap_s")])
+    c.checked_enqueue_in_capture("cap_s", begin_line, "cscopy-open", end_capture_on("cap_s"),
+                                 capture_exits_unsafe(c))
     c.check("cudaStreamEndCapture(cap_s, &cg)", gid)
     c.emit("cudaGraphExec_t cx = nullptr;")
     c.check("cudaGraphInstantiate(&cx, cg, 0)", xid, extra=[("cudaGraphDestroy(cg);", None)])
@@ -1494,15 +1501,8 @@ def f_sarray(c, body, v):
     c.emit("for (int k = 0; k < 2; ++k) fwd_kernel<<<(n + 255) / 256, 256, 0, ss[k]>>>(d_act, n);")
     if c.offer("sarray-sync"):
         c.emit("cudaDeviceSynchronize();", bug="cudagraph-capture-unsafe-call")
-    sink = c.err in CK_MACRO
-    # Leaving with the captures open must be the only defect: no cleanup on
-    # that path may make a call that is illegal while capturing.
-    unsafe = capture_cleanup_unsafe(c) or "cudaGraphExecDestroy(" in c.cleanup()
-    if c.offer("sarray-open", not sink and not unsafe):
-        c.lines[begin_line][3] = "cudagraph-capture-without-destroy"
-        c.check("cudaMemsetAsync(d_act, 0, sizeof(float), ss[0])")
-    else:
-        c.check("cudaMemsetAsync(d_act, 0, sizeof(float), ss[0])", extra=[SARRAY_END_ALL])
+    c.checked_enqueue_in_capture("ss[0]", begin_line, "sarray-open", SARRAY_END_ALL,
+                                 capture_exits_unsafe(c))
     if c.offer("sarray-late-sync"):
         c.emit("cudaDeviceSynchronize();", bug="cudagraph-capture-unsafe-call")
     c.emit("for (int k = 0; k < 2; ++k) cudaStreamEndCapture(ss[k], &gs[k]);")
