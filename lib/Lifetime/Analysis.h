@@ -60,7 +60,6 @@
 #include "Lifetime/Paths/PathState.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/Analysis/Analyses/CFGReachabilityAnalysis.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 #include "Values/PathFormula.h"
@@ -392,24 +391,11 @@ private:
   void onScopeEnd(const VarDecl *ScopeVar, const Stmt *Trigger, PathState &P);
   void onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &P);
   std::pair<SourceLocation, std::string> scopeExit(const Stmt *Trigger) const;
-  bool isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where,
-                     const CFGBlock *At) const;
-  /// A call that releases (or ends) what one place stands for, and its block.
-  struct ReleaseSite {
-    SourceLocation Loc;
-    const CFGBlock *Block;
-  };
-  ReleaseSite releaseSite(const CallExpr *Call) const;
-  bool siteMayHaveRunBefore(const ReleaseSite &Site, SourceLocation Where,
-                            const CFGBlock *At) const;
-  template <typename Of>
-  bool mayHaveRunBefore(const std::map<Of, std::vector<ReleaseSite>> &Sites, Of Place,
-                        SourceLocation Where, const CFGBlock *At) const {
-    auto It = Sites.find(Place);
-    return It != Sites.end() && llvm::any_of(It->second, [&](const ReleaseSite &S) {
-             return siteMayHaveRunBefore(S, Where, At);
-           });
-  }
+  bool isLeakedAtEnd(Key K, const ResState &RS) const;
+  /// Code that releases what one place stands for (an array's elements,
+  /// captures on several streams) has run on a path (ElementReleases.cpp).
+  void noteReleaseSite(const void *Of, const CallExpr *Call);
+  void markReleaseRan(const Stmt *S, PathState &P) const;
   void scanElementReleases();
   void reportOverwriteByFactory(Key Target, const Expr *Factory, PathState &P);
   void reportFieldKnownLive(const CallExpr *Call, const FunctionModel &M,
@@ -479,7 +465,7 @@ private:
   void scanCaptureEnds();
   Key capturePlace(const Expr *Stream);
   Key elementCapturePlace(const Expr *Stream);
-  bool elementCaptureMayBeEnded(unsigned R, SourceLocation At, const PathState &P) const;
+  bool elementCaptureMayBeEnded(unsigned R, const PathState &P) const;
   /// `cudaStream_t cs = ctx->stream;` with neither written again in the
   /// function: `cs` names the same stream, so its capture is the source's.
   const Expr *copiedStream(const Expr *Stream);
@@ -715,7 +701,9 @@ private:
   std::optional<std::set<const VarDecl *>> ReseatedPointers;
   std::map<const VarDecl *, const LambdaExpr *> LocalLambdas;
   unsigned LambdaDepth = 0;
-  std::map<const ValueDecl *, std::vector<ReleaseSite>> ElementReleaseSites;
+  /// The places each release call, or loop around one, releases when it
+  /// runs (noteReleaseSite).
+  llvm::DenseMap<const Stmt *, llvm::SmallVector<const void *, 1>> ReleaseRanAt;
   /// The statement whose scope each local variable belongs to.
   llvm::DenseMap<const VarDecl *, const Stmt *> ScopeOwner;
   /// Paths that ended in a call that never returns, inside a try: they
@@ -884,10 +872,6 @@ private:
   std::map<const CallExpr *, std::vector<OpenCaptureSeen>> OpenCapturesAt;
   /// The streams (places) this function ends a capture on.
   std::set<Key> CaptureEnds;
-  /// For streams among several (`streams[i]`), the end calls on them
-  /// (isLeakedAtEnd).
-  std::map<Key, std::vector<ReleaseSite>> ElementCaptureEnds;
-  mutable std::unique_ptr<CFGReverseBlockReachabilityAnalysis> Reachability;
   /// End calls that close a capture into an existing graph, and that graph.
   std::map<const CallExpr *, const Expr *> EndsIntoGraph;
   /// Calls made while the thread is switched to relaxed capture mode.

@@ -29,6 +29,7 @@ void Analysis::transferElement(const CFGElement &E, PathState &P, bool &Dead) {
   escapeDependentParts(S, P);
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
     onCall(Call, P, Dead);
+    markReleaseRan(Call, P);
   } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     if (BO->getOpcode() == BO_Assign)
       onAssign(BO->getLHS(), BO->getRHS(), BO, P);
@@ -124,7 +125,7 @@ void Analysis::checkExit(const CFGBlock *From, const StateSet &S) {
           Res.ParamIndex >= 0)
         continue;
       if (llvm::any_of(P.Bind, [&](const auto &B) {
-            return B.second.count(Entry.first) && !isLeakedAtEnd(B.first, Entry.second, Where, From);
+            return B.second.count(Entry.first) && !isLeakedAtEnd(B.first, Entry.second);
           }))
         continue;
       std::string Noun = A.Model.kind(Res.Kind) ? A.Model.kind(Res.Kind)->Noun : "resource";
@@ -228,6 +229,10 @@ void Analysis::transferBlock(const CFGBlock *B, StateSet &S) {
 
 StateSet Analysis::propagateEdge(const CFGBlock *From, unsigned SuccIndex,
                                  const CFGBlock *To, StateSet Out, bool TwoWay) {
+  // Leaving a loop around a release the path may have run zero times.
+  if (const Stmt *Term = From->getTerminatorStmt(); Term && (SuccIndex == 1 || isa<BreakStmt>(Term)))
+    for (PathState &P : Out)
+      markReleaseRan(Term, P);
   const auto *Switch = dyn_cast_or_null<SwitchStmt>(From->getTerminatorStmt());
   const Expr *Cond =
       !Switch && From->succ_size() == 2 ? From->getLastCondition() : nullptr;

@@ -874,6 +874,41 @@ int captureAllEndInBranchThenSync(cudaStream_t *streams, int n, cudaGraph_t *gra
   cudaDeviceSynchronize();
   return 0;
 }
+// An error exit whose end loop falls through to a status check (that
+// throws, which the analysis cannot see): on the path that skipped the
+// exit the captures are still open at the synchronisation.
+void checkStatus(cudaError_t e);
+int captureAllExitFallsToCheckThenSync(cudaStream_t *streams, int n, cudaGraph_t *graphs,
+                                       float *a) {
+  for (int i = 0; i < n; ++i)
+    cudaStreamBeginCapture(streams[i], cudaStreamCaptureModeGlobal);
+  cudaError_t e = cudaMemsetAsync(a, 0, sizeof(float), streams[0]);
+  if (e != cudaSuccess) {
+    for (int i = 0; i < n; ++i)
+      cudaStreamEndCapture(streams[i], &graphs[i]);
+  }
+  checkStatus(e);
+  cudaDeviceSynchronize();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaDeviceSynchronize' is called while stream 'streams[]' is capturing: synchronizing the device while a stream is capturing invalidates the capture [cudagraph-capture-unsafe-call]
+  for (int i = 0; i < n; ++i)
+    cudaStreamEndCapture(streams[i], &graphs[i]);
+  return 0;
+}
+int captureAllExitFallsToCheckThenEnd(cudaStream_t *streams, int n, cudaGraph_t *graphs,
+                                      float *a) {
+  for (int i = 0; i < n; ++i)
+    cudaStreamBeginCapture(streams[i], cudaStreamCaptureModeGlobal);
+  cudaError_t e = cudaMemsetAsync(a, 0, sizeof(float), streams[0]);
+  if (e != cudaSuccess) {
+    for (int i = 0; i < n; ++i)
+      cudaStreamEndCapture(streams[i], &graphs[i]);
+  }
+  checkStatus(e);
+  for (int i = 0; i < n; ++i)
+    cudaStreamEndCapture(streams[i], &graphs[i]);
+  cudaDeviceSynchronize();
+  return 0;
+}
 int captureAllThenInstantiate(cudaStream_t *streams, int n, cudaGraph_t *graphs,
                               cudaGraphExec_t *execs, float *a) {
   for (int i = 0; i < n; ++i)

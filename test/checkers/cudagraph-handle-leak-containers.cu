@@ -140,6 +140,66 @@ int clean_events_both_exits(int n, float *d) {
   return 0;
 }
 
+// An error exit whose destroy loop falls through to a status check the
+// analysis cannot see throw: on the path that skipped the exit the events
+// are still live at the return.
+void check_status(cudaError_t e); // throws on failure, opaque here
+int leak_events_exit_falls_to_check(int n, float *d) {
+  std::vector<cudaEvent_t> events(n);
+  for (int i = 0; i < n; ++i)
+    cudaEventCreate(&events[i]);
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:5: warning: event 'events[]' created by 'cudaEventCreate' is not released on every path; call cudaEventDestroy or hand it to an owner [cudagraph-handle-leak]
+  cudaError_t e = cudaMemsetAsync(d, 0, 4, 0);
+  if (e != cudaSuccess) {
+    for (int i = 0; i < n; ++i)
+      cudaEventDestroy(events[i]);
+  }
+  check_status(e);
+  return 0;
+}
+int clean_events_exit_falls_to_check(int n, float *d) {
+  std::vector<cudaEvent_t> events(n);
+  for (int i = 0; i < n; ++i)
+    cudaEventCreate(&events[i]);
+  cudaError_t e = cudaMemsetAsync(d, 0, 4, 0);
+  if (e != cudaSuccess) {
+    for (int i = 0; i < n; ++i)
+      cudaEventDestroy(events[i]);
+  }
+  check_status(e);
+  for (int i = 0; i < n; ++i)
+    cudaEventDestroy(events[i]);
+  return 0;
+}
+// Created and destroyed under the same flag: the path that skips the
+// destroy loop created nothing.
+int clean_events_under_one_flag(int n, bool timing) {
+  std::vector<cudaEvent_t> events(n);
+  if (timing)
+    for (int i = 0; i < n; ++i)
+      cudaEventCreate(&events[i]);
+  cudaDeviceSynchronize();
+  if (timing)
+    for (int i = 0; i < n; ++i)
+      cudaEventDestroy(events[i]);
+  return 0;
+}
+
+// A destroy loop left by its break, not by its condition.
+int clean_events_destroy_loop_breaks(int n) {
+  std::vector<cudaEvent_t> events(n);
+  for (int i = 0; i < n; ++i)
+    cudaEventCreate(&events[i]);
+  cudaDeviceSynchronize();
+  int i = 0;
+  for (;;) {
+    if (i == n)
+      break;
+    cudaEventDestroy(events[i++]);
+  }
+  return 0;
+}
+
 void leak_std_array() {
   std::array<cudaStream_t, 4> pool;
   for (auto &s : pool)

@@ -78,9 +78,9 @@ Key Analysis::capturePlace(const Expr *Stream) {
 /// single place stands for, as an array's handles do; only begin and end
 /// calls use it. Loops that begin and end captures on them are not paired
 /// by count, so a capture left open there counts only where the function
-/// leaves before any end call on them may have run (isLeakedAtEnd,
-/// mayHaveRunBefore): an early return between the begin loop and
-/// the end loop is reported, a path on which the two loops ran different
+/// leaves on a path on which no end call on them ran (isLeakedAtEnd,
+/// ElementReleases.cpp): an early return between the begin loop and the
+/// end loop is reported, a path on which the two loops ran different
 /// numbers of times is not.
 Key Analysis::elementCapturePlace(const Expr *Stream) {
   Stream = strip(Stream);
@@ -238,7 +238,7 @@ void Analysis::scanCaptureEnds() {
       if (Key K = captureStreamOf(Call, *M)) {
         CaptureEnds.insert(K);
         if (K->Element)
-          ElementCaptureEnds[K].push_back(releaseSite(Call));
+          noteReleaseSite(K, Call);
       }
   }
 }
@@ -444,7 +444,7 @@ void Analysis::checkCaptureLegal(const CallExpr *Call, const FunctionModel &M,
       continue;
     if (EndedHere != P.Bind.end() && EndedHere->second.count(R))
       continue;
-    if (elementCaptureMayBeEnded(R, loc(Call), P))
+    if (elementCaptureMayBeEnded(R, P))
       continue;
     bool Relaxed = Info->second.Relaxed || ThreadRelaxedCalls.count(Call);
     if (M.LegalInRelaxedCapture && Relaxed)
@@ -467,15 +467,16 @@ void Analysis::checkCaptureLegal(const CallExpr *Call, const FunctionModel &M,
   }
 }
 
-/// A capture on one of several streams (`streams[i]`) at a call placed
-/// after an end call on them that may have run: the end loop may have
-/// ended it on every stream the begin loop began it on (their counts are
-/// not paired).
-bool Analysis::elementCaptureMayBeEnded(unsigned R, SourceLocation At, const PathState &P) const {
-  return llvm::any_of(P.Bind, [&](const auto &B) {
-    return B.first->Capture && B.first->Element && B.second.count(R) &&
-           mayHaveRunBefore(ElementCaptureEnds, B.first, At, CurrentBlock);
-  });
+/// A capture on one of several streams (`streams[i]`) at a call on a path
+/// on which an end call on them ran, or its loop was left: the end loop may
+/// have ended it on every stream the begin loop began it on (their counts
+/// are not paired).
+bool Analysis::elementCaptureMayBeEnded(unsigned R, const PathState &P) const {
+  auto RS = P.Res.find(R);
+  return RS != P.Res.end() && RS->second.PlaceReleaseRan &&
+         llvm::any_of(P.Bind, [&](const auto &B) {
+           return B.first->Capture && B.first->Element && B.second.count(R);
+         });
 }
 
 /// The capture surely open on the stream argument of `Call` (its model's

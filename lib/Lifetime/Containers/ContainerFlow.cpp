@@ -295,7 +295,7 @@ void Analysis::overwriteElementAtKey(Key Elem, const Expr *KeyArg, const Stmt *A
     auto Ins = ContainerInsertions.find(R);
     if (RS == P.Res.end() || Ins == ContainerInsertions.end() || !Ins->second.Key ||
         !(RS->second.Bits & Live) || P.boundElsewhere(R, Elem) || Resources[R].IntoField ||
-        constantValue(strip(Ins->second.Key)) != Key || !isLeakedAtEnd(Elem, RS->second, loc(At), CurrentBlock))
+        constantValue(strip(Ins->second.Key)) != Key || !isLeakedAtEnd(Elem, RS->second))
       continue;
     reportDroppedElement(R, RS->second, Elem, At,
                          "this assignment overwrites the element at key " + std::to_string(*Key));
@@ -491,7 +491,7 @@ void Analysis::dropContainerElements(Key Elem, const CallExpr *Call, ContainerOp
     if (!Leaves)
       continue;
     bool Lost = (RS->second.Bits & Live) && !P.boundElsewhere(R, Elem) &&
-                (!Res.IntoField || Res.LeftLiveBy) && isLeakedAtEnd(Elem, RS->second, loc(Call), CurrentBlock);
+                (!Res.IntoField || Res.LeftLiveBy) && isLeakedAtEnd(Elem, RS->second);
     if (Lost)
       reportDroppedElement(R, RS->second, Elem, Call,
                            "'" + Elem->Decl->getNameAsString() + "." + Method.str() +

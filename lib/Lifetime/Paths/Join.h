@@ -77,6 +77,10 @@ inline bool mergeInto(PathState &Dst, const PathState &Src) {
       D.StatusCopy = nullptr;
       Changed = true;
     }
+    if (S.PlaceReleaseRan && !D.PlaceReleaseRan) {
+      D.PlaceReleaseRan = true; // widened: silent rather than a false leak
+      Changed = true;
+    }
     D.ReleasedElements |= S.ReleasedElements;
     D.AcquiredElements |= S.AcquiredElements;
     D.ElementsKnown = D.ElementsKnown && S.ElementsKnown;

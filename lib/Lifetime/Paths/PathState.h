@@ -80,6 +80,10 @@ struct ResState {
                                       ///< (all ones: released through a variable index)
   uint64_t AcquiredElements = 0;      ///< array: constant indices filled so far
   bool ElementsKnown = true;          ///< every fill used a constant index
+  /// An element of an array or container (or a capture on one of several
+  /// streams): code that releases the place's elements has run on this
+  /// path, or a loop around it was left (ElementReleases.cpp).
+  bool PlaceReleaseRan = false;
   const clang::Expr *ReleaseSite = nullptr;
   const FunctionModel *ReleasedBy = nullptr;
   const ReleaseEffect *ReleasedAs = nullptr;
@@ -113,7 +117,7 @@ struct ResState {
     return Bits == O.Bits && StatusExpr == O.StatusExpr &&
            StatusVar == O.StatusVar && StatusCopy == O.StatusCopy &&
            CopyInverted == O.CopyInverted && StatusDerefOf == O.StatusDerefOf &&
-           StatusOut == O.StatusOut &&
+           StatusOut == O.StatusOut && PlaceReleaseRan == O.PlaceReleaseRan &&
            ReleaseSite == O.ReleaseSite;
   }
 };

@@ -201,7 +201,7 @@ void Analysis::onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &
       if (RS == P.Res.end() ||
           llvm::any_of(P.Bind, [&](const auto &B) { return B.first->Decl != VD && B.second.count(R); }))
         continue;
-      if (isLeakedAtEnd(K, RS->second, Where, CurrentBlock) && !Resources[R].IntoField &&
+      if (isLeakedAtEnd(K, RS->second) && !Resources[R].IntoField &&
           Resources[R].ParamIndex < 0) {
         const ResourceKind *RK = A.Model.kind(Resources[R].Kind);
         std::string Noun = RK ? RK->Noun : "resource";
@@ -217,86 +217,6 @@ void Analysis::onLifetimeEnd(const VarDecl *VD, const Stmt *Trigger, PathState &
   if (!isa<ParmVarDecl>(VD))
     for (Key K : Dying)
       P.Bind.erase(K);
-}
-
-/// An array's elements are one place, and a path that skipped the destroy
-/// loop is usually one where the create loop did not run either. So a live
-/// element leaks only where the function leaves before any code that
-/// destroys the array's elements may have run: `create N, destroy N` stays
-/// silent, an early return inside the create loop does not, nor a return
-/// after an error exit that destroyed them and returned. A capture on
-/// several streams likewise, with their end calls (`At` is the block of
-/// `Where`).
-bool Analysis::isLeakedAtEnd(Key K, const ResState &RS, SourceLocation Where,
-                             const CFGBlock *At) const {
-  if (!(RS.Bits & Live))
-    return false;
-  if (!K->Element)
-    return true;
-  if (RS.Bits & Released)
-    return false;
-  if (K->Capture)
-    return !mayHaveRunBefore(ElementCaptureEnds, K, Where, At);
-  return !mayHaveRunBefore(ElementReleaseSites, K->Decl, Where, At);
-}
-
-Analysis::ReleaseSite Analysis::releaseSite(const CallExpr *Call) const {
-  auto Pos = CallPositions.find(Call);
-  return {SM.getExpansionLoc(Call->getBeginLoc()),
-          Pos == CallPositions.end() ? nullptr : Pos->second.first};
-}
-
-/// Whether one of the sites may have run before the point `Where` of block
-/// `At`: it is not after `Where` in the file, and `At` can be reached from
-/// its block. The release loop of an error exit that returns has not run
-/// where the code after that exit is.
-bool Analysis::siteMayHaveRunBefore(const ReleaseSite &Site, SourceLocation Where,
-                                    const CFGBlock *At) const {
-  // One macro expansion (`CK(call, release loop)` and its return) is one
-  // location: the blocks tell its order.
-  if (Where.isInvalid() || SM.isBeforeInTranslationUnit(Where, Site.Loc))
-    return false;
-  if (!At || !Site.Block || Site.Block == At)
-    return true;
-  if (!Reachability)
-    Reachability = std::make_unique<CFGReverseBlockReachabilityAnalysis>(*Cfg);
-  return Reachability->isReachable(Site.Block, At);
-}
-
-/// Where each local array's elements are released (isLeakedAtEnd).
-/// Moving them into another container (`for (auto e : used_)
-/// free_.push_back(e)`) is such code too: the loop ran or had nothing to move.
-void Analysis::scanElementReleases() {
-  auto Note = [&](const ValueDecl *Of, const CallExpr *Call) {
-    ElementReleaseSites[Of].push_back(releaseSite(Call));
-  };
-  for (const CallExpr *Call : BodyCalls) {
-    if (auto [Op, Into] = containers().opOf(Call); Op == ContainerOp::Insert)
-      for (const Expr *Arg : Call->arguments()) {
-        llvm::SmallVector<const Expr *, 4> Parts;
-        collectInsertionParts(Arg, Parts);
-        for (const Expr *Part : Parts)
-          if (const ValueDecl *From = containers().elementOf(Part); From && From != Into)
-            Note(From, Call);
-      }
-    const FunctionModel *M = A.modelFor(Call);
-    if (!M)
-      continue;
-    for (const ReleaseEffect &R : M->Releases) {
-      if (R.Arg < 0 || R.Arg >= static_cast<int>(Call->getNumArgs()))
-        continue;
-      const Expr *Arg = strip(Call->getArg(R.Arg));
-      if (const auto *AddrOf = dyn_cast<UnaryOperator>(Arg);
-          R.ThroughPointer && AddrOf && AddrOf->getOpcode() == UO_AddrOf)
-        Arg = AddrOf->getSubExpr();
-      Key K = storageOf(Arg);
-      if (Key Elem = containerElementPlace(Arg))
-        K = Elem; // a container's elements (ContainerFlow.cpp)
-      if (!K || !K->Element || releasesOneConstantElement(Arg))
-        continue;
-      Note(K->Decl, Call);
-    }
-  }
 }
 
 } // namespace lifetime

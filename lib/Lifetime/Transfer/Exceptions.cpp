@@ -405,7 +405,7 @@ void Analysis::onThrowLeaving(const Stmt *Throw, const PathState &P) {
       // Captures on several streams (`ss[k]`): not after the first end call
       // on them, as at an exit (isLeakedAtEnd).
       bool MayBeEnded = llvm::any_of(P.Bind, [&](const auto &B) {
-        return B.second.count(Entry.first) && !isLeakedAtEnd(B.first, Entry.second, Where, CurrentBlock);
+        return B.second.count(Entry.first) && !isLeakedAtEnd(B.first, Entry.second);
       });
       if (!MayBeEnded && Res.Site && !SummaryMode && Leaked.insert(Entry.first).second)
         reportCaptureOpen(Entry.first, Entry.second, Where);
@@ -417,7 +417,7 @@ void Analysis::onThrowLeaving(const Stmt *Throw, const PathState &P) {
         Holder = B.first;
         if (ownMemberOfConstructor(B.first))
           break;
-        if (!isLeakedAtEnd(B.first, Entry.second, Where, CurrentBlock) || isField(B.first))
+        if (!isLeakedAtEnd(B.first, Entry.second) || isField(B.first))
           Holder = nullptr;
         break;
       }
