@@ -1,7 +1,10 @@
 //===- NvccCompat.cpp - what nvcc's headers give host code, for clang -----===//
 //
-// The overloads follow what nvcc's crt/math_functions.hpp declares
-// __host__ __device__ (clang's wrapper makes its copies __device__ only):
+// The header gives host code what nvcc's headers include and declare and
+// clang's do not: the C library headers nvcc includes into every unit,
+// the cache-hinted loads and stores of sm_32_intrinsics.h, and the min/max
+// overloads nvcc's crt/math_functions.hpp declares __host__ __device__
+// (clang's wrapper makes its copies __device__ only):
 // min and max of each integer pair of one rank, with the unsigned type
 // winning when signedness is mixed (C's usual arithmetic conversions), and
 // of float/double pairs, double winning when mixed. They are declared
@@ -53,6 +56,32 @@ const char HeaderText[] = R"(/* cudagraph-tidy: what nvcc's CUDA headers give ho
 #include <string.h>
 #include <time.h>
 #include <new>
+
+/* nvcc's crt/math_functions.h includes these too: with them the C names
+   (`isfinite(x)` unqualified in host code) are declared as nvcc's units
+   see them. */
+#include <math.h>
+#include <cmath>
+#include <cstdlib>
+
+/* The cache-hinted loads and stores nvcc declares in sm_32_intrinsics.h,
+   which clang's CUDA headers leave out: clang defines __ldcg, __ldcs,
+   __ldcv and __stwt only. Templates, so that an overload clang or the
+   toolkit declares for a type wins over them; the second parameter is not
+   deduced, so the value converts to the pointee as with nvcc's overloads.
+   A hinted store is a store, a hinted load a load: the analysis needs no
+   more of them. */
+template <class T> struct cgt_nvcc_same { typedef T type; };
+#define CGT_NVCC_HINTED_STORE(Name)                                           \
+  template <class T>                                                          \
+  static inline __attribute__((device)) void Name(                           \
+      T *ptr, typename cgt_nvcc_same<T>::type value) { *ptr = value; }
+CGT_NVCC_HINTED_STORE(__stcs)
+CGT_NVCC_HINTED_STORE(__stcg)
+CGT_NVCC_HINTED_STORE(__stwb)
+#undef CGT_NVCC_HINTED_STORE
+template <class T>
+static inline __attribute__((device)) T __ldlu(const T *ptr) { return *ptr; }
 
 /* Host-side min and max as nvcc declares them (__host__ __device__);
    clang's CUDA headers declare them for device code only. Declared in the
