@@ -47,7 +47,7 @@ namespace cgt {
 
 std::string defaultPreambleCacheDir() { return defaultCacheFolder(); }
 
-bool preambleCacheConfig(std::string Mode, size_t Files,
+bool preambleCacheConfig(std::string Mode, size_t Files, const std::string &Directory,
                          PreambleCacheConfig &C, std::string &Error) {
   if (Mode.empty())
     if (auto Env = llvm::sys::Process::GetEnv("CUDAGRAPH_TIDY_PREAMBLE_CACHE"))
@@ -61,7 +61,7 @@ bool preambleCacheConfig(std::string Mode, size_t Files,
   C.Enabled = Mode != "off";
   C.Build = Mode == "on" || Files <= AutoBuildLimit;
   C.BuildOnSecondMiss = Mode == "auto";
-  C.Directory = defaultPreambleCacheDir();
+  C.Directory = Directory.empty() ? defaultPreambleCacheDir() : Directory;
   if (C.Directory.empty())
     C.Enabled = false;
   if (auto MB = llvm::sys::Process::GetEnv("CUDAGRAPH_TIDY_CACHE_MB")) {

@@ -100,9 +100,11 @@ std::string defaultPreambleCacheDir();
 /// $CUDAGRAPH_TIDY_PREAMBLE_CACHE, else "auto") and a run over `Files`
 /// translation units: "auto" reuses entries always and builds them for runs
 /// of at most AutoBuildLimit files, on the second miss of a key; "on"
-/// always builds, on the first miss. The cap comes from
-/// CUDAGRAPH_TIDY_CACHE_MB. Returns false with `Error` for a bad mode.
-bool preambleCacheConfig(std::string Mode, size_t Files,
+/// always builds, on the first miss. The entries lie in `Directory`
+/// (--cache-dir; "": defaultPreambleCacheDir(), and no cache where that is
+/// ""). The cap comes from CUDAGRAPH_TIDY_CACHE_MB. Returns false with
+/// `Error` for a bad mode.
+bool preambleCacheConfig(std::string Mode, size_t Files, const std::string &Directory,
                          PreambleCacheConfig &Out, std::string &Error);
 constexpr size_t AutoBuildLimit = 8;
 
