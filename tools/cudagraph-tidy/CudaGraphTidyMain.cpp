@@ -188,8 +188,8 @@ static cl::opt<std::string> InjectFaultOpt(
     "inject-fault",
     cl::desc("For the driver's own tests only: make the analysis of FILE "
              "crash, check-crash (crash in the checks, after the parse), "
-             "hang, check-hang (hang in the checks), alloc(ate without bound) "
-             "or preamble-crash"),
+             "hang, check-hang (hang in the checks), alloc(ate without bound), "
+             "preamble-crash or preamble-build-kill"),
     cl::value_desc("KIND:FILE"), cl::init(""), cl::cat(ToolCategory));
 // The subcommands parse their own arguments before cl sees any; --help
 // names them here so that they can be found.

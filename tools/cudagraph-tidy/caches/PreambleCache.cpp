@@ -77,16 +77,39 @@ using namespace preamble;
 namespace {
 
 /// Names the entry a parse is about to build or read, and the private link
-/// it reads it through, for the parent process to mark failed and clean up
-/// if this one dies (Isolation.cpp); "" clears it.
+/// it reads it through or the folder it builds it in, for the parent
+/// process to mark failed and clean up if this one dies (Isolation.cpp);
+/// "" clears it. Three lines, readInUseMarker's.
 void markInUse(const PreambleCacheConfig &Cache, const std::string &Pch,
-               const std::string &Link = "") {
+               const std::string &Link = "", const std::string &BuildFolder = "") {
   if (Cache.InUseMarker.empty())
     return;
   std::error_code EC;
   llvm::raw_fd_ostream OS(Cache.InUseMarker, EC);
   if (!EC && !Pch.empty())
-    OS << Pch << "\n" << Link << "\n";
+    OS << Pch << "\n" << Link << "\n" << BuildFolder << "\n";
+}
+
+/// Builds the entry `Pch` (key `Key`) in a builder's folder named in the
+/// marker file meanwhile: a crash in the build is the entry's, and a
+/// worker killed midway leaves the folder for its parent to remove. The
+/// marker is cleared when the build fails, so that the parse without it,
+/// and a later crash (in the checks, say), is not blamed on a preamble.
+bool buildNamedEntry(CompilerInvocation &CI, FileManager &Files,
+                     std::shared_ptr<PCHContainerOperations> PCHOps,
+                     const llvm::MemoryBuffer &Main, PreambleBounds Bounds,
+                     const std::string &MainPath, const PreambleCacheConfig &Cache,
+                     const std::string &Pch, const std::string &Key) {
+  std::string Folder = newBuildFolder(Cache.Directory);
+  if (Folder.empty())
+    return false;
+  markInUse(Cache, Pch, "", Folder);
+  bool OK = buildEntry(CI, Files, PCHOps, Main, Bounds, MainPath, Folder,
+                       Cache.Directory, Key, Cache.FaultKillInBuild);
+  llvm::sys::fs::remove_directories(Folder);
+  if (!OK)
+    markInUse(Cache, "");
+  return OK;
 }
 
 /// Whether a run with these checks may use a preamble: compiler warnings
@@ -138,12 +161,10 @@ std::string usePreamble(CompilerInvocation &CI, FileManager &Files,
         ++Cache.Stats->Skipped;
       return "";
     }
-    // Named while it is built: a crash in the build is the entry's. The
-    // marker is cleared on every way out that parses without it, so that a
-    // later crash (in the checks, say) is not blamed on a preamble.
-    markInUse(Cache, Pch);
-    if (!buildEntry(CI, Files, PCHOps, **Main, Bounds, std::string(MainPath), Dir, Key)) {
-      markInUse(Cache, "");
+    // The marker is cleared on every way out below that parses without
+    // the entry.
+    if (!buildNamedEntry(CI, Files, PCHOps, **Main, Bounds, std::string(MainPath), Cache,
+                         Pch, Key)) {
       if (Cache.Stats)
         ++Cache.Stats->Skipped;
       return "";
@@ -381,6 +402,27 @@ std::vector<ClangTidyError> runClangTidyWithPreamble(
       ++Cache.Stats->Failed;
   }
   return Plain;
+}
+
+InUseEntry readInUseMarker(const std::string &MarkerPath) {
+  InUseEntry E;
+  auto Buf = llvm::MemoryBuffer::getFile(MarkerPath);
+  if (!Buf)
+    return E;
+  llvm::SmallVector<llvm::StringRef, 3> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n', 3);
+  Lines.resize(3);
+  E.Pch = Lines[0].trim().str();
+  E.Link = Lines[1].trim().str();
+  E.BuildFolder = Lines[2].trim().str();
+  return E;
+}
+
+void removeDeadWorkerFiles(const InUseEntry &Entry) {
+  if (!Entry.Link.empty())
+    llvm::sys::fs::remove(Entry.Link);
+  if (!Entry.BuildFolder.empty() && isBuildFolder(Entry.BuildFolder))
+    llvm::sys::fs::remove_directories(Entry.BuildFolder);
 }
 
 } // namespace cgt

@@ -235,9 +235,10 @@ struct Attempt {
   bool OK = false;
   std::string Problem;
   /// The preamble cache entry the worker was building or reading when it
-  /// died (the marker file, PreambleCache.cpp), and the private link it
-  /// read it through ("" while building); both "" when it died elsewhere.
-  std::string PreambleEntry, PreambleLink;
+  /// died (the marker file, PreambleCache.h), with the private link it
+  /// read it through or the folder it built it in; all "" when it died
+  /// elsewhere.
+  InUseEntry Preamble;
   WorkerEnd End;
   std::string JobText; ///< the job, for a crash's reproduction
 };
@@ -276,10 +277,9 @@ Attempt attempt(const UnitTask &Job, const UnitLimits &Limits, UnitResult &Out) 
     return A;
   }
   A.Problem = failureText(A.End, Text, Limits);
-  std::string Marker = readWireFile(std::string(MarkerPath));
-  auto [Entry, Link] = llvm::StringRef(Marker).split('\n');
-  A.PreambleEntry = Entry.trim().str();
-  A.PreambleLink = Link.trim().str();
+  A.Preamble = readInUseMarker(std::string(MarkerPath));
+  // Whatever the worker was doing in the cache folder, it does no more.
+  removeDeadWorkerFiles(A.Preamble);
   return A;
 }
 
@@ -307,14 +307,7 @@ UnitResult failedUnit(const UnitTask &Job, const UnitLimits &Limits, const Attem
 /// less, so it would spend a second whole budget to end the same way, and
 /// a sound entry would be thrown away for every later run.
 bool preambleMayBeAtFault(const Attempt &A) {
-  return !A.PreambleEntry.empty() && !A.End.TimedOut && !A.End.Cancelled;
-}
-
-/// The private name a stopped reader left in the cache folder: nothing
-/// else removes it, and the entry itself stays.
-void removeDeadReaderLink(const Attempt &A) {
-  if (!A.PreambleLink.empty())
-    llvm::sys::fs::remove(A.PreambleLink);
+  return !A.Preamble.Pch.empty() && !A.End.TimedOut && !A.End.Cancelled;
 }
 
 void raiseTo(std::atomic<unsigned> &Max, unsigned V) {
@@ -356,16 +349,14 @@ UnitResult analyzeIsolated(const UnitTask &Job, const UnitLimits &Limits) {
   Attempt A = attempt(Job, Limits, Out);
   if (A.OK)
     return Out;
-  if (!preambleMayBeAtFault(A)) {
-    removeDeadReaderLink(A);
+  if (!preambleMayBeAtFault(A))
     return failedUnit(Job, Limits, A);
-  }
   // Died inside the preamble path: never trust that entry again, and
   // give the unit the plain parse it would have had without a cache.
-  markPreambleFailed(A.PreambleEntry, A.PreambleLink);
+  markPreambleFailed(A.Preamble.Pch);
   llvm::errs() << "cudagraph-tidy: note: " << Job.File << ": " << A.Problem
-               << (A.PreambleLink.empty() ? " while building its preamble"
-                                          : " while using its cached preamble")
+               << (A.Preamble.Link.empty() ? " while building its preamble"
+                                           : " while using its cached preamble")
                << "; analysing it again without one\n";
   if (Limits.Verbose && A.End.crashed())
     llvm::errs() << A.End.Stderr;

@@ -20,7 +20,9 @@
 // cache may cost time, never an outcome. Dying means crashing or running
 // out of memory, which clang's reading of a PCH can cause; a worker stopped
 // from outside (past --tu-timeout, or cancelled) is not run again and its
-// entry stays: Isolation.cpp's preambleMayBeAtFault says why.
+// entry stays: Isolation.cpp's preambleMayBeAtFault says why. Either way,
+// the private link a dead reader made and the folder a dead builder wrote
+// in (the marker names them) are removed from the cache folder.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_TOOLS_ISOLATION_H
