@@ -90,6 +90,34 @@ void markInUse(const PreambleCacheConfig &Cache, const std::string &Pch,
     OS << Pch << "\n" << Link << "\n" << BuildFolder << "\n";
 }
 
+/// Writes the counts to Cache.CountsFile through a rename, so that a
+/// worker killed mid-write leaves the last whole counts, never a torn line.
+void writeCounts(const PreambleCacheConfig &Cache) {
+  const PreambleCacheStats &S = *Cache.Stats;
+  std::string Text = std::to_string(S.Hits) + " " + std::to_string(S.Builds) + " " +
+                     std::to_string(S.Skipped) + " " + std::to_string(S.Failed) + "\n";
+  std::string New = Cache.CountsFile + ".new";
+  std::error_code EC;
+  {
+    llvm::raw_fd_ostream OS(New, EC);
+    if (EC)
+      return;
+    OS << Text;
+  }
+  llvm::sys::fs::rename(New, Cache.CountsFile);
+}
+
+/// Adds one to the count `Which` of the cache's stats, if it has any, and
+/// keeps the counts file (PreambleCacheConfig::CountsFile) up to date.
+void count(const PreambleCacheConfig &Cache,
+           std::atomic<unsigned> PreambleCacheStats::*Which) {
+  if (!Cache.Stats)
+    return;
+  ++(Cache.Stats->*Which);
+  if (!Cache.CountsFile.empty())
+    writeCounts(Cache);
+}
+
 /// Builds the entry `Pch` (key `Key`) in a builder's folder named in the
 /// marker file meanwhile: a crash in the build is the entry's, and a
 /// worker killed midway leaves the folder for its parent to remove. The
@@ -150,30 +178,26 @@ std::string usePreamble(CompilerInvocation &CI, FileManager &Files,
     return "";
   std::string Pch = join(Dir, Key + ".pch");
   if (llvm::sys::fs::exists(failedMarkerOf(Pch))) {
-    if (Cache.Stats)
-      ++Cache.Stats->Skipped;
+    count(Cache, &PreambleCacheStats::Skipped);
     return "";
   }
   bool Fresh = llvm::sys::fs::exists(Pch) && depsStillValid(join(Dir, Key + ".deps"));
   if (!Fresh) {
     if (!Cache.Build || firstMiss(Cache, Pch)) {
-      if (Cache.Stats)
-        ++Cache.Stats->Skipped;
+      count(Cache, &PreambleCacheStats::Skipped);
       return "";
     }
     // The marker is cleared on every way out below that parses without
     // the entry.
     if (!buildNamedEntry(CI, Files, PCHOps, **Main, Bounds, std::string(MainPath), Cache,
                          Pch, Key)) {
-      if (Cache.Stats)
-        ++Cache.Stats->Skipped;
+      count(Cache, &PreambleCacheStats::Skipped);
       return "";
     }
-    if (Cache.Stats)
-      ++Cache.Stats->Builds;
+    count(Cache, &PreambleCacheStats::Builds);
     evict(Dir, Cache.MaxBytes, Pch);
-  } else if (Cache.Stats) {
-    ++Cache.Stats->Hits;
+  } else {
+    count(Cache, &PreambleCacheStats::Hits);
   }
   // A private name for the entry: another process evicting it now removes
   // the cache's name, not the file this parse reads.
@@ -398,8 +422,7 @@ std::vector<ClangTidyError> runClangTidyWithPreamble(
       runOnce(Context, Compilations, File, BaseFS, Cache, false, None, Extra);
   if (!hasCompilerError(Plain)) {
     markPreambleFailed(Used);
-    if (Cache.Stats)
-      ++Cache.Stats->Failed;
+    count(Cache, &PreambleCacheStats::Failed);
   }
   return Plain;
 }
@@ -423,6 +446,26 @@ void removeDeadWorkerFiles(const InUseEntry &Entry) {
     llvm::sys::fs::remove(Entry.Link);
   if (!Entry.BuildFolder.empty() && isBuildFolder(Entry.BuildFolder))
     llvm::sys::fs::remove_directories(Entry.BuildFolder);
+}
+
+bool readPreambleCounts(const std::string &Path, unsigned &Hits, unsigned &Builds,
+                        unsigned &Skipped, unsigned &Failed) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return false;
+  llvm::SmallVector<llvm::StringRef, 4> Fields;
+  (*Buf)->getBuffer().trim().split(Fields, ' ');
+  unsigned V[4];
+  if (Fields.size() != 4)
+    return false;
+  for (size_t I = 0; I < 4; ++I)
+    if (Fields[I].getAsInteger(10, V[I]))
+      return false;
+  Hits = V[0];
+  Builds = V[1];
+  Skipped = V[2];
+  Failed = V[3];
+  return true;
 }
 
 } // namespace cgt

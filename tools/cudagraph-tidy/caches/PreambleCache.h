@@ -88,6 +88,11 @@ struct PreambleCacheConfig {
   /// process knows which entry to mark failed and what to remove
   /// (Isolation.cpp, readInUseMarker).
   std::string InUseMarker;
+  /// When set, the counts in Stats are written to this file each time one
+  /// changes: a worker stopped past --tu-timeout sends no result, and its
+  /// parent still knows what the cache did for the unit up to then
+  /// (readPreambleCounts, Isolation.cpp).
+  std::string CountsFile;
   /// Tests only (--inject-fault=preamble-crash:FILE): crash as clang's
   /// ASTReader does on some C++20 preambles, only when reading an entry.
   bool FaultCrashOnRead = false;
@@ -113,6 +118,11 @@ InUseEntry readInUseMarker(const std::string &MarkerPath);
 /// Removes what a dead worker left in the cache folder for `Entry`: its
 /// private link and its builder's folder, never the entry itself.
 void removeDeadWorkerFiles(const InUseEntry &Entry);
+
+/// The counts a CountsFile holds; false when it holds none (the worker
+/// counted nothing, or the file is not one this binary wrote).
+bool readPreambleCounts(const std::string &Path, unsigned &Hits, unsigned &Builds,
+                        unsigned &Skipped, unsigned &Failed);
 
 /// $XDG_CACHE_HOME/cudagraph-tidy, else $HOME/.cache/cudagraph-tidy; ""
 /// when neither variable is set.

@@ -156,6 +156,7 @@ std::string taskToJson(const UnitTask &Job) {
                 {"directory", P.Directory},
                 {"maxBytes", P.MaxBytes},
                 {"inUseMarker", P.InUseMarker},
+                {"countsFile", P.CountsFile},
                 {"crashOnRead", P.FaultCrashOnRead},
                 {"killInBuild", P.FaultKillInBuild}}},
               {"fault", Job.Fault},
@@ -192,6 +193,7 @@ bool taskFromJson(const std::string &Text, UnitTask &Job, std::string &Error) {
         Job.Preamble.Directory = P.at("directory");
         Job.Preamble.MaxBytes = P.at("maxBytes");
         Job.Preamble.InUseMarker = P.at("inUseMarker");
+        Job.Preamble.CountsFile = P.at("countsFile");
         Job.Preamble.FaultCrashOnRead = P.at("crashOnRead");
         Job.Preamble.FaultKillInBuild = P.at("killInBuild");
         Job.Fault = J.at("fault");
