@@ -188,8 +188,8 @@ static cl::opt<std::string> InjectFaultOpt(
     "inject-fault",
     cl::desc("For the driver's own tests only: make the analysis of FILE "
              "crash, check-crash (crash in the checks, after the parse), "
-             "hang, check-hang (hang in the checks), alloc(ate without bound) "
-             "or preamble-crash"),
+             "hang, check-hang (hang in the checks), alloc(ate without bound), "
+             "preamble-crash or preamble-build-kill"),
     cl::value_desc("KIND:FILE"), cl::init(""), cl::cat(ToolCategory));
 // The subcommands parse their own arguments before cl sees any; --help
 // names them here so that they can be found.
@@ -201,7 +201,8 @@ Subcommands (before any option):
       analyse the source of a compile command, then run it (a compiler
       launcher: CMAKE_CUDA_COMPILER_LAUNCHER="cudagraph-tidy;launch")
   cudagraph-tidy lsp [-p DIR] [--checks=GLOBS] [--config-file=FILE]
-                     [--preamble-cache=auto|on|off] [-- FLAGS]
+                     [--preamble-cache=auto|on|off] [--cache-dir=DIR]
+                     [-- FLAGS]
       a Language Server Protocol server over stdio (docs/editors.md)
 )");
 static cl::opt<std::string> ResultCacheOpt(
@@ -454,7 +455,7 @@ int main(int argc, const char **argv) {
 
   cgt::PreambleCacheConfig Preamble;
   if (!cgt::preambleCacheConfig(NoPreambleCache ? std::string("off") : PreambleCacheOpt.getValue(),
-                                Files.size(), Preamble, Error))
+                                Files.size(), CacheDirOpt, Preamble, Error))
     return fail(Error);
   Preamble.Stats = &PreambleStats;
   cgt::CacheSettings CacheSet;
@@ -472,8 +473,6 @@ int main(int argc, const char **argv) {
     CacheSet.Summaries = true;
   if (!ShardOpt.empty() && !Quiet)
     cgt::explainShardSummaries(CacheSet, SummaryFiles.size(), Files.size());
-  if (!CacheDirOpt.empty())
-    Preamble.Directory = CacheSet.Directory;
   if (CacheMaxMbOpt)
     Preamble.MaxBytes = CacheSet.MaxBytes;
   cgt::CrossTuRun CrossTu(CacheSet, /*StoreResults=*/!InProcessOpt);

@@ -47,7 +47,7 @@ namespace cgt {
 
 std::string defaultPreambleCacheDir() { return defaultCacheFolder(); }
 
-bool preambleCacheConfig(std::string Mode, size_t Files,
+bool preambleCacheConfig(std::string Mode, size_t Files, const std::string &Directory,
                          PreambleCacheConfig &C, std::string &Error) {
   if (Mode.empty())
     if (auto Env = llvm::sys::Process::GetEnv("CUDAGRAPH_TIDY_PREAMBLE_CACHE"))
@@ -61,7 +61,7 @@ bool preambleCacheConfig(std::string Mode, size_t Files,
   C.Enabled = Mode != "off";
   C.Build = Mode == "on" || Files <= AutoBuildLimit;
   C.BuildOnSecondMiss = Mode == "auto";
-  C.Directory = defaultPreambleCacheDir();
+  C.Directory = Directory.empty() ? defaultPreambleCacheDir() : Directory;
   if (C.Directory.empty())
     C.Enabled = false;
   if (auto MB = llvm::sys::Process::GetEnv("CUDAGRAPH_TIDY_CACHE_MB")) {
@@ -77,16 +77,67 @@ using namespace preamble;
 namespace {
 
 /// Names the entry a parse is about to build or read, and the private link
-/// it reads it through, for the parent process to mark failed and clean up
-/// if this one dies (Isolation.cpp); "" clears it.
+/// it reads it through or the folder it builds it in, for the parent
+/// process to mark failed and clean up if this one dies (Isolation.cpp);
+/// "" clears it. Three lines, readInUseMarker's.
 void markInUse(const PreambleCacheConfig &Cache, const std::string &Pch,
-               const std::string &Link = "") {
+               const std::string &Link = "", const std::string &BuildFolder = "") {
   if (Cache.InUseMarker.empty())
     return;
   std::error_code EC;
   llvm::raw_fd_ostream OS(Cache.InUseMarker, EC);
   if (!EC && !Pch.empty())
-    OS << Pch << "\n" << Link << "\n";
+    OS << Pch << "\n" << Link << "\n" << BuildFolder << "\n";
+}
+
+/// Writes the counts to Cache.CountsFile through a rename, so that a
+/// worker killed mid-write leaves the last whole counts, never a torn line.
+void writeCounts(const PreambleCacheConfig &Cache) {
+  const PreambleCacheStats &S = *Cache.Stats;
+  std::string Text = std::to_string(S.Hits) + " " + std::to_string(S.Builds) + " " +
+                     std::to_string(S.Skipped) + " " + std::to_string(S.Failed) + "\n";
+  std::string New = Cache.CountsFile + ".new";
+  std::error_code EC;
+  {
+    llvm::raw_fd_ostream OS(New, EC);
+    if (EC)
+      return;
+    OS << Text;
+  }
+  llvm::sys::fs::rename(New, Cache.CountsFile);
+}
+
+/// Adds one to the count `Which` of the cache's stats, if it has any, and
+/// keeps the counts file (PreambleCacheConfig::CountsFile) up to date.
+void count(const PreambleCacheConfig &Cache,
+           std::atomic<unsigned> PreambleCacheStats::*Which) {
+  if (!Cache.Stats)
+    return;
+  ++(Cache.Stats->*Which);
+  if (!Cache.CountsFile.empty())
+    writeCounts(Cache);
+}
+
+/// Builds the entry `Pch` (key `Key`) in a builder's folder named in the
+/// marker file meanwhile: a crash in the build is the entry's, and a
+/// worker killed midway leaves the folder for its parent to remove. The
+/// marker is cleared when the build fails, so that the parse without it,
+/// and a later crash (in the checks, say), is not blamed on a preamble.
+bool buildNamedEntry(CompilerInvocation &CI, FileManager &Files,
+                     std::shared_ptr<PCHContainerOperations> PCHOps,
+                     const llvm::MemoryBuffer &Main, PreambleBounds Bounds,
+                     const std::string &MainPath, const PreambleCacheConfig &Cache,
+                     const std::string &Pch, const std::string &Key) {
+  std::string Folder = newBuildFolder(Cache.Directory);
+  if (Folder.empty())
+    return false;
+  markInUse(Cache, Pch, "", Folder);
+  bool OK = buildEntry(CI, Files, PCHOps, Main, Bounds, MainPath, Folder,
+                       Cache.Directory, Key, Cache.FaultKillInBuild);
+  llvm::sys::fs::remove_directories(Folder);
+  if (!OK)
+    markInUse(Cache, "");
+  return OK;
 }
 
 /// Whether a run with these checks may use a preamble: compiler warnings
@@ -127,32 +178,26 @@ std::string usePreamble(CompilerInvocation &CI, FileManager &Files,
     return "";
   std::string Pch = join(Dir, Key + ".pch");
   if (llvm::sys::fs::exists(failedMarkerOf(Pch))) {
-    if (Cache.Stats)
-      ++Cache.Stats->Skipped;
+    count(Cache, &PreambleCacheStats::Skipped);
     return "";
   }
   bool Fresh = llvm::sys::fs::exists(Pch) && depsStillValid(join(Dir, Key + ".deps"));
   if (!Fresh) {
     if (!Cache.Build || firstMiss(Cache, Pch)) {
-      if (Cache.Stats)
-        ++Cache.Stats->Skipped;
+      count(Cache, &PreambleCacheStats::Skipped);
       return "";
     }
-    // Named while it is built: a crash in the build is the entry's. The
-    // marker is cleared on every way out that parses without it, so that a
-    // later crash (in the checks, say) is not blamed on a preamble.
-    markInUse(Cache, Pch);
-    if (!buildEntry(CI, Files, PCHOps, **Main, Bounds, std::string(MainPath), Dir, Key)) {
-      markInUse(Cache, "");
-      if (Cache.Stats)
-        ++Cache.Stats->Skipped;
+    // The marker is cleared on every way out below that parses without
+    // the entry.
+    if (!buildNamedEntry(CI, Files, PCHOps, **Main, Bounds, std::string(MainPath), Cache,
+                         Pch, Key)) {
+      count(Cache, &PreambleCacheStats::Skipped);
       return "";
     }
-    if (Cache.Stats)
-      ++Cache.Stats->Builds;
+    count(Cache, &PreambleCacheStats::Builds);
     evict(Dir, Cache.MaxBytes, Pch);
-  } else if (Cache.Stats) {
-    ++Cache.Stats->Hits;
+  } else {
+    count(Cache, &PreambleCacheStats::Hits);
   }
   // A private name for the entry: another process evicting it now removes
   // the cache's name, not the file this parse reads.
@@ -377,10 +422,50 @@ std::vector<ClangTidyError> runClangTidyWithPreamble(
       runOnce(Context, Compilations, File, BaseFS, Cache, false, None, Extra);
   if (!hasCompilerError(Plain)) {
     markPreambleFailed(Used);
-    if (Cache.Stats)
-      ++Cache.Stats->Failed;
+    count(Cache, &PreambleCacheStats::Failed);
   }
   return Plain;
+}
+
+InUseEntry readInUseMarker(const std::string &MarkerPath) {
+  InUseEntry E;
+  auto Buf = llvm::MemoryBuffer::getFile(MarkerPath);
+  if (!Buf)
+    return E;
+  llvm::SmallVector<llvm::StringRef, 3> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n', 3);
+  Lines.resize(3);
+  E.Pch = Lines[0].trim().str();
+  E.Link = Lines[1].trim().str();
+  E.BuildFolder = Lines[2].trim().str();
+  return E;
+}
+
+void removeDeadWorkerFiles(const InUseEntry &Entry) {
+  if (!Entry.Link.empty())
+    llvm::sys::fs::remove(Entry.Link);
+  if (!Entry.BuildFolder.empty() && isBuildFolder(Entry.BuildFolder))
+    llvm::sys::fs::remove_directories(Entry.BuildFolder);
+}
+
+bool readPreambleCounts(const std::string &Path, unsigned &Hits, unsigned &Builds,
+                        unsigned &Skipped, unsigned &Failed) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return false;
+  llvm::SmallVector<llvm::StringRef, 4> Fields;
+  (*Buf)->getBuffer().trim().split(Fields, ' ');
+  unsigned V[4];
+  if (Fields.size() != 4)
+    return false;
+  for (size_t I = 0; I < 4; ++I)
+    if (Fields[I].getAsInteger(10, V[I]))
+      return false;
+  Hits = V[0];
+  Builds = V[1];
+  Skipped = V[2];
+  Failed = V[3];
+  return true;
 }
 
 } // namespace cgt

@@ -23,7 +23,11 @@
 // Concurrent runs: entries are written under a temporary name and renamed
 // into place (atomic on one file system), so a reader sees a whole entry or
 // none; two writers of one key write equivalent files and the last rename
-// wins. A reader hard-links the PCH to a private name before using it, so an
+// wins. A build writes in a folder of its own ("build-XXXXXX": clang's PCH
+// and the entry's temporary names) until it publishes, so that a builder
+// killed midway leaves one folder, which its parent removes and a later
+// build sweeps once it is an hour old. A reader hard-links the PCH to a
+// private name before using it, so an
 // eviction by another process cannot pull it away mid-parse. The cache is
 // capped (CUDAGRAPH_TIDY_CACHE_MB, default 2048); least recently used
 // entries go first.
@@ -78,19 +82,47 @@ struct PreambleCacheConfig {
   std::string Directory;            ///< empty: the default location
   uint64_t MaxBytes = 2048ull << 20;
   PreambleCacheStats *Stats = nullptr;
-  /// When set, the cache entry a parse is about to read is written to this
-  /// file first: if the parse then dies, the parent process knows which
-  /// entry to mark failed (Isolation.cpp).
+  /// When set, the cache entry a parse is about to build or read is
+  /// written to this file first, with the private link it reads it through
+  /// or the folder it builds it in: if the parse then dies, the parent
+  /// process knows which entry to mark failed and what to remove
+  /// (Isolation.cpp, readInUseMarker).
   std::string InUseMarker;
+  /// When set, the counts in Stats are written to this file each time one
+  /// changes: a worker stopped past --tu-timeout sends no result, and its
+  /// parent still knows what the cache did for the unit up to then
+  /// (readPreambleCounts, Isolation.cpp).
+  std::string CountsFile;
   /// Tests only (--inject-fault=preamble-crash:FILE): crash as clang's
   /// ASTReader does on some C++20 preambles, only when reading an entry.
   bool FaultCrashOnRead = false;
+  /// Tests only (--inject-fault=preamble-build-kill:FILE): the worker is
+  /// killed (SIGKILL, as the kernel's OOM killer or --tu-timeout would)
+  /// once clang has written the preamble's PCH, before it is published.
+  bool FaultKillInBuild = false;
 };
 
 /// Marks the entry at `PchPath` as one that failed once: it is removed and
 /// never built or read again for the same key (a "<key>.failed" file);
 /// `Link`, the private name a dead reader left behind, is removed.
 void markPreambleFailed(const std::string &PchPath, const std::string &Link = "");
+
+/// What a parse's InUseMarker file says: the entry it was building or
+/// reading ("" for none), the private link it read it through ("" while
+/// building) and the folder it built it in ("" while reading).
+struct InUseEntry {
+  std::string Pch, Link, BuildFolder;
+};
+InUseEntry readInUseMarker(const std::string &MarkerPath);
+
+/// Removes what a dead worker left in the cache folder for `Entry`: its
+/// private link and its builder's folder, never the entry itself.
+void removeDeadWorkerFiles(const InUseEntry &Entry);
+
+/// The counts a CountsFile holds; false when it holds none (the worker
+/// counted nothing, or the file is not one this binary wrote).
+bool readPreambleCounts(const std::string &Path, unsigned &Hits, unsigned &Builds,
+                        unsigned &Skipped, unsigned &Failed);
 
 /// $XDG_CACHE_HOME/cudagraph-tidy, else $HOME/.cache/cudagraph-tidy; ""
 /// when neither variable is set.
@@ -100,9 +132,11 @@ std::string defaultPreambleCacheDir();
 /// $CUDAGRAPH_TIDY_PREAMBLE_CACHE, else "auto") and a run over `Files`
 /// translation units: "auto" reuses entries always and builds them for runs
 /// of at most AutoBuildLimit files, on the second miss of a key; "on"
-/// always builds, on the first miss. The cap comes from
-/// CUDAGRAPH_TIDY_CACHE_MB. Returns false with `Error` for a bad mode.
-bool preambleCacheConfig(std::string Mode, size_t Files,
+/// always builds, on the first miss. The entries lie in `Directory`
+/// (--cache-dir; "": defaultPreambleCacheDir(), and no cache where that is
+/// ""). The cap comes from CUDAGRAPH_TIDY_CACHE_MB. Returns false with
+/// `Error` for a bad mode.
+bool preambleCacheConfig(std::string Mode, size_t Files, const std::string &Directory,
                          PreambleCacheConfig &Out, std::string &Error);
 constexpr size_t AutoBuildLimit = 8;
 

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <utime.h>
 
@@ -154,12 +155,15 @@ std::string join(llvm::StringRef Dir, llvm::StringRef Name) {
 }
 
 /// Writes `Contents` (or copies `FromFile`) to `Final` through a unique
-/// temporary name in the same directory and a rename.
+/// temporary name and a rename; the temporary lies in `Stage` when given.
 bool publish(const std::string &Final, const std::string *Contents,
-             const std::string *FromFile) {
+             const std::string *FromFile, const std::string &Stage) {
+  std::string Model = Stage.empty()
+                          ? Final
+                          : preamble::join(Stage, llvm::sys::path::filename(Final));
   llvm::SmallString<256> Tmp;
   int FD;
-  if (llvm::sys::fs::createUniqueFile(Final + ".tmp-%%%%%%%%", FD, Tmp))
+  if (llvm::sys::fs::createUniqueFile(Model + ".tmp-%%%%%%%%", FD, Tmp))
     return false;
   bool OK = true;
   {
@@ -179,8 +183,32 @@ bool publish(const std::string &Final, const std::string *Contents,
   return OK;
 }
 
+namespace {
+
+/// A builder's folder: newBuildFolder's prefix, which no key (hex digits)
+/// and no other name of the cache folder starts with.
+constexpr llvm::StringLiteral BuildFolderPrefix = "build-";
+
+/// Removes what a run that died left in the cache folder, once it is older
+/// than an hour: no live build or parse takes that long to publish or to
+/// drop its own. True when `Name` is such a leftover (removed or not yet).
+bool sweptLeftover(const std::string &Path, llvm::StringRef Name, int64_t Age) {
+  bool Folder = Name.starts_with(BuildFolderPrefix);
+  if (!Folder && !Name.contains(".tmp-") && !Name.starts_with("use-"))
+    return false;
+  if (Age > 3600ll * 1000000000ll) {
+    if (Folder)
+      llvm::sys::fs::remove_directories(Path);
+    else
+      llvm::sys::fs::remove(Path);
+  }
+  return true;
+}
+
+} // namespace
+
 /// Removes least recently used entries until the cache is within 3/4 of
-/// its cap, never `Keep`; also leftovers of crashed runs older than an hour.
+/// its cap, never `Keep`; also leftovers of runs that died.
 void evict(const std::string &Dir, uint64_t MaxBytes, const std::string &Keep) {
   struct Entry {
     std::string Pch;
@@ -198,11 +226,8 @@ void evict(const std::string &Dir, uint64_t MaxBytes, const std::string &Keep) {
       continue;
     llvm::StringRef Name = llvm::sys::path::filename(It->path());
     int64_t Age = Now - nanos(S.getLastModificationTime());
-    if (Name.contains(".tmp-") || Name.starts_with("use-")) {
-      if (Age > 3600ll * 1000000000ll)
-        llvm::sys::fs::remove(It->path());
+    if (sweptLeftover(It->path(), Name, Age))
       continue;
-    }
     if (!Name.ends_with(".pch"))
       continue;
     Total += S.getSize();
@@ -223,42 +248,49 @@ void evict(const std::string &Dir, uint64_t MaxBytes, const std::string &Keep) {
   }
 }
 
-/// Builds the preamble of the invocation's main file and publishes it under
-/// `Key`. False when clang cannot (errors in the preamble, a read-only
-/// cache): the run then parses everything itself.
+std::string newBuildFolder(const std::string &Dir) {
+  llvm::SmallString<256> Folder;
+  // createUniqueDirectory adds "-" and the random part to the prefix.
+  if (llvm::sys::fs::createUniqueDirectory(preamble::join(Dir, BuildFolderPrefix.drop_back()),
+                                           Folder))
+    return "";
+  return std::string(Folder);
+}
+
+bool isBuildFolder(llvm::StringRef Path) {
+  return llvm::sys::path::filename(Path).starts_with(BuildFolderPrefix) &&
+         llvm::sys::fs::is_directory(Path);
+}
+
+/// Builds the preamble of the invocation's main file in `Folder` and
+/// publishes it under `Key` in `Dir`.
 bool buildEntry(const CompilerInvocation &CI, FileManager &Files,
                 std::shared_ptr<PCHContainerOperations> PCHOps,
                 const llvm::MemoryBuffer &Main, PreambleBounds Bounds,
-                const std::string &MainPath, const std::string &Dir,
-                const std::string &Key) {
-  llvm::SmallString<256> Storage;
-  if (llvm::sys::fs::createUniqueDirectory(join(Dir, "build"), Storage))
+                const std::string &MainPath, const std::string &Folder,
+                const std::string &Dir, const std::string &Key, bool KillWhenBuilt) {
+  DiagnosticOptions DiagOpts;
+  IgnoringDiagConsumer Ignore;
+  auto Diags = CompilerInstance::createDiagnostics(
+      Files.getVirtualFileSystem(), DiagOpts, &Ignore, /*ShouldOwnClient=*/false);
+  DependencyRecorder Recorder(MainPath);
+  auto Built = PrecompiledPreamble::Build(
+      CI, &Main, Bounds, Diags, Files.getVirtualFileSystemPtr(), PCHOps,
+      /*StoreInMemory=*/false, Folder, Recorder);
+  if (!Built || !Recorder.Complete)
     return false;
-  bool OK = false;
-  {
-    DiagnosticOptions DiagOpts;
-    IgnoringDiagConsumer Ignore;
-    auto Diags = CompilerInstance::createDiagnostics(
-        Files.getVirtualFileSystem(), DiagOpts, &Ignore, /*ShouldOwnClient=*/false);
-    DependencyRecorder Recorder(MainPath);
-    auto Built = PrecompiledPreamble::Build(
-        CI, &Main, Bounds, Diags, Files.getVirtualFileSystemPtr(), PCHOps,
-        /*StoreInMemory=*/false, Storage, Recorder);
-    if (Built && Recorder.Complete) {
-      // The preamble's PCH is the one file in our private directory; it
-      // lives as long as `Built`.
-      std::error_code EC;
-      llvm::sys::fs::directory_iterator It(Storage, EC);
-      if (!EC && It != llvm::sys::fs::directory_iterator()) {
-        std::string Pch = It->path();
-        std::string Deps = depsText(Recorder.Deps);
-        OK = publish(join(Dir, Key + ".deps"), &Deps, nullptr) &&
-             publish(join(Dir, Key + ".pch"), nullptr, &Pch);
-      }
-    }
-  }
-  llvm::sys::fs::remove_directories(Storage);
-  return OK;
+  // The preamble's PCH is the one file in the folder; it lives as long as
+  // `Built`.
+  std::error_code EC;
+  llvm::sys::fs::directory_iterator It(Folder, EC);
+  if (EC || It == llvm::sys::fs::directory_iterator())
+    return false;
+  std::string Pch = It->path();
+  if (KillWhenBuilt)
+    ::raise(SIGKILL); // tests only: see PreambleCacheConfig::FaultKillInBuild
+  std::string Deps = depsText(Recorder.Deps);
+  return publish(join(Dir, Key + ".deps"), &Deps, nullptr, Folder) &&
+         publish(join(Dir, Key + ".pch"), nullptr, &Pch, Folder);
 }
 
 std::string failedMarkerOf(llvm::StringRef PchPath) {

@@ -40,22 +40,39 @@ std::string keyOf(const clang::CompilerInvocation &CI,
 std::string join(llvm::StringRef Dir, llvm::StringRef Name);
 
 /// Writes `Contents` (or copies `FromFile`) to `Final` through a unique
-/// temporary name in the same directory and a rename.
+/// temporary name and a rename. The temporary lies in `Stage` when given (a
+/// builder's folder, on the same file system: see newBuildFolder), else
+/// beside `Final`.
 bool publish(const std::string &Final, const std::string *Contents,
-             const std::string *FromFile);
+             const std::string *FromFile, const std::string &Stage = "");
 
 /// Removes least recently used entries until the cache is within 3/4 of
-/// its cap, never `Keep`; also leftovers of crashed runs older than an hour.
+/// its cap, never `Keep`; also leftovers of runs that died (temporary
+/// names, private links, builders' folders) older than an hour.
 void evict(const std::string &Dir, uint64_t MaxBytes, const std::string &Keep);
 
-/// Builds the preamble of the invocation's main file and publishes it under
-/// `Key`. False when clang cannot (errors in the preamble, a read-only
-/// cache): the run then parses everything itself.
+/// A new private folder in the cache folder `Dir` ("build-XXXXXX"; "" when
+/// it cannot be made) for one build of an entry: everything the build
+/// writes before the entry is published lies in it, so that a builder
+/// killed midway leaves one folder, which its parent removes (the marker
+/// file names it: PreambleCache.cpp) or a later run sweeps (evict).
+std::string newBuildFolder(const std::string &Dir);
+
+/// Whether `Path` is a folder newBuildFolder made: the parent removes
+/// nothing else a dead worker's marker names.
+bool isBuildFolder(llvm::StringRef Path);
+
+/// Builds the preamble of the invocation's main file in `Folder` (from
+/// newBuildFolder, which the caller removes) and publishes it under `Key`
+/// in `Dir`. False when clang cannot (errors in the preamble, a read-only
+/// cache): the run then parses everything itself. `KillWhenBuilt`: tests
+/// only, see PreambleCacheConfig::FaultKillInBuild.
 bool buildEntry(const clang::CompilerInvocation &CI, clang::FileManager &Files,
                 std::shared_ptr<clang::PCHContainerOperations> PCHOps,
                 const llvm::MemoryBuffer &Main, clang::PreambleBounds Bounds,
-                const std::string &MainPath, const std::string &Dir,
-                const std::string &Key);
+                const std::string &MainPath, const std::string &Folder,
+                const std::string &Dir, const std::string &Key,
+                bool KillWhenBuilt = false);
 
 /// KEY.failed beside KEY.pch: an entry a parse died reading.
 std::string failedMarkerOf(llvm::StringRef PchPath);

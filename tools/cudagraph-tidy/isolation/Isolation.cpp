@@ -235,31 +235,49 @@ struct Attempt {
   bool OK = false;
   std::string Problem;
   /// The preamble cache entry the worker was building or reading when it
-  /// died (the marker file, PreambleCache.cpp), and the private link it
-  /// read it through ("" while building); both "" when it died elsewhere.
-  std::string PreambleEntry, PreambleLink;
+  /// died (the marker file, PreambleCache.h), with the private link it
+  /// read it through or the folder it built it in; all "" when it died
+  /// elsewhere.
+  InUseEntry Preamble;
+  /// What the preamble cache did for the unit until the worker ended (its
+  /// counts file): a worker that ends without a result sends no counters.
+  UnitCounters Counted;
   WorkerEnd End;
   std::string JobText; ///< the job, for a crash's reproduction
 };
 
+/// The counts a worker that sent no result left in its counts file
+/// (PreambleCacheConfig::CountsFile); zero where it left none.
+UnitCounters countedUntilTheEnd(const std::string &CountsPath) {
+  UnitCounters C;
+  readPreambleCounts(CountsPath, C.PreambleHits, C.PreambleBuilds, C.PreambleSkipped,
+                     C.PreambleFailed);
+  return C;
+}
+
 /// One worker run. `OK` with `Out` filled when the worker produced a
-/// result; else the problem and, when it died in the preamble path, the
-/// entry.
+/// result; else the problem, the preamble cache's counts until then and,
+/// when it died in the preamble path, the entry.
 Attempt attempt(const UnitTask &Job, const UnitLimits &Limits, UnitResult &Out) {
   Attempt A;
-  llvm::SmallString<128> JobPath, ResultPath, MarkerPath;
+  llvm::SmallString<128> JobPath, ResultPath, MarkerPath, CountsPath;
   if (llvm::sys::fs::createTemporaryFile("cudagraph-tidy-job", "json", JobPath) ||
       llvm::sys::fs::createTemporaryFile("cudagraph-tidy-result", "json", ResultPath) ||
-      llvm::sys::fs::createTemporaryFile("cudagraph-tidy-preamble", "txt", MarkerPath)) {
+      llvm::sys::fs::createTemporaryFile("cudagraph-tidy-preamble", "txt", MarkerPath) ||
+      llvm::sys::fs::createTemporaryFile("cudagraph-tidy-counts", "txt", CountsPath)) {
     A.Problem = "cannot create the analysis worker's files in the temporary directory";
     return A;
   }
+  // The counts file's ".new" is its writer's temporary (writeCounts).
+  std::string CountsNew = (CountsPath + ".new").str();
   llvm::FileRemover RemoveJob(JobPath), RemoveResult(ResultPath),
-      RemoveMarker(MarkerPath);
-  // The job as a reproduction runs it: without this run's marker file.
+      RemoveMarker(MarkerPath), RemoveCounts(CountsPath), RemoveCountsNew(CountsNew);
+  // The job as a reproduction runs it: without this run's marker and
+  // counts files.
   A.JobText = taskToJson(Job);
   UnitTask Sent = Job;
   Sent.Preamble.InUseMarker = std::string(MarkerPath);
+  Sent.Preamble.CountsFile = std::string(CountsPath);
   if (!writeWireFile(std::string(JobPath), taskToJson(Sent))) {
     A.Problem = "cannot write the analysis worker's job file";
     return A;
@@ -276,21 +294,26 @@ Attempt attempt(const UnitTask &Job, const UnitLimits &Limits, UnitResult &Out) 
     return A;
   }
   A.Problem = failureText(A.End, Text, Limits);
-  std::string Marker = readWireFile(std::string(MarkerPath));
-  auto [Entry, Link] = llvm::StringRef(Marker).split('\n');
-  A.PreambleEntry = Entry.trim().str();
-  A.PreambleLink = Link.trim().str();
+  A.Preamble = readInUseMarker(std::string(MarkerPath));
+  A.Counted = countedUntilTheEnd(std::string(CountsPath));
+  // Whatever the worker was doing in the cache folder, it does no more.
+  removeDeadWorkerFiles(A.Preamble);
   return A;
 }
 
 /// The unit's result when its last attempt failed; a crash's stack and job
-/// are kept and named (CrashReport.h) unless the caller runs it again.
+/// are kept and named (CrashReport.h) unless the caller runs it again. Its
+/// counters are the preamble cache's until the worker ended, the only ones
+/// a worker without a result leaves; the engines' are lost, and said to be
+/// (UnitCounters::Lost).
 UnitResult failedUnit(const UnitTask &Job, const UnitLimits &Limits, const Attempt &A) {
   UnitResult Out;
   Out.Status.File = Job.File;
   Out.Status.Analyzed = false;
   Out.Status.Problem = A.Problem;
   Out.TimedOut = A.End.TimedOut;
+  Out.Counters = A.Counted;
+  Out.Counters.Lost = 1;
   if (A.End.crashed() && Limits.KeepCrashes) {
     CrashRecord Crash;
     keepCrash(Job.File, "__analyze-unit", A.JobText, A.End.Stderr, Crash);
@@ -307,14 +330,7 @@ UnitResult failedUnit(const UnitTask &Job, const UnitLimits &Limits, const Attem
 /// less, so it would spend a second whole budget to end the same way, and
 /// a sound entry would be thrown away for every later run.
 bool preambleMayBeAtFault(const Attempt &A) {
-  return !A.PreambleEntry.empty() && !A.End.TimedOut && !A.End.Cancelled;
-}
-
-/// The private name a stopped reader left in the cache folder: nothing
-/// else removes it, and the entry itself stays.
-void removeDeadReaderLink(const Attempt &A) {
-  if (!A.PreambleLink.empty())
-    llvm::sys::fs::remove(A.PreambleLink);
+  return !A.Preamble.Pch.empty() && !A.End.TimedOut && !A.End.Cancelled;
 }
 
 void raiseTo(std::atomic<unsigned> &Max, unsigned V) {
@@ -356,16 +372,15 @@ UnitResult analyzeIsolated(const UnitTask &Job, const UnitLimits &Limits) {
   Attempt A = attempt(Job, Limits, Out);
   if (A.OK)
     return Out;
-  if (!preambleMayBeAtFault(A)) {
-    removeDeadReaderLink(A);
+  if (!preambleMayBeAtFault(A))
     return failedUnit(Job, Limits, A);
-  }
   // Died inside the preamble path: never trust that entry again, and
-  // give the unit the plain parse it would have had without a cache.
-  markPreambleFailed(A.PreambleEntry, A.PreambleLink);
+  // give the unit the plain parse it would have had without a cache. What
+  // the cache did for it until then counts as that one failure.
+  markPreambleFailed(A.Preamble.Pch);
   llvm::errs() << "cudagraph-tidy: note: " << Job.File << ": " << A.Problem
-               << (A.PreambleLink.empty() ? " while building its preamble"
-                                          : " while using its cached preamble")
+               << (A.Preamble.Link.empty() ? " while building its preamble"
+                                           : " while using its cached preamble")
                << "; analysing it again without one\n";
   if (Limits.Verbose && A.End.crashed())
     llvm::errs() << A.End.Stderr;
@@ -413,7 +428,15 @@ KeepLifetimeStats::~KeepLifetimeStats() {
   S.RefutationGaveUp = Saved[6];
 }
 
+namespace {
+/// Units whose counters were lost (UnitCounters::Lost), over the run.
+std::atomic<unsigned> LostCounters{0};
+} // namespace
+
+unsigned unitsWithLostCounters() { return LostCounters; }
+
 void addCounters(const UnitCounters &C, PreambleCacheStats *Preamble) {
+  LostCounters += C.Lost;
   LifetimeStats &S = lifetimeStats();
   S.Functions += C.Functions;
   S.WidenedFunctions += C.WidenedFunctions;

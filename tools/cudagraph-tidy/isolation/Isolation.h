@@ -20,7 +20,16 @@
 // cache may cost time, never an outcome. Dying means crashing or running
 // out of memory, which clang's reading of a PCH can cause; a worker stopped
 // from outside (past --tu-timeout, or cancelled) is not run again and its
-// entry stays: Isolation.cpp's preambleMayBeAtFault says why.
+// entry stays: Isolation.cpp's preambleMayBeAtFault says why. Either way,
+// the private link a dead reader made and the folder a dead builder wrote
+// in (the marker names them) are removed from the cache folder.
+//
+// A worker that ends without a result sends no counters. The preamble
+// cache's counts reach the parent anyway, through a file the worker
+// rewrites as they change (PreambleCacheConfig::CountsFile); the engines'
+// change with every function and are not sent before the end, so the unit
+// is counted as one whose engine counts are lost, and --stats says how
+// many such units its counts leave out.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_TOOLS_ISOLATION_H
@@ -72,6 +81,10 @@ double threadCpuSeconds();
 /// Adds a worker's counters to this process's (lib/Lifetime's statistics
 /// and the preamble cache's).
 void addCounters(const UnitCounters &C, PreambleCacheStats *Preamble);
+
+/// How many units' counters addCounters was given as lost
+/// (UnitCounters::Lost): --stats says its engine counts leave them out.
+unsigned unitsWithLostCounters();
 
 /// Sets this process's lifetime counts to zero (a forked worker's start).
 void resetLifetimeStats();

@@ -156,7 +156,9 @@ std::string taskToJson(const UnitTask &Job) {
                 {"directory", P.Directory},
                 {"maxBytes", P.MaxBytes},
                 {"inUseMarker", P.InUseMarker},
-                {"crashOnRead", P.FaultCrashOnRead}}},
+                {"countsFile", P.CountsFile},
+                {"crashOnRead", P.FaultCrashOnRead},
+                {"killInBuild", P.FaultKillInBuild}}},
               {"fault", Job.Fault},
               {"recordReads", Job.RecordReads},
               {"unsaved", Job.Unsaved},
@@ -191,7 +193,9 @@ bool taskFromJson(const std::string &Text, UnitTask &Job, std::string &Error) {
         Job.Preamble.Directory = P.at("directory");
         Job.Preamble.MaxBytes = P.at("maxBytes");
         Job.Preamble.InUseMarker = P.at("inUseMarker");
+        Job.Preamble.CountsFile = P.at("countsFile");
         Job.Preamble.FaultCrashOnRead = P.at("crashOnRead");
+        Job.Preamble.FaultKillInBuild = P.at("killInBuild");
         Job.Fault = J.at("fault");
         Job.RecordReads = J.at("recordReads");
         Job.Unsaved = J.at("unsaved").get<UnsavedFiles>();

@@ -15,9 +15,10 @@
 // parsed unit (check-crash, where a bug in a check would), hang (sleep
 // forever) before it parses or inside the checks' pass (check-hang, where a
 // pathological function would spend its time, with a cached preamble still
-// in use), allocate without bound, or crash only while a parse reads a
-// cached preamble (preamble-crash), so that the tests can show what a real
-// failure of each kind leaves of a run.
+// in use), allocate without bound, crash only while a parse reads a
+// cached preamble (preamble-crash), or be killed while it builds one
+// (preamble-build-kill, PreambleCacheConfig::FaultKillInBuild), so that the
+// tests can show what a real failure of each kind leaves of a run.
 //
 //===----------------------------------------------------------------------===//
 #include "summaries/CheckedExport.h"

@@ -25,6 +25,8 @@
 #include "run/DriverRun.h"
 #include "lsp/LspProtocol.h"
 #include "lsp/LspTransport.h"
+#include "run/NvccCompat.h"
+#include "summaries/CrossTu.h"
 
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -54,6 +56,7 @@ struct LspOptions {
   std::string Checks;
   std::string ConfigFile;
   std::string PreambleMode;
+  std::string CacheDir; ///< --cache-dir, as the driver's: "" for the default
   std::string Fault; ///< tests only: --inject-fault=KIND:FILE, as the driver's
   std::vector<std::string> FallbackFlags;
 };
@@ -75,6 +78,10 @@ bool parseArgs(int Argc, const char **Argv, LspOptions &O, std::string &Error) {
       O.ConfigFile = A.str();
     else if (A.consume_front("--preamble-cache="))
       O.PreambleMode = A.str();
+    else if (A == "--cache-dir" && I + 1 < Argc)
+      O.CacheDir = Argv[++I];
+    else if (A.consume_front("--cache-dir="))
+      O.CacheDir = A.str();
     else if (A.consume_front("--inject-fault="))
       O.Fault = A.str();
     else {
@@ -475,19 +482,33 @@ bool privateChannel(int &In, int &Out) {
 
 } // namespace
 
+/// --cache-dir as the driver takes it: a folder that is one or can be
+/// made one, and the nvcc compatibility header lies in it too (before
+/// anything asks for the header's path, which is then fixed).
+bool useCacheDir(const std::string &Dir, std::string &Error) {
+  if (Dir.empty())
+    return true;
+  if (!usableCacheDirectory(Dir, Error))
+    return false;
+  setNvccCompatFolder(Dir);
+  return true;
+}
+
 int lspMain(int Argc, const char **Argv) {
   LspOptions Options;
   std::string Error;
   if (!parseArgs(Argc, Argv, Options, Error)) {
     llvm::errs() << "cudagraph-tidy lsp: error: " << Error
                  << "\nusage: cudagraph-tidy lsp [-p DIR] [--checks=GLOBS] "
-                    "[--config-file=FILE] [--preamble-cache=auto|on|off] [-- FLAGS]\n";
+                    "[--config-file=FILE] [--preamble-cache=auto|on|off] "
+                    "[--cache-dir=DIR] [-- FLAGS]\n";
     return 2;
   }
   // Every analysis is one file: "auto" builds missing preambles, which is
   // what makes the second analysis of a file (its first save) warm.
   PreambleCacheConfig Preamble;
-  if (!preambleCacheConfig(Options.PreambleMode, 1, Preamble, Error)) {
+  if (!useCacheDir(Options.CacheDir, Error) ||
+      !preambleCacheConfig(Options.PreambleMode, 1, Options.CacheDir, Preamble, Error)) {
     llvm::errs() << "cudagraph-tidy lsp: error: " << Error << "\n";
     return 2;
   }

@@ -9,7 +9,11 @@
 // fix-its as quickfix code actions.
 //
 //   cudagraph-tidy lsp [-p DIR] [--checks=GLOBS] [--config-file=FILE]
-//                      [--preamble-cache=auto|on|off] [-- FALLBACK FLAGS]
+//                      [--preamble-cache=auto|on|off] [--cache-dir=DIR]
+//                      [-- FALLBACK FLAGS]
+//
+// --cache-dir is the driver's: the folder of the preambles and of the nvcc
+// compatibility header (the server keeps no result or summary cache).
 //
 // Edits that are not saved are not analysed (the server asks for no
 // didChange): what it reports is what is on disk, like a build.

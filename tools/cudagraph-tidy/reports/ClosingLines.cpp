@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "reports/ClosingLines.h"
+#include "isolation/Isolation.h"
 
 #include "Lifetime/LifetimeAnalysis.h"
 
@@ -59,6 +60,23 @@ void printSharedMemStats(const RunResult &Result) {
            << " with accesses given no verdict: " << Reason << "\n";
 }
 
+namespace {
+
+/// Units whose worker ended without a result sent no engine counts: said,
+/// so that the counts above are not read as the whole run's. The preamble
+/// cache's do cover them, up to where each ended (Isolation.h).
+void printLostCounters() {
+  unsigned N = unitsWithLostCounters();
+  if (!N)
+    return;
+  errs() << "counts missing: " << N << " translation unit" << (N == 1 ? "" : "s")
+         << " ended without a result (stopped past --tu-timeout, crashed or out of "
+            "memory); the lifetime engine and witness path counts above leave "
+         << (N == 1 ? "it" : "them") << " out\n";
+}
+
+} // namespace
+
 void printStats(const PreambleCacheStats &PreambleStats) {
   errs() << "preamble cache: " << PreambleStats.Hits << " hits, "
          << PreambleStats.Builds << " built, " << PreambleStats.Skipped
@@ -73,6 +91,7 @@ void printStats(const PreambleCacheStats &PreambleStats) {
          << S.Refuted << " dropped (every path refuted), " << S.RefutationGaveUp
          << " kept unconfirmed (search bounded: loop unrolled three times, step or query "
             "budget)\n";
+  printLostCounters();
 }
 
 } // namespace cgt

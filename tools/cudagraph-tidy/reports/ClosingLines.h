@@ -21,7 +21,8 @@ void printSummary(const RunResult &Result, double Seconds, const std::string &Pa
                   bool WithBaseline);
 
 /// --stats: the preamble cache's counts, the lifetime engine's bounds and
-/// the witness searches.
+/// the witness searches, and how many units' engine counts are missing
+/// from them (workers that ended without a result: Isolation.h).
 void printStats(const PreambleCacheStats &Preamble);
 
 /// --stats, per translation unit: kernels with __shared__ accesses the

@@ -122,6 +122,12 @@ struct UnitCounters {
   unsigned Confirmed = 0, Refuted = 0, RefutationGaveUp = 0;
   unsigned PreambleHits = 0, PreambleBuilds = 0, PreambleSkipped = 0,
            PreambleFailed = 0;
+  /// 1 for a unit whose worker ended without a result (stopped past
+  /// --tu-timeout or cancelled, crashed, out of memory): the engines'
+  /// counts above are missing for it, only the preamble cache's up to the
+  /// end are known, and --stats says so (ClosingLines.cpp). Set by the
+  /// parent, never on the worker's wire.
+  unsigned Lost = 0;
 };
 
 struct UnitResult {

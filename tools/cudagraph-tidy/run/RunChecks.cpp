@@ -49,6 +49,8 @@ void injectFaultInto(UnitTask &Task, llvm::StringRef Spec) {
     return;
   if (Kind == "preamble-crash")
     Task.Preamble.FaultCrashOnRead = true;
+  else if (Kind == "preamble-build-kill")
+    Task.Preamble.FaultKillInBuild = true;
   else
     Task.Fault = Kind.str();
 }

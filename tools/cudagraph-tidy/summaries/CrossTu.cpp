@@ -227,24 +227,26 @@ UnitExport CrossTuRun::parseWithChecks(size_t Index, const UnitJob &Job,
   if (ParseFailures)
     ParseFailures->unitDone(Task.File, R.Status);
   UnitExport Out = summariesOf(R, Base);
-  // A worker that sent nothing (a crash, the memory budget) is not kept:
-  // the checks run the unit again and report what happened to it (a crash
-  // with its stack, which this run did not keep). One stopped past
-  // --tu-timeout is: the checks' run would spend a second whole budget on
-  // the same parse to end the same way.
-  if (R.Summaries.empty()) {
-    if (R.TimedOut && Keep)
-      Results.keep(Task, std::move(R));
-    return Out;
-  }
-  R.Summaries.clear();
-  // The preamble work was done now, whether or not the result is used.
+  // The preamble work was done now, whether or not the result is used (a
+  // worker that sent no result counted it up to its end: Isolation.h).
   UnitCounters Preamble;
   std::swap(Preamble.PreambleHits, R.Counters.PreambleHits);
   std::swap(Preamble.PreambleBuilds, R.Counters.PreambleBuilds);
   std::swap(Preamble.PreambleSkipped, R.Counters.PreambleSkipped);
   std::swap(Preamble.PreambleFailed, R.Counters.PreambleFailed);
   addCounters(Preamble, Task.Preamble.Stats);
+  // A worker that sent nothing (a crash, the memory budget) is not kept:
+  // the checks run the unit again and report what happened to it (a crash
+  // with its stack, which this run did not keep). One stopped past
+  // --tu-timeout is: the checks' run would spend a second whole budget on
+  // the same parse to end the same way. A kept result's lost engine counts
+  // (UnitCounters::Lost) are said when the checks take it.
+  if (R.Summaries.empty()) {
+    if (R.TimedOut && Keep)
+      Results.keep(Task, std::move(R));
+    return Out;
+  }
+  R.Summaries.clear();
   if (Keep)
     Results.keep(Task, std::move(R));
   return Out;
