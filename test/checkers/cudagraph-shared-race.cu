@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 #include <cuda_pipeline.h>
 #include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 
 #define N 256
 
@@ -574,6 +575,69 @@ __global__ void wideTileRaceBeforeSync(float *out) {
   out[threadIdx.x] = v;
 }
 
+// 20. cg::reduce reads its operand, which it takes by reference: every warp
+//     stores its partial sum in its own slot and warp 0 sums the slots with
+//     no barrier between.
+__global__ void collectiveOperandNoBarrier(const float *in, float *out) {
+  namespace cg = cooperative_groups;
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  __shared__ float acc[N / 32];
+  float v = cg::reduce(warp, in[block.thread_rank()], cg::plus<float>());
+  if (warp.thread_rank() == 0)
+    acc[warp.meta_group_rank()] = v;
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: data race on __shared__ 'acc': thread 32 writes byte 4 here and thread 1 reads it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+  // CHECK-NOTES: :[[@LINE+3]]:31: note: the conflicting read by thread 1
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  if (warp.meta_group_rank() == 0)
+    out[0] = cg::reduce(warp, acc[warp.thread_rank() % (N / 32)], cg::plus<float>());
+}
+__global__ void collectiveOperandBarrier(const float *in, float *out) {
+  namespace cg = cooperative_groups;
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  __shared__ float acc[N / 32];
+  float v = cg::reduce(warp, in[block.thread_rank()], cg::plus<float>());
+  if (warp.thread_rank() == 0)
+    acc[warp.meta_group_rank()] = v;
+  block.sync();
+  if (warp.meta_group_rank() == 0)
+    out[0] = cg::reduce(warp, acc[warp.thread_rank() % (N / 32)], cg::plus<float>());
+}
+
+// 21. The same reduction in a loop: the reads of one round race with the
+//     stores of the next without a barrier at the end of the round.
+__global__ void collectiveRoundsNoBarrier(const float *in, float *out, int rounds) {
+  namespace cg = cooperative_groups;
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  __shared__ float acc[N / 32];
+  for (int r = 0; r < rounds; ++r) {
+    float v = cg::reduce(warp, in[r * N + block.thread_rank()], cg::plus<float>());
+    if (warp.thread_rank() == 0)
+      acc[warp.meta_group_rank()] = v;
+    // CHECK-NOTES: :[[@LINE-1]]:7: warning: data race on __shared__ 'acc': thread 0 writes byte 0 here and thread 32 reads it at line {{[0-9]+}} in the next iteration with no barrier between them [cudagraph-shared-race]
+    // CHECK-NOTES: :[[@LINE+3]]:31: note: the conflicting read by thread 32
+    // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+    block.sync();
+    out[r] = cg::reduce(warp, acc[warp.thread_rank() % (N / 32)], cg::plus<float>());
+  }
+}
+__global__ void collectiveRoundsBarrier(const float *in, float *out, int rounds) {
+  namespace cg = cooperative_groups;
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  __shared__ float acc[N / 32];
+  for (int r = 0; r < rounds; ++r) {
+    float v = cg::reduce(warp, in[r * N + block.thread_rank()], cg::plus<float>());
+    if (warp.thread_rank() == 0)
+      acc[warp.meta_group_rank()] = v;
+    block.sync();
+    out[r] = cg::reduce(warp, acc[warp.thread_rank() % (N / 32)], cg::plus<float>());
+    block.sync();
+  }
+}
+
 void launchAll(const float *in, float *out, int *iout, const int *idx, int n) {
   neighbourNoBarrier<<<4, N>>>(in, out);
   neighbourBarrier<<<4, N>>>(in, out);
@@ -621,4 +685,8 @@ void launchAll(const float *in, float *out, int *iout, const int *idx, int n) {
   selectReadBarrier<<<1, N>>>(in, out, 1.0f);
   floatParamTestNoBarrier<<<1, N>>>(in, out, 2.0f);
   floatParamTestBarrier<<<1, N>>>(in, out, 2.0f);
+  collectiveOperandNoBarrier<<<1, N>>>(in, out);
+  collectiveOperandBarrier<<<1, N>>>(in, out);
+  collectiveRoundsNoBarrier<<<1, N>>>(in, out, n);
+  collectiveRoundsBarrier<<<1, N>>>(in, out, n);
 }

@@ -512,6 +512,8 @@ SymVal Interp::evalCall(const CallExpr *C) {
   }
   if (const FunctionDecl *F = C->getDirectCallee(); F && inlinable(C, F))
     return inlineCall(C, F);
+  if (auto V = collectiveValue(C))
+    return *V;
   std::vector<SymVal> Args;
   for (const Expr *A : C->arguments())
     Args.push_back(evalAny(A));

@@ -11,10 +11,16 @@
 //   * __umulhi(x, K): the high word of x * K, in [0, K - 1];
 //   * __shfl*_sync: another lane's value, within the range of a ranged operand.
 // A bound reached by some data is attainable as the operand's is.
+// Cooperative groups' value collectives (cg::reduce, cg::inclusive_scan,
+// cg::exclusive_scan) take their operand by forwarding reference, which
+// would hand the storage over as to any opaque callee: they read it
+// (`cg::reduce(warp, acc[warp.thread_rank()], cg::plus<float>())` is a
+// load of `acc`) and write nothing the caller names; the result is unknown.
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/Interpreter/InterpreterState.h"
 
+#include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/StringMap.h"
 
 using namespace clang;
@@ -201,6 +207,42 @@ std::optional<SymVal> Interp::laneValue(const CallExpr *C, const SymVal &V) {
   if (!B.finiteLo() && !B.finiteHi())
     return std::nullopt;
   return rangedSym(key(C, 0x5f1), SymVal::top(), B);
+}
+
+namespace {
+
+bool isValueCollective(const FunctionDecl *F) {
+  if (!F || !F->getIdentifier())
+    return false;
+  StringRef N = F->getName();
+  if (N != "reduce" && N != "inclusive_scan" && N != "exclusive_scan")
+    return false;
+  // cooperative_groups::__v1::reduce: the ABI namespace is not inline.
+  std::string Q = qualifiedName(F);
+  return StringRef(Q).starts_with("cooperative_groups::") &&
+         !StringRef(Q).contains("details::");
+}
+
+} // namespace
+
+std::optional<SymVal> Interp::collectiveValue(const CallExpr *C) {
+  if (!isValueCollective(C->getDirectCallee()))
+    return std::nullopt;
+  for (const Expr *A : C->arguments()) {
+    const Expr *E = A->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      evalAny(M->getSubExpr()); // a value computed for the call
+      continue;
+    }
+    if (E->isGLValue() && E->getType()->isArithmeticType()) {
+      load(E);
+      continue;
+    }
+    // The group and the operator; anything else is handed over.
+    evalAny(A);
+    skipArraysNamedBy({A}, SkipReason::OpaqueCallee);
+  }
+  return SymVal::top();
 }
 
 } // namespace cgt::smem::detail

@@ -267,6 +267,9 @@ private:
   std::optional<SymVal> mulHigh(const CallExpr *C, unsigned Width, const SymVal &A,
                                 const SymVal &B);
   std::optional<SymVal> laneValue(const CallExpr *C, const SymVal &V);
+  /// cooperative_groups::reduce and the scans: their value operands read,
+  /// their result unknown; nullopt for any other call.
+  std::optional<SymVal> collectiveValue(const CallExpr *C);
 
   PtrVal lookupPtr(const VarDecl *V) {
     noteAccess(V);
