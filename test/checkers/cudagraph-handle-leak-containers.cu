@@ -200,6 +200,36 @@ int clean_events_destroy_loop_breaks(int n) {
   return 0;
 }
 
+// Events moved from one container into another: the move loop is release
+// code for `used`, not for `spare`, whose clear() drops them live.
+void leak_events_moved_then_cleared(int n) {
+  std::vector<cudaEvent_t> used, spare;
+  for (int i = 0; i < n; ++i) {
+    cudaEvent_t e = nullptr;
+    if (cudaEventCreate(&e) == cudaSuccess)
+      used.push_back(e);
+  }
+  for (cudaEvent_t e : used)
+    spare.push_back(e);
+  used.clear();
+  spare.clear();
+  // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:3: warning: event 'e' created by 'cudaEventCreate' is not released on every path; call cudaEventDestroy or hand it to an owner [cudagraph-handle-leak]
+}
+void clean_events_moved_then_destroyed(int n) {
+  std::vector<cudaEvent_t> used, spare;
+  for (int i = 0; i < n; ++i) {
+    cudaEvent_t e = nullptr;
+    if (cudaEventCreate(&e) == cudaSuccess)
+      used.push_back(e);
+  }
+  for (cudaEvent_t e : used)
+    spare.push_back(e);
+  used.clear();
+  for (cudaEvent_t e : spare)
+    cudaEventDestroy(e);
+  spare.clear();
+}
+
 void leak_std_array() {
   std::array<cudaStream_t, 4> pool;
   for (auto &s : pool)

@@ -473,9 +473,9 @@ void Analysis::checkCaptureLegal(const CallExpr *Call, const FunctionModel &M,
 /// are not paired).
 bool Analysis::elementCaptureMayBeEnded(unsigned R, const PathState &P) const {
   auto RS = P.Res.find(R);
-  return RS != P.Res.end() && RS->second.PlaceReleaseRan &&
-         llvm::any_of(P.Bind, [&](const auto &B) {
-           return B.first->Capture && B.first->Element && B.second.count(R);
+  return RS != P.Res.end() && llvm::any_of(P.Bind, [&](const auto &B) {
+           return B.first->Capture && B.first->Element && B.second.count(R) &&
+                  RS->second.releaseRanFor(B.first);
          });
 }
 

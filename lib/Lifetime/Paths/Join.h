@@ -77,10 +77,17 @@ inline bool mergeInto(PathState &Dst, const PathState &Src) {
       D.StatusCopy = nullptr;
       Changed = true;
     }
-    if (S.PlaceReleaseRan && !D.PlaceReleaseRan) {
-      D.PlaceReleaseRan = true; // widened: silent rather than a false leak
+    // Widened: a place released on either side counts, silence rather
+    // than a false leak.
+    if (S.AllReleaseRan && !D.AllReleaseRan) {
+      D.AllReleaseRan = true;
       Changed = true;
     }
+    for (const void *Of : S.ReleaseRanFor)
+      if (Of && !D.releaseRanFor(Of)) {
+        D.noteReleaseRan(Of);
+        Changed = true;
+      }
     D.ReleasedElements |= S.ReleasedElements;
     D.AcquiredElements |= S.AcquiredElements;
     D.ElementsKnown = D.ElementsKnown && S.ElementsKnown;

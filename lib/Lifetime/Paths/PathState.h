@@ -22,6 +22,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -80,10 +81,29 @@ struct ResState {
                                       ///< (all ones: released through a variable index)
   uint64_t AcquiredElements = 0;      ///< array: constant indices filled so far
   bool ElementsKnown = true;          ///< every fill used a constant index
-  /// An element of an array or container (or a capture on one of several
-  /// streams): code that releases the place's elements has run on this
-  /// path, or a loop around it was left (ElementReleases.cpp).
-  bool PlaceReleaseRan = false;
+  /// An element of arrays or containers (or a capture on one of several
+  /// streams): the places (a declaration, or a capture place) whose
+  /// release code has run on this path, or a loop around it was left
+  /// (ElementReleases.cpp). Sorted, null-padded; a fourth place makes
+  /// AllReleaseRan (every place counts as released: silence, never a
+  /// false leak). Fixed size, so that copying a state never allocates.
+  std::array<const void *, 3> ReleaseRanFor{};
+  bool AllReleaseRan = false;
+  bool releaseRanFor(const void *Of) const {
+    return AllReleaseRan || std::find(ReleaseRanFor.begin(), ReleaseRanFor.end(), Of) !=
+                                ReleaseRanFor.end();
+  }
+  void noteReleaseRan(const void *Of) {
+    if (releaseRanFor(Of))
+      return;
+    auto Free = std::find(ReleaseRanFor.begin(), ReleaseRanFor.end(), nullptr);
+    if (Free == ReleaseRanFor.end()) {
+      AllReleaseRan = true;
+      return;
+    }
+    *Free = Of;
+    std::sort(ReleaseRanFor.begin(), Free + 1, std::greater<const void *>());
+  }
   const clang::Expr *ReleaseSite = nullptr;
   const FunctionModel *ReleasedBy = nullptr;
   const ReleaseEffect *ReleasedAs = nullptr;
@@ -117,7 +137,8 @@ struct ResState {
     return Bits == O.Bits && StatusExpr == O.StatusExpr &&
            StatusVar == O.StatusVar && StatusCopy == O.StatusCopy &&
            CopyInverted == O.CopyInverted && StatusDerefOf == O.StatusDerefOf &&
-           StatusOut == O.StatusOut && PlaceReleaseRan == O.PlaceReleaseRan &&
+           StatusOut == O.StatusOut && ReleaseRanFor == O.ReleaseRanFor &&
+           AllReleaseRan == O.AllReleaseRan &&
            ReleaseSite == O.ReleaseSite;
   }
 };

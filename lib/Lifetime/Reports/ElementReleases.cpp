@@ -33,6 +33,12 @@
 namespace cgt {
 namespace lifetime {
 
+/// What the release code of an element place is noted under: the capture
+/// place itself, or the array's or container's declaration.
+static const void *releasePlaceOf(Key K) {
+  return K->Capture ? static_cast<const void *>(K) : static_cast<const void *>(K->Decl);
+}
+
 /// `create N, destroy N` stays silent, an early return inside the create
 /// loop does not, nor a return after an error exit that destroyed them and
 /// returned. A capture on several streams likewise, with its end calls.
@@ -43,7 +49,7 @@ bool Analysis::isLeakedAtEnd(Key K, const ResState &RS) const {
     return true;
   if (RS.Bits & Released)
     return false;
-  return !RS.PlaceReleaseRan;
+  return !RS.releaseRanFor(releasePlaceOf(K));
 }
 
 namespace {
@@ -140,10 +146,7 @@ void Analysis::noteReleaseSite(const void *Of, const CallExpr *Call) {
 /// Whether the release code of `Of` releases what place `K` holds: the
 /// capture place itself, or any element place of the declaration.
 static bool releaseCodeCovers(const void *Of, Key K) {
-  if (!K->Element)
-    return false;
-  return K->Capture ? static_cast<const void *>(K) == Of
-                    : static_cast<const void *>(K->Decl) == Of;
+  return K->Element && releasePlaceOf(K) == Of;
 }
 
 /// `S` (a release call, or a loop around one at its exit edge, or a break
@@ -160,7 +163,7 @@ void Analysis::markReleaseRan(const Stmt *S, PathState &P) const {
         continue;
       for (unsigned R : B.second)
         if (auto RS = P.Res.find(R); RS != P.Res.end())
-          RS->second.PlaceReleaseRan = true;
+          RS->second.noteReleaseRan(Of);
     }
 }
 
