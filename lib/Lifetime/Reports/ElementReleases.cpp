@@ -7,10 +7,12 @@
 // not run either, so a live element is lost only on a path on which no code
 // that releases the place's elements may have run.
 //
-// That is a bit of the resource's state on each path, not a fact of the
+// That is part of the resource's state on each path (the places whose
+// release code ran for it, ResState::ReleaseRanFor), not a fact of the
 // path, because facts are intersected where disjuncts merge and states are
 // not (Join.h): after `if (e) { destroy loop; return; }` the two arms stay
-// apart. The bit is set
+// apart. It is noted per place, so that a loop moving `used` into `spare`
+// is release code for `used` only. A place is noted
 //
 //   * where a call that releases the place runs (for the resources it does
 //     not release itself: the other sites' elements), and
