@@ -25,13 +25,10 @@ import tempfile
 import time
 import urllib.parse
 
+from lsp_rpc import RpcClient, fail
+
 FINDING = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
                      r"(?P<kind>warning|error|note): (?P<msg>.*)$")
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
 
 
 def uri(path):
@@ -42,43 +39,13 @@ def uri(path):
     return "file://" + re.sub(r"%[0-9A-F]{2}", lambda m: m.group(0).lower(), quoted)
 
 
-class Client:
+class Client(RpcClient):
     def __init__(self, cmd, env):
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  env=env)
-        self.next_id = 0
+        super().__init__(cmd, env=env)
         self.logs = []
 
-    def send(self, msg):
-        body = json.dumps(msg).encode("utf-8")
-        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.p.stdin.flush()
-
-    def read(self):
-        length = None
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                fail("the server closed its output")
-            line = line.strip()
-            if not line:
-                break
-            name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-        return json.loads(self.p.stdout.read(length))
-
-    def request(self, method, params):
-        self.next_id += 1
-        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
-        while True:
-            msg = self.read()
-            if msg.get("id") == self.next_id and "method" not in msg:
-                return msg
-            self.note(msg)
-
-    def notify(self, method, params):
-        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+    def unanswered(self, msg):
+        self.note(msg)
 
     def note(self, msg):
         if msg.get("method") == "window/logMessage":

@@ -24,59 +24,24 @@ publishes) and that closing the file cancels the edit's.
 import argparse
 import json
 import os
-import subprocess
-import sys
 import time
 
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
+from lsp_rpc import RpcClient, fail
 
 
-class Client:
+class Client(RpcClient):
     def __init__(self, cmd):
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self.next_id = 0
+        super().__init__(cmd)
         self.analyses = []  # the server's "N findings in T s" log lines
         self.cancels = []   # its "analysis cancelled" log lines
 
-    def send(self, msg):
-        body = json.dumps(msg).encode("utf-8")
-        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.p.stdin.flush()
-
-    def read(self):
-        length = None
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                fail("the server closed its output")
-            line = line.strip()
-            if not line:
-                break
-            name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-        msg = json.loads(self.p.stdout.read(length))
+    def received(self, msg):
         if msg.get("method") == "window/logMessage":
             text = msg["params"]["message"]
             if " findings in " in text:
                 self.analyses.append(text)
             if "analysis cancelled" in text:
                 self.cancels.append(text)
-        return msg
-
-    def request(self, method, params):
-        self.next_id += 1
-        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
-        while True:
-            msg = self.read()
-            if msg.get("id") == self.next_id and "method" not in msg:
-                return msg
-
-    def notify(self, method, params):
-        self.send({"jsonrpc": "2.0", "method": method, "params": params})
 
     def published(self, uri):
         while True:

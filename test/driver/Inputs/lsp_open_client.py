@@ -12,54 +12,21 @@ then shutdown and exit, and the server's exit code. A server that rejects
 its arguments is reported with what it printed and its exit code.
 """
 import argparse
-import json
 import os
 import subprocess
 import sys
 
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
+from lsp_rpc import RpcClient, fail
 
 
-class Client:
+class Client(RpcClient):
     def __init__(self, cmd):
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE)
-        self.next_id = 0
+        super().__init__(cmd, stderr=subprocess.PIPE)
 
-    def send(self, msg):
-        body = json.dumps(msg).encode("utf-8")
-        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.p.stdin.flush()
-
-    def read(self):
-        length = None
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                code = self.p.wait(timeout=30)
-                fail("the server closed its output (exit %d): %s"
-                     % (code, self.p.stderr.read().decode().strip()))
-            line = line.strip()
-            if not line:
-                break
-            name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-        return json.loads(self.p.stdout.read(length))
-
-    def request(self, method, params):
-        self.next_id += 1
-        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
-        while True:
-            msg = self.read()
-            if msg.get("id") == self.next_id and "method" not in msg:
-                return msg
-
-    def notify(self, method, params):
-        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+    def closed(self):
+        code = self.p.wait(timeout=30)
+        fail("the server closed its output (exit %d): %s"
+             % (code, self.p.stderr.read().decode().strip()))
 
     def analysed(self, path):
         """The server's log line for the analysis of `path`: an info message
