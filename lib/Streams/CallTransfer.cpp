@@ -145,7 +145,19 @@ void FunctionRun::applyHelper(OrderState &St, const CallExpr *Call, const Helper
   QuietCapture = WasQuiet;
 }
 
+namespace {
+/// A member of a standard library class (`pool.push_back(e)`,
+/// `streams[i]`, `events.erase(it)`): it stores, finds or drops the handle
+/// and runs no CUDA call, so it neither synchronises nor ends a capture.
+bool isStandardLibraryMember(const CallExpr *Call) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+  return Method && Method->getParent()->isInStdNamespace();
+}
+} // namespace
+
 void FunctionRun::applyUnknownCall(OrderState &St, const CallExpr *Call) {
+  if (isStandardLibraryMember(Call))
+    return;
   bool GetsStream = false;
   for (const Expr *Arg : Call->arguments()) {
     const auto *TT = Arg->IgnoreParenImpCasts()->getType()->getAs<TypedefType>();

@@ -12,6 +12,10 @@
 //     not allocate (a parameter, a member): the race is between the use and
 //     the free, both here.
 //
+// Each is reported here when no path into the work ordered it; work ordered
+// on some paths only is handed to PathGaps.cpp, which reports it once one
+// path that can happen leaves it unordered.
+//
 // Measured on the H200 (docs/validation.md): compute-sanitizer
 // --track-stream-ordered-races all reports both; the fixed twins
 // (event record + wait) run clean.
@@ -28,18 +32,21 @@ namespace {
 uint64_t bit(unsigned S) { return S < MaxStreams ? uint64_t(1) << S : 0; }
 } // namespace
 
-bool FunctionRun::isOrdered(const OrderState &St, const Stmt *Token, unsigned B) const {
+bool FunctionRun::isOrdered(const OrderState &St, const Stmt *Token, unsigned B,
+                            bool OnEveryPath) const {
   auto T = St.Tokens.find(Token);
-  if (T == St.Tokens.end() || T->second.HostDone || B == Unknown)
+  if (T == St.Tokens.end() || B == Unknown)
+    return true;
+  uint64_t Ordered = OnEveryPath ? T->second.MustOrdered : T->second.Ordered;
+  if (OnEveryPath ? T->second.MustHostDone : T->second.HostDone)
     return true;
   auto TS = St.TokenStream.find(Token);
   unsigned Own = TS == St.TokenStream.end() ? Unknown : TS->second;
-  if (Own == Unknown || (T->second.Ordered & bit(B)))
+  if (Own == Unknown || (Ordered & bit(B)))
     return true;
   // An element at a variable index may be any of its array's streams.
   if (fuzzy(B) || fuzzy(Own))
     return true;
-  uint64_t Ordered = T->second.Ordered;
   // Legacy work waits for earlier work of every blocking stream...
   if (B == LegacyStream)
     for (unsigned S = 0; S < MaxStreams; ++S)
@@ -65,23 +72,34 @@ void FunctionRun::enqueue(OrderState &St, const Stmt *Site, unsigned S,
       continue;
     }
     for (const Stmt *Alloc : Held->second) {
-      if (!isOrdered(St, Alloc, S)) {
+      bool Ordered = isOrdered(St, Alloc, S);
+      if (!Ordered || (Reporting && !isOrdered(St, Alloc, S, true))) {
         unsigned AllocStream = St.TokenStream[Alloc];
-        report(FindingKind::StreamUseUnordered, Site, placeName(P), What,
-               streamName(S) + "|" + streamName(AllocStream),
-               {{locOf(Alloc), "'" + placeName(P) + "' is allocated on " +
-                                   streamName(AllocStream) + " here"}});
+        PathGap G{FindingKind::StreamUseUnordered, Site, Alloc, S, placeName(P), What,
+                  streamName(S) + "|" + streamName(AllocStream),
+                  {{locOf(Alloc), "'" + placeName(P) + "' is allocated on " +
+                                      streamName(AllocStream) + " here"}}};
+        if (Ordered)
+          notePathGap(std::move(G));
+        else
+          unordered(G);
+      }
+      if (!Ordered) {
         // One report per allocation and stream: S's later work is the same race.
         St.Tokens[Alloc].Ordered |= bit(S);
+        St.Tokens[Alloc].MustOrdered |= bit(S);
       }
       St.UsesOf[Alloc].insert(Site);
     }
   }
   if (S == LegacyStream)
-    for (auto &[Tok, Facts] : St.Tokens)
+    for (auto &[Tok, Facts] : St.Tokens) {
       if (isOrdered(St, Tok, LegacyStream))
         Facts.Ordered |= bit(LegacyStream);
-  St.Tokens[Site] = {bit(S), false};
+      if (isOrdered(St, Tok, LegacyStream, true))
+        Facts.MustOrdered |= bit(LegacyStream);
+    }
+  St.Tokens[Site] = TokenFacts::own(bit(S));
   St.TokenStream[Site] = S;
   St.LastWork[S] = {Site};
   if (Synchronous)
@@ -99,7 +117,7 @@ void FunctionRun::allocate(OrderState &St, const Stmt *Site, unsigned Ptr, unsig
   checkLegacyDuringCapture(St, Site, S, calleeName(dyn_cast<clang::CallExpr>(Site)));
   if (!Returned)
     St.Holds[Ptr] = {Site};
-  St.Tokens[Site] = {bit(S), false};
+  St.Tokens[Site] = TokenFacts::own(bit(S));
   St.TokenStream[Site] = S;
   St.UsesOf[Site].clear();
   St.LastWork[S] = {Site};
@@ -135,13 +153,20 @@ void FunctionRun::freeAsync(OrderState &St, const Stmt *Site, unsigned Ptr, unsi
     for (const Stmt *Alloc : Held->second)
       Uses.insert(St.UsesOf[Alloc].begin(), St.UsesOf[Alloc].end());
   for (const Stmt *Use : Uses) {
-    if (Use == Site || isOrdered(St, Use, S))
+    if (Use == Site)
+      continue;
+    bool Ordered = isOrdered(St, Use, S);
+    if (Ordered && (!Reporting || isOrdered(St, Use, S, true)))
       continue;
     unsigned UseStream = St.TokenStream[Use];
-    report(FindingKind::StreamFreeUnordered, Site, placeName(Ptr), What,
-           streamName(S) + "|" + streamName(UseStream),
-           {{locOf(Use), "'" + placeName(Ptr) + "' is used on " + streamName(UseStream) +
-                             " here, and nothing orders that work before the free"}});
+    PathGap G{FindingKind::StreamFreeUnordered, Site, Use, S, placeName(Ptr), What,
+              streamName(S) + "|" + streamName(UseStream),
+              {{locOf(Use), "'" + placeName(Ptr) + "' is used on " + streamName(UseStream) +
+                                " here, and nothing orders that work before the free"}}};
+    if (Ordered)
+      notePathGap(std::move(G));
+    else
+      unordered(G);
   }
   St.UsesOfPlace.erase(Ptr);
   if (Held == St.Holds.end())
@@ -159,9 +184,12 @@ void FunctionRun::record(OrderState &St, const Stmt *Site, unsigned Event, unsig
     return;
   EventFacts E;
   if (S != Unknown)
-    for (const auto &Tok : St.Tokens)
+    for (const auto &Tok : St.Tokens) {
       if (isOrdered(St, Tok.first, S))
         E.Tokens.insert(Tok.first);
+      if (isOrdered(St, Tok.first, S, true))
+        E.MustTokens.insert(Tok.first);
+    }
   unsigned In = captureOf(St, S);
   E.RecordedIn = {In == Unknown ? OutsideCapture : In};
   if (S == Unknown)
@@ -179,14 +207,19 @@ void FunctionRun::wait(OrderState &St, const clang::CallExpr *Site, unsigned S, 
   auto E = St.Events.find(Event);
   if (E == St.Events.end()) {
     // An event this function did not record: it may stand for any work.
-    for (auto &Tok : St.Tokens)
+    for (auto &Tok : St.Tokens) {
       Tok.second.Ordered |= bit(S);
+      Tok.second.MustOrdered |= bit(S);
+    }
     return;
   }
   checkIsolation(St, Site, S, Event, Eff);
   for (const Stmt *Tok : E->second.Tokens)
     if (auto T = St.Tokens.find(Tok); T != St.Tokens.end())
       T->second.Ordered |= bit(S);
+  for (const Stmt *Tok : E->second.MustTokens)
+    if (auto T = St.Tokens.find(Tok); T != St.Tokens.end())
+      T->second.MustOrdered |= bit(S);
   // Waiting on an event recorded in an open capture forks S into it; a
   // stream that captures already cannot join another (the isolation or
   // merge error just reported).
@@ -199,7 +232,7 @@ void FunctionRun::wait(OrderState &St, const clang::CallExpr *Site, unsigned S, 
     C->second.Members |= bit(S);
     C->second.ForkedAt[S] = Site;
   }
-  St.Tokens[Site] = {bit(S), false};
+  St.Tokens[Site] = TokenFacts::own(bit(S));
   St.TokenStream[Site] = S;
   St.LastWork[S] = {Site};
 }
@@ -209,9 +242,12 @@ void FunctionRun::syncStream(OrderState &St, unsigned S) {
     syncAll(St);
     return;
   }
-  for (auto &Tok : St.Tokens)
+  for (auto &Tok : St.Tokens) {
     if (isOrdered(St, Tok.first, S))
       Tok.second.HostDone = true;
+    if (isOrdered(St, Tok.first, S, true))
+      Tok.second.MustHostDone = true;
+  }
 }
 
 void FunctionRun::syncEvent(OrderState &St, unsigned Event) {
@@ -223,11 +259,14 @@ void FunctionRun::syncEvent(OrderState &St, unsigned Event) {
   for (const Stmt *Tok : E->second.Tokens)
     if (auto T = St.Tokens.find(Tok); T != St.Tokens.end())
       T->second.HostDone = true;
+  for (const Stmt *Tok : E->second.MustTokens)
+    if (auto T = St.Tokens.find(Tok); T != St.Tokens.end())
+      T->second.MustHostDone = true;
 }
 
 void FunctionRun::syncAll(OrderState &St) {
   for (auto &Tok : St.Tokens)
-    Tok.second.HostDone = true;
+    Tok.second.HostDone = Tok.second.MustHostDone = true;
 }
 
 } // namespace streams

@@ -24,12 +24,20 @@
 //
 // Join: the facts that *order* (Ordered, HostDone, what an event holds) are
 // unions, and so are the tokens and what pointers hold: a use is reported
-// only when no path into it ordered it. The facts that *open* something (a
-// capture, an end-capture whose status nobody read) are intersections: a
-// capture finding needs the capture open on every path. Both choices lose
-// bugs that happen on some paths only, never add a report no path can
-// reach; flags that pair an ordering with the work it orders
-// (`if (multi) {record; wait}` ... `if (multi) launch on b`) stay silent.
+// straight away only when no path into it ordered it. The facts that *open*
+// something (a capture, an end-capture whose status nobody read) are
+// intersections: a capture finding needs the capture open on every path.
+// Both choices never add a report no path can reach; flags that pair an
+// ordering with the work it orders (`if (multi) {record; wait}` ...
+// `if (multi) launch on b`) stay silent.
+//
+// Each ordering fact is also kept as it holds on *every* path (MustOrdered,
+// MustHostDone, MustTokens: intersections at a join, except along a loop's
+// back edge, where an iteration's ordering counts as the loop's). Work that
+// is ordered on some paths into it and not on every one is a *gap*; a gap is
+// reported only once one path that an SMT solver accepts reaches it with
+// nothing ordering it (PathGaps.cpp): a sync on one branch of a poll, a
+// wait under a flag the use does not test.
 //
 // Streams, events and pointers are *places*: a variable, a member of `this`
 // or of a local struct or pointer parameter, an array element; a local
@@ -104,8 +112,14 @@ struct StreamInfo {
 struct TokenFacts {
   uint64_t Ordered = 0;
   bool HostDone = false;
+  uint64_t MustOrdered = 0; ///< Ordered on every path
+  bool MustHostDone = false;
+  /// Work just enqueued on a stream with this mask: ordered before its own
+  /// stream's later work only.
+  static TokenFacts own(uint64_t StreamBit) { return {StreamBit, false, StreamBit, false}; }
   bool operator==(const TokenFacts &O) const {
-    return Ordered == O.Ordered && HostDone == O.HostDone;
+    return Ordered == O.Ordered && HostDone == O.HostDone && MustOrdered == O.MustOrdered &&
+           MustHostDone == O.MustHostDone;
   }
 };
 
@@ -115,10 +129,12 @@ constexpr unsigned OutsideCapture = Unknown - 1;
 
 struct EventFacts {
   std::set<const Stmt *> Tokens;     ///< work the event's completion implies done
+  std::set<const Stmt *> MustTokens; ///< the same, on every path
   std::set<unsigned> RecordedIn;     ///< capture origins, or OutsideCapture
   std::set<const Stmt *> RecordSites;
   bool operator==(const EventFacts &O) const {
-    return Tokens == O.Tokens && RecordedIn == O.RecordedIn && RecordSites == O.RecordSites;
+    return Tokens == O.Tokens && MustTokens == O.MustTokens && RecordedIn == O.RecordedIn &&
+           RecordSites == O.RecordSites;
   }
 };
 
@@ -163,8 +179,9 @@ struct OrderState {
            Captures == O.Captures && LastWork == O.LastWork && Unchecked == O.Unchecked &&
            PollHeld == O.PollHeld;
   }
-  /// The join described in the head comment.
-  void joinWith(const OrderState &O);
+  /// The join described in the head comment; `AlongBackEdge`: O comes
+  /// around a loop (its every-path facts are united, not intersected).
+  void joinWith(const OrderState &O, bool AlongBackEdge = false);
 };
 
 /// What a helper defined in the translation unit does, in source order, to
@@ -205,7 +222,10 @@ public:
   bool fuzzy(unsigned S) const { return S < Streams.size() && Streams[S].Fuzzy; }
 
   // OrderTransfer.cpp
-  bool isOrdered(const OrderState &St, const Stmt *Token, unsigned B) const;
+  /// Token's work is ordered before B's next work (on some path into St, or
+  /// with `OnEveryPath` on every one).
+  bool isOrdered(const OrderState &St, const Stmt *Token, unsigned B,
+                 bool OnEveryPath = false) const;
   void enqueue(OrderState &St, const Stmt *Site, unsigned S, const std::vector<unsigned> &Mem,
                const std::string &What, bool Synchronous, bool CheckCapture = true);
   /// Ptr Unknown with Returned: the call's value is the memory (bound where
@@ -248,6 +268,24 @@ public:
   void notePollStatus(OrderState &St, const clang::VarDecl *To, const Expr *Value);
   void notePollAssignment(OrderState &St, const clang::BinaryOperator *BO);
 
+  // PathGaps.cpp
+  /// Work ordered on some paths into Site and not on every one.
+  struct PathGap {
+    FindingKind Kind;
+    const Stmt *Site;
+    const Stmt *Token; ///< the allocation (a use) or the use (a free)
+    unsigned Stream;   ///< the stream Site's work runs on
+    std::string Var, Called, Detail;
+    std::vector<PathNote> Notes;
+  };
+  /// Token's work is not ordered before Site's: reported, or, while a
+  /// witness path is searched, recorded as that path's hit.
+  void unordered(const PathGap &G);
+  /// Token's work is ordered before Site's on some paths only.
+  void notePathGap(PathGap G);
+  /// Reports each gap one path that can happen leaves open.
+  void confirmPathGaps(const clang::CFG &Cfg);
+
   // StreamOrder.cpp
   void transfer(OrderState &St, const Stmt *S);
   void report(FindingKind K, const Stmt *At, std::string Var, std::string Called,
@@ -285,6 +323,16 @@ private:
   std::map<const clang::VarDecl *, const Expr *> CopiedFrom; ///< local := place
   std::set<std::pair<const Stmt *, std::string>> Reported;
   std::vector<LifetimeFinding> Findings;
+
+  // PathGaps.cpp
+  struct WitnessSearch;
+  bool searchWitness(const clang::CFG &Cfg, const PathGap &G, std::vector<PathNote> &Notes);
+  std::vector<PathGap> Gaps;
+  WitnessSearch *Searching = nullptr;
+  /// The fixpoint's states at each block's exit and the loops' back edges
+  /// (StreamOrder.cpp, run): what the gap notes are read from.
+  std::vector<OrderState> FixedOut;
+  std::set<std::pair<unsigned, unsigned>> BackEdges;
 };
 
 struct StreamOrderAnalyzer::Impl {

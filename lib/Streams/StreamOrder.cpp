@@ -44,9 +44,14 @@ void intersectMaps(std::map<K, V> &Into, const std::map<K, V> &From, F Merge) {
 template <typename T> void unite(std::set<T> &Into, const std::set<T> &From) {
   Into.insert(From.begin(), From.end());
 }
+
+template <typename T> void intersect(std::set<T> &Into, const std::set<T> &From) {
+  for (auto It = Into.begin(); It != Into.end();)
+    It = From.count(*It) ? std::next(It) : Into.erase(It);
+}
 } // namespace
 
-void OrderState::joinWith(const OrderState &O) {
+void OrderState::joinWith(const OrderState &O, bool AlongBackEdge) {
   if (!O.Reached)
     return;
   if (!Reached) {
@@ -54,9 +59,18 @@ void OrderState::joinWith(const OrderState &O) {
     return;
   }
   mergeMaps(Holds, O.Holds, unite<const Stmt *>);
-  mergeMaps(Tokens, O.Tokens, [](TokenFacts &A, const TokenFacts &B) {
+  // A token one side lacks is work that side never enqueued: what holds
+  // of it on every path is what the other side says.
+  mergeMaps(Tokens, O.Tokens, [AlongBackEdge](TokenFacts &A, const TokenFacts &B) {
     A.Ordered |= B.Ordered;
     A.HostDone |= B.HostDone;
+    if (AlongBackEdge) {
+      A.MustOrdered |= B.MustOrdered;
+      A.MustHostDone |= B.MustHostDone;
+    } else {
+      A.MustOrdered &= B.MustOrdered;
+      A.MustHostDone &= B.MustHostDone;
+    }
   });
   mergeMaps(TokenStream, O.TokenStream, [](unsigned &A, unsigned B) {
     if (A != B)
@@ -64,8 +78,12 @@ void OrderState::joinWith(const OrderState &O) {
   });
   mergeMaps(UsesOf, O.UsesOf, unite<const Stmt *>);
   mergeMaps(UsesOfPlace, O.UsesOfPlace, unite<const Stmt *>);
-  mergeMaps(Events, O.Events, [](EventFacts &A, const EventFacts &B) {
+  mergeMaps(Events, O.Events, [AlongBackEdge](EventFacts &A, const EventFacts &B) {
     unite(A.Tokens, B.Tokens);
+    if (AlongBackEdge)
+      unite(A.MustTokens, B.MustTokens);
+    else
+      intersect(A.MustTokens, B.MustTokens);
     unite(A.RecordedIn, B.RecordedIn);
     unite(A.RecordSites, B.RecordSites);
   });
@@ -156,6 +174,34 @@ bool callsPerThreadApi(const FunctionDecl *FD) {
   F.TraverseStmt(FD->getBody());
   return F.Found;
 }
+/// The edges of a depth-first walk from the entry that go back to a block
+/// still on the walk's stack: each loop's way round, as (from, to) ids.
+std::set<std::pair<unsigned, unsigned>> backEdgesOf(const CFG &Cfg) {
+  std::set<std::pair<unsigned, unsigned>> Back;
+  std::vector<char> Color(Cfg.getNumBlockIDs(), 0); // 0 new, 1 on stack, 2 done
+  std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
+  Stack.push_back({&Cfg.getEntry(), Cfg.getEntry().succ_begin()});
+  Color[Cfg.getEntry().getBlockID()] = 1;
+  while (!Stack.empty()) {
+    auto &[B, It] = Stack.back();
+    if (It == B->succ_end()) {
+      Color[B->getBlockID()] = 2;
+      Stack.pop_back();
+      continue;
+    }
+    const CFGBlock *Succ = (It++)->getReachableBlock();
+    if (!Succ)
+      continue;
+    if (Color[Succ->getBlockID()] == 1)
+      Back.insert({B->getBlockID(), Succ->getBlockID()});
+    else if (Color[Succ->getBlockID()] == 0) {
+      Color[Succ->getBlockID()] = 1;
+      Stack.push_back({Succ, Succ->succ_begin()});
+    }
+  }
+  return Back;
+}
+
 /// Which of From's successors To is (a block can reach another one way).
 unsigned successorIndex(const CFGBlock *From, const CFGBlock *To) {
   unsigned Index = 0;
@@ -188,6 +234,10 @@ std::vector<LifetimeFinding> FunctionRun::run() {
   std::unique_ptr<CFG> Cfg = CFG::buildCFG(FD, FD->getBody(), &Ctx, BO);
   if (!Cfg)
     return {};
+  BackEdges = backEdgesOf(*Cfg);
+  auto IsBack = [&](const CFGBlock *From, const CFGBlock *To) {
+    return BackEdges.count({From->getBlockID(), To->getBlockID()}) > 0;
+  };
   std::vector<OrderState> In(Cfg->getNumBlockIDs()), Out(Cfg->getNumBlockIDs());
   In[Cfg->getEntry().getBlockID()].Reached = true;
   std::vector<unsigned> Visits(Cfg->getNumBlockIDs(), 0);
@@ -216,7 +266,7 @@ std::vector<LifetimeFinding> FunctionRun::run() {
       if (!Succ)
         continue;
       OrderState Joined = In[Succ->getBlockID()];
-      Joined.joinWith(Edge ? *Edge : St);
+      Joined.joinWith(Edge ? *Edge : St, IsBack(B, Succ));
       if (!(Joined == In[Succ->getBlockID()]) || Visits[Succ->getBlockID()] == 0) {
         In[Succ->getBlockID()] = std::move(Joined);
         Work.push_back(Succ);
@@ -224,24 +274,29 @@ std::vector<LifetimeFinding> FunctionRun::run() {
     }
   }
   // The fixpoint's entry states, every predecessor joined once more (a
-  // block reached first along one edge saw only that edge's state).
+  // block reached first along one edge saw only that edge's state): the
+  // ways in from before a loop first, then its ways round.
   for (const CFGBlock *B : *Cfg) {
     if (B == &Cfg->getEntry())
       continue;
     OrderState Joined;
-    for (const CFGBlock *Pred : B->preds()) {
-      if (!Pred)
-        continue;
-      const OrderState &PredOut = Out[Pred->getBlockID()];
-      auto Edge = alongEdge(Pred, successorIndex(Pred, B), PredOut);
-      Joined.joinWith(Edge ? *Edge : PredOut);
-    }
+    for (bool Round : {false, true})
+      for (const CFGBlock *Pred : B->preds()) {
+        if (!Pred || IsBack(Pred, B) != Round)
+          continue;
+        const OrderState &PredOut = Out[Pred->getBlockID()];
+        auto Edge = alongEdge(Pred, successorIndex(Pred, B), PredOut);
+        Joined.joinWith(Edge ? *Edge : PredOut, Round);
+      }
     In[B->getBlockID()] = std::move(Joined);
   }
   Reporting = true;
   for (const CFGBlock *B : *Cfg)
     if (In[B->getBlockID()].Reached)
-      Transfer(B);
+      Out[B->getBlockID()] = Transfer(B);
+  Reporting = false;
+  FixedOut = std::move(Out);
+  confirmPathGaps(*Cfg);
   return std::move(Findings);
 }
 

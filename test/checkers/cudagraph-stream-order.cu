@@ -2,6 +2,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <utility>
+#include <vector>
 #include <cstdio>
 #include <cstdlib>
 
@@ -473,4 +474,202 @@ void ok_sync_of_static_helper_stream(cudaEvent_t ev, cudaStream_t a, int n) {
   cudaStream_t w = shared_side_stream();
   cudaStreamSynchronize(w);
   cudaFreeAsync(q, a);
+}
+
+// Ordered on one way of a branch only. The join of the two ways keeps the
+// ordering (a union), so these are reported once one path the solver
+// accepts reaches the work with nothing ordering it; the note names the
+// branch whose other way waited.
+void bug_wait_under_flag(cudaStream_t a, cudaStream_t b, cudaEvent_t e, bool overlap, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  if (overlap) {
+    cudaEventRecord(e, a);
+    cudaStreamWaitEvent(b, e, 0);
+  }
+  attention<<<1, 32, 0, b>>>(q, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'q' is used on stream 'b' by 'attention' before its allocation on stream 'a' is ordered before that work; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-6]]:7: note: assuming 'overlap' is false
+  // CHECK-NOTES: :[[@LINE-8]]:3: note: 'q' is allocated on stream 'a' here
+  cudaStreamSynchronize(b);
+  cudaFreeAsync(q, a);
+}
+void bug_free_after_one_way_of_poll(cudaStream_t s, cudaStream_t cs, cudaStream_t p,
+                                    cudaEvent_t done, int n) {
+  float *d_in = nullptr;
+  cudaMallocAsync(&d_in, n * sizeof(float), cs);
+  cudaEventRecord(done, cs);
+  cudaStreamWaitEvent(s, done, 0);
+  attention<<<1, 32, 0, s>>>(d_in, n);
+  cudaEventRecord(done, s);
+  if (cudaEventQuery(done) == cudaSuccess) {
+    attention<<<1, 32, 0, p>>>(nullptr, n);
+  } else {
+    cudaStreamWaitEvent(p, done, 0);
+  }
+  cudaFreeAsync(d_in, cs);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'd_in' is freed on stream 'cs' by 'cudaFreeAsync' while work on stream 's' that uses it may still run; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-7]]:28: note: assuming 'cudaEventQuery(done) == cudaSuccess' is false
+  // CHECK-NOTES: :[[@LINE-10]]:3: note: 'd_in' is used on stream 's' here, and nothing orders that work before the free
+}
+// Each round launches on one of two ways; the status of the poll after
+// them is dropped, so the free on p_s is ordered after neither launch.
+void bug_round_poll_dropped(cudaStream_t s, int iters, int n) {
+  for (int i = 0; i < iters; ++i) {
+    cudaStream_t p_s = nullptr;
+    if (cudaStreamCreateWithFlags(&p_s, cudaStreamNonBlocking) != cudaSuccess)
+      return;
+    cudaEvent_t p_done = nullptr;
+    if (cudaEventCreateWithFlags(&p_done, cudaEventDisableTiming) != cudaSuccess) {
+      cudaStreamDestroy(p_s);
+      return;
+    }
+    float *d_tmp = nullptr;
+    if (cudaMallocAsync(&d_tmp, n * sizeof(float), p_s) != cudaSuccess) {
+      cudaEventDestroy(p_done);
+      cudaStreamDestroy(p_s);
+      return;
+    }
+    if (cudaStreamQuery(p_s) != cudaErrorNotReady) {
+      attention<<<1, 32, 0, s>>>(d_tmp, n);
+    } else {
+      cudaEventRecord(p_done, p_s);
+      cudaStreamWaitEvent(s, p_done, 0);
+      attention<<<1, 32, 0, s>>>(d_tmp, n);
+    }
+    cudaEventRecord(p_done, s);
+    cudaEventQuery(p_done);
+    cudaFreeAsync(d_tmp, p_s);
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'd_tmp' is freed on stream 'p_s' by 'cudaFreeAsync' while work on stream 's' that uses it may still run; {{.*}} [cudagraph-stream-order]
+    // CHECK-NOTES: :[[@LINE-10]]:7: note: 'd_tmp' is used on stream 's' here, and nothing orders that work before the free
+    cudaEventDestroy(p_done);
+    cudaStreamDestroy(p_s);
+    cudaStreamSynchronize(s);
+  }
+}
+// Their clean twins: every path that can happen orders the work.
+void ok_flag_tested_both_ways(cudaStream_t a, cudaStream_t b, cudaEvent_t e, bool overlap, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  if (!overlap)
+    cudaStreamSynchronize(a);
+  if (overlap) {
+    cudaEventRecord(e, a);
+    cudaStreamWaitEvent(b, e, 0);
+  }
+  attention<<<1, 32, 0, b>>>(q, n);
+  cudaStreamSynchronize(b);
+  cudaFreeAsync(q, a);
+}
+void ok_flag_bound_to_size(cudaStream_t a, cudaStream_t b, cudaEvent_t e, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  bool small = n < 64;
+  if (small)
+    cudaStreamSynchronize(a);
+  if (n >= 64) {
+    cudaEventRecord(e, a);
+    cudaStreamWaitEvent(b, e, 0);
+  }
+  attention<<<1, 32, 0, b>>>(q, n);
+  cudaStreamSynchronize(b);
+  cudaFreeAsync(q, a);
+}
+void ok_free_after_both_ways_of_poll(cudaStream_t s, cudaStream_t cs, cudaEvent_t done, int n) {
+  float *d_in = nullptr;
+  cudaMallocAsync(&d_in, n * sizeof(float), cs);
+  cudaEventRecord(done, cs);
+  cudaStreamWaitEvent(s, done, 0);
+  attention<<<1, 32, 0, s>>>(d_in, n);
+  cudaEventRecord(done, s);
+  if (cudaEventQuery(done) != cudaSuccess)
+    cudaStreamWaitEvent(cs, done, 0);
+  cudaFreeAsync(d_in, cs);
+}
+void ok_round_poll_checked(cudaStream_t s, cudaStream_t p_s, cudaEvent_t p_done, int iters, int n) {
+  for (int i = 0; i < iters; ++i) {
+    float *d_tmp = nullptr;
+    if (cudaMallocAsync(&d_tmp, n * sizeof(float), p_s) != cudaSuccess)
+      return;
+    if (cudaStreamQuery(p_s) != cudaErrorNotReady) {
+      attention<<<1, 32, 0, s>>>(d_tmp, n);
+    } else {
+      cudaEventRecord(p_done, p_s);
+      cudaStreamWaitEvent(s, p_done, 0);
+      attention<<<1, 32, 0, s>>>(d_tmp, n);
+    }
+    cudaEventRecord(p_done, s);
+    if (cudaEventQuery(p_done) != cudaSuccess)
+      cudaStreamWaitEvent(p_s, p_done, 0);
+    cudaFreeAsync(d_tmp, p_s);
+  }
+}
+// Two places are two streams to the engine; a test of their identity says
+// the wait is skipped only where they are one stream.
+void ok_wait_unless_same_stream(cudaStream_t a, cudaStream_t b, cudaEvent_t e, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  if (a != b) {
+    cudaEventRecord(e, a);
+    cudaStreamWaitEvent(b, e, 0);
+  }
+  attention<<<1, 32, 0, b>>>(q, n);
+  cudaStreamSynchronize(b);
+  cudaFreeAsync(q, a);
+}
+void ok_wait_unless_same_stream_bound(cudaStream_t a, cudaStream_t b, cudaEvent_t e, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  const bool same = (a == b);
+  if (!same) {
+    cudaEventRecord(e, a);
+    cudaStreamWaitEvent(b, e, 0);
+  }
+  attention<<<1, 32, 0, b>>>(q, n);
+  cudaStreamSynchronize(b);
+  cudaFreeAsync(q, a);
+}
+// A loop's rounds count as the loop's: the synchronisation in its body
+// orders the work after it (the engine does not ask whether it ran).
+void ok_sync_in_loop(cudaStream_t a, cudaStream_t b, int rounds, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  for (int i = 0; i < rounds; ++i)
+    cudaStreamSynchronize(a);
+  attention<<<1, 32, 0, b>>>(q, n);
+  cudaStreamSynchronize(b);
+  cudaFreeAsync(q, a);
+}
+// A standard container's members store and drop handles; they run no CUDA
+// call, so handing one an event orders nothing.
+void bug_free_after_pooling_events(cudaStream_t s, cudaStream_t cs, cudaEvent_t ready, int rounds,
+                                   int n) {
+  float *d_in = nullptr;
+  cudaMallocAsync(&d_in, n * sizeof(float), cs);
+  cudaEventRecord(ready, cs);
+  cudaStreamWaitEvent(s, ready, 0);
+  attention<<<1, 32, 0, s>>>(d_in, n);
+  std::vector<cudaEvent_t> pool;
+  for (int r = 0; r < rounds; ++r) {
+    cudaEvent_t pe = nullptr;
+    cudaEventCreateWithFlags(&pe, cudaEventDisableTiming);
+    pool.push_back(pe);
+  }
+  for (cudaEvent_t pe : pool)
+    cudaEventDestroy(pe);
+  pool.clear();
+  cudaFreeAsync(d_in, cs);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'd_in' is freed on stream 'cs' by 'cudaFreeAsync' while work on stream 's' that uses it may still run; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-12]]:3: note: 'd_in' is used on stream 's' here, and nothing orders that work before the free
+}
+// An unknown function given a stream may synchronise it.
+void sync_through_library(cudaStream_t s);
+void ok_free_after_unknown_sync(cudaStream_t s, cudaStream_t cs, cudaEvent_t ready, int n) {
+  float *d_in = nullptr;
+  cudaMallocAsync(&d_in, n * sizeof(float), cs);
+  cudaEventRecord(ready, cs);
+  cudaStreamWaitEvent(s, ready, 0);
+  attention<<<1, 32, 0, s>>>(d_in, n);
+  sync_through_library(s);
+  cudaFreeAsync(d_in, cs);
 }

@@ -1,0 +1,301 @@
+//===- PathGaps.cpp - work ordered on some paths only, confirmed on one ---===//
+//
+// The dataflow's join unites what orders work (StreamEngine.h), so a use
+// reached by one path that waited and one that did not looks ordered:
+//
+//   cudaEventRecord(done, s);
+//   if (cudaEventQuery(done) == cudaSuccess) { ... }     // s's work is done
+//   else            cudaStreamWaitEvent(p, done, 0);     // p waits for it
+//   cudaFreeAsync(d_in, cs);                             // cs: neither
+//
+// The every-path facts (MustOrdered, ...) find such a *gap*: ordered on
+// some path, not on every one. A gap may still sit on paths that cannot
+// happen together (`if (p) sync(s); ... if (!p) wait(b, e);`), so it is
+// reported only when a witness is found, as the lifetime engine confirms
+// its findings (Lifetime/Reports/Witness.cpp):
+//
+//   entry --(depth first over the CFG, one OrderState per path, never
+//            joined)--> the gap's site, with its work still unordered
+//     at each block:  the engine's own transfer; the formula
+//                     (Values/PathFormula.h) takes the assignments and calls
+//     at each branch: the solver must accept the condition; a test of two
+//                     handles for identity (`s != b`, a bool bound to one)
+//                     is not followed where the streams may be one, since
+//                     two places are two streams to this engine
+//     at the site:    the transfer finds the gap's token unordered (hit)
+//
+// Only a hit reports; a search cut by its bounds, like one that finds
+// nothing, says nothing. The notes add the branches the path takes whose
+// other way ordered the work (read from the fixpoint's states), so the
+// reader sees which way skips the wait.
+//
+//===----------------------------------------------------------------------===//
+#include "Streams/StreamEngine.h"
+#include "Values/PathFormula.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
+
+namespace cgt {
+namespace streams {
+
+using namespace clang;
+
+namespace {
+
+/// Bounds of one search: visits of a block on one path, blocks entered,
+/// solver queries.
+constexpr unsigned MaxUnroll = 2;
+constexpr unsigned MaxSteps = 3000;
+constexpr unsigned MaxQueries = 300;
+/// Blocks read ahead of a branch's other way for the ordering it holds.
+constexpr unsigned MaxAheadBlocks = 24;
+
+/// A CUDA handle and its like: a pointer to a type the program never
+/// completes (`CUstream_st *`). Two of them compared are one stream, event
+/// or graph, or two: the engine's places cannot say which.
+bool isOpaqueHandle(const Expr *E) {
+  QualType T = E->IgnoreParenImpCasts()->getType();
+  if (!T->isPointerType())
+    return false;
+  QualType Pointee = T->getPointeeType();
+  return Pointee->isIncompleteType() && Pointee->isRecordType();
+}
+
+bool isNull(const Expr *E, ASTContext &Ctx) {
+  return E->IgnoreParenImpCasts()->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull);
+}
+
+/// `a == b` / `a != b` of two handles, neither of them null.
+const BinaryOperator *handleComparison(const Expr *E, ASTContext &Ctx) {
+  const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+  if (!BO || !BO->isEqualityOp())
+    return nullptr;
+  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  if (isNull(L, Ctx) || isNull(R, Ctx) || !isOpaqueHandle(L) || !isOpaqueHandle(R))
+    return nullptr;
+  return BO;
+}
+
+/// Whether E compares two handles anywhere in it, or reads a local that
+/// `Bound` says holds such a comparison.
+bool testsHandleIdentity(const Expr *E, ASTContext &Ctx,
+                         const std::set<const VarDecl *> &Bound) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    ASTContext &Ctx;
+    const std::set<const VarDecl *> &Bound;
+    bool Found = false;
+    Finder(ASTContext &Ctx, const std::set<const VarDecl *> &Bound) : Ctx(Ctx), Bound(Bound) {}
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      Found |= handleComparison(BO, Ctx) != nullptr;
+      return !Found;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DR) {
+      if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+        Found |= Bound.count(VD) > 0;
+      return !Found;
+    }
+  } F(Ctx, Bound);
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Found;
+}
+
+/// Locals given a value that compares two handles (`bool same = s == b;`,
+/// `forked = (side != main);`), followed through locals given those.
+std::set<const VarDecl *> localsBoundToHandleTests(const FunctionDecl *FD, ASTContext &Ctx) {
+  std::set<const VarDecl *> Bound;
+  struct Scan : RecursiveASTVisitor<Scan> {
+    ASTContext &Ctx;
+    std::set<const VarDecl *> &Bound;
+    bool Grew = false;
+    Scan(ASTContext &Ctx, std::set<const VarDecl *> &Bound) : Ctx(Ctx), Bound(Bound) {}
+    void bind(const VarDecl *VD, const Expr *Value) {
+      if (VD && VD->isLocalVarDecl() && Value && !Bound.count(VD) &&
+          testsHandleIdentity(Value, Ctx, Bound))
+        Grew |= Bound.insert(VD).second;
+    }
+    bool VisitVarDecl(VarDecl *VD) {
+      bind(VD, VD->getInit());
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->isAssignmentOp())
+        if (const auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+          bind(dyn_cast<VarDecl>(DR->getDecl()), BO->getRHS());
+      return true;
+    }
+  };
+  for (bool Grew = true; Grew;) {
+    Scan S(Ctx, Bound);
+    S.TraverseStmt(FD->getBody());
+    Grew = S.Grew;
+  }
+  return Bound;
+}
+
+} // namespace
+
+/// One search's goal and what it has found.
+struct FunctionRun::WitnessSearch {
+  const Stmt *Site;
+  const Stmt *Token;
+  bool Hit = false;
+};
+
+void FunctionRun::unordered(const PathGap &G) {
+  if (Searching) {
+    Searching->Hit |= G.Site == Searching->Site && G.Token == Searching->Token;
+    return;
+  }
+  report(G.Kind, G.Site, G.Var, G.Called, G.Detail, G.Notes);
+}
+
+void FunctionRun::notePathGap(PathGap G) {
+  if (!Reporting)
+    return;
+  for (const PathGap &Known : Gaps)
+    if (Known.Site == G.Site && Known.Token == G.Token)
+      return;
+  Gaps.push_back(std::move(G));
+}
+
+void FunctionRun::confirmPathGaps(const CFG &Cfg) {
+  if (Gaps.empty() || !values::PathFormula::available())
+    return;
+  std::vector<PathGap> Pending = std::move(Gaps);
+  for (PathGap &G : Pending) {
+    // Reported already: a path into the site where nothing ordered it.
+    if (Reported.count({G.Site, G.Var + "\n" + G.Detail}))
+      continue;
+    std::vector<PathNote> PathNotes;
+    if (!searchWitness(Cfg, G, PathNotes))
+      continue;
+    std::vector<PathNote> Notes = std::move(PathNotes);
+    Notes.insert(Notes.end(), G.Notes.begin(), G.Notes.end());
+    Reporting = true;
+    report(G.Kind, G.Site, G.Var, G.Called, G.Detail, std::move(Notes));
+    Reporting = false;
+  }
+}
+
+bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<PathNote> &Notes) {
+  values::PathFormula Formula(Ctx, FD, [&](const CallExpr *Call) { return A.modelFor(Call); });
+  std::set<const VarDecl *> HandleTests = localsBoundToHandleTests(FD, Ctx);
+  WitnessSearch Goal{G.Site, G.Token};
+  Searching = &Goal;
+
+  // The blocks ahead of a branch's other way, up to where the ways meet
+  // again or a loop goes round: does one of them order the work the path
+  // has left unordered?
+  auto OtherWayOrders = [&](const CFGBlock *Other, const CFGBlock *Taken) {
+    std::set<const CFGBlock *> FromTaken;
+    std::vector<const CFGBlock *> Work{Taken};
+    while (!Work.empty() && FromTaken.size() < 4 * MaxAheadBlocks) {
+      const CFGBlock *X = Work.back();
+      Work.pop_back();
+      if (!X || !FromTaken.insert(X).second)
+        continue;
+      for (const CFGBlock::AdjacentBlock &S : X->succs())
+        if (const CFGBlock *To = S.getReachableBlock(); To && !BackEdges.count({X->getBlockID(), To->getBlockID()}))
+          Work.push_back(To);
+    }
+    std::set<const CFGBlock *> Seen;
+    Work = {Other};
+    while (!Work.empty() && Seen.size() < MaxAheadBlocks) {
+      const CFGBlock *X = Work.back();
+      Work.pop_back();
+      if (!X || FromTaken.count(X) || !Seen.insert(X).second)
+        continue;
+      if (isOrdered(FixedOut[X->getBlockID()], G.Token, G.Stream) &&
+          FixedOut[X->getBlockID()].Tokens.count(G.Token))
+        return true;
+      for (const CFGBlock::AdjacentBlock &S : X->succs())
+        if (const CFGBlock *To = S.getReachableBlock(); To && !BackEdges.count({X->getBlockID(), To->getBlockID()}))
+          Work.push_back(To);
+    }
+    return false;
+  };
+
+  struct WayOn {
+    const CFGBlock *Block;
+    OrderState St;
+    values::PathFormula::Mark Formula;
+    size_t Visited;
+    size_t NotesKept;
+    const Expr *Cond;
+    bool Taken;
+    bool Noteworthy;
+  };
+  std::vector<unsigned> Visits(Cfg.getNumBlockIDs(), 0);
+  std::vector<unsigned> VisitLog;
+  std::vector<WayOn> Stack;
+  {
+    OrderState Start;
+    Start.Reached = true;
+    Stack.push_back({&Cfg.getEntry(), std::move(Start), Formula.mark(), 0, 0, nullptr, false, false});
+  }
+  unsigned Steps = 0;
+  while (!Stack.empty() && !Goal.Hit) {
+    WayOn W = std::move(Stack.back());
+    Stack.pop_back();
+    Formula.backTo(W.Formula);
+    for (; VisitLog.size() > W.Visited; VisitLog.pop_back())
+      --Visits[VisitLog.back()];
+    Notes.resize(W.NotesKept);
+    if (W.Cond && !Formula.assume(W.Cond, W.Taken))
+      continue;
+    if (W.Cond && W.Noteworthy)
+      Notes.push_back({W.Cond->getExprLoc(),
+                       "assuming '" +
+                           Lexer::getSourceText(CharSourceRange::getTokenRange(W.Cond->getSourceRange()),
+                                                Ctx.getSourceManager(), Ctx.getLangOpts())
+                               .str() +
+                           "' is " + (W.Taken ? "true" : "false")});
+    const CFGBlock *B = W.Block;
+    if (++Steps > MaxSteps || Formula.queries() > MaxQueries)
+      break;
+    if (Visits[B->getBlockID()] >= MaxUnroll)
+      continue;
+    ++Visits[B->getBlockID()];
+    VisitLog.push_back(B->getBlockID());
+
+    OrderState St = std::move(W.St);
+    for (const CFGElement &E : *B)
+      if (auto CS = E.getAs<CFGStmt>()) {
+        Formula.apply(CS->getStmt());
+        transfer(St, CS->getStmt());
+        if (Goal.Hit)
+          break;
+      }
+    if (Goal.Hit || B->hasNoReturnElement())
+      continue;
+    const Expr *Cond = !isa_and_nonnull<SwitchStmt>(B->getTerminatorStmt()) && B->succ_size() == 2
+                           ? B->getLastCondition()
+                           : nullptr;
+    const BinaryOperator *Identity = Cond ? handleComparison(Cond, Ctx) : nullptr;
+    bool Opaque = Cond && !Identity && testsHandleIdentity(Cond, Ctx, HandleTests);
+    // Pushed last to first, so the first way on is explored first.
+    for (unsigned I = B->succ_size(); I-- > 0;) {
+      const CFGBlock *To = B->succ_begin()[I].getReachableBlock();
+      if (!To || To == &Cfg.getExit() || Opaque)
+        continue;
+      bool Taken = I == 0;
+      // The way on which the two handles may be one.
+      if (Identity && Taken == (Identity->getOpcode() == BO_EQ))
+        continue;
+      auto Edge = alongEdge(B, I, St);
+      const CFGBlock *Other = B->succ_size() == 2 ? B->succ_begin()[1 - I].getReachableBlock() : nullptr;
+      bool Noteworthy = Cond && Other && St.Tokens.count(G.Token) &&
+                        !isOrdered(St, G.Token, G.Stream) && OtherWayOrders(Other, To);
+      Stack.push_back({To, Edge ? std::move(*Edge) : St, Formula.mark(), VisitLog.size(),
+                       Notes.size(), Cond, Taken, Noteworthy});
+    }
+  }
+  Searching = nullptr;
+  if (!Goal.Hit)
+    Notes.clear();
+  return Goal.Hit;
+}
+
+} // namespace streams
+} // namespace cgt
