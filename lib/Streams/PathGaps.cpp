@@ -133,7 +133,36 @@ std::set<const VarDecl *> localsBoundToHandleTests(const FunctionDecl *FD, ASTCo
   return Bound;
 }
 
+/// The blocks reached from Start without going round a loop, at most
+/// Limit of them, entering none of Stop.
+std::vector<const CFGBlock *> aheadOf(const CFGBlock *Start, size_t Limit,
+                                      const std::set<std::pair<unsigned, unsigned>> &BackEdges,
+                                      const std::set<const CFGBlock *> &Stop) {
+  std::vector<const CFGBlock *> Seen;
+  std::set<const CFGBlock *> Entered;
+  std::vector<const CFGBlock *> Work{Start};
+  while (!Work.empty() && Seen.size() < Limit) {
+    const CFGBlock *X = Work.back();
+    Work.pop_back();
+    if (!X || Stop.count(X) || !Entered.insert(X).second)
+      continue;
+    Seen.push_back(X);
+    for (const CFGBlock::AdjacentBlock &Succ : X->succs())
+      if (const CFGBlock *To = Succ.getReachableBlock();
+          To && !BackEdges.count({X->getBlockID(), To->getBlockID()}))
+        Work.push_back(To);
+  }
+  return Seen;
+}
+
 } // namespace
+
+/// The source text of E, as the notes quote it.
+std::string FunctionRun::textOf(const Expr *E) const {
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()),
+                              Ctx.getSourceManager(), Ctx.getLangOpts())
+      .str();
+}
 
 /// One search's goal and what it has found.
 struct FunctionRun::WitnessSearch {
@@ -180,7 +209,8 @@ void FunctionRun::confirmPathGaps(const CFG &Cfg) {
 
 bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<PathNote> &Notes) {
   values::PathFormula Formula(Ctx, FD, [&](const CallExpr *Call) { return A.modelFor(Call); });
-  std::set<const VarDecl *> HandleTests = localsBoundToHandleTests(FD, Ctx);
+  if (!HandleTests)
+    HandleTests = localsBoundToHandleTests(FD, Ctx);
   WitnessSearch Goal{G.Site, G.Token};
   Searching = &Goal;
 
@@ -188,32 +218,12 @@ bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<Pa
   // again or a loop goes round: does one of them order the work the path
   // has left unordered?
   auto OtherWayOrders = [&](const CFGBlock *Other, const CFGBlock *Taken) {
-    std::set<const CFGBlock *> FromTaken;
-    std::vector<const CFGBlock *> Work{Taken};
-    while (!Work.empty() && FromTaken.size() < 4 * MaxAheadBlocks) {
-      const CFGBlock *X = Work.back();
-      Work.pop_back();
-      if (!X || !FromTaken.insert(X).second)
-        continue;
-      for (const CFGBlock::AdjacentBlock &S : X->succs())
-        if (const CFGBlock *To = S.getReachableBlock(); To && !BackEdges.count({X->getBlockID(), To->getBlockID()}))
-          Work.push_back(To);
-    }
-    std::set<const CFGBlock *> Seen;
-    Work = {Other};
-    while (!Work.empty() && Seen.size() < MaxAheadBlocks) {
-      const CFGBlock *X = Work.back();
-      Work.pop_back();
-      if (!X || FromTaken.count(X) || !Seen.insert(X).second)
-        continue;
-      if (isOrdered(FixedOut[X->getBlockID()], G.Token, G.Stream) &&
-          FixedOut[X->getBlockID()].Tokens.count(G.Token))
-        return true;
-      for (const CFGBlock::AdjacentBlock &S : X->succs())
-        if (const CFGBlock *To = S.getReachableBlock(); To && !BackEdges.count({X->getBlockID(), To->getBlockID()}))
-          Work.push_back(To);
-    }
-    return false;
+    std::vector<const CFGBlock *> TakenWay = aheadOf(Taken, 4 * MaxAheadBlocks, BackEdges, {});
+    std::set<const CFGBlock *> Meet(TakenWay.begin(), TakenWay.end());
+    return llvm::any_of(aheadOf(Other, MaxAheadBlocks, BackEdges, Meet), [&](const CFGBlock *X) {
+      const OrderState &Fixed = FixedOut[X->getBlockID()];
+      return Fixed.Tokens.count(G.Token) && isOrdered(Fixed, G.Token, G.Stream);
+    });
   };
 
   struct WayOn {
@@ -232,7 +242,8 @@ bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<Pa
   {
     OrderState Start;
     Start.Reached = true;
-    Stack.push_back({&Cfg.getEntry(), std::move(Start), Formula.mark(), 0, 0, nullptr, false, false});
+    Stack.push_back(
+        {&Cfg.getEntry(), std::move(Start), Formula.mark(), 0, 0, nullptr, false, false});
   }
   unsigned Steps = 0;
   while (!Stack.empty() && !Goal.Hit) {
@@ -245,12 +256,8 @@ bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<Pa
     if (W.Cond && !Formula.assume(W.Cond, W.Taken))
       continue;
     if (W.Cond && W.Noteworthy)
-      Notes.push_back({W.Cond->getExprLoc(),
-                       "assuming '" +
-                           Lexer::getSourceText(CharSourceRange::getTokenRange(W.Cond->getSourceRange()),
-                                                Ctx.getSourceManager(), Ctx.getLangOpts())
-                               .str() +
-                           "' is " + (W.Taken ? "true" : "false")});
+      Notes.push_back({W.Cond->getExprLoc(), "assuming '" + textOf(W.Cond) + "' is " +
+                                                 (W.Taken ? "true" : "false")});
     const CFGBlock *B = W.Block;
     if (++Steps > MaxSteps || Formula.queries() > MaxQueries)
       break;
@@ -273,7 +280,7 @@ bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<Pa
                            ? B->getLastCondition()
                            : nullptr;
     const BinaryOperator *Identity = Cond ? handleComparison(Cond, Ctx) : nullptr;
-    bool Opaque = Cond && !Identity && testsHandleIdentity(Cond, Ctx, HandleTests);
+    bool Opaque = Cond && !Identity && testsHandleIdentity(Cond, Ctx, *HandleTests);
     // Pushed last to first, so the first way on is explored first.
     for (unsigned I = B->succ_size(); I-- > 0;) {
       const CFGBlock *To = B->succ_begin()[I].getReachableBlock();
@@ -284,7 +291,8 @@ bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<Pa
       if (Identity && Taken == (Identity->getOpcode() == BO_EQ))
         continue;
       auto Edge = alongEdge(B, I, St);
-      const CFGBlock *Other = B->succ_size() == 2 ? B->succ_begin()[1 - I].getReachableBlock() : nullptr;
+      const CFGBlock *Other =
+          B->succ_size() == 2 ? B->succ_begin()[1 - I].getReachableBlock() : nullptr;
       bool Noteworthy = Cond && Other && St.Tokens.count(G.Token) &&
                         !isOrdered(St, G.Token, G.Stream) && OtherWayOrders(Other, To);
       Stack.push_back({To, Edge ? std::move(*Edge) : St, Formula.mark(), VisitLog.size(),

@@ -327,8 +327,11 @@ private:
   // PathGaps.cpp
   struct WitnessSearch;
   bool searchWitness(const clang::CFG &Cfg, const PathGap &G, std::vector<PathNote> &Notes);
+  std::string textOf(const Expr *E) const;
   std::vector<PathGap> Gaps;
   WitnessSearch *Searching = nullptr;
+  /// Locals bound to a test of two handles' identity (computed once).
+  std::optional<std::set<const clang::VarDecl *>> HandleTests;
   /// The fixpoint's states at each block's exit and the loops' back edges
   /// (StreamOrder.cpp, run): what the gap notes are read from.
   std::vector<OrderState> FixedOut;
