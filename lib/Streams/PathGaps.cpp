@@ -31,10 +31,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Streams/StreamEngine.h"
+#include "Report/BranchNotes.h"
 #include "Values/PathFormula.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Lex/Lexer.h"
 
 namespace cgt {
 namespace streams {
@@ -157,13 +157,6 @@ std::vector<const CFGBlock *> aheadOf(const CFGBlock *Start, size_t Limit,
 
 } // namespace
 
-/// The source text of E, as the notes quote it.
-std::string FunctionRun::textOf(const Expr *E) const {
-  return Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()),
-                              Ctx.getSourceManager(), Ctx.getLangOpts())
-      .str();
-}
-
 /// One search's goal and what it has found.
 struct FunctionRun::WitnessSearch {
   const Stmt *Site;
@@ -256,8 +249,8 @@ bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<Pa
     if (W.Cond && !Formula.assume(W.Cond, W.Taken))
       continue;
     if (W.Cond && W.Noteworthy)
-      Notes.push_back({W.Cond->getExprLoc(), "assuming '" + textOf(W.Cond) + "' is " +
-                                                 (W.Taken ? "true" : "false")});
+      if (std::string T = branchAssumption(W.Cond, W.Taken, Ctx); !T.empty())
+        Notes.push_back({W.Cond->getExprLoc(), std::move(T)});
     const CFGBlock *B = W.Block;
     if (++Steps > MaxSteps || Formula.queries() > MaxQueries)
       break;

@@ -327,7 +327,6 @@ private:
   // PathGaps.cpp
   struct WitnessSearch;
   bool searchWitness(const clang::CFG &Cfg, const PathGap &G, std::vector<PathNote> &Notes);
-  std::string textOf(const Expr *E) const;
   std::vector<PathGap> Gaps;
   WitnessSearch *Searching = nullptr;
   /// Locals bound to a test of two handles' identity (computed once).

@@ -16,6 +16,7 @@
 // paths speak again (the MERGED lines).
 #include <cuda_runtime.h>
 #include <cstdio>
+#include <vector>
 
 #define CK(x)                                                                  \
   do {                                                                         \
@@ -203,4 +204,32 @@ void release_in_last(int n) {
 #endif
     if (i == n - 1)
       cudaStreamDestroy(s);
+}
+
+// A range-based for's test is told by its range, not by the ':' it is
+// written as.
+int replay_steps(cudaGraph_t g, cudaStream_t s, const std::vector<int> &steps) {
+  cudaGraphExec_t exec;
+  if (cudaGraphInstantiate(&exec, g, 0) != cudaSuccess)
+    return 1;
+#ifdef BUGGY
+  // CHECK-NOTES-EXEC: :[[@LINE-3]]:7: warning: graph exec 'exec' created by 'cudaGraphInstantiate' is not destroyed on every path; {{.*}} [cudagraph-unpaired-instantiate]
+#endif
+  for (int step : steps) {
+#ifdef BUGGY
+    if (step < 0)
+      return 2;
+    // CHECK-NOTES-EXEC: :[[@LINE-4]]:17: note: assuming 'steps' has another element
+    // CHECK-NOTES-EXEC: :[[@LINE-3]]:9: note: assuming 'step < 0' is true
+    // CHECK-NOTES-EXEC: :[[@LINE-3]]:7: note: 'exec' is not released when the function returns here
+#else
+    if (step < 0) {
+      cudaGraphExecDestroy(exec);
+      return 2;
+    }
+#endif
+    cudaGraphLaunch(exec, s);
+  }
+  cudaGraphExecDestroy(exec);
+  return 0;
 }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "Lifetime/Analysis.h"
 #include "Lifetime/Containers/Containers.h"
+#include "Report/BranchNotes.h"
 
 #include <functional>
 
@@ -47,10 +48,9 @@ std::vector<LifetimeFinding> Analysis::takeFindings() {
 std::vector<PathNote> Analysis::trailNotes(const ResState &RS) const {
   std::vector<PathNote> Notes;
   for (unsigned I = 0; I < RS.TrailSize; ++I) {
-    std::string T = text(RS.Trail[I].Cond);
+    std::string T = branchAssumption(RS.Trail[I].Cond, RS.Trail[I].Taken, Ctx);
     if (!T.empty())
-      Notes.push_back({loc(RS.Trail[I].Cond), "assuming '" + T + "' is " +
-                                                  (RS.Trail[I].Taken ? "true" : "false")});
+      Notes.push_back({loc(RS.Trail[I].Cond), std::move(T)});
   }
   return Notes;
 }
