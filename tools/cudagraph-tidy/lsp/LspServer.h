@@ -15,8 +15,9 @@
 // --cache-dir is the driver's: the folder of the preambles and of the nvcc
 // compatibility header (the server keeps no result or summary cache).
 //
-// Edits that are not saved are not analysed (the server asks for no
-// didChange): what it reports is what is on disk, like a build.
+// Edits that are not saved are analysed too (didChange, full or
+// incremental, after a pause in typing: LspServer.cpp), from the editor's
+// text over the files on disk.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDAGRAPH_TIDY_TOOLS_LSPSERVER_H
