@@ -57,6 +57,7 @@ struct LspOptions {
   std::string ConfigFile;
   std::string PreambleMode;
   std::string CacheDir; ///< --cache-dir, as the driver's: "" for the default
+  unsigned CacheMaxMb = 0; ///< --cache-max-mb: 0 for the driver's default
   std::string Fault; ///< tests only: --inject-fault=KIND:FILE, as the driver's
   std::vector<std::string> FallbackFlags;
 };
@@ -82,7 +83,12 @@ bool parseArgs(int Argc, const char **Argv, LspOptions &O, std::string &Error) {
       O.CacheDir = Argv[++I];
     else if (A.consume_front("--cache-dir="))
       O.CacheDir = A.str();
-    else if (A.consume_front("--inject-fault="))
+    else if (A.consume_front("--cache-max-mb=")) {
+      if (A.getAsInteger(10, O.CacheMaxMb) || O.CacheMaxMb == 0) {
+        Error = "--cache-max-mb expects a positive number of MiB, not '" + A.str() + "'";
+        return false;
+      }
+    } else if (A.consume_front("--inject-fault="))
       O.Fault = A.str();
     else {
       Error = "unknown argument '" + A.str() + "'";
@@ -501,7 +507,7 @@ int lspMain(int Argc, const char **Argv) {
     llvm::errs() << "cudagraph-tidy lsp: error: " << Error
                  << "\nusage: cudagraph-tidy lsp [-p DIR] [--checks=GLOBS] "
                     "[--config-file=FILE] [--preamble-cache=auto|on|off] "
-                    "[--cache-dir=DIR] [-- FLAGS]\n";
+                    "[--cache-dir=DIR] [--cache-max-mb=MIB] [-- FLAGS]\n";
     return 2;
   }
   // Every analysis is one file: "auto" builds missing preambles, which is
@@ -512,6 +518,8 @@ int lspMain(int Argc, const char **Argv) {
     llvm::errs() << "cudagraph-tidy lsp: error: " << Error << "\n";
     return 2;
   }
+  if (Options.CacheMaxMb)
+    Preamble.MaxBytes = uint64_t(Options.CacheMaxMb) << 20;
   int In, Out;
   if (!privateChannel(In, Out)) {
     llvm::errs() << "cudagraph-tidy lsp: error: cannot set up stdio\n";

@@ -10,10 +10,12 @@
 //
 //   cudagraph-tidy lsp [-p DIR] [--checks=GLOBS] [--config-file=FILE]
 //                      [--preamble-cache=auto|on|off] [--cache-dir=DIR]
-//                      [-- FALLBACK FLAGS]
+//                      [--cache-max-mb=MIB] [-- FALLBACK FLAGS]
 //
 // --cache-dir is the driver's: the folder of the preambles and of the nvcc
 // compatibility header (the server keeps no result or summary cache).
+// --cache-max-mb bounds the preambles as the driver's option does
+// (least recently used first; default $CUDAGRAPH_TIDY_CACHE_MB, else 2048).
 //
 // Edits that are not saved are analysed too (didChange, full or
 // incremental, after a pause in typing: LspServer.cpp), from the editor's
