@@ -28,7 +28,9 @@
 //                          fails with cudaErrorInvalidValue.
 //
 // Captures and unchecked graphs are "must" facts (StreamEngine.h): a capture
-// begun on some paths only, or a status read on some, reports nothing.
+// begun on some paths only, or a status read on some, reports nothing. A
+// member joined on some paths only is a gap (PathGaps.cpp): reported once
+// one path that can happen ends the capture with it unjoined.
 //
 //===----------------------------------------------------------------------===//
 #include "Streams/StreamEngine.h"
@@ -122,10 +124,12 @@ void FunctionRun::endCapture(OrderState &St, const CallExpr *Call, const Functio
       auto Last = St.LastWork.find(Member);
       if (Last == St.LastWork.end() || Last->second.empty())
         continue;
-      bool Joined = false;
-      for (const Stmt *Work : Last->second)
+      bool Joined = false, JoinedOnEveryPath = false;
+      for (const Stmt *Work : Last->second) {
         Joined |= isOrdered(St, Work, S);
-      if (Joined)
+        JoinedOnEveryPath |= isOrdered(St, Work, S, true);
+      }
+      if (Joined && (!Reporting || JoinedOnEveryPath))
         continue;
       std::vector<PathNote> Notes = {
           {locOf(ForkSite), "'" + placeName(Member) + "' joins the capture of '" +
@@ -134,8 +138,14 @@ void FunctionRun::endCapture(OrderState &St, const CallExpr *Call, const Functio
       if (Latest != ForkSite)
         Notes.push_back({locOf(Latest), "its last work in the capture, which '" +
                                             placeName(S) + "' never waits for"});
-      report(FindingKind::CaptureUnjoined, Call, placeName(S), calleeName(Call),
-             placeName(Member), std::move(Notes));
+      // Joined on some paths only (a join under a flag the fork does not
+      // share): the gap search looks for a path that leaves it unjoined.
+      PathGap G{FindingKind::CaptureUnjoined, Call, Latest, S, placeName(S),
+                calleeName(Call), placeName(Member), std::move(Notes)};
+      if (Joined)
+        notePathGap(std::move(G));
+      else
+        unordered(G);
     }
     St.Captures.erase(C);
   }

@@ -159,14 +159,21 @@ std::vector<const CFGBlock *> aheadOf(const CFGBlock *Start, size_t Limit,
 
 /// One search's goal and what it has found.
 struct FunctionRun::WitnessSearch {
-  const Stmt *Site;
-  const Stmt *Token;
+  const PathGap &Goal;
   bool Hit = false;
+  /// The same finding as the goal: at its site, for its token; for a
+  /// capture's member, for the member (a path's last work on it may be
+  /// another statement than the one the joined states named).
+  bool matches(const PathGap &G) const {
+    return G.Site == Goal.Site && G.Kind == Goal.Kind &&
+           (G.Kind == FindingKind::CaptureUnjoined ? G.Detail == Goal.Detail
+                                                    : G.Token == Goal.Token);
+  }
 };
 
 void FunctionRun::unordered(const PathGap &G) {
   if (Searching) {
-    Searching->Hit |= G.Site == Searching->Site && G.Token == Searching->Token;
+    Searching->Hit |= Searching->matches(G);
     return;
   }
   report(G.Kind, G.Site, G.Var, G.Called, G.Detail, G.Notes);
@@ -176,7 +183,8 @@ void FunctionRun::notePathGap(PathGap G) {
   if (!Reporting)
     return;
   for (const PathGap &Known : Gaps)
-    if (Known.Site == G.Site && Known.Token == G.Token)
+    if (Known.Kind == G.Kind && Known.Site == G.Site && Known.Token == G.Token &&
+        Known.Detail == G.Detail)
       return;
   Gaps.push_back(std::move(G));
 }
@@ -204,7 +212,7 @@ bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<Pa
   values::PathFormula Formula(Ctx, FD, [&](const CallExpr *Call) { return A.modelFor(Call); });
   if (!HandleTests)
     HandleTests = localsBoundToHandleTests(FD, Ctx);
-  WitnessSearch Goal{G.Site, G.Token};
+  WitnessSearch Goal{G};
   Searching = &Goal;
 
   // The blocks ahead of a branch's other way, up to where the ways meet

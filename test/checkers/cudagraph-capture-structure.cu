@@ -229,3 +229,41 @@ void ok_conditional_helper_step(float *x, int n, cudaGraph_t *out) {
   launch_step_if(x, 2048);
   CUDA_CHECK(cudaStreamEndCapture(cudaStreamPerThread, out));
 }
+
+// Forked under one test and joined under another: on the path where the
+// fork happens and the join does not (the last step), the end call fails.
+// Reported once the solver accepts that path; the twin joins under the
+// same test, written again, and has no such path.
+void bug_join_skipped_on_last_step(cudaStream_t s, cudaStream_t side, cudaEvent_t fork,
+                                   cudaEvent_t join, bool overlap, bool last, float *x, int n,
+                                   cudaGraph_t *out) {
+  CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  if (overlap) {
+    CUDA_CHECK(cudaEventRecord(fork, s));
+    CUDA_CHECK(cudaStreamWaitEvent(side, fork, 0));
+    step<<<1, 32, 0, side>>>(x, n);
+  }
+  step<<<1, 32, 0, s>>>(x, n);
+  if (overlap && !last) {
+    CUDA_CHECK(cudaEventRecord(join, side));
+    CUDA_CHECK(cudaStreamWaitEvent(s, join, 0));
+  }
+  CUDA_CHECK(cudaStreamEndCapture(s, out));
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'cudaStreamEndCapture' ends the capture of 's' while 'side', forked into it, is not joined back: {{.*}} [cudagraph-capture-structure]
+}
+void ok_join_under_same_test(cudaStream_t s, cudaStream_t side, cudaEvent_t fork,
+                             cudaEvent_t join, int n_side, float *x, int n, cudaGraph_t *out) {
+  CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  bool overlap = n_side > 0;
+  if (overlap) {
+    CUDA_CHECK(cudaEventRecord(fork, s));
+    CUDA_CHECK(cudaStreamWaitEvent(side, fork, 0));
+    step<<<1, 32, 0, side>>>(x, n);
+  }
+  step<<<1, 32, 0, s>>>(x, n);
+  if (n_side > 0) {
+    CUDA_CHECK(cudaEventRecord(join, side));
+    CUDA_CHECK(cudaStreamWaitEvent(s, join, 0));
+  }
+  CUDA_CHECK(cudaStreamEndCapture(s, out));
+}
