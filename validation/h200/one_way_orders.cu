@@ -1,5 +1,5 @@
-// Ground truth for cudagraph-stream-order's gaps (lib/Streams/PathGaps.cpp):
-// work ordered on one way of a branch only. Each case is the shape of a lit
+// Ground truth for the stream checks' gaps (lib/Streams/PathGaps.cpp):
+// work ordered, or a forked stream joined, on one way of a branch only. Each case is the shape of a lit
 // case in test/checkers/cudagraph-stream-order.cu, with a slow kernel
 // where the race needs the other stream still busy. argv[1] names the case;
 // each prints "case|key=value". The buggy cases take the way that skips the
@@ -120,6 +120,40 @@ static void freeAfterPooling(const char *name, bool wait) {
   cudaStreamDestroy(cs);
 }
 
+// bug_join_skipped_on_last_step (cudagraph-capture-structure): forked
+// under `overlap`, joined under `overlap && !last`.
+static void joinSkipped(const char *name, bool last) {
+  cudaStream_t s = nonBlocking(), side = nonBlocking();
+  cudaEvent_t fork, join;
+  cudaEventCreateWithFlags(&fork, cudaEventDisableTiming);
+  cudaEventCreateWithFlags(&join, cudaEventDisableTiming);
+  int *x = nullptr;
+  cudaMalloc(&x, N * sizeof(int));
+  bool overlap = true;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (overlap) {
+    cudaEventRecord(fork, s);
+    cudaStreamWaitEvent(side, fork, 0);
+    writeAll<<<1, 128, 0, side>>>(x);
+  }
+  writeAll<<<1, 128, 0, s>>>(x);
+  if (overlap && !last) {
+    cudaEventRecord(join, side);
+    cudaStreamWaitEvent(s, join, 0);
+  }
+  cudaGraph_t g = nullptr;
+  cudaError_t end = cudaStreamEndCapture(s, &g);
+  printf("%s|end=%s graph=%s\n", name, E(end), g ? "non-null" : "null");
+  if (g)
+    cudaGraphDestroy(g);
+  cudaGetLastError();
+  cudaFree(x);
+  cudaEventDestroy(fork);
+  cudaEventDestroy(join);
+  cudaStreamDestroy(s);
+  cudaStreamDestroy(side);
+}
+
 int main(int argc, char **argv) {
   std::string c = argc > 1 ? argv[1] : "list";
   if (c == "wait_under_flag_skipped") waitUnderFlag(c.c_str(), false);
@@ -128,8 +162,11 @@ int main(int argc, char **argv) {
   else if (c == "free_after_poll_twin_waits") freeAfterPoll(c.c_str(), true);
   else if (c == "free_after_pooling") freeAfterPooling(c.c_str(), false);
   else if (c == "free_after_pooling_twin_waits") freeAfterPooling(c.c_str(), true);
+  else if (c == "join_skipped_on_last_step") joinSkipped(c.c_str(), true);
+  else if (c == "join_skipped_twin_not_last") joinSkipped(c.c_str(), false);
   else
     printf("wait_under_flag_skipped wait_under_flag_twin_taken free_after_poll "
-           "free_after_poll_twin_waits free_after_pooling free_after_pooling_twin_waits\n");
+           "free_after_poll_twin_waits free_after_pooling free_after_pooling_twin_waits "
+           "join_skipped_on_last_step join_skipped_twin_not_last\n");
   return 0;
 }
