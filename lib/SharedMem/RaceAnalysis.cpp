@@ -14,9 +14,11 @@
 // their byte ranges do. A pair is a race when the threads differ, one
 // entry stores, not both are atomics, their uniform-branch arms can hold
 // together, and, for two lanes of one warp, they met the same __syncwarps in
-// the interval. Two plain stores are reported only when their values are
-// known to differ (`last = threadIdx.x`): every lane storing one warp-reduced
-// sum, or `flag = 1`, stores one value; SameValueStores reports them all.
+// the interval. Two plain stores are reported only when their values may
+// differ: both known and different (`last = threadIdx.x`), or one known and
+// the other not (`s[w] = 0` against `s[w] = sum`). Every lane storing one
+// warp-reduced sum, or `flag = 1`, stores one value; SameValueStores reports
+// them all.
 // Atomics race only with plain stores.
 //
 // Divergence. A test decided per thread whose code holds a barrier, where
@@ -224,8 +226,10 @@ private:
     bool PureStores = OStore && !(S.Flags & EF_Load) && !(O.Flags & EF_Load);
     // Two plain stores race in a way that matters only when they store
     // different values: every lane storing a warp-reduced sum, or a flag of
-    // 1, is the same value. Unless asked, values must be known to differ.
-    if (PureStores && !SameValue && (!S.Value || !O.Value || S.Value == O.Value))
+    // 1, is the same value. Unless asked, values must be known to differ,
+    // or one known and the other not (a slot cleared to 0 by one warp while
+    // another stores its sum there: the sum is 0 only by chance).
+    if (PureStores && !SameValue && (S.Value == O.Value || (!S.Value && !O.Value)))
       return;
     bool Intra = S.Tid / WarpSize == O.Tid / WarpSize;
     if (Intra && ((S.Flags | O.Flags) & EF_WarpLost || S.WarpSig != O.WarpSig))

@@ -638,6 +638,51 @@ __global__ void collectiveRoundsBarrier(const float *in, float *out, int rounds)
   }
 }
 
+// 22. One warp clears the slots while the other warps store their sums in
+//     them (llm.c pull request 847): a sum may be cleared after it is
+//     stored. 0 against an unknown sum may differ, so the two stores race;
+//     the twin clears them behind a barrier.
+__global__ void clearWhileStoring(const float *in, float *out) {
+  __shared__ float acc[N / 32];
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (warp == 0 && lane < N / 32)
+    acc[lane] = 0.f;
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: data race on __shared__ 'acc': thread 1 writes byte 4 here and thread 32 writes it at line {{[0-9]+}} with no barrier between them [cudagraph-shared-race]
+  // CHECK-NOTES: :[[@LINE+6]]:5: note: the conflicting write by thread 32
+  // CHECK-NOTES: :{{[0-9]+}}:{{[0-9]+}}: note: with block (256,1,1) from this launch
+  float v = in[threadIdx.x];
+  for (int o = 16; o > 0; o /= 2)
+    v += __shfl_xor_sync(0xffffffff, v, o);
+  if (lane == 0)
+    acc[warp] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float t = 0.f;
+    for (int w = 0; w < N / 32; ++w)
+      t += acc[w];
+    out[blockIdx.x] = t;
+  }
+}
+__global__ void clearThenStore(const float *in, float *out) {
+  __shared__ float acc[N / 32];
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (warp == 0 && lane < N / 32)
+    acc[lane] = 0.f;
+  __syncthreads();
+  float v = in[threadIdx.x];
+  for (int o = 16; o > 0; o /= 2)
+    v += __shfl_xor_sync(0xffffffff, v, o);
+  if (lane == 0)
+    acc[warp] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float t = 0.f;
+    for (int w = 0; w < N / 32; ++w)
+      t += acc[w];
+    out[blockIdx.x] = t;
+  }
+}
+
 void launchAll(const float *in, float *out, int *iout, const int *idx, int n) {
   neighbourNoBarrier<<<4, N>>>(in, out);
   neighbourBarrier<<<4, N>>>(in, out);
@@ -689,4 +734,6 @@ void launchAll(const float *in, float *out, int *iout, const int *idx, int n) {
   collectiveOperandBarrier<<<1, N>>>(in, out);
   collectiveRoundsNoBarrier<<<1, N>>>(in, out, n);
   collectiveRoundsBarrier<<<1, N>>>(in, out, n);
+  clearWhileStoring<<<1, N>>>(in, out);
+  clearThenStore<<<1, N>>>(in, out);
 }

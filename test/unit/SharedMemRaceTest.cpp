@@ -191,6 +191,38 @@ void host(int *g) { k<<<1, 64>>>(g); }
   EXPECT_TRUE(R.Races[0].OtherIsStore);
 }
 
+TEST_F(SharedRaceTest, KnownValueAgainstUnknownValueMayDiffer) {
+  // Thread 0 clears the slot, every other thread stores a loaded value: the
+  // loaded value is 0 only by chance, so the two stores race by default.
+  KernelReport Cleared = run(R"cpp(
+__global__ void k(const float *g, float *o) {
+  __shared__ float slot;
+  if (threadIdx.x == 0)
+    slot = 0.f;
+  if (threadIdx.x == 63)
+    slot = g[threadIdx.x];
+  __syncthreads();
+  o[threadIdx.x] = slot;
+}
+void host(const float *g, float *o) { k<<<1, 64>>>(g, o); }
+)cpp");
+  ASSERT_FALSE(Cleared.Races.empty());
+  EXPECT_TRUE(Cleared.Races[0].OtherIsStore);
+  // Two loaded values, neither known: they may be one value, as every lane
+  // storing a warp-reduced sum is.
+  KernelReport Loaded = run(R"cpp(
+__global__ void k(const float *g, float *o) {
+  __shared__ float slot;
+  if (threadIdx.x == 0 || threadIdx.x == 63)
+    slot = g[0];
+  __syncthreads();
+  o[threadIdx.x] = slot;
+}
+void host(const float *g, float *o) { k<<<1, 64>>>(g, o); }
+)cpp");
+  EXPECT_TRUE(Loaded.Races.empty());
+}
+
 TEST_F(SharedRaceTest, NoShapeJudgesOnlyShapeIndependentPairs) {
   KernelReport R = run(R"cpp(
 __global__ void k(float *g) {
