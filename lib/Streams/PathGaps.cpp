@@ -21,7 +21,10 @@
 //     at each branch: the solver must accept the condition; a test of two
 //                     handles for identity (`s != b`, a bool bound to one)
 //                     is not followed where the streams may be one, since
-//                     two places are two streams to this engine
+//                     two places are two streams to this engine; nor is the
+//                     way on which a CUDA call's status says it failed (the
+//                     error handling: a failed call in a capture invalidates
+//                     it, a failed wait is no race the program makes)
 //     at the site:    the transfer finds the gap's token unordered (hit)
 //
 // Only a hit reports; a search cut by its bounds, like one that finds
@@ -133,6 +136,25 @@ std::set<const VarDecl *> localsBoundToHandleTests(const FunctionDecl *FD, ASTCo
   return Bound;
 }
 
+/// The status type (`cudaError_t`, `CUresult`) E has, or "".
+llvm::StringRef statusTypeOf(const Expr *E, const ApiModel &Model) {
+  const auto *TT = E->IgnoreParenImpCasts()->getType()->getAs<TypedefType>();
+  if (!TT || !Model.isStatusType(TT->getDecl()->getName()))
+    return "";
+  return TT->getDecl()->getName();
+}
+
+/// E is the success value of the status type: its enumerator, or 0.
+bool isSuccessValue(const Expr *E, llvm::StringRef StatusType, const ApiModel &Model,
+                    ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+    if (isa<EnumConstantDecl>(DR->getDecl()))
+      return DR->getDecl()->getName() == Model.successValue(StatusType);
+  Expr::EvalResult R;
+  return !E->isValueDependent() && E->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0;
+}
+
 /// The blocks reached from Start without going round a loop, at most
 /// Limit of them, entering none of Stop.
 std::vector<const CFGBlock *> aheadOf(const CFGBlock *Start, size_t Limit,
@@ -156,6 +178,32 @@ std::vector<const CFGBlock *> aheadOf(const CFGBlock *Start, size_t Limit,
 }
 
 } // namespace
+
+/// The way of a two-way branch on which a CUDA call's status, tested
+/// against success, says it failed (0: the true way, 1: the false way), or
+/// nothing. A poll's status is no failure: not ready is an answer.
+std::optional<unsigned> FunctionRun::failingWayOf(const Expr *Cond, const OrderState &St) const {
+  const Expr *E = Cond->IgnoreParenImpCasts();
+  bool Negated = false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_LNot) {
+    E = UO->getSubExpr()->IgnoreParenImpCasts();
+    Negated = true;
+  }
+  const Expr *Status = E;
+  bool FailsWhenTrue = true; // `if (st)`: a nonzero status is a failure
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isEqualityOp()) {
+    Status = BO->getLHS();
+    const Expr *Other = BO->getRHS();
+    if (statusTypeOf(Status, A.Model).empty())
+      std::swap(Status, Other);
+    if (!isSuccessValue(Other, statusTypeOf(Status, A.Model), A.Model, Ctx))
+      return std::nullopt;
+    FailsWhenTrue = BO->getOpcode() == BO_NE;
+  }
+  if (statusTypeOf(Status, A.Model).empty() || pollCallOf(Status, St))
+    return std::nullopt;
+  return (FailsWhenTrue != Negated) ? 0u : 1u;
+}
 
 /// One search's goal and what it has found.
 struct FunctionRun::WitnessSearch {
@@ -281,11 +329,15 @@ bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<Pa
                            ? B->getLastCondition()
                            : nullptr;
     const BinaryOperator *Identity = Cond ? handleComparison(Cond, Ctx) : nullptr;
+    // A way on which a CUDA call failed is error handling: a capture or an
+    // ordering it skips is not the program's (a failed call inside a
+    // capture invalidates it anyway), so no gap is confirmed there.
+    std::optional<unsigned> Failing = Cond ? failingWayOf(Cond, St) : std::nullopt;
     bool Opaque = Cond && !Identity && testsHandleIdentity(Cond, Ctx, *HandleTests);
     // Pushed last to first, so the first way on is explored first.
     for (unsigned I = B->succ_size(); I-- > 0;) {
       const CFGBlock *To = B->succ_begin()[I].getReachableBlock();
-      if (!To || To == &Cfg.getExit() || Opaque)
+      if (!To || To == &Cfg.getExit() || Opaque || Failing == I)
         continue;
       bool Taken = I == 0;
       // The way on which the two handles may be one.

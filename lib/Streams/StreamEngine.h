@@ -327,6 +327,7 @@ private:
   // PathGaps.cpp
   struct WitnessSearch;
   bool searchWitness(const clang::CFG &Cfg, const PathGap &G, std::vector<PathNote> &Notes);
+  std::optional<unsigned> failingWayOf(const Expr *Cond, const OrderState &St) const;
   std::vector<PathGap> Gaps;
   WitnessSearch *Searching = nullptr;
   /// Locals bound to a test of two handles' identity (computed once).

@@ -267,3 +267,24 @@ void ok_join_under_same_test(cudaStream_t s, cudaStream_t side, cudaEvent_t fork
   }
   CUDA_CHECK(cudaStreamEndCapture(s, out));
 }
+// A join a failed call skips: the capture is invalid then anyway, and the
+// status after the end call says so. Only the way on which every call
+// succeeded can leave the member unjoined, and it does not.
+cudaError_t ok_join_skipped_on_error(cudaStream_t s, cudaStream_t side, cudaEvent_t fork,
+                                     cudaEvent_t join, float *x, int n, cudaGraph_t *out) {
+  cudaError_t st = cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (st != cudaSuccess)
+    return st;
+  st = cudaEventRecord(fork, s);
+  if (st == cudaSuccess)
+    st = cudaStreamWaitEvent(side, fork, 0);
+  if (st == cudaSuccess) {
+    step<<<1, 32, 0, side>>>(x, n);
+    step<<<1, 32, 0, s>>>(x, n);
+    st = cudaEventRecord(join, side);
+    if (st == cudaSuccess)
+      st = cudaStreamWaitEvent(s, join, 0);
+  }
+  cudaError_t end = cudaStreamEndCapture(s, out);
+  return st == cudaSuccess ? end : st;
+}
