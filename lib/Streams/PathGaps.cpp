@@ -18,13 +18,16 @@
 //            joined)--> the gap's site, with its work still unordered
 //     at each block:  the engine's own transfer; the formula
 //                     (Values/PathFormula.h) takes the assignments and calls
-//     at each branch: the solver must accept the condition; a test of two
-//                     handles for identity (`s != b`, a bool bound to one)
-//                     is not followed where the streams may be one, since
-//                     two places are two streams to this engine; nor is the
-//                     way on which a CUDA call's status says it failed (the
-//                     error handling: a failed call in a capture invalidates
-//                     it, a failed wait is no race the program makes)
+//     at each branch: the solver must accept the condition; two tests of
+//                     one unmodelled call (`if (cfg.overlap())` twice) are
+//                     held to one value, where the formula would decide
+//                     them apart; a test of two handles for identity
+//                     (`s != b`, a bool bound to one) is not followed where
+//                     the streams may be one, since two places are two
+//                     streams to this engine; nor is the way on which a
+//                     CUDA call's status says it failed (error handling: a
+//                     failed call in a capture invalidates it, a failed
+//                     wait is no race the program makes)
 //     at the site:    the transfer finds the gap's token unordered (hit)
 //
 // Only a hit reports; a search cut by its bounds, like one that finds
@@ -38,6 +41,7 @@
 #include "Values/PathFormula.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
 
 namespace cgt {
 namespace streams {
@@ -153,6 +157,42 @@ bool isSuccessValue(const Expr *E, llvm::StringRef StatusType, const ApiModel &M
       return DR->getDecl()->getName() == Model.successValue(StatusType);
   Expr::EvalResult R;
   return !E->isValueDependent() && E->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0;
+}
+
+/// A condition that calls a function the API model does not name
+/// (`cfg.overlap()`, `use_graphs()`), as its text without a leading `!`, and
+/// the value the way taken gives that text. The formula gives each call a
+/// value of its own, so two tests of one such call would be decided apart;
+/// the search holds them to one value instead. Only conditions with such a
+/// call: the formula relates the others. Null: not such a condition.
+std::optional<std::pair<std::string, bool>> callTestOf(const Expr *Cond, bool Taken,
+                                                      const StreamOrderAnalyzer::Impl &A,
+                                                      ASTContext &Ctx) {
+  const Expr *E = Cond->IgnoreParenImpCasts();
+  while (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() != UO_LNot)
+      break;
+    E = UO->getSubExpr()->IgnoreParenImpCasts();
+    Taken = !Taken;
+  }
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const StreamOrderAnalyzer::Impl &A;
+    bool Unmodelled = false, Modelled = false;
+    explicit Finder(const StreamOrderAnalyzer::Impl &A) : A(A) {}
+    bool VisitCallExpr(CallExpr *C) {
+      (A.modelFor(C) ? Modelled : Unmodelled) = true;
+      return true;
+    }
+  } F(A);
+  F.TraverseStmt(const_cast<Expr *>(E));
+  if (!F.Unmodelled || F.Modelled)
+    return std::nullopt;
+  std::string Text = Lexer::getSourceText(CharSourceRange::getTokenRange(E->getSourceRange()),
+                                          Ctx.getSourceManager(), Ctx.getLangOpts())
+                         .str();
+  if (Text.empty())
+    return std::nullopt;
+  return std::make_pair(std::move(Text), Taken);
 }
 
 /// The blocks reached from Start without going round a loop, at most
@@ -284,7 +324,10 @@ bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<Pa
     const Expr *Cond;
     bool Taken;
     bool Noteworthy;
+    size_t CallTestsKept;
   };
+  // The tests of unmodelled calls the path decided, by text (callTestOf).
+  std::vector<std::pair<std::string, bool>> CallTests;
   std::vector<unsigned> Visits(Cfg.getNumBlockIDs(), 0);
   std::vector<unsigned> VisitLog;
   std::vector<WayOn> Stack;
@@ -292,7 +335,7 @@ bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<Pa
     OrderState Start;
     Start.Reached = true;
     Stack.push_back(
-        {&Cfg.getEntry(), std::move(Start), Formula.mark(), 0, 0, nullptr, false, false});
+        {&Cfg.getEntry(), std::move(Start), Formula.mark(), 0, 0, nullptr, false, false, 0});
   }
   unsigned Steps = 0;
   while (!Stack.empty() && !Goal.Hit) {
@@ -302,6 +345,13 @@ bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<Pa
     for (; VisitLog.size() > W.Visited; VisitLog.pop_back())
       --Visits[VisitLog.back()];
     Notes.resize(W.NotesKept);
+    CallTests.resize(W.CallTestsKept);
+    if (auto Test = W.Cond ? callTestOf(W.Cond, W.Taken, A, Ctx) : std::nullopt) {
+      auto Earlier = llvm::find_if(CallTests, [&](const auto &T) { return T.first == Test->first; });
+      if (Earlier != CallTests.end() && Earlier->second != Test->second)
+        continue;
+      CallTests.push_back(std::move(*Test));
+    }
     if (W.Cond && !Formula.assume(W.Cond, W.Taken))
       continue;
     if (W.Cond && W.Noteworthy)
@@ -349,7 +399,7 @@ bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<Pa
       bool Noteworthy = Cond && Other && St.Tokens.count(G.Token) &&
                         !isOrdered(St, G.Token, G.Stream) && OtherWayOrders(Other, To);
       Stack.push_back({To, Edge ? std::move(*Edge) : St, Formula.mark(), VisitLog.size(),
-                       Notes.size(), Cond, Taken, Noteworthy});
+                       Notes.size(), Cond, Taken, Noteworthy, CallTests.size()});
     }
   }
   Searching = nullptr;

@@ -288,3 +288,23 @@ cudaError_t ok_join_skipped_on_error(cudaStream_t s, cudaStream_t side, cudaEven
   cudaError_t end = cudaStreamEndCapture(s, out);
   return st == cudaSuccess ? end : st;
 }
+// Forked and joined under two calls of one getter: one value on a path.
+struct CaptureConfig {
+  bool overlap() const;
+};
+void ok_fork_and_join_under_getter(const CaptureConfig &cfg, cudaStream_t s, cudaStream_t side,
+                                   cudaEvent_t fork, cudaEvent_t join, float *x, int n,
+                                   cudaGraph_t *out) {
+  CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  if (cfg.overlap()) {
+    CUDA_CHECK(cudaEventRecord(fork, s));
+    CUDA_CHECK(cudaStreamWaitEvent(side, fork, 0));
+    step<<<1, 32, 0, side>>>(x, n);
+  }
+  step<<<1, 32, 0, s>>>(x, n);
+  if (cfg.overlap()) {
+    CUDA_CHECK(cudaEventRecord(join, side));
+    CUDA_CHECK(cudaStreamWaitEvent(s, join, 0));
+  }
+  CUDA_CHECK(cudaStreamEndCapture(s, out));
+}

@@ -689,3 +689,22 @@ void ok_wait_skipped_on_error(cudaStream_t a, cudaStream_t b, cudaEvent_t e, int
   cudaStreamSynchronize(b);
   cudaFreeAsync(q, a);
 }
+// One unmodelled call tested twice holds one value on a path: the solver
+// alone would give each call a value of its own.
+struct OverlapConfig {
+  bool overlap() const;
+};
+void ok_getter_tested_twice(const OverlapConfig &cfg, cudaStream_t a, cudaStream_t b,
+                            cudaEvent_t e, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  if (!cfg.overlap())
+    cudaStreamSynchronize(a);
+  if (cfg.overlap()) {
+    cudaEventRecord(e, a);
+    cudaStreamWaitEvent(b, e, 0);
+  }
+  attention<<<1, 32, 0, b>>>(q, n);
+  cudaStreamSynchronize(b);
+  cudaFreeAsync(q, a);
+}
