@@ -11,6 +11,7 @@
 #define CUDAGRAPH_TIDY_LIFETIME_EXPRESSIONS_H
 
 #include "Lifetime/Paths/PathState.h"
+#include "Report/BranchNotes.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/CFG.h"
@@ -96,10 +97,6 @@ inline bool isPlainLocalAggregate(const VarDecl *VD) {
     return RD->hasDefinition() && RD->hasTrivialDestructor();
   return VD->getType()->isRecordType();
 }
-
-/// An expression as written, for messages; empty when it spans lines or is
-/// longer than a message should quote.
-std::string shortSourceText(const Expr *E, const ASTContext &Ctx);
 
 /// What no constant evaluation can fold: a variable that is neither const
 /// nor constexpr, or a call of a function that is neither constexpr nor a

@@ -44,14 +44,6 @@ std::string Analysis::spelledName(const CallExpr *Call, const std::string &Fallb
   return T.str();
 }
 
-std::string shortSourceText(const Expr *E, const ASTContext &Ctx) {
-  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
-  StringRef T = Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts());
-  if (T.empty() || T.size() > 64 || T.contains('\n'))
-    return "";
-  return T.str();
-}
-
 std::string Analysis::text(const Expr *E) const { return shortSourceText(E, Ctx); }
 
 /// In a lambda's body, a variable of the function around it (captured by

@@ -13,14 +13,6 @@ using namespace clang;
 
 namespace {
 
-std::string shortText(const Expr *E, const ASTContext &Ctx) {
-  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
-  StringRef T = Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts());
-  if (T.empty() || T.size() > 64 || T.contains('\n'))
-    return "";
-  return T.str();
-}
-
 /// The first variable the compiler declared for a range-based for
 /// (`__range1`, `__begin1`) that E names.
 const VarDecl *implicitVariableIn(const Stmt *E) {
@@ -47,14 +39,22 @@ const Expr *rangeWalkedBy(const Expr *Cond) {
 
 } // namespace
 
+std::string shortSourceText(const Expr *E, const ASTContext &Ctx) {
+  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+  StringRef T = Lexer::getSourceText(R, Ctx.getSourceManager(), Ctx.getLangOpts());
+  if (T.empty() || T.size() > 64 || T.contains('\n'))
+    return "";
+  return T.str();
+}
+
 std::string branchAssumption(const Expr *Cond, bool Taken, const ASTContext &Ctx) {
   if (const Expr *Range = rangeWalkedBy(Cond)) {
-    std::string T = shortText(Range, Ctx);
+    std::string T = shortSourceText(Range, Ctx);
     if (T.empty())
       return "";
     return "assuming '" + T + "' has " + (Taken ? "another element" : "no more elements");
   }
-  std::string T = shortText(Cond, Ctx);
+  std::string T = shortSourceText(Cond, Ctx);
   if (T.empty())
     return "";
   return "assuming '" + T + "' is " + (Taken ? "true" : "false");

@@ -17,6 +17,10 @@
 
 namespace cgt {
 
+/// An expression as written, for messages and notes; empty when it spans
+/// lines or is longer than a message should quote.
+std::string shortSourceText(const clang::Expr *E, const clang::ASTContext &Ctx);
+
 /// The note's text, or "" where the condition's text is too long or spans
 /// lines (a note that quotes half a condition misleads more than none).
 std::string branchAssumption(const clang::Expr *Cond, bool Taken, const clang::ASTContext &Ctx);

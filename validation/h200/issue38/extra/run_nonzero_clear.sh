@@ -1,6 +1,8 @@
 #!/bin/bash
-# racecheck (hazard report) and synccheck on nonzero_clear.cu's two kernels.
+# racecheck (hazard report) and synccheck on the two kernels gen_nonzero_clear.py
+# copies from the lit test into nonzero_clear.cu.
 cd "$(dirname "$0")"
+python3 gen_nonzero_clear.py
 nvcc -O3 -arch=sm_90 -lineinfo -std=c++17 -o nonzero_clear nonzero_clear.cu || exit 1
 for k in clearWhileStoring clearThenStore; do
   echo "== $k"
