@@ -208,6 +208,21 @@ void host(const float *g, float *o) { k<<<1, 64>>>(g, o); }
 )cpp");
   ASSERT_FALSE(Cleared.Races.empty());
   EXPECT_TRUE(Cleared.Races[0].OtherIsStore);
+  // The same with the integer 0 stored into the float (llm.c's
+  // `block_acc[warp.thread_rank()] = 0;`): a known value too.
+  KernelReport IntZero = run(R"cpp(
+__global__ void k(const float *g, float *o) {
+  __shared__ float slot;
+  if (threadIdx.x == 0)
+    slot = 0;
+  if (threadIdx.x == 63)
+    slot = g[threadIdx.x];
+  __syncthreads();
+  o[threadIdx.x] = slot;
+}
+void host(const float *g, float *o) { k<<<1, 64>>>(g, o); }
+)cpp");
+  EXPECT_FALSE(IntZero.Races.empty());
   // Two loaded values, neither known: they may be one value, as every lane
   // storing a warp-reduced sum is.
   KernelReport Loaded = run(R"cpp(

@@ -387,7 +387,7 @@ private:
   /// thread's phase continues (SyncModel.h).
   void joinArms(const Stmt *Site, const SyncCursor &Then, Flow FT, Flow FE);
   /// The key of a plain store's value for the same-value rule.
-  static uint64_t valueKey(const SymVal &V, const Expr *RHS);
+  uint64_t valueKey(const SymVal &V, const Expr *RHS) const;
 
   // ---- grid barriers across blocks (InterpreterGrid.cpp) -------------------
   /// Where the thread's path stands with grid barriers: how many it met,

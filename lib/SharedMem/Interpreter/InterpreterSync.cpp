@@ -342,15 +342,19 @@ void Interp::joinArms(const Stmt *Site, const SyncCursor &Then, Flow FT, Flow FE
   pushEvent(Site, /*Barrier=*/false);
 }
 
-uint64_t Interp::valueKey(const SymVal &V, const Expr *RHS) {
+uint64_t Interp::valueKey(const SymVal &V, const Expr *RHS) const {
   if (!V.Top && (V.isConst() || !V.ThreadDep))
     return V.hash() | 1;
-  const Expr *E = RHS->IgnoreParenImpCasts();
-  if (const auto *F = dyn_cast<FloatingLiteral>(E))
+  // A constant the evaluator does not follow as a value (floats): `= 0.f`,
+  // `= 0` into a float, `= -INFINITY`, `= true`, keyed by the value stored.
+  Expr::EvalResult R;
+  if (RHS->isValueDependent() || !RHS->EvaluateAsRValue(R, Ctx))
+    return 0;
+  if (R.Val.isFloat())
     return static_cast<uint64_t>(llvm::hash_combine(
-               0xf1u, F->getValue().bitcastToAPInt().getZExtValue())) | 1;
-  if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(E))
-    return SymVal::constant(B->getValue()).hash() | 1;
+               0xf1u, R.Val.getFloat().bitcastToAPInt().getZExtValue())) | 1;
+  if (R.Val.isInt() && R.Val.getInt().getSignificantBits() <= 64)
+    return SymVal::constant(R.Val.getInt().getExtValue()).hash() | 1;
   return 0;
 }
 
