@@ -202,7 +202,7 @@ Subcommands (before any option):
       launcher: CMAKE_CUDA_COMPILER_LAUNCHER="cudagraph-tidy;launch")
   cudagraph-tidy lsp [-p DIR] [--checks=GLOBS] [--config-file=FILE]
                      [--preamble-cache=auto|on|off] [--cache-dir=DIR]
-                     [-- FLAGS]
+                     [--cache-max-mb=MIB] [-- FLAGS]
       a Language Server Protocol server over stdio (docs/editors.md)
 )");
 static cl::opt<std::string> ResultCacheOpt(
