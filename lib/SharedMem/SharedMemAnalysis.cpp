@@ -1,9 +1,11 @@
 //===- SharedMemAnalysis.cpp - findings from the per-thread instances -----===//
 //
 // Overflow: an instance whose concrete index leaves its dimension (or whose
-// byte range leaves the array when reached through a pointer). It is
-// definite when the block shape comes from a launch and no thread-dependent
-// undecided guard is on the path; otherwise it is "possible".
+// byte range leaves the array when reached through a pointer, or the region
+// of the carve it was reached through: up to the next carve, and down to the
+// previous one's end only when there is one). It is definite when the block
+// shape comes from a launch and no thread-dependent undecided guard is on
+// the path; otherwise it is "possible".
 //
 // Bank conflicts: instances of one access by the lanes of one warp in the
 // same iteration of every enclosing loop form a warp-level access. Its lanes
@@ -63,6 +65,26 @@ int64_t carveBytes(const AccessRecord &R, const SymVal &Start, int64_t Total) {
   if (Best < 0 && Start.isConst() && Total >= 0)
     Best = Total - Start.C;
   return Best;
+}
+
+/// Whether another carve (at a constant distance) starts before this one:
+/// only then do the bytes below the carve's start belong to someone else.
+/// A lone pointer into the middle of an array (lfib4's `px = &cx[256]`
+/// read at `px[i - 256]`) may look back over the whole array before it,
+/// which the array's own bounds, checked first, judge.
+bool carveBefore(const AccessRecord &R, const SymVal &Start) {
+  for (const SymVal &C : R.Carves)
+    if (C.sameTerms(Start) && C.C < Start.C)
+      return true;
+  return false;
+}
+
+/// Which of two findings at one access is reported: definite before
+/// possible, then the index farther from the extent.
+bool worse(const OverflowFinding &F, const OverflowFinding &G) {
+  if (F.Definite != G.Definite)
+    return F.Definite;
+  return std::abs(F.WorstIndex - F.Extent) > std::abs(G.WorstIndex - G.Extent);
 }
 
 std::optional<OverflowFinding> overflowOf(ASTContext &Ctx, const AccessRecord &R,
@@ -131,7 +153,7 @@ std::optional<OverflowFinding> overflowOf(ASTContext &Ctx, const AccessRecord &R
       continue;
     int64_t Elems = Region / R.Bytes;
     if (auto V = I.CarveRel.asConst()) {
-      if (*V < 0 || *V + R.Bytes > Region)
+      if ((*V < 0 && carveBefore(R, I.CarveStart)) || *V + R.Bytes > Region)
         (I.Guarded ? Soft : Hard).add(I.Tid, -3, *V / int64_t(R.Bytes), Elems, I.Carve);
       continue;
     }
@@ -381,23 +403,34 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
           Rep.GaveUp = true;
           return Rep;
         }
+        // A helper's access has a record per array it reaches: within one
+        // run the worst of them stands for the access.
+        std::map<const Expr *, OverflowFinding> Run;
+        std::vector<const Expr *> RunOrder;
         for (const AccessRecord &R : *Recs) {
           auto F = overflowOf(Ctx, R, Cfg, Opts.PossibleOverflows);
           if (!F)
             continue;
-          auto It = Best.find(R.E);
-          if (It == Best.end()) {
-            Order.push_back(R.E);
-            Best.emplace(R.E, *F);
-          } else if ((F->Definite && !It->second.Definite) ||
-                     (F->Definite == It->second.Definite &&
-                      std::abs(F->WorstIndex - F->Extent) >
-                          std::abs(It->second.WorstIndex - It->second.Extent))) {
-            F->Others = std::move(It->second.Others);
-            F->Others.push_back(It->second.Config.shapeText());
+          auto It = Run.find(R.E);
+          if (It == Run.end()) {
+            RunOrder.push_back(R.E);
+            Run.emplace(R.E, *F);
+          } else if (worse(*F, It->second)) {
             It->second = *F;
+          }
+        }
+        for (const Expr *E : RunOrder) {
+          OverflowFinding &F = Run.at(E);
+          auto It = Best.find(E);
+          if (It == Best.end()) {
+            Order.push_back(E);
+            Best.emplace(E, F);
+          } else if (worse(F, It->second)) {
+            F.Others = std::move(It->second.Others);
+            F.Others.push_back(It->second.Config.shapeText());
+            It->second = F;
           } else {
-            It->second.Others.push_back(F->Config.shapeText());
+            It->second.Others.push_back(F.Config.shapeText());
           }
         }
       }
@@ -415,6 +448,10 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
         Rep.GaveUp = true;
         return Rep;
       }
+      // One finding per access and run, as for overflows: the costliest of
+      // its arrays' records.
+      std::map<const Expr *, BankFinding> Run;
+      std::vector<const Expr *> RunOrder;
       for (const AccessRecord &R : *Recs) {
         auto W = worstCost(R, Cfg);
         if (!W || W->first.excess() == 0)
@@ -429,10 +466,20 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
         F.IsStore = R.Store;
         F.InLoop = R.InLoop;
         F.Config = Cfg;
-        auto It = Best.find(R.E);
+        auto It = Run.find(R.E);
+        if (It == Run.end()) {
+          RunOrder.push_back(R.E);
+          Run.emplace(R.E, F);
+        } else if (F.Cost.excess() > It->second.Cost.excess()) {
+          It->second = F;
+        }
+      }
+      for (const Expr *E : RunOrder) {
+        BankFinding &F = Run.at(E);
+        auto It = Best.find(E);
         if (It == Best.end()) {
-          Order.push_back(R.E);
-          Best.emplace(R.E, F);
+          Order.push_back(E);
+          Best.emplace(E, F);
         } else if (F.Cost.excess() > It->second.Cost.excess()) {
           F.Others = std::move(It->second.Others);
           F.Others.push_back(It->second.Config.shapeText() + " (" +

@@ -72,6 +72,8 @@ struct Instance {
 };
 static_assert(std::is_nothrow_move_constructible_v<Instance>);
 
+/// The instances of one access expression on one array (a helper's access
+/// has a record for each array its calls pass).
 struct AccessRecord {
   const clang::Expr *E = nullptr;
   const clang::VarDecl *Array = nullptr;

@@ -6,7 +6,9 @@
 // kernel at a thread-independent offset are carves with their own region.
 // Only expressions that provably point into one array are locations; a
 // pointer that may point elsewhere is no location and is never recorded.
-// record() turns a location reached by a thread into an Instance.
+// record() turns a location reached by a thread into an Instance, in the
+// record of its expression and array (a helper's access reaches each array
+// its calls pass, each with its own layout).
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/Interpreter/InterpreterState.h"
@@ -324,7 +326,7 @@ unsigned Interp::iterKey(size_t Depth) {
 void Interp::record(const Loc &L, const Expr *E, bool Load, bool Store) {
   if (NoRecord || Exhausted)
     return;
-  auto It = Index.find(E);
+  auto It = Index.find({E, L.VD});
   if (It == Index.end()) {
     AccessRecord R;
     R.E = E;
@@ -332,7 +334,7 @@ void Interp::record(const Loc &L, const Expr *E, bool Load, bool Store) {
     R.Bytes = static_cast<unsigned>(bytesOf(E->getType()));
     if (AtomicSite && E->getType()->isPointerType())
       R.Bytes = static_cast<unsigned>(pointeeBytes(E->getType()));
-    It = Index.try_emplace(E, static_cast<unsigned>(Out.size())).first;
+    It = Index.try_emplace({E, L.VD}, static_cast<unsigned>(Out.size())).first;
     Out.push_back(std::move(R));
   }
   AccessRecord &R = Out[It->second];

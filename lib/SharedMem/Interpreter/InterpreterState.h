@@ -556,7 +556,10 @@ private:
   llvm::DenseMap<const Expr *, ExprFacts> Facts;
   llvm::DenseMap<const Type *, IntType> IntTypes;
   llvm::DenseMap<const VarDecl *, VarClass> VarClasses;
-  llvm::DenseMap<const Expr *, unsigned> Index;
+  /// The record of an access expression per array it reaches: a helper
+  /// called with a row of `sh[2][128]` and then with a 1-D array `shs[128]`
+  /// indexes each with its own layout (expdist's fill_shared_mem_tiled_1D).
+  llvm::DenseMap<std::pair<const Expr *, const VarDecl *>, unsigned> Index;
   std::map<std::vector<int>, unsigned> IterKeys;
   std::map<const VarDecl *, ArrayLayout> Layouts;
   std::map<const Stmt *, LoopInfo> Loops;

@@ -3,9 +3,12 @@
 // LaunchResolver's `case` pins (LaunchResolver.h): at a launch inside `case 64:`
 // of `switch (v)`, or at a call on the launch's call path inside one, v is 64
 // for the folds that follow; an assignment under other
-// labels of a switch on the same variable does not reach the launch. Arms that a
-// previous arm can fall into, `default:` arms and switches on anything but a plain
-// variable give no fact. Also the per-function parent maps these walks use.
+// labels of a switch on the same variable does not reach the launch. The pin
+// wins over a caller's argument for v: that arm does not run for another value.
+// Arms that a previous arm can fall into (one not ending in a jump; a braced
+// `case 64: { ...; break; }` ends in one), `default:` arms and switches on
+// anything but a plain variable give no fact. Also the per-function parent
+// maps these walks use.
 //
 //===----------------------------------------------------------------------===//
 #include "SharedMem/Launch/LaunchResolver.h"
@@ -51,8 +54,15 @@ bool chainLabels(ASTContext &Ctx, const SwitchCase *SC, std::vector<int64_t> &Ou
   return true;
 }
 
+/// Whether control cannot run past the end of `S`: a jump, or a braced arm
+/// (`case 64: { ...; break; }`, HeCBench's DISPATCH_HEAD_DIM) or a label
+/// whose last statement is one.
 bool endsControl(const Stmt *S) {
-  return isa<BreakStmt>(S) || isa<ReturnStmt>(S) || isa<ContinueStmt>(S);
+  if (const auto *SC = dyn_cast_or_null<SwitchCase>(S))
+    return endsControl(SC->getSubStmt());
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return !CS->body_empty() && endsControl(CS->body_back());
+  return isa_and_nonnull<BreakStmt, ReturnStmt, ContinueStmt>(S);
 }
 
 /// In the switch's body, the arm `Child` belongs to: the nearest label at or
