@@ -164,6 +164,33 @@ std::optional<std::pair<std::string, bool>> callTestOf(const Expr *Cond, bool Ta
   return std::make_pair(std::move(Text), Taken);
 }
 
+/// A call of a function the API model does not name, that returns a
+/// number or a truth value and is given nothing it could write through
+/// (`timing_on(o)`, `cfg.overlap()`, `ready(n)`), as its text: two such
+/// calls with one text on a path are held to one result, wherever they
+/// stand (a bool bound to one, a branch on the other), as callTestOf holds
+/// two tests of one. A function that answers differently each time
+/// (`try_lock()` twice) is then read as answering alike: a gap can be
+/// missed there, none is made up. Null: not such a call.
+std::optional<std::string> heldCallKey(const CallExpr *Call, const StreamOrderAnalyzer::Impl &A,
+                                       ASTContext &Ctx) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  QualType Result = Call->getType();
+  if (!Callee || A.modelFor(Call) || !(Result->isIntegralOrEnumerationType()))
+    return std::nullopt;
+  for (const ParmVarDecl *P : Callee->parameters()) {
+    QualType T = P->getType();
+    if ((T->isPointerType() || T->isReferenceType()) && !T->getPointeeType().isConstQualified())
+      return std::nullopt;
+  }
+  std::string Text = Lexer::getSourceText(CharSourceRange::getTokenRange(Call->getSourceRange()),
+                                          Ctx.getSourceManager(), Ctx.getLangOpts())
+                         .str();
+  if (Text.empty())
+    return std::nullopt;
+  return Text;
+}
+
 /// The way of a two-way branch on which a CUDA call's status, tested
 /// against success, says it failed (0: the true way, 1: the false way), or
 /// nothing. A poll's status is no failure: not ready is an answer.

@@ -32,6 +32,12 @@ std::optional<std::pair<std::string, bool>> callTestOf(const clang::Expr *Cond, 
                                                       const StreamOrderAnalyzer::Impl &A,
                                                       clang::ASTContext &Ctx);
 
+/// A call of an unmodelled function that writes nothing it is given and
+/// returns a number or a truth value, as its text; nothing for any other.
+std::optional<std::string> heldCallKey(const clang::CallExpr *Call,
+                                       const StreamOrderAnalyzer::Impl &A,
+                                       clang::ASTContext &Ctx);
+
 } // namespace streams
 } // namespace cgt
 

@@ -30,12 +30,23 @@
 //                     CUDA call's status says it failed (error handling: a
 //                     failed call in a capture invalidates it, a failed
 //                     wait is no race the program makes)
+//                     wait is no race the program makes); two calls of
+//                     one unmodelled function with one text (a bool bound
+//                     to `timing_on(o)`, a test of it again) give one result
+//     at a branch whose ways all leave the state as it is: one step to
+//                     where they meet (GapRegions.cpp)
+//     at a loop head reached again with the state of its last visit: any
+//                     number of such rounds skipped (skipIterations)
+//     the order:      ways that reach the site without going round a loop
+//                     first, among them the way that skips an ordering the
+//                     other way makes (the search is aimed at the gap)
 //     at the site:    the transfer finds the gap's token unordered (hit)
 //
 // Only a hit reports; a search cut by its bounds, like one that finds
-// nothing, says nothing. The notes add the branches the path takes whose
-// other way ordered the work (read from the fixpoint's states), so the
-// reader sees which way skips the wait.
+// nothing, says nothing (--stats counts both apart: streamStats()). The
+// notes add the branches the path takes whose other way ordered the work
+// (read from the fixpoint's states), so the reader sees which way skips
+// the wait.
 //
 //===----------------------------------------------------------------------===//
 #include "Streams/GapConditions.h"
@@ -52,7 +63,11 @@ namespace {
 
 /// Bounds of one search: visits of a block on one path, blocks entered,
 /// solver queries.
-constexpr unsigned MaxUnroll = 2;
+constexpr unsigned MaxUnroll = 3;
+/// Times one path may skip iterations at one loop head.
+constexpr unsigned MaxSkips = 3;
+/// In the visit log: a visit that skipped iterations, counted nowhere.
+constexpr unsigned SkippedIterations = ~0u;
 constexpr unsigned MaxSteps = 3000;
 constexpr unsigned MaxQueries = 300;
 /// Blocks read ahead of a branch's other way for the ordering it holds.
@@ -80,21 +95,53 @@ std::vector<const CFGBlock *> aheadOf(const CFGBlock *Start, size_t Limit,
   return Seen;
 }
 
-} // namespace
-
-/// One search's goal and what it has found.
-struct FunctionRun::WitnessSearch {
-  const PathGap &Goal;
-  bool Hit = false;
-  /// The same finding as the goal: at its site, for its token; for a
-  /// capture's member, for the member (a path's last work on it may be
-  /// another statement than the one the joined states named).
-  bool matches(const PathGap &G) const {
-    return G.Site == Goal.Site && G.Kind == Goal.Kind &&
-           (G.Kind == FindingKind::CaptureUnjoined ? G.Detail == Goal.Detail
-                                                    : G.Token == Goal.Token);
-  }
+/// One visit of a loop head on the path being followed.
+struct HeadVisit {
+  const CFGBlock *Block;
+  OrderState St;
+  values::PathFormula::Mark Formula;
+  size_t Visited; ///< the path's visit log up to this visit
+  bool Accelerated = false;
+  std::vector<unsigned> Skipped; ///< places the skip made unknown
+  values::PathFormula::Skip Counter;
 };
+
+enum class LoopStep { Enter, Skip, Subsumed };
+
+/// At a loop head the path enters again with the state it had at its
+/// previous visit: the iteration in between ordered nothing new, so any
+/// number of such iterations may follow; the formula skips them
+/// (PathFormula::accelerate), and the path may leave the loop however
+/// many rounds its bound asks for (`for (k = 0; k < 4; ++k)` no longer
+/// needs five visits). A path that comes back once more after a skip,
+/// having written only what the skip made unknown, is one the skip stands
+/// for (Subsumed), unless that iteration may have started where the loop's
+/// counter is tested (PathFormulaLoops.cpp). As the lifetime witness
+/// search does (Lifetime/Reports/Witness.cpp, accelerateLoop).
+LoopStep skipIterations(const CFGBlock *B, const std::vector<HeadVisit> &Heads,
+                        values::PathFormula &Formula, const OrderState &St, HeadVisit &Visit) {
+  const HeadVisit *Previous = nullptr;
+  unsigned Skips = 0;
+  for (const HeadVisit &V : Heads)
+    if (V.Block == B) {
+      Previous = &V;
+      Skips += V.Accelerated;
+    }
+  if (!Previous || !(Previous->St == St))
+    return LoopStep::Enter;
+  std::vector<unsigned> Written = Formula.placesWrittenSince(Previous->Formula, B->getTerminatorStmt());
+  if (Previous->Accelerated &&
+      llvm::all_of(Written, [&](unsigned P) { return llvm::is_contained(Previous->Skipped, P); }) &&
+      !Formula.startedOnPivot(Previous->Counter))
+    return LoopStep::Subsumed;
+  if (Skips >= MaxSkips)
+    return LoopStep::Enter;
+  Visit.Skipped = std::move(Written);
+  Formula.accelerate(Previous->Formula, B->getTerminatorStmt(), &Visit.Counter);
+  return LoopStep::Skip;
+}
+
+} // namespace
 
 void FunctionRun::unordered(const PathGap &G) {
   if (Searching) {
@@ -123,7 +170,11 @@ void FunctionRun::confirmPathGaps(const CFG &Cfg) {
     if (Reported.count({G.Site, G.Var + "\n" + G.Detail}))
       continue;
     std::vector<PathNote> PathNotes;
-    if (!searchWitness(Cfg, G, PathNotes))
+    SearchEnd End = searchWitness(Cfg, G, PathNotes);
+    StreamStats &Stats = streamStats();
+    ++(End == SearchEnd::Found ? Stats.GapsConfirmed
+                               : End == SearchEnd::Cut ? Stats.GapsCut : Stats.GapsNoPath);
+    if (End != SearchEnd::Found)
       continue;
     std::vector<PathNote> Notes = std::move(PathNotes);
     Notes.insert(Notes.end(), G.Notes.begin(), G.Notes.end());
@@ -133,12 +184,15 @@ void FunctionRun::confirmPathGaps(const CFG &Cfg) {
   }
 }
 
-bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<PathNote> &Notes) {
+FunctionRun::SearchEnd FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G,
+                                                  std::vector<PathNote> &Notes) {
   values::PathFormula Formula(Ctx, FD, [&](const CallExpr *Call) { return A.modelFor(Call); });
   if (!HandleTests)
     HandleTests = localsBoundToHandleTests(FD, Ctx);
   WitnessSearch Goal{G};
   Searching = &Goal;
+  BranchRegions Regions(Cfg, BackEdges);
+  const std::vector<char> LeadsToSite = Regions.leadingTo(G.Site);
 
   // The blocks ahead of a branch's other way, up to where the ways meet
   // again or a loop goes round: does one of them order the work the path
@@ -162,27 +216,48 @@ bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<Pa
     bool Taken;
     bool Noteworthy;
     size_t CallTestsKept;
+    size_t HeldKept;
   };
   // The tests of unmodelled calls the path decided, by text (callTestOf).
   std::vector<std::pair<std::string, bool>> CallTests;
+  // The unmodelled calls the path applied, by text, each text's first
+  // (heldCallKey): a later one gets its result.
+  std::vector<std::pair<std::string, const CallExpr *>> Held;
+  auto HoldToEarlier = [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    std::optional<std::string> Key = Call ? heldCallKey(Call, A, Ctx) : std::nullopt;
+    if (!Key)
+      return;
+    auto Earlier = llvm::find_if(Held, [&](const auto &H) { return H.first == *Key; });
+    if (Earlier == Held.end())
+      Held.push_back({std::move(*Key), Call});
+    else
+      Formula.sameValue(Call, Earlier->second);
+  };
   std::vector<unsigned> Visits(Cfg.getNumBlockIDs(), 0);
   std::vector<unsigned> VisitLog;
+  std::vector<HeadVisit> Heads; // this path's visits of loop heads
   std::vector<WayOn> Stack;
   {
     OrderState Start;
     Start.Reached = true;
     Stack.push_back(
-        {&Cfg.getEntry(), std::move(Start), Formula.mark(), 0, 0, nullptr, false, false, 0});
+        {&Cfg.getEntry(), std::move(Start), Formula.mark(), 0, 0, nullptr, false, false, 0, 0});
   }
   unsigned Steps = 0;
+  bool Cut = false;
   while (!Stack.empty() && !Goal.Hit) {
     WayOn W = std::move(Stack.back());
     Stack.pop_back();
     Formula.backTo(W.Formula);
     for (; VisitLog.size() > W.Visited; VisitLog.pop_back())
-      --Visits[VisitLog.back()];
+      if (VisitLog.back() != SkippedIterations)
+        --Visits[VisitLog.back()];
+    while (!Heads.empty() && Heads.back().Visited >= W.Visited)
+      Heads.pop_back();
     Notes.resize(W.NotesKept);
     CallTests.resize(W.CallTestsKept);
+    Held.resize(W.HeldKept);
     if (auto Test = W.Cond ? callTestOf(W.Cond, W.Taken, A, Ctx) : std::nullopt) {
       auto Earlier = llvm::find_if(CallTests, [&](const auto &T) { return T.first == Test->first; });
       if (Earlier != CallTests.end() && Earlier->second != Test->second)
@@ -195,23 +270,65 @@ bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<Pa
       if (std::string T = branchAssumption(W.Cond, W.Taken, Ctx); !T.empty())
         Notes.push_back({W.Cond->getExprLoc(), std::move(T)});
     const CFGBlock *B = W.Block;
-    if (++Steps > MaxSteps || Formula.queries() > MaxQueries)
+    if (++Steps > MaxSteps || Formula.queries() > MaxQueries) {
+      Cut = true;
       break;
-    if (Visits[B->getBlockID()] >= MaxUnroll)
+    }
+    bool Head = Regions.isLoopHead(B);
+    HeadVisit Visit{B, {}, {}, 0};
+    LoopStep Step = Head ? skipIterations(B, Heads, Formula, W.St, Visit) : LoopStep::Enter;
+    if (Step == LoopStep::Subsumed)
       continue;
-    ++Visits[B->getBlockID()];
-    VisitLog.push_back(B->getBlockID());
+    bool Skipped = Step == LoopStep::Skip;
+    // Every cycle of the CFG passes a loop head, so bounding heads bounds
+    // paths.
+    if (Head && !Skipped && Visits[B->getBlockID()] >= MaxUnroll) {
+      Cut = true;
+      continue;
+    }
+    if (!Skipped)
+      ++Visits[B->getBlockID()];
+    VisitLog.push_back(Skipped ? SkippedIterations : B->getBlockID());
+    if (Head) {
+      Visit.St = W.St;
+      Visit.Formula = Formula.mark();
+      Visit.Visited = VisitLog.size() - 1;
+      Visit.Accelerated = Skipped;
+      Heads.push_back(std::move(Visit));
+    }
 
     OrderState St = std::move(W.St);
     for (const CFGElement &E : *B)
       if (auto CS = E.getAs<CFGStmt>()) {
         Formula.apply(CS->getStmt());
+        HoldToEarlier(CS->getStmt());
         transfer(St, CS->getStmt());
         if (Goal.Hit)
           break;
       }
     if (Goal.Hit || B->hasNoReturnElement())
       continue;
+    // Ways that all leave the state as it is: crossed as one (GapRegions.cpp).
+    if (const BranchRegions::Region *R = Head ? nullptr : Regions.at(B);
+        R && passesUnchanged(B, *R, St)) {
+      std::vector<const Stmt *> Written;
+      for (const CFGBlock *X : R->Blocks)
+        for (const CFGElement &E : *X)
+          if (auto CS = E.getAs<CFGStmt>()) {
+            Written.push_back(CS->getStmt());
+            // A call's result is unknown either way, but one: a bool bound
+            // after the region (`want = n > 0 && timing_on(o)`) reads it,
+            // and a later call of the same text is held to it.
+            if (isa<CallExpr>(CS->getStmt())) {
+              Formula.apply(CS->getStmt());
+              HoldToEarlier(CS->getStmt());
+            }
+          }
+      Formula.forgetWritesOf(Written);
+      Stack.push_back({R->Join, std::move(St), Formula.mark(), VisitLog.size(), Notes.size(),
+                       nullptr, false, false, CallTests.size(), Held.size()});
+      continue;
+    }
     const Expr *Cond = !isa_and_nonnull<SwitchStmt>(B->getTerminatorStmt()) && B->succ_size() == 2
                            ? B->getLastCondition()
                            : nullptr;
@@ -221,8 +338,12 @@ bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<Pa
     // capture invalidates it anyway), so no gap is confirmed there.
     std::optional<unsigned> Failing = Cond ? failingWayOf(Cond, St) : std::nullopt;
     bool Opaque = Cond && !Identity && testsHandleIdentity(Cond, Ctx, *HandleTests);
-    // Pushed last to first, so the first way on is explored first.
-    for (unsigned I = B->succ_size(); I-- > 0;) {
+    // The ways on, aimed at the site: first those that reach it without
+    // going round a loop (`if (skip) continue;` last), among them first
+    // those that skip an ordering the other way makes, then the true way
+    // before the false one.
+    std::vector<std::pair<unsigned, WayOn>> Ways; // (rank, way): lower first
+    for (unsigned I = 0; I < B->succ_size(); ++I) {
       const CFGBlock *To = B->succ_begin()[I].getReachableBlock();
       if (!To || To == &Cfg.getExit() || Opaque || Failing == I)
         continue;
@@ -233,16 +354,22 @@ bool FunctionRun::searchWitness(const CFG &Cfg, const PathGap &G, std::vector<Pa
       auto Edge = alongEdge(B, I, St);
       const CFGBlock *Other =
           B->succ_size() == 2 ? B->succ_begin()[1 - I].getReachableBlock() : nullptr;
-      bool Noteworthy = Cond && Other && St.Tokens.count(G.Token) &&
+      // A loop's round or its end is no decision to skip an ordering.
+      bool Noteworthy = Cond && Other && !Head && St.Tokens.count(G.Token) &&
                         !isOrdered(St, G.Token, G.Stream) && OtherWayOrders(Other, To);
-      Stack.push_back({To, Edge ? std::move(*Edge) : St, Formula.mark(), VisitLog.size(),
-                       Notes.size(), Cond, Taken, Noteworthy, CallTests.size()});
+      unsigned Rank = (LeadsToSite[To->getBlockID()] ? 0 : 4) + (Noteworthy ? 0 : 2) + (Taken ? 0 : 1);
+      Ways.push_back({Rank, {To, Edge ? std::move(*Edge) : St, Formula.mark(), VisitLog.size(),
+                             Notes.size(), Cond, Taken, Noteworthy, CallTests.size(), Held.size()}});
     }
+    llvm::stable_sort(Ways, [](const auto &X, const auto &Y) { return X.first > Y.first; });
+    for (auto &Way : Ways)
+      Stack.push_back(std::move(Way.second));
   }
   Searching = nullptr;
-  if (!Goal.Hit)
-    Notes.clear();
-  return Goal.Hit;
+  if (Goal.Hit)
+    return SearchEnd::Found;
+  Notes.clear();
+  return Cut ? SearchEnd::Cut : SearchEnd::NoPath;
 }
 
 } // namespace streams

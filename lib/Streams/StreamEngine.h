@@ -52,6 +52,7 @@
 #define CUDAGRAPH_TIDY_STREAMS_STREAMENGINE_H
 
 #include "AstWalk/WrittenCalls.h"
+#include "Streams/GapRegions.h"
 #include "Streams/StreamOrder.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
@@ -325,8 +326,27 @@ private:
   std::vector<LifetimeFinding> Findings;
 
   // PathGaps.cpp
-  struct WitnessSearch;
-  bool searchWitness(const clang::CFG &Cfg, const PathGap &G, std::vector<PathNote> &Notes);
+  /// One search's goal and what it has found.
+  struct WitnessSearch {
+    const PathGap &Goal;
+    bool Hit = false;
+    /// The same finding as the goal: at its site, for its token; for a
+    /// capture's member, for the member (a path's last work on it may be
+    /// another statement than the one the joined states named).
+    bool matches(const PathGap &G) const {
+      return G.Site == Goal.Site && G.Kind == Goal.Kind &&
+             (G.Kind == FindingKind::CaptureUnjoined ? G.Detail == Goal.Detail
+                                                      : G.Token == Goal.Token);
+    }
+  };
+  /// How a gap search ended (counted for --stats: streamStats()).
+  enum class SearchEnd { Found, NoPath, Cut };
+  SearchEnd searchWitness(const clang::CFG &Cfg, const PathGap &G, std::vector<PathNote> &Notes);
+  // GapRegions.cpp
+  /// Whether every way through R, from the branch that opens it, leaves
+  /// St as it is and does not reach the searched gap's site.
+  bool passesUnchanged(const clang::CFGBlock *Branch, const BranchRegions::Region &R,
+                       const OrderState &St);
   std::optional<unsigned> failingWayOf(const Expr *Cond, const OrderState &St) const;
   std::vector<PathGap> Gaps;
   WitnessSearch *Searching = nullptr;

@@ -18,6 +18,11 @@ namespace streams {
 
 using namespace clang;
 
+StreamStats &streamStats() {
+  static StreamStats Stats;
+  return Stats;
+}
+
 namespace {
 template <typename K, typename V, typename F>
 void mergeMaps(std::map<K, V> &Into, const std::map<K, V> &From, F Merge) {

@@ -31,11 +31,24 @@
 #include "ApiModel/ApiModel.h"
 #include "Lifetime/LifetimeAnalysis.h"
 #include "clang/AST/ASTContext.h"
+#include <atomic>
 #include <memory>
 #include <vector>
 
 namespace cgt {
 namespace streams {
+
+/// Process-wide counts of the witness searches for work ordered on some
+/// paths only (PathGaps.cpp), for `cudagraph-tidy --stats`: a path found
+/// (reported), none within the bounds of a search that explored them all
+/// (silent: no path leaves the work unordered), the search cut by its
+/// bounds (silent as well, but undecided).
+struct StreamStats {
+  std::atomic<unsigned> GapsConfirmed{0};
+  std::atomic<unsigned> GapsNoPath{0};
+  std::atomic<unsigned> GapsCut{0};
+};
+StreamStats &streamStats();
 
 class StreamOrderAnalyzer {
 public:

@@ -280,6 +280,19 @@ void PathFormula::backTo(Mark M) {
 
 void PathFormula::applyCall(const Expr *Call, const FunctionDecl *Callee,
                             llvm::ArrayRef<const Expr *> Args, const Expr *Object) {
+  // The parameter an argument binds, where the callee is known: `const T &`
+  // and `const T *` promise the callee writes nothing through them.
+  bool MemberOperator = isa_and_nonnull<CXXOperatorCallExpr>(Call) &&
+                        isa_and_nonnull<CXXMethodDecl>(Callee);
+  auto ReadOnlyParam = [&](size_t Index) {
+    if (!Callee || (MemberOperator && Index == 0))
+      return false;
+    size_t P = MemberOperator ? Index - 1 : Index;
+    if (P >= Callee->getNumParams())
+      return false;
+    QualType T = Callee->getParamDecl(P)->getType();
+    return (T->isReferenceType() || T->isPointerType()) && T->getPointeeType().isConstQualified();
+  };
   auto Handed = [&](const Expr *Arg) {
     const Expr *E = Arg->IgnoreParens();
     // `(void *)&flag`, `(void **)&p`: the address, converted.
@@ -300,8 +313,9 @@ void PathFormula::applyCall(const Expr *Call, const FunctionDecl *Callee,
       if (std::optional<PlaceId> P = placeOf(IC->getSubExpr()))
         invalidateUnder(*P, /*AndItself=*/false);
   };
-  for (const Expr *Arg : Args)
-    Handed(Arg);
+  for (size_t I = 0; I < Args.size(); ++I)
+    if (!ReadOnlyParam(I))
+      Handed(Args[I]);
   if (Object) {
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
     if (!MD || !MD->isConst())
@@ -311,6 +325,18 @@ void PathFormula::applyCall(const Expr *Call, const FunctionDecl *Callee,
   const auto *AsCall = dyn_cast<CallExpr>(Call);
   if (!AsCall || !WritesOnlyArguments || !WritesOnlyArguments(AsCall))
     invalidateVolatile();
+}
+
+void PathFormula::sameValue(const CallExpr *Later, const CallExpr *Earlier) {
+  auto It = CallValues.find(Earlier);
+  if (It == CallValues.end() || Later == Earlier)
+    return;
+  Val Value = It->second;
+  std::optional<Val> Before;
+  if (auto L = CallValues.find(Later); L != CallValues.end())
+    Before = L->second;
+  Undo.push_back({true, Later, Before});
+  CallValues[Later] = Value;
 }
 
 void PathFormula::apply(const Stmt *S) {

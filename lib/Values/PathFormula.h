@@ -79,6 +79,11 @@ public:
   bool assumeUnchecked(const clang::Expr *Cond, bool Value);
   /// Whether the decisions so far can all hold.
   bool feasible();
+  /// Gives the applied call `Later` the value the path gave the applied
+  /// call `Earlier`: a search that holds two calls of one unmodelled
+  /// function with the same arguments to one result (the stream engine's
+  /// gap search, GapConditions.cpp). Undone by backTo.
+  void sameValue(const clang::CallExpr *Later, const clang::CallExpr *Earlier);
 
   /// A point to come back to: the environment and the solver's scopes.
   struct Mark {

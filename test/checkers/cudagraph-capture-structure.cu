@@ -308,3 +308,52 @@ void ok_fork_and_join_under_getter(const CaptureConfig &cfg, cudaStream_t s, cud
   }
   CUDA_CHECK(cudaStreamEndCapture(s, out));
 }
+// A fork under one flag and its join under another, in the rounds of two
+// loops with an event made per round: the search follows the way that
+// skips the join first, so the rounds and their `continue`s do not spend
+// its bounds before it tries that way.
+void bug_join_under_other_flag_in_rounds(cudaStream_t s, cudaStream_t side, cudaEvent_t fork,
+                                         cudaEvent_t join, const int *v, int rounds, int nv,
+                                         bool split, bool verbose, bool trace, int n, float *x) {
+  for (int r = 0; r < rounds; ++r) {
+    if (v[r % nv] < 0)
+      continue;
+    for (int i = 0; i < nv; ++i) {
+      if (v[i] < 0)
+        continue;
+      if (v[i] > 4096)
+        break;
+      cudaEvent_t done = nullptr;
+      if (cudaEventCreateWithFlags(&done, cudaEventDisableTiming) != cudaSuccess)
+        return;
+      if (v[i] == 0) {
+        cudaEventDestroy(done);
+        continue;
+      }
+      cudaGraph_t g = nullptr;
+      cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+      if (split) {
+        cudaEventRecord(fork, s);
+        cudaStreamWaitEvent(side, fork, 0);
+        step<<<1, 32, 0, side>>>(x, n);
+      } else {
+        step<<<1, 32, 0, s>>>(x, n);
+      }
+      if (verbose) {
+        cudaEventRecord(join, side);
+        cudaStreamWaitEvent(s, join, 0);
+      }
+      if (cudaStreamEndCapture(s, &g) != cudaSuccess) {
+        // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: 'cudaStreamEndCapture' ends the capture of 's' while 'side', forked into it, is not joined back: {{.*}} [cudagraph-capture-structure]
+        cudaEventDestroy(done);
+        return;
+      }
+      cudaGraphDestroy(g);
+      cudaEventRecord(done, s);
+      cudaEventSynchronize(done);
+      cudaEventDestroy(done);
+      if (trace && i == 3)
+        break;
+    }
+  }
+}

@@ -708,3 +708,97 @@ void ok_getter_tested_twice(const OverlapConfig &cfg, cudaStream_t a, cudaStream
   cudaStreamSynchronize(b);
   cudaFreeAsync(q, a);
 }
+
+// The search crosses a loop of a known count: its iterations order
+// nothing, so the path skips them and leaves with the bound reached (a
+// loop of two rounds cut every path before).
+void log_round(int k);
+void bug_wait_under_flag_after_fixed_loop(cudaStream_t a, cudaStream_t b, cudaEvent_t e,
+                                          bool overlap, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  for (int k = 0; k < 4; ++k)
+    log_round(k);
+  if (overlap) {
+    cudaEventRecord(e, a);
+    cudaStreamWaitEvent(b, e, 0);
+  }
+  attention<<<1, 32, 0, b>>>(q, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'q' is used on stream 'b' by 'attention' before its allocation on stream 'a' is ordered before that work; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-6]]:7: note: assuming 'overlap' is false
+  // CHECK-NOTES: :[[@LINE-10]]:3: note: 'q' is allocated on stream 'a' here
+  cudaStreamSynchronize(b);
+  cudaFreeAsync(q, a);
+}
+// Branches that touch no stream are crossed in one step (a dozen log
+// lines would otherwise double the paths a dozen times): the wait under
+// the flag is still found skipped.
+void bug_wait_under_flag_after_log_lines(cudaStream_t a, cudaStream_t b, cudaEvent_t e,
+                                         const Options &o, const int *v, int nv, int n) {
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  for (int i = 0; i < 12; ++i)
+    if (o.verbose && v[i % nv] > i)
+      printf("request %d\n", v[i % nv]);
+  if (o.verbose && v[0] > 0) printf("a\n");
+  if (o.verbose && v[1] > 1) printf("b\n");
+  if (o.verbose && v[2] > 2) printf("c\n");
+  if (o.verbose && v[3] > 3) printf("d\n");
+  if (o.verbose && v[4] > 4) printf("e\n");
+  if (o.verbose && v[5] > 5) printf("f\n");
+  if (o.verbose && v[6] > 6) printf("g\n");
+  if (o.verbose && v[7] > 7) printf("h\n");
+  if (o.verbose && v[8] > 8) printf("i\n");
+  if (o.verbose && v[9] > 9) printf("j\n");
+  if (o.heads > 1) {
+    cudaEventRecord(e, a);
+    cudaStreamWaitEvent(b, e, 0);
+  }
+  if (o.verbose) printf("launch\n");
+  attention<<<1, 32, 0, b>>>(q, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 'q' is used on stream 'b' by 'attention' before its allocation on stream 'a' is ordered before that work; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-7]]:15: note: assuming 'o.heads > 1' is false
+  // CHECK-NOTES: :[[@LINE-22]]:3: note: 'q' is allocated on stream 'a' here
+  cudaStreamSynchronize(b);
+  cudaFreeAsync(q, a);
+}
+// A bool bound to a helper's answer and the helper asked again: one value
+// on a path (the helper is given a const reference, which it cannot
+// change), so the use under the bool is ordered by the wait under the call.
+static bool multi_head(const Options &o) { return o.heads > 1; }
+void ok_bound_helper_answer_asked_again(cudaStream_t a, cudaStream_t b, cudaEvent_t e,
+                                        const Options &o, int n) {
+  const bool split = n > 0 && multi_head(o);
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  if (n > 0 && multi_head(o)) {
+    cudaEventRecord(e, a);
+    cudaStreamWaitEvent(b, e, 0);
+  }
+  if (split)
+    attention<<<1, 32, 0, b>>>(q, n);
+  else
+    attention<<<1, 32, 0, a>>>(q, n);
+  cudaStreamSynchronize(b);
+  cudaFreeAsync(q, a);
+}
+void bug_bound_helper_answer_other_test(cudaStream_t a, cudaStream_t b, cudaEvent_t e,
+                                        const Options &o, int n) {
+  const bool split = n > 0 && multi_head(o);
+  float *q = nullptr;
+  cudaMallocAsync(&q, n * sizeof(float), a);
+  if (n > 64 && multi_head(o)) {
+    cudaEventRecord(e, a);
+    cudaStreamWaitEvent(b, e, 0);
+  }
+  if (split)
+    attention<<<1, 32, 0, b>>>(q, n);
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'q' is used on stream 'b' by 'attention' before its allocation on stream 'a' is ordered before that work; {{.*}} [cudagraph-stream-order]
+  // CHECK-NOTES: :[[@LINE-7]]:9: note: assuming 'n > 64' is false
+  // CHECK-NOTES: :[[@LINE-4]]:7: note: assuming 'split' is true
+  // CHECK-NOTES: :[[@LINE-10]]:3: note: 'q' is allocated on stream 'a' here
+  else
+    attention<<<1, 32, 0, a>>>(q, n);
+  cudaStreamSynchronize(b);
+  cudaFreeAsync(q, a);
+}

@@ -26,6 +26,7 @@
 #include "isolation/CrashReport.h"
 #include "isolation/UnitWire.h"
 #include "Lifetime/LifetimeAnalysis.h"
+#include "Streams/StreamOrder.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -404,6 +405,10 @@ void resetLifetimeStats() {
   S.Confirmed = 0;
   S.Refuted = 0;
   S.RefutationGaveUp = 0;
+  streams::StreamStats &G = streams::streamStats();
+  G.GapsConfirmed = 0;
+  G.GapsNoPath = 0;
+  G.GapsCut = 0;
 }
 
 KeepLifetimeStats::KeepLifetimeStats() {
@@ -415,6 +420,10 @@ KeepLifetimeStats::KeepLifetimeStats() {
   Saved[4] = S.Confirmed;
   Saved[5] = S.Refuted;
   Saved[6] = S.RefutationGaveUp;
+  const streams::StreamStats &G = streams::streamStats();
+  Saved[7] = G.GapsConfirmed;
+  Saved[8] = G.GapsNoPath;
+  Saved[9] = G.GapsCut;
 }
 
 KeepLifetimeStats::~KeepLifetimeStats() {
@@ -426,6 +435,10 @@ KeepLifetimeStats::~KeepLifetimeStats() {
   S.Confirmed = Saved[4];
   S.Refuted = Saved[5];
   S.RefutationGaveUp = Saved[6];
+  streams::StreamStats &G = streams::streamStats();
+  G.GapsConfirmed = Saved[7];
+  G.GapsNoPath = Saved[8];
+  G.GapsCut = Saved[9];
 }
 
 namespace {
@@ -445,6 +458,10 @@ void addCounters(const UnitCounters &C, PreambleCacheStats *Preamble) {
   S.Confirmed += C.Confirmed;
   S.Refuted += C.Refuted;
   S.RefutationGaveUp += C.RefutationGaveUp;
+  streams::StreamStats &G = streams::streamStats();
+  G.GapsConfirmed += C.GapsConfirmed;
+  G.GapsNoPath += C.GapsNoPath;
+  G.GapsCut += C.GapsCut;
   if (!Preamble)
     return;
   Preamble->Hits += C.PreambleHits;

@@ -86,10 +86,11 @@ void addCounters(const UnitCounters &C, PreambleCacheStats *Preamble);
 /// (UnitCounters::Lost): --stats says its engine counts leave them out.
 unsigned unitsWithLostCounters();
 
-/// Sets this process's lifetime counts to zero (a forked worker's start).
+/// Sets this process's lifetime and stream counts to zero (a forked
+/// worker's start).
 void resetLifetimeStats();
 
-/// Puts this process's lifetime counts (the budget warnings and --stats
+/// Puts this process's lifetime and stream counts (the budget warnings and --stats
 /// are made of them) back as they were when it was made: work that is not
 /// a unit's checks, such as the summary passes, must not add to them.
 class KeepLifetimeStats {
@@ -98,7 +99,7 @@ public:
   ~KeepLifetimeStats();
 
 private:
-  unsigned Saved[7];
+  unsigned Saved[10];
 };
 
 /// `cudagraph-tidy __analyze-unit JOB RESULT`: the worker (Worker.cpp).

@@ -227,6 +227,9 @@ std::string resultToJson(const UnitResult &R) {
                 {"confirmed", C.Confirmed},
                 {"refuted", C.Refuted},
                 {"refutationGaveUp", C.RefutationGaveUp},
+                {"gapsConfirmed", C.GapsConfirmed},
+                {"gapsNoPath", C.GapsNoPath},
+                {"gapsCut", C.GapsCut},
                 {"preambleHits", C.PreambleHits},
                 {"preambleBuilds", C.PreambleBuilds},
                 {"preambleSkipped", C.PreambleSkipped},
@@ -254,6 +257,10 @@ bool resultFromJson(const std::string &Text, UnitResult &R, std::string &Error) 
         R.Counters.Confirmed = C.value("confirmed", 0u);
         R.Counters.Refuted = C.value("refuted", 0u);
         R.Counters.RefutationGaveUp = C.value("refutationGaveUp", 0u);
+        // Absent from results cached before the gap search was counted.
+        R.Counters.GapsConfirmed = C.value("gapsConfirmed", 0u);
+        R.Counters.GapsNoPath = C.value("gapsNoPath", 0u);
+        R.Counters.GapsCut = C.value("gapsCut", 0u);
         R.Counters.PreambleHits = C.at("preambleHits");
         R.Counters.PreambleBuilds = C.at("preambleBuilds");
         R.Counters.PreambleSkipped = C.at("preambleSkipped");

@@ -25,6 +25,7 @@
 #include "isolation/Isolation.h"
 #include "isolation/UnitWire.h"
 #include "Lifetime/LifetimeAnalysis.h"
+#include "Streams/StreamOrder.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/MultiplexConsumer.h"
@@ -107,6 +108,10 @@ UnitCounters countersOfThisProcess() {
   C.Confirmed = S.Confirmed;
   C.Refuted = S.Refuted;
   C.RefutationGaveUp = S.RefutationGaveUp;
+  const streams::StreamStats &G = streams::streamStats();
+  C.GapsConfirmed = G.GapsConfirmed;
+  C.GapsNoPath = G.GapsNoPath;
+  C.GapsCut = G.GapsCut;
   return C;
 }
 

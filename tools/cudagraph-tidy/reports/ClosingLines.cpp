@@ -8,6 +8,7 @@
 #include "isolation/Isolation.h"
 
 #include "Lifetime/LifetimeAnalysis.h"
+#include "Streams/StreamOrder.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -71,7 +72,7 @@ void printLostCounters() {
     return;
   errs() << "counts missing: " << N << " translation unit" << (N == 1 ? "" : "s")
          << " ended without a result (stopped past --tu-timeout, crashed or out of "
-            "memory); the lifetime engine and witness path counts above leave "
+            "memory); the lifetime engine, witness path and stream gap counts above leave "
          << (N == 1 ? "it" : "them") << " out\n";
 }
 
@@ -90,6 +91,12 @@ void printStats(const PreambleCacheStats &PreambleStats) {
   errs() << "witness paths: " << S.Confirmed << " findings confirmed by a feasible path, "
          << S.Refuted << " dropped (every path refuted), " << S.RefutationGaveUp
          << " kept unconfirmed (search bounded: loop unrolled three times, step or query "
+            "budget)\n";
+  const streams::StreamStats &G = streams::streamStats();
+  errs() << "stream gaps (work ordered on some paths only): " << G.GapsConfirmed
+         << " confirmed by a feasible path and reported, " << G.GapsNoPath
+         << " silent (no path leaves the work unordered), " << G.GapsCut
+         << " silent undecided (search bounded: loop unrolled three times, step or query "
             "budget)\n";
   printLostCounters();
 }

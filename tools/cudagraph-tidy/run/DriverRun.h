@@ -120,6 +120,9 @@ struct UnitCounters {
            MostDisjuncts = 0;
   /// Witness searches: confirmed, refuted (finding dropped), bounded.
   unsigned Confirmed = 0, Refuted = 0, RefutationGaveUp = 0;
+  /// Searches for work ordered on some paths only (streams::StreamStats):
+  /// a path found, none, cut by the bounds.
+  unsigned GapsConfirmed = 0, GapsNoPath = 0, GapsCut = 0;
   unsigned PreambleHits = 0, PreambleBuilds = 0, PreambleSkipped = 0,
            PreambleFailed = 0;
   /// 1 for a unit whose worker ended without a result (stopped past
