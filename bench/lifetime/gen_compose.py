@@ -179,6 +179,23 @@ self-contained wrappers like the NEWER ones, after everything above):
             before the early return: a launch configuration
             (`<<<g, b, 0, hs>>>`) reads the stream, it does not take it.
 
+Host-side rules of the session after those (FLAGGED: orderings that
+hold on some paths only, after everything above):
+
+  flagwait  an ordering taken under the timing flag, read twice (so the
+            `cond` modifiers spell the two reads differently), after the
+            body. `n`: scratch from cudaMallocAsync on a non-blocking side
+            stream `fw_s`; under the flag an event hands it to `s` and the
+            kernel runs on `s`, otherwise it runs on `fw_s`; under the flag
+            again `s`'s work is handed back before the free on `fw_s`.
+            Defects (cudagraph-stream-order): the use on `s` under the
+            verbose flag instead; the use on `s` under no flag; the
+            hand-back under the negated flag (at the free). `fork`: a
+            capture on `s` forks a side stream under the flag (the kernel
+            runs on the side stream, else on `s`) and joins it under the
+            flag again. Defect (cudagraph-capture-structure at the end of
+            the capture): the join under the verbose flag.
+
 The capacity test of item 7 (`if (n > cap) { cudaFree; cudaMalloc; }`) is
 the `grow` resource's helper. Their compositions come after all the others:
 each alone, paired with every feature (the lit set at scale 1 only; the
@@ -335,7 +352,7 @@ struct TaskList {
 # (group, variant); the order of GROUPS is the canonical nesting order.
 GROUPS = ["opts", "res", "tasks", "source", "loops", "early", "cont", "cond", "guard", "order", "err",
           "tmpl", "devices", "poll", "hcopy", "alive", "cscopy", "regraph", "gmem",
-          "sarray", "recycle", "helperret"]
+          "sarray", "recycle", "helperret", "flagwait"]
 VARIANTS = {
     "opts": ["val", "cref", "hdecl", "hdef"],
     "res": ["n", "ipc", "grow"],
@@ -359,6 +376,7 @@ VARIANTS = {
     "sarray": ["n"],
     "recycle": ["n"],
     "helperret": ["n"],
+    "flagwait": ["n", "fork"],
 }
 # Modifiers change how the other features write their code; they do not nest.
 MODIFIERS = {("cond", "bound"), ("cond", "disj"), ("cond", "loop1"), ("cond", "noret"), ("guard", "iscap"), ("err", "abort"), ("err", "ret"), ("err", "throw"),
@@ -1588,11 +1606,104 @@ def f_helperret(c, body, v):
         c.emit("cudaStreamSynchronize(hs);", bug="cudagraph-use-after-dealloc")
 
 
+def f_flagwait(c, body, v):
+    """flagwait: an ordering under the timing flag, after the body (so that
+    no synchronisation of the body orders what the flag does not). See the
+    module docstring for the variants and their defects."""
+    sid = c.acquire_rid("cudagraph-handle-leak")
+    c.emit("cudaStream_t fw_s = nullptr;")
+    c.check("cudaStreamCreateWithFlags(&fw_s, cudaStreamNonBlocking)", sid)
+    c.stack.append(("cudaStreamDestroy(fw_s);", sid))
+    events = ["fw_e"] if v == "n" else ["fw_fork", "fw_join"]
+    for ev in events:
+        eid = c.acquire_rid("cudagraph-handle-leak")
+        c.emit("cudaEvent_t %s = nullptr;" % ev)
+        c.check("cudaEventCreateWithFlags(&%s, cudaEventDisableTiming)" % ev, eid)
+        c.stack.append(("cudaEventDestroy(%s);" % ev, eid))
+    body()
+    if v == "n":
+        flagwait_scratch(c)
+    else:
+        flagwait_fork(c)
+    for ev in reversed(events):
+        c.stack.pop()
+        c.emit("cudaEventDestroy(%s);" % ev)
+    c.stack.pop()
+    c.emit("cudaStreamDestroy(fw_s);")
+
+
+def flagwait_scratch(c):
+    """The hand-back always tests what the use tested, so that each defect
+    is the one unordered access it plants."""
+    mid = c.acquire_rid("cudagraph-handle-leak")
+    c.emit("float *d_fw = nullptr;")
+    c.check("cudaMallocAsync(&d_fw, bytes, fw_s)", mid)
+    c.open("if (%s) {" % c.flag("timing"))
+    c.emit("cudaEventRecord(fw_e, fw_s);")
+    c.emit("cudaStreamWaitEvent(s, fw_e, 0);")
+    c.close()
+    on_s = "fwd_kernel<<<(n + 255) / 256, 256, 0, s>>>(d_fw, n);"
+    on_side = "fwd_kernel<<<(n + 255) / 256, 256, 0, fw_s>>>(d_fw, n);"
+    hand_back = ["cudaEventRecord(fw_e, s);", "cudaStreamWaitEvent(fw_s, fw_e, 0);"]
+    if c.offer("flagwait-use-always"):
+        c.emit(on_s, bug="cudagraph-stream-order")
+        for line in hand_back:
+            c.emit(line)
+        c.emit("cudaFreeAsync(d_fw, fw_s);")
+        return
+    other = c.offer("flagwait-use-other-flag")
+    use_flag = c.plain_flag("verbose") if other else c.flag("timing")
+    c.open("if (%s) {" % use_flag)
+    c.emit(on_s, bug="cudagraph-stream-order" if other else None)
+    c.close("} else {")
+    c.ind += 1
+    c.emit(on_side)
+    c.close()
+    negated = c.offer("flagwait-join-negated", not other)
+    if other:
+        back_flag = use_flag
+    else:
+        back_flag = ("!" if negated else "") + c.flag("timing")
+    c.open("if (%s) {" % back_flag)
+    for line in hand_back:
+        c.emit(line)
+    c.close()
+    c.emit("cudaFreeAsync(d_fw, fw_s);", bug="cudagraph-stream-order" if negated else None)
+
+
+def flagwait_fork(c):
+    xid = c.acquire_rid("cudagraph-unpaired-instantiate")
+    c.emit("cudaGraph_t fw_graph = nullptr;")
+    c.emit("cudaGraphExec_t fw_exec = nullptr;")
+    c.emit("cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);")
+    c.open("if (%s) {" % c.flag("timing"))
+    c.emit("cudaEventRecord(fw_fork, s);")
+    c.emit("cudaStreamWaitEvent(fw_s, fw_fork, 0);")
+    c.emit("fwd_kernel<<<(n + 255) / 256, 256, 0, fw_s>>>(d_act, n);")
+    c.close("} else {")
+    c.ind += 1
+    c.emit("fwd_kernel<<<(n + 255) / 256, 256, 0, s>>>(d_act, n);")
+    c.close()
+    other = c.offer("flagwait-join-other-flag")
+    c.open("if (%s) {" % (c.plain_flag("verbose") if other else c.flag("timing")))
+    c.emit("cudaEventRecord(fw_join, fw_s);")
+    c.emit("cudaStreamWaitEvent(s, fw_join, 0);")
+    c.close()
+    c.check("cudaStreamEndCapture(s, &fw_graph)")
+    if other:
+        c.lines[-1][3] = "cudagraph-capture-structure"
+    c.check("cudaGraphInstantiate(&fw_exec, fw_graph, 0)", xid,
+            extra=[("cudaGraphDestroy(fw_graph);", None)])
+    c.emit("cudaGraphDestroy(fw_graph);")
+    c.emit("cudaGraphLaunch(fw_exec, s);")
+    c.emit("cudaGraphExecDestroy(fw_exec);")
+
+
 WRAPPERS = {"devices": f_devices, "opts": f_opts, "res": f_res, "tasks": f_tasks, "source": f_source,
             "loops": f_loops, "early": f_early, "cont": f_cont, "guard": f_copied,
             "order": f_order, "poll": f_poll, "hcopy": f_hcopy, "alive": f_alive, "cscopy": f_cscopy,
             "regraph": f_regraph, "gmem": f_gmem, "sarray": f_sarray, "recycle": f_recycle,
-            "helperret": f_helperret}
+            "helperret": f_helperret, "flagwait": f_flagwait}
 
 FRAMES = {"cache": "serve", "member": "bench", "mowner": "own", "step0": "train", "recorded": "train", "once": "run"}
 
@@ -1757,6 +1868,17 @@ DEEP_NEWEST = [
 ]
 
 
+# Orderings on some paths only (an event wait, a fork and its join, under a
+# flag read twice): after everything above, so that every earlier
+# composition keeps its number and planted defect.
+FLAGGED = [("flagwait", "n"), ("flagwait", "fork")]
+DEEP_FLAGGED = [
+    [("opts", "hdef"), ("flagwait", "n"), ("res", "n"), ("source", "cache"), ("loops", "n"), ("early", "n"), ("cond", "bound"), ("err", "ret")],
+    [("flagwait", "fork"), ("poll", "n"), ("tasks", "lambda"), ("source", "step0"), ("cond", "disj"), ("err", "throw")],
+    [("flagwait", "n"), ("order", "async"), ("source", "member"), ("loops", "n"), ("guard", "iscap"), ("tmpl", "never")],
+    [("flagwait", "fork"), ("sarray", "n"), ("alive", "n"), ("source", "recorded"), ("early", "n"), ("err", "helper"), ("tmpl", "twice")],
+]
+
 # Crossings of the host-side rules left out of the lit set (the full set
 # keeps them) because the ENGINE is wrong on them, each with its reduction:
 # None today: `source=mowner x guard=iscap` was one until a member the
@@ -1773,7 +1895,7 @@ def compositions(which="lit"):
     # last: its compositions follow all the others, so theirs keep their
     # numbers (and planted defects) from before it.
     older = [f for f in FEATURES if f[0] != "cond" and f not in LATER and f not in NEWER
-             and f not in NEWEST]
+             and f not in NEWEST and f not in FLAGGED]
     for f in older:
         for scale in (1, 3):
             out.append(([f], scale))
@@ -1805,7 +1927,7 @@ def compositions(which="lit"):
         for scale in (1, 3):
             out.append(([f], scale))
         others = [g for g in FEATURES if g != f and g not in LATER and g not in NEWER
-                  and g not in NEWEST]
+                  and g not in NEWEST and g not in FLAGGED]
         add_pairs(out, [canonical([f, g]) for g in others if valid([f, g])], which)
         for d in DEEP_LATER:
             if f in d:
@@ -1819,7 +1941,7 @@ def compositions(which="lit"):
         for scale in (1, 3):
             out.append(([f], scale))
         others = [g for g in FEATURES if g[0] != f[0] and (g not in NEWER or NEWER.index(g) < k)
-                  and g not in NEWEST]
+                  and g not in NEWEST and g not in FLAGGED]
         add_pairs(out, [canonical([f, g]) for g in others if valid([f, g])
                         and (which != "lit" or frozenset([f, g]) not in LIT_EXCLUDED)], which,
                   scales=(1,) if which == "lit" else None)
@@ -1831,11 +1953,24 @@ def compositions(which="lit"):
     for k, f in enumerate(NEWEST):
         for scale in (1, 3):
             out.append(([f], scale))
-        others = [g for g in FEATURES if g[0] != f[0] and (g not in NEWEST or NEWEST.index(g) < k)]
+        others = [g for g in FEATURES if g[0] != f[0] and (g not in NEWEST or NEWEST.index(g) < k)
+                  and g not in FLAGGED]
         add_pairs(out, [canonical([f, g]) for g in others if valid([f, g])
                         and (which != "lit" or frozenset([f, g]) not in LIT_EXCLUDED)], which,
                   scales=(1,) if which == "lit" else None)
     for d in DEEP_NEWEST:
+        for scale in ((2,) if which == "lit" else (2, 4, 6)):
+            out.append((d, scale))
+    # The FLAGGED variants the same way: each crossed with every feature of
+    # another group.
+    for f in FLAGGED:
+        for scale in (1, 3):
+            out.append(([f], scale))
+        others = [g for g in FEATURES if g[0] != f[0]]
+        add_pairs(out, [canonical([f, g]) for g in others if valid([f, g])
+                        and (which != "lit" or frozenset([f, g]) not in LIT_EXCLUDED)], which,
+                  scales=(1,) if which == "lit" else None)
+    for d in DEEP_FLAGGED:
         for scale in ((2,) if which == "lit" else (2, 4, 6)):
             out.append((d, scale))
     return out

@@ -17,7 +17,7 @@ missing, the check, the feature that wrote the line), and exits 1. With
 full, the lines of the mismatches marked.
 
 Usage: check_compose.py --driver D --generator G --work DIR [--set lit|full]
-                        [--per-file N] [--show-minimal] -- COMPILER-ARGS...
+                        [--per-file N] [--only GROUP] [--show-minimal] -- COMPILER-ARGS...
 """
 import argparse
 import collections
@@ -78,6 +78,9 @@ def main():
     ap.add_argument("--per-file", type=int, default=60)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--show-minimal", action="store_true")
+    ap.add_argument("--only", metavar="GROUP",
+                    help="only the compositions with a feature of GROUP (a quicker run while "
+                         "working on one feature; the planted defects differ from the whole set's)")
     ap.add_argument("args", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     args = a.args[1:] if a.args[:1] == ["--"] else a.args
@@ -85,6 +88,8 @@ def main():
     os.makedirs(a.work, exist_ok=True)
 
     comps = gen.compositions(a.set)
+    if a.only:
+        comps = [c for c in comps if any(g == a.only for g, _ in c[0])]
     files = {}      # basename -> (lines, spans, {function: composition})
     expected = set()
     paths = []
