@@ -146,6 +146,7 @@ private:
   void transferBlock(const CFGBlock *B, StateSet &S);
   void transferElement(const CFGElement &E, PathState &P, bool &Dead);
   bool entersLoopBody(const CFGBlock *Header, const PathState &P);
+  bool firstTestHoldsByConstants(const CFGBlock *Header) const;
   StateSet propagateEdge(const CFGBlock *From, unsigned SuccIndex, const CFGBlock *To,
                          StateSet Out, bool TwoWay);
   void checkExit(const CFGBlock *From, const StateSet &S);
@@ -284,6 +285,7 @@ private:
                PathState &P);
   void reportExistingElementOverwrite(const CallExpr *Call, unsigned R, Key Target,
                                       const Expr *Element, const PathState &P);
+  void forgetRefilledElements(unsigned R, Key Target, const Expr *Element, PathState &P);
   void acquireElement(const CallExpr *Call, const FunctionModel &M, unsigned R, Key Target,
                       const Expr *Element, PathState &P);
   std::optional<uint64_t> constantIndex(const Expr *Element) const;

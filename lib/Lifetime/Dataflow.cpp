@@ -143,17 +143,48 @@ void Analysis::checkExit(const CFGBlock *From, const StateSet &S) {
 /// decides (`if (n <= 0) return;` before `for (i = 0; i < n; ++i)`): the
 /// counter enters widened, which would let the header take the exit that
 /// only a loop of zero trips takes, where a resource the first pass
-/// releases would leak. The test is recorded as a fact instead, which the
-/// counter's first step forgets (the fact names it).
+/// releases would leak, and one it released before whose array elements the
+/// first pass fills again would be released twice after the loop. The test
+/// is recorded as a fact instead, which the counter's first step forgets
+/// (the fact names it).
 bool Analysis::entersLoopBody(const CFGBlock *Header, const PathState &P) {
   if (P.Tracked == 0 || Header->succ_size() != 2)
     return false;
   auto RS = P.Res.find(P.Tracked);
-  if (RS == P.Res.end() || !(RS->second.Bits & Live))
+  if (RS == P.Res.end() || !(RS->second.Bits & (Live | Released)))
     return false;
   const Expr *Cond = Header->getLastCondition();
   std::optional<bool> Known = Cond ? knownCondition(Cond, P) : std::nullopt;
-  return Known && *Known;
+  return Known ? *Known : firstTestHoldsByConstants(Header);
+}
+
+/// `for (int j = 0; j < 4; j++)`: the counter starts at a constant that the
+/// first test, against a constant, lets in, whatever the path knows.
+bool Analysis::firstTestHoldsByConstants(const CFGBlock *Header) const {
+  const auto *For = dyn_cast_or_null<ForStmt>(Header->getTerminatorStmt());
+  const auto *Init = For ? dyn_cast_or_null<DeclStmt>(For->getInit()) : nullptr;
+  const auto *Test = For ? dyn_cast_or_null<BinaryOperator>(For->getCond()) : nullptr;
+  if (!Init || !Init->isSingleDecl() || !Test || !Test->isComparisonOp())
+    return false;
+  const auto *Counter = dyn_cast<VarDecl>(Init->getSingleDecl());
+  const auto *Ref = dyn_cast<DeclRefExpr>(Test->getLHS()->IgnoreParenImpCasts());
+  Expr::EvalResult Start, Bound;
+  if (!Counter || !Counter->getInit() || !Ref || Ref->getDecl() != Counter ||
+      Counter->getInit()->isValueDependent() || Test->getRHS()->isValueDependent() ||
+      !Counter->getInit()->EvaluateAsInt(Start, Ctx) ||
+      !Test->getRHS()->EvaluateAsInt(Bound, Ctx))
+    return false;
+  llvm::APSInt From = Start.Val.getInt(), To = Bound.Val.getInt();
+  if (From.isSigned() != To.isSigned() || From.getBitWidth() != To.getBitWidth())
+    return false;
+  switch (Test->getOpcode()) {
+  case BO_LT: return From < To;
+  case BO_LE: return From <= To;
+  case BO_GT: return From > To;
+  case BO_GE: return From >= To;
+  case BO_NE: return From != To;
+  default: return false;
+  }
 }
 
 /// True when the block's only way on is the function exit.

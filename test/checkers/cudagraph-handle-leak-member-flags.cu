@@ -628,3 +628,65 @@ public:
 private:
   void *base_ = nullptr;
 };
+
+// The flag is set by every caller of the acquiring method, after the call
+// (HeCBench's logic-rewrite): it says the members hold device memory.
+class FlaggedByCallers {
+public:
+  ~FlaggedByCallers() { clearDevice(); }
+  void toDevice(size_t n) {
+    clearDevice();
+    allocDevice(n);
+    cudaMemset(d_, 0, n);
+    allocated_ = 1;
+  }
+  void dedupOnDevice(size_t n) {
+    allocDevice(n);
+    allocated_ = 1;
+  }
+
+private:
+  void allocDevice(size_t n) {
+    cudaMalloc(&d_, n);
+    cudaMalloc(&e_, n);
+  }
+  void clearDevice() {
+    if (allocated_) {
+      cudaFree(d_);
+      cudaFree(e_);
+      allocated_ = 0;
+    }
+  }
+  void *d_ = nullptr;
+  void *e_ = nullptr;
+  int allocated_ = 0;
+};
+// One caller does not set the flag: the destructor then frees nothing.
+class FlaggedByOneCaller {
+public:
+  ~FlaggedByOneCaller() { clearDevice(); }
+  void toDevice(size_t n) {
+    clearDevice();
+    allocDevice(n);
+    allocated_ = 1;
+  }
+  void dedupOnDevice(size_t n) { allocDevice(n); }
+
+private:
+  void allocDevice(size_t n) {
+    cudaMalloc(&d_, n);
+    // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:5: warning: device memory 'd_' created by 'cudaMalloc' and kept in a member of 'FlaggedByOneCaller' is not released on every path; call cudaFree in every path of the destructor (or a reset method) of 'FlaggedByOneCaller' [cudagraph-handle-leak]
+    cudaMalloc(&e_, n);
+    // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:5: warning: device memory 'e_' created by 'cudaMalloc' and kept in a member of 'FlaggedByOneCaller' is not released on every path; call cudaFree in every path of the destructor (or a reset method) of 'FlaggedByOneCaller' [cudagraph-handle-leak]
+  }
+  void clearDevice() {
+    if (allocated_) {
+      cudaFree(d_);
+      cudaFree(e_);
+      allocated_ = 0;
+    }
+  }
+  void *d_ = nullptr;
+  void *e_ = nullptr;
+  int allocated_ = 0;
+};

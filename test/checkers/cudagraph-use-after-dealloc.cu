@@ -717,3 +717,44 @@ private:
   std::optional<SwapEntry> cached_;
   cudaGraphExec_t exec_ = nullptr;
 };
+
+// One array refilled by a new allocator after each round of frees (HeCBench's
+// mallocFree): each slot's next release is the new block's, not a second
+// release of the old one.
+void refill_every_slot_after_free(size_t n) {
+  void *slots[4];
+  for (int j = 0; j < 4; j++)
+    cudaMalloc(&slots[j], n);
+  for (int j = 0; j < 4; j++)
+    cudaFree(slots[j]);
+  for (int j = 0; j < 4; j++)
+    cudaMallocManaged(&slots[j], n);
+  for (int j = 0; j < 4; j++)
+    cudaFree(slots[j]);
+  for (int j = 0; j < 4; j++)
+    cudaMallocHost(&slots[j], n);
+  for (int j = 0; j < 4; j++)
+    cudaFreeHost(slots[j]);
+}
+void refill_slot_zero_after_free(size_t n) {
+  void *slots[2];
+  cudaMalloc(&slots[0], n);
+  cudaMalloc(&slots[1], n);
+  cudaFree(slots[0]);
+  cudaMallocManaged(&slots[0], n);
+  cudaFree(slots[0]);
+  cudaFree(slots[1]);
+}
+// Only the first slot is filled again: the others are released twice.
+void refill_one_slot_free_all(size_t n) {
+  void *slots[4];
+  for (int j = 0; j < 4; j++)
+    cudaMalloc(&slots[j], n);
+  for (int j = 0; j < 4; j++)
+    cudaFree(slots[j]);
+  cudaMalloc(&slots[0], n);
+  for (int j = 0; j < 4; j++)
+    cudaFree(slots[j]);
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'slots[]' is released again by 'cudaFree' (undefined behaviour) [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-5]]:5: note: 'slots[]' was released here by 'cudaFree'
+}

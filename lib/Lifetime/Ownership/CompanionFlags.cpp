@@ -20,7 +20,10 @@
 //                  read by a condition that decides the acquisition
 //                  assigned what the leaving helper returns, by any method
 //                  (`alive_ = create();` where create() acquires and
-//                  returns whether it did)
+//                  returns whether it did); or set, as above, by every
+//                  method that calls the leaving helper, with the call
+//                  (`allocDevice(); allocated = 1;` in each caller of an
+//                  allocDevice() that does not write the flag itself)
 //   not companion  written on both arms of a branch the acquisition is not
 //                  in (`if (shared) { own_ = false; } else { ...; own_ =
 //                  true; } cudaMallocHost(&stage_)`: own_ is about the
@@ -187,6 +190,16 @@ bool OwnershipIndex::flagTakesResultOf(const FieldDecl *G, const FunctionDecl *F
         return true;
   }
   return false;
+}
+
+bool OwnershipIndex::flagSetByEveryCaller(const FieldDecl *G, const FunctionDecl *FD) const {
+  const OwnedMember *Flag = member(G);
+  auto Calls = MethodCalls.find(FD->getCanonicalDecl());
+  if (!Flag || Calls == MethodCalls.end() || Calls->second.empty())
+    return false;
+  return llvm::all_of(Calls->second, [&](const MethodCall &C) {
+    return C.ThroughThis && C.In && Flag->WrittenIn.count(C.In) && flagSetWith(G, C.In, C.Call);
+  });
 }
 
 bool OwnershipIndex::flagSetWith(const FieldDecl *G, const FunctionDecl *FD,

@@ -238,6 +238,10 @@ private:
   /// Whether a method of the class stores into the flag `G` what the
   /// acquiring helper `FD` returns (`alive_ = create();`): its status.
   static bool flagTakesResultOf(const clang::FieldDecl *G, const clang::FunctionDecl *FD);
+  /// Whether every call of the acquiring method `FD` in the file is a
+  /// call on `this` in a method that sets `G` with it (`allocDevice();
+  /// allocated = 1;`), where FD itself does not write `G`.
+  bool flagSetByEveryCaller(const clang::FieldDecl *G, const clang::FunctionDecl *FD) const;
   /// Whether a condition guarding one of `FD`'s acquisitions reads `G`.
   bool decidesAnAcquisition(const clang::FieldDecl *G, const clang::FunctionDecl *FD) const;
   /// Whether `FD` acquires into the handle member `G` wherever it makes

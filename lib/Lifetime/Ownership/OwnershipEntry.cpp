@@ -181,7 +181,7 @@ void OwnershipIndex::computeLeavers(const CXXRecordDecl *RD) {
         if (G != F && G->getParent() == RD &&
             (O.Acquisitions.empty()
                  ? (O.WrittenIn.count(FD) && flagSetWith(G, FD, Live.Acquisition)) ||
-                       flagTakesResultOf(G, FD)
+                       flagTakesResultOf(G, FD) || flagSetByEveryCaller(G, FD)
                  : acquiredWith(O, FD, Live.Acquisition)))
           Companions[F][FD].insert(G);
       addGuardingMembers(F, FD, Live.Acquisition);

@@ -163,6 +163,7 @@ void Analysis::keepSetUpMember(const CallExpr *Call, const FunctionModel &M, Key
 void Analysis::acquireElement(const CallExpr *Call, const FunctionModel &M, unsigned R,
                               Key Target, const Expr *Element, PathState &P) {
   reportExistingElementOverwrite(Call, R, Target, Element, P);
+  forgetRefilledElements(R, Target, Element, P);
   ResState &RS = P.Res[R];
   bool Older = (RS.Bits & Live) != 0;
   // Which elements hold something: known while every index is a constant.
@@ -181,6 +182,43 @@ void Analysis::acquireElement(const CallExpr *Call, const FunctionModel &M, unsi
   if (!M.StatusType.empty())
     bindStatus(Call, M.StatusType != "bool", RS);
   P.Bind[Target].insert(R);
+}
+
+/// `cudaFree(Ad[j])` in one loop, `cudaMalloc(&Ad[j])` in the next: the
+/// element acquired into held a handle released before, and the new one
+/// replaces it there. Another resource of the array, released at that
+/// element (at that constant index, or at every element by a loop when this
+/// index varies), is no longer what the element holds, so the element's
+/// next release is the new resource's, not a second one of the old (HeCBench's
+/// mallocFree frees each slot of one array three times, each after a new
+/// allocator filled it). A release of every element followed by a refill of
+/// one constant element keeps the old resource: the other elements are
+/// still released.
+void Analysis::forgetRefilledElements(unsigned R, Key Target, const Expr *Element,
+                                      PathState &P) {
+  auto Held = P.Bind.find(Target);
+  if (Held == P.Bind.end())
+    return;
+  std::optional<uint64_t> Index = constantIndex(Element);
+  std::vector<unsigned> Refilled;
+  for (unsigned Old : Held->second) {
+    auto RS = P.Res.find(Old);
+    if (Old == R || RS == P.Res.end() || RS->second.Bits != Released)
+      continue;
+    // Only the elements this resource filled count (elementUseHitsRelease).
+    const ResState &Was = RS->second;
+    uint64_t Own = Was.ElementsKnown && Was.AcquiredElements ? Was.AcquiredElements : ~uint64_t(0);
+    uint64_t Gone = Was.ReleasedElements;
+    bool Covered = Index ? *Index < 64 && Gone != ~uint64_t(0) && (((Gone & Own) >> *Index) & 1)
+                         : Gone == ~uint64_t(0);
+    if (Covered)
+      Refilled.push_back(Old);
+  }
+  for (unsigned Old : Refilled) {
+    Held->second.erase(Old);
+    if (!P.boundElsewhere(Old, Target))
+      P.Res.erase(Old);
+  }
 }
 
 /// `cudaGraphInstantiate(&kv.second, g, 0)` in a loop over a map, or into
