@@ -105,6 +105,10 @@ Flow Interp::exec(const Stmt *S) {
     return Flow::Normal;
   }
   if (const auto *E = dyn_cast<Expr>(S)) {
+    if (E->containsErrors()) {
+      unbuiltStatement();
+      return Flow::Normal;
+    }
     // A thread that calls __trap()/abort()/__assert_fail() goes no further.
     if (isNoReturnCall(E)) {
       evalAny(E);

@@ -356,6 +356,8 @@ private:
   bool syncCall(const CallExpr *C);
   /// A call not run in place: it may synchronise or touch what it is given.
   void opaqueCall(const CallExpr *C);
+  /// A statement clang could not build: it may have been a barrier.
+  void unbuiltStatement();
   void noteAsm(const AsmStmt *A);
   /// An asynchronous copy (its shared operand gets no verdict) or a wait or
   /// barrier operation of one (the thread's phases are lost).

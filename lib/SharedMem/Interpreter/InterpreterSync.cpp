@@ -161,6 +161,16 @@ void Interp::opaqueCall(const CallExpr *C) {
   skipArraysNamedBy(operandsOf(C), SkipReason::OpaqueCallee);
 }
 
+/// In a unit that does not parse, a statement clang could not build is an
+/// expression with errors (a `cg::sync(block)` whose group type did not
+/// resolve is a RecoveryExpr, HeCBench's dxtc2): it may have been a
+/// barrier, so the thread's phases are unknown from there on, as after a
+/// callee that may synchronise. Its accesses are not run either.
+void Interp::unbuiltStatement() {
+  Sync->Reasons.insert(SkipReason::MaySync);
+  loseThread();
+}
+
 bool Interp::skipArraysNamedBy(llvm::ArrayRef<const Expr *> Operands, SkipReason R,
                                bool ScalarsToo) {
   bool Any = false;
