@@ -87,6 +87,27 @@ bool worse(const OverflowFinding &F, const OverflowFinding &G) {
   return std::abs(F.WorstIndex - F.Extent) > std::abs(G.WorstIndex - G.Extent);
 }
 
+bool costlier(const BankFinding &F, const BankFinding &G) {
+  return F.Cost.excess() > G.Cost.excess();
+}
+
+/// A helper's access has a record per array it reaches: within one
+/// interpreter run, the worst finding of those records stands for the
+/// access (in the order the accesses were first met).
+template <typename Finding> struct WorstPerAccess {
+  std::map<const Expr *, Finding> Worst;
+  std::vector<const Expr *> Order;
+  template <typename Worse> void add(const Expr *E, Finding F, Worse IsWorse) {
+    auto It = Worst.find(E);
+    if (It == Worst.end()) {
+      Order.push_back(E);
+      Worst.emplace(E, std::move(F));
+    } else if (IsWorse(F, It->second)) {
+      It->second = std::move(F);
+    }
+  }
+};
+
 std::optional<OverflowFinding> overflowOf(ASTContext &Ctx, const AccessRecord &R,
                                           const LaunchConfig &Cfg,
                                           bool Possible) {
@@ -403,24 +424,12 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
           Rep.GaveUp = true;
           return Rep;
         }
-        // A helper's access has a record per array it reaches: within one
-        // run the worst of them stands for the access.
-        std::map<const Expr *, OverflowFinding> Run;
-        std::vector<const Expr *> RunOrder;
-        for (const AccessRecord &R : *Recs) {
-          auto F = overflowOf(Ctx, R, Cfg, Opts.PossibleOverflows);
-          if (!F)
-            continue;
-          auto It = Run.find(R.E);
-          if (It == Run.end()) {
-            RunOrder.push_back(R.E);
-            Run.emplace(R.E, *F);
-          } else if (worse(*F, It->second)) {
-            It->second = *F;
-          }
-        }
-        for (const Expr *E : RunOrder) {
-          OverflowFinding &F = Run.at(E);
+        WorstPerAccess<OverflowFinding> Run;
+        for (const AccessRecord &R : *Recs)
+          if (auto F = overflowOf(Ctx, R, Cfg, Opts.PossibleOverflows))
+            Run.add(R.E, std::move(*F), worse);
+        for (const Expr *E : Run.Order) {
+          OverflowFinding &F = Run.Worst.at(E);
           auto It = Best.find(E);
           if (It == Best.end()) {
             Order.push_back(E);
@@ -448,10 +457,7 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
         Rep.GaveUp = true;
         return Rep;
       }
-      // One finding per access and run, as for overflows: the costliest of
-      // its arrays' records.
-      std::map<const Expr *, BankFinding> Run;
-      std::vector<const Expr *> RunOrder;
+      WorstPerAccess<BankFinding> Run;
       for (const AccessRecord &R : *Recs) {
         auto W = worstCost(R, Cfg);
         if (!W || W->first.excess() == 0)
@@ -466,16 +472,10 @@ KernelReport SharedMemAnalyzer::analyze(const FunctionDecl *Kernel,
         F.IsStore = R.Store;
         F.InLoop = R.InLoop;
         F.Config = Cfg;
-        auto It = Run.find(R.E);
-        if (It == Run.end()) {
-          RunOrder.push_back(R.E);
-          Run.emplace(R.E, F);
-        } else if (F.Cost.excess() > It->second.Cost.excess()) {
-          It->second = F;
-        }
+        Run.add(R.E, std::move(F), costlier);
       }
-      for (const Expr *E : RunOrder) {
-        BankFinding &F = Run.at(E);
+      for (const Expr *E : Run.Order) {
+        BankFinding &F = Run.Worst.at(E);
         auto It = Best.find(E);
         if (It == Best.end()) {
           Order.push_back(E);
