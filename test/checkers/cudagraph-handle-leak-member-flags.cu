@@ -690,3 +690,61 @@ private:
   void *e_ = nullptr;
   int allocated_ = 0;
 };
+
+// A status check whose acquisition is an `if`'s init statement (lmdeploy's
+// TM_CUDA_CHECK); the reporter is declared only, so it may return.
+void reportCudaError(cudaError_t e, const char *file, int line);
+#define STATUS_CHECK(expr)                                                     \
+  do {                                                                         \
+    if (cudaError_t status_ = (expr); status_ != cudaSuccess)                  \
+      reportCudaError(status_, __FILE__, __LINE__);                            \
+  } while (0)
+
+// The side stream is made only for context parallelism, its events with it;
+// the destructor tests the stream for all three. Each acquisition is the
+// init statement of the check's `if`: it runs on every path through that
+// `if`, in the arm of `parts > 1`, with the others.
+class SideStreamContext {
+public:
+  explicit SideStreamContext(int parts) {
+    if (parts > 1) {
+      STATUS_CHECK(cudaStreamCreateWithFlags(&side_, cudaStreamNonBlocking));
+      STATUS_CHECK(cudaEventCreateWithFlags(&produced_, cudaEventDisableTiming));
+      STATUS_CHECK(cudaEventCreateWithFlags(&consumed_, cudaEventDisableTiming));
+    }
+  }
+  ~SideStreamContext() {
+    if (side_) {
+      STATUS_CHECK(cudaEventDestroy(produced_));
+      STATUS_CHECK(cudaEventDestroy(consumed_));
+      STATUS_CHECK(cudaStreamDestroy(side_));
+    }
+  }
+  SideStreamContext(const SideStreamContext &) = delete;
+  SideStreamContext &operator=(const SideStreamContext &) = delete;
+  cudaStream_t side_ = nullptr;
+  cudaEvent_t produced_ = nullptr;
+  cudaEvent_t consumed_ = nullptr;
+};
+
+// The event is made on every path, the stream only for parts > 1: the
+// destructor's test of the stream skips the event.
+class SideStreamEventAlways {
+public:
+  explicit SideStreamEventAlways(int parts) {
+    if (parts > 1)
+      STATUS_CHECK(cudaStreamCreateWithFlags(&side_, cudaStreamNonBlocking));
+    STATUS_CHECK(cudaEventCreateWithFlags(&produced_, cudaEventDisableTiming));
+    // CHECK-MESSAGES-LEAK: :[[@LINE-1]]:18: warning: event 'produced_' created by 'cudaEventCreateWithFlags' and kept in a member of 'SideStreamEventAlways' is not released on every path{{.*}} [cudagraph-handle-leak]
+  }
+  ~SideStreamEventAlways() {
+    if (side_) {
+      STATUS_CHECK(cudaEventDestroy(produced_));
+      STATUS_CHECK(cudaStreamDestroy(side_));
+    }
+  }
+  SideStreamEventAlways(const SideStreamEventAlways &) = delete;
+  SideStreamEventAlways &operator=(const SideStreamEventAlways &) = delete;
+  cudaStream_t side_ = nullptr;
+  cudaEvent_t produced_ = nullptr;
+};

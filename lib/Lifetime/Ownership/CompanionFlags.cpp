@@ -117,7 +117,7 @@ struct Arm {
 std::vector<Arm> armsAround(const Stmt *S, const ParentIndex &PM) {
   std::vector<Arm> Out;
   for (const Stmt *Child = S, *P = PM.getParent(S); P; Child = P, P = PM.getParent(P))
-    if (const auto *If = dyn_cast<IfStmt>(P); If && If->getCond() != Child)
+    if (const auto *If = dyn_cast<IfStmt>(P); If && isArmOf(If, Child))
       Out.push_back({If, If->getThen() == Child});
   return Out;
 }

@@ -111,6 +111,11 @@ bool reachedThroughPointer(const clang::MemberExpr *ME);
 /// `reset()` or `this->reset()`: a call of a method on this object.
 bool isThisCall(const clang::CallExpr *Call);
 
+/// Whether `Child`, a child of `If`, is one of its arms. The init statement
+/// and the condition variable (`if (auto e = cudaStreamCreate(&s); e != 0)`)
+/// run before the test, on every path through the `if`, as the condition does.
+bool isArmOf(const clang::IfStmt *If, const clang::Stmt *Child);
+
 /// The conditions that decide whether `S` runs in `FD`: those of the
 /// branches it sits in, and of the early exits before it.
 std::vector<const clang::Expr *> guardingConditions(const clang::FunctionDecl *FD,

@@ -189,6 +189,10 @@ void OwnershipIndex::computeLeavers(const CXXRecordDecl *RD) {
   }
 }
 
+bool isArmOf(const IfStmt *If, const Stmt *Child) {
+  return Child && (Child == If->getThen() || Child == If->getElse());
+}
+
 /// The conditions that decide whether `S` runs: those of the branches it
 /// sits in, and of the early exits before it (`if (!owns_stream_) return;`).
 std::vector<const Expr *> guardingConditions(const FunctionDecl *FD, const Stmt *S) {
@@ -196,7 +200,7 @@ std::vector<const Expr *> guardingConditions(const FunctionDecl *FD, const Stmt 
   const SourceManager &SM = FD->getASTContext().getSourceManager();
   ParentIndex PM(FD->getBody());
   for (const Stmt *Child = S, *P = PM.getParent(S); P; Child = P, P = PM.getParent(P)) {
-    if (const auto *If = dyn_cast<IfStmt>(P); If && If->getCond() != Child)
+    if (const auto *If = dyn_cast<IfStmt>(P); If && isArmOf(If, Child))
       Out.push_back(If->getCond());
     else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P);
              CO && CO->getCond() != Child)
