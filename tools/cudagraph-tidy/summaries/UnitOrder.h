@@ -6,8 +6,8 @@
 // the wrapper's unit was parsed before it and its entries were given to
 // it. A cold run has no cache to tell the call graph, so it is guessed
 // from the main files' text, before any parse: the functions each main
-// file defines with external linkage, the names it calls, and so which
-// units each unit calls into. Wrong guesses cost time, never findings: a
+// file defines with external linkage, the names it and the project headers
+// it includes call, and so which units each unit calls into. Wrong guesses cost time, never findings: a
 // unit's entries are those of the units it waited for, recorded as what it
 // was parsed with, and the passes parse it again when an entry it consumes
 // changed since in a way that matters, as before.
@@ -41,6 +41,9 @@ struct MainFileNames {
   std::set<std::string> Defines, Calls;
 };
 MainFileNames scanMainFile(llvm::StringRef Text);
+/// The names a header's text calls with arguments, declarations left out
+/// (`void buf_release(void *p);` declares; `{ buf_release(p); }` calls).
+std::set<std::string> scanHeaderCalls(llvm::StringRef Text);
 
 /// The units of one pass and the order to start them in.
 struct UnitOrder {
@@ -48,7 +51,8 @@ struct UnitOrder {
   std::vector<size_t> Order;
   /// Per unit: the units it waits for (whose entries it is given).
   std::vector<std::vector<size_t>> Waits;
-  /// Per unit: the names its main file calls (what its entries are for).
+  /// Per unit: the names its main file and its project headers call (what
+/// its entries are for).
   std::vector<std::set<std::string>> Calls;
 };
 
