@@ -13,6 +13,9 @@
 // every unit instantiates, calls `ReportNullError` of check.cc, and without
 // it 166 of 196 units were parsed a second time for that entry. What the
 // headers define is not a definition of the unit (every includer has it).
+// A macro the unit uses calls what its body calls (xgboost's `safe_cuda`
+// expands to `ThrowOnCudaError` of common.cu), from the headers' `#define`s
+// and the main file's.
 //
 //===----------------------------------------------------------------------===//
 #include "summaries/UnitOrder.h"
@@ -126,8 +129,10 @@ bool looksDeclared(const std::vector<llvm::StringRef> &T, size_t Name) {
   size_t I = Name;
   while (I >= 2 && T[I - 1] == "::" && isIdentStart(T[I - 2][0]))
     I -= 2; // `ns::f(`: what stands before the qualifier
+  if (I >= 1 && T[I - 1] == "::")
+    --I; // `::ns::f(`
   if (I == 0)
-    return true;
+    return false; // a macro's body starts with its call
   llvm::StringRef Before = T[I - 1];
   static const llvm::StringSet<> StartExpressions = {"return", "else", "do", "throw",
                                                      "case", "co_return", "co_await"};
@@ -195,14 +200,74 @@ std::vector<std::string> quotedIncludes(llvm::StringRef Text) {
   return Out;
 }
 
+/// Per macro, the names its body calls (`#define safe_cuda(ans)
+/// ThrowOnCudaError((ans), __FILE__, __LINE__)`): a use of the macro calls
+/// them.
+using MacroCalls = std::map<std::string, std::set<std::string>>;
+
+MacroCalls macroCalls(llvm::StringRef Text) {
+  MacroCalls Out;
+  while (!Text.empty()) {
+    auto [First, Rest] = Text.split('\n');
+    std::string Line = First.rtrim().str();
+    while (!Line.empty() && Line.back() == '\\' && !Rest.empty()) {
+      Line.pop_back();
+      auto [Next, After] = Rest.split('\n');
+      Line += " " + Next.rtrim().str();
+      Rest = After;
+    }
+    Text = Rest;
+    llvm::StringRef L = llvm::StringRef(Line).ltrim();
+    if (!L.consume_front("#") || !(L = L.ltrim()).consume_front("define"))
+      continue;
+    L = L.ltrim();
+    size_t N = 0;
+    while (N < L.size() && isIdentChar(L[N]))
+      ++N;
+    if (N == 0)
+      continue;
+    llvm::StringRef Body = L.drop_front(N);
+    if (Body.starts_with("(")) { // parameters of a function-like macro
+      size_t Close = Body.find(')');
+      if (Close == llvm::StringRef::npos)
+        continue;
+      Body = Body.drop_front(Close + 1);
+    }
+    std::set<std::string> Calls = scanHeaderCalls(Body);
+    if (!Calls.empty())
+      Out[L.take_front(N).str()].insert(Calls.begin(), Calls.end());
+  }
+  return Out;
+}
+
+/// Adds to `Calls` what the macros among them call, and what those call.
+void expandMacros(std::set<std::string> &Calls, const MacroCalls &Macros) {
+  std::vector<std::string> Work(Calls.begin(), Calls.end());
+  while (!Work.empty()) {
+    std::string Name = std::move(Work.back());
+    Work.pop_back();
+    auto It = Macros.find(Name);
+    if (It == Macros.end())
+      continue;
+    for (const std::string &Call : It->second)
+      if (Calls.insert(Call).second)
+        Work.push_back(Call);
+  }
+}
+
 /// The project headers a unit reaches, scanned once per run however many
 /// units include them.
 class HeaderCalls {
 public:
   /// The calls of the headers `MainFile` includes, transitively, up to
-  /// MaxHeaders of them.
-  std::set<std::string> of(const std::string &MainFile, llvm::StringRef MainText) {
+  /// MaxHeaders of them, and their macros'.
+  struct Reached {
     std::set<std::string> Calls;
+    MacroCalls Macros;
+  };
+  Reached of(const std::string &MainFile, llvm::StringRef MainText) {
+    Reached Out;
+    std::set<std::string> &Calls = Out.Calls;
     std::set<std::string> Seen;
     std::vector<std::pair<std::string, std::string>> Work; // (includer, name)
     for (std::string &Name : quotedIncludes(MainText))
@@ -215,10 +280,12 @@ public:
         continue;
       const Scanned &H = scan(Path);
       Calls.insert(H.Calls.begin(), H.Calls.end());
+      for (const auto &[Macro, Called] : H.Macros)
+        Out.Macros[Macro].insert(Called.begin(), Called.end());
       for (const std::string &Next : H.Includes)
         Work.push_back({Path, Next});
     }
-    return Calls;
+    return Out;
   }
 
 private:
@@ -226,6 +293,7 @@ private:
   static constexpr uint64_t MaxBytes = 4 << 20;
   struct Scanned {
     std::set<std::string> Calls;
+    MacroCalls Macros;
     std::vector<std::string> Includes;
   };
 
@@ -258,6 +326,7 @@ private:
     if (!Buf || (*Buf)->getBufferSize() > MaxBytes)
       return It->second;
     It->second.Calls = scanHeaderCalls((*Buf)->getBuffer());
+    It->second.Macros = macroCalls((*Buf)->getBuffer());
     It->second.Includes = quotedIncludes((*Buf)->getBuffer());
     return It->second;
   }
@@ -364,8 +433,11 @@ UnitOrder orderUnits(const std::vector<std::string> &Files, const std::vector<bo
       continue;
     Sizes[I] = (*Buf)->getBufferSize();
     Names[I] = scanMainFile((*Buf)->getBuffer());
-    for (const std::string &Call : Headers.of(Files[I], (*Buf)->getBuffer()))
-      Names[I].Calls.insert(Call);
+    HeaderCalls::Reached FromHeaders = Headers.of(Files[I], (*Buf)->getBuffer());
+    Names[I].Calls.insert(FromHeaders.Calls.begin(), FromHeaders.Calls.end());
+    for (auto &[Macro, Called] : macroCalls((*Buf)->getBuffer()))
+      FromHeaders.Macros[Macro].insert(Called.begin(), Called.end());
+    expandMacros(Names[I].Calls, FromHeaders.Macros);
     Out.Calls[I] = Names[I].Calls;
     for (const std::string &D : Names[I].Defines)
       DefinedBy[D].push_back(I);

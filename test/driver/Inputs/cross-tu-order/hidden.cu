@@ -1,6 +1,6 @@
 // Releases twice through RELEASE (macros.h): the entry of buf_release
-// decides the finding, and it appears only after this file's first parse,
-// which did not wait for release.cu. So it is analysed again.
+// decides the finding; the macro's body names it, so this file waits for
+// release.cu and is parsed once.
 #include <cuda_runtime.h>
 #include "macros.h"
 
