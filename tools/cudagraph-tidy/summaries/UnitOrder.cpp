@@ -336,6 +336,7 @@ private:
 
 /// Edges unit -> the units it calls into, weighted by the names.
 using Graph = std::vector<std::map<size_t, unsigned>>;
+constexpr unsigned SpelledWeight = 1u << 16;
 
 /// Tarjan's strongly connected components: the component of each unit.
 class Components {
@@ -381,21 +382,30 @@ private:
   int Next = 0;
 };
 
-/// Removes the lightest edge (fewest names; then the first) of every cycle
-/// until none is left. Deep recursion is no concern: a project's units.
+/// Removes the lightest edge of every cycle until none is left: the fewest
+/// names; among those, the edge into the unit the most units wait for (a
+/// hub every unit reaches through a header's error macro, ggml's
+/// `ggml_cuda_error` in ggml-cuda.cu, which itself calls into all of them:
+/// waiting for the hub would hold every unit behind the biggest one, and
+/// the hub would lose the entries of everything it dispatches to); then
+/// the first. Deep recursion is no concern: a project's units.
 void breakCycles(Graph &G) {
   while (true) {
     Components C(G);
+    std::vector<unsigned> WaitedFor(G.size(), 0);
+    for (const auto &Edges : G)
+      for (const auto &[W, Weight] : Edges)
+        ++WaitedFor[W];
     bool Cut = false;
     for (size_t S = 0; S < C.Sizes.size(); ++S) {
       if (C.Sizes[S] < 2)
         continue;
-      std::tuple<unsigned, size_t, size_t> Lightest{~0u, 0, 0};
+      std::tuple<unsigned, int, size_t, size_t> Lightest{~0u, 0, 0, 0};
       for (size_t V = 0; V < G.size(); ++V)
         for (const auto &[W, Weight] : G[V])
           if (C.Comp[V] == int(S) && C.Comp[W] == int(S))
-            Lightest = std::min(Lightest, {Weight, V, W});
-      G[std::get<1>(Lightest)].erase(std::get<2>(Lightest));
+            Lightest = std::min(Lightest, {Weight, -int(WaitedFor[W]), V, W});
+      G[std::get<2>(Lightest)].erase(std::get<3>(Lightest));
       Cut = true;
     }
     if (!Cut)
@@ -424,6 +434,7 @@ UnitOrder orderUnits(const std::vector<std::string> &Files, const std::vector<bo
   std::vector<MainFileNames> Names(N);
   std::vector<uint64_t> Sizes(N, 0);
   std::map<std::string, std::vector<size_t>> DefinedBy;
+  std::vector<std::set<std::string>> Indirect(N); // from headers and macros
   HeaderCalls Headers;
   for (size_t I = 0; I < N; ++I) {
     if (Skip[I])
@@ -434,22 +445,30 @@ UnitOrder orderUnits(const std::vector<std::string> &Files, const std::vector<bo
     Sizes[I] = (*Buf)->getBufferSize();
     Names[I] = scanMainFile((*Buf)->getBuffer());
     HeaderCalls::Reached FromHeaders = Headers.of(Files[I], (*Buf)->getBuffer());
-    Names[I].Calls.insert(FromHeaders.Calls.begin(), FromHeaders.Calls.end());
     for (auto &[Macro, Called] : macroCalls((*Buf)->getBuffer()))
       FromHeaders.Macros[Macro].insert(Called.begin(), Called.end());
-    expandMacros(Names[I].Calls, FromHeaders.Macros);
-    Out.Calls[I] = Names[I].Calls;
+    std::set<std::string> All = Names[I].Calls;
+    All.insert(FromHeaders.Calls.begin(), FromHeaders.Calls.end());
+    expandMacros(All, FromHeaders.Macros);
+    for (const std::string &C : All)
+      if (!Names[I].Calls.count(C))
+        Indirect[I].insert(C);
+    Out.Calls[I] = std::move(All);
     for (const std::string &D : Names[I].Defines)
       DefinedBy[D].push_back(I);
   }
+  // A name the main file spells weighs more than any number of names its
+  // headers and macros add: those are what a cycle loses first (ggml's
+  // CUDA_CHECK reaches ggml-cuda.cu's ggml_cuda_error from every unit that
+  // ggml-cuda.cu dispatches to).
   Graph G(N);
   for (size_t I = 0; I < N; ++I)
-    for (const std::string &C : Names[I].Calls)
+    for (const std::string &C : Out.Calls[I])
       if (!Names[I].Defines.count(C))
         if (auto It = DefinedBy.find(C); It != DefinedBy.end())
           for (size_t J : It->second)
             if (J != I)
-              ++G[I][J];
+              G[I][J] += Indirect[I].count(C) ? 1 : SpelledWeight;
   breakCycles(G);
   std::vector<std::vector<size_t>> WaitedBy(N);
   for (size_t I = 0; I < N; ++I)
