@@ -33,10 +33,10 @@ namespace cgt {
 
 /// What a main file's text says, without preprocessing: the functions it
 /// defines that other files may call (not static, not a template, not a
-/// kernel; methods defined out of their class by their plain name), and
-/// the names it calls, as functions or methods, with at least one argument
-/// (an entry of a function called with none matters only through effects
-/// on the call as a whole, which a wrapper seldom has).
+/// kernel, not a method), and the names it calls as plain functions (not
+/// after `.` or `->`, with at least one argument: an entry of a function
+/// called with none matters only through effects on the call as a whole,
+/// which a wrapper seldom has).
 struct MainFileNames {
   std::set<std::string> Defines, Calls;
 };
