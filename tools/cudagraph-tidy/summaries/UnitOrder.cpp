@@ -389,12 +389,11 @@ private:
 };
 
 /// Removes the lightest edge of every cycle until none is left: the fewest
-/// names; among those, the edge into the unit the most units wait for (a
-/// hub every unit reaches through a header's error macro, ggml's
-/// `ggml_cuda_error` in ggml-cuda.cu, which itself calls into all of them:
-/// waiting for the hub would hold every unit behind the biggest one, and
-/// the hub would lose the entries of everything it dispatches to); then
-/// the first. Deep recursion is no concern: a project's units.
+/// names; among those, the edge into the unit the fewest units wait for
+/// (lmdeploy's core/check.cc, which every unit reaches through check.h,
+/// reaches some of them back through its own headers: it goes first, and
+/// its entries reach every unit); then the first. Deep recursion is no
+/// concern: a project's units.
 void breakCycles(Graph &G) {
   while (true) {
     Components C(G);
@@ -406,11 +405,11 @@ void breakCycles(Graph &G) {
     for (size_t S = 0; S < C.Sizes.size(); ++S) {
       if (C.Sizes[S] < 2)
         continue;
-      std::tuple<unsigned, int, size_t, size_t> Lightest{~0u, 0, 0, 0};
+      std::tuple<unsigned, unsigned, size_t, size_t> Lightest{~0u, 0, 0, 0};
       for (size_t V = 0; V < G.size(); ++V)
         for (const auto &[W, Weight] : G[V])
           if (C.Comp[V] == int(S) && C.Comp[W] == int(S))
-            Lightest = std::min(Lightest, {Weight, -int(WaitedFor[W]), V, W});
+            Lightest = std::min(Lightest, {Weight, WaitedFor[W], V, W});
       G[std::get<2>(Lightest)].erase(std::get<3>(Lightest));
       Cut = true;
     }
