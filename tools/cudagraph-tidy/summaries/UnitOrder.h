@@ -5,16 +5,18 @@
 // pass when that wrapper's entry matters to it (ConsumedChanges.h), unless
 // the wrapper's unit was parsed before it and its entries were given to
 // it. A cold run has no cache to tell the call graph, so it is guessed
-// from the main files' text, before any parse: the functions each main
-// file defines with external linkage, the names it and the project headers
-// it includes call, and so which units each unit calls into. Wrong guesses cost time, never findings: a
-// unit's entries are those of the units it waited for, recorded as what it
-// was parsed with, and the passes parse it again when an entry it consumes
+// from the main files' text, before any parse (UnitText.h): the functions
+// each main file defines with external linkage, the names it, the project
+// headers it includes and the macros it uses call, and so which units each
+// unit calls into. Wrong guesses cost time, never findings: a unit's
+// entries are those of the units it waited for, recorded as what it was
+// parsed with, and the passes parse it again when an entry it consumes
 // changed since in a way that matters, as before.
 //
 // The order: a unit starts when the units it calls into are done (cycles,
 // ggml's `ggml_cuda_set_device` called back from the units ggml-cuda.cu
-// calls, are broken at their lightest edge: the fewest names), the units
+// calls, are broken at their lightest edge: the fewest names, a name the
+// main file spells outweighing any its headers add), the units
 // others wait on first, then the biggest main files (a big unit started
 // last is the tail of the run).
 //
@@ -30,20 +32,6 @@
 #include <vector>
 
 namespace cgt {
-
-/// What a main file's text says, without preprocessing: the functions it
-/// defines that other files may call (not static, not a template, not a
-/// kernel, not a method), and the names it calls as plain functions (not
-/// after `.` or `->`, with at least one argument: an entry of a function
-/// called with none matters only through effects on the call as a whole,
-/// which a wrapper seldom has).
-struct MainFileNames {
-  std::set<std::string> Defines, Calls;
-};
-MainFileNames scanMainFile(llvm::StringRef Text);
-/// The names a header's text calls with arguments, declarations left out
-/// (`void buf_release(void *p);` declares; `{ buf_release(p); }` calls).
-std::set<std::string> scanHeaderCalls(llvm::StringRef Text);
 
 /// The units of one pass and the order to start them in.
 struct UnitOrder {
