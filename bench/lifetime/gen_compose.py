@@ -58,7 +58,11 @@ Features (a composition takes at most one of each group):
             whose body throws on failure: FasterTransformer's
             `check_cuda_error`; CK_HELPER_OR releases first and then calls
             it), `fatal` (a failing check builds a `LogFatal` temporary whose
-            `[[noreturn]]` destructor throws: TVM's ICHECK). The default
+            `[[noreturn]]` destructor throws: TVM's ICHECK), `init` (the
+            status held in an if's init statement, `if (cudaError_t st =
+            call; st != cudaSuccess) { cleanup; return st; }`: lmdeploy's
+            TM_CUDA_CHECK, where the acquisition is neither arm of the if;
+            the member classes' methods check the same way). The default
             style is an explicit `if (call != cudaSuccess) { cleanup; return
             ...; }`.
   tmpl      the function as a template: `never` (never instantiated: its
@@ -364,7 +368,7 @@ VARIANTS = {
     "cond": ["bound", "disj", "loop1", "noret"],
     "guard": ["iscap", "copied"],
     "order": ["async", "fork"],
-    "err": ["abort", "ret", "throw", "helper", "fatal"],
+    "err": ["abort", "ret", "throw", "helper", "fatal", "init"],
     "tmpl": ["never", "twice"],
     "devices": ["n"],
     "poll": ["n"],
@@ -380,9 +384,9 @@ VARIANTS = {
 }
 # Modifiers change how the other features write their code; they do not nest.
 MODIFIERS = {("cond", "bound"), ("cond", "disj"), ("cond", "loop1"), ("cond", "noret"), ("guard", "iscap"), ("err", "abort"), ("err", "ret"), ("err", "throw"),
-             ("err", "helper"), ("err", "fatal"),
+             ("err", "helper"), ("err", "fatal"), ("err", "init"),
              ("tmpl", "never"), ("tmpl", "twice")}
-FEATURES = [(g, v) for g in GROUPS for v in VARIANTS[g]]
+ALL_FEATURES = FEATURES = [(g, v) for g in GROUPS for v in VARIANTS[g]]
 
 CK_MACRO = {"abort": "CK_ABORT", "throw": "CK_THROW", "helper": "CK_HELPER", "fatal": "CK_FATAL"}
 # Styles whose failure path ends the program: nothing is released there.
@@ -533,7 +537,7 @@ class Fn:
             return
         omit = None
         if (len(live) == 1 and live[0][1] is not None
-                and self.offer("err-ret", self.err == "ret")):
+                and self.offer("err-ret", self.err in ("ret", "init"))):
             omit = live[0][1]
             self.mark_res(omit, self.kind_check(omit))
         if self.err == "ret":
@@ -542,6 +546,8 @@ class Fn:
                 self.emit("CK_RET_OR(%s, %s);" % (call, cl), rid)
             else:
                 self.emit("CK_RET(%s);" % call, rid)
+        elif self.err == "init":
+            self.emit("if (cudaError_t st = %s; st != cudaSuccess) %s" % (call, self.ret("st", omit, extra)), rid)
         else:
             self.emit("if (%s != cudaSuccess) %s" % (call, self.ret("cudaErrorUnknown", omit, extra)), rid)
 
@@ -889,6 +895,33 @@ def f_source(c, body, v):
             c.emit("cudaStreamDestroy(aux);")
 
 
+def method_check(c, call, tail=""):
+    """A member class's checked call that returns the status on failure,
+    written in the function's error-check style where it is `init`."""
+    if c.err == "init":
+        return ["    if (cudaError_t e = %s; e != cudaSuccess) return e;%s" % (call, tail)]
+    return ["    cudaError_t e = %s;%s" % (call, tail), "    if (e != cudaSuccess) return e;"]
+
+
+def method_end(c, stream, tail, destroy):
+    """The lines of a member class's end(): ends the capture on `stream`
+    and instantiates `exec_`, destroying the graph unless `destroy` is off
+    (the lost-graph defect, `tail` marking the end-capture line)."""
+    end = "cudaStreamEndCapture(%s, &g)" % stream
+    if c.err == "init":
+        out = method_check(c, end, tail)
+        fail = " cudaGraphDestroy(g);" if destroy else ""
+        out.append("    if (cudaError_t e = cudaGraphInstantiate(&exec_, g, 0); e != cudaSuccess) {%s return e; }"
+                   % fail)
+        if destroy:
+            out.append("    cudaGraphDestroy(g);")
+        return out + ["    return cudaSuccess;"]
+    out = method_check(c, end, tail) + ["    e = cudaGraphInstantiate(&exec_, g, 0);"]
+    if destroy:
+        out.append("    cudaGraphDestroy(g);")
+    return out + ["    return e;"]
+
+
 def owner_class(c, cls):
     """source=mowner: the member source's owner with the member rules of
     the later sessions: two stream members every constructor sets from one
@@ -929,20 +962,15 @@ def owner_class(c, cls):
             "    return cudaStreamBeginCapture(fwd_, cudaStreamCaptureModeGlobal);",
             "  }",
             "  cudaError_t end() {",
-            "    cudaGraph_t g = nullptr;",
-            "    cudaError_t e = cudaStreamEndCapture(fwd_, &g);",
-            "    if (e != cudaSuccess) return e;",
-            "    e = cudaGraphInstantiate(&exec_, g, 0);",
-            "    cudaGraphDestroy(g);",
-            "    return e;",
-            "  }",
+            "    cudaGraph_t g = nullptr;"]
+    out += method_end(c, "fwd_", "", destroy=True)
+    out += ["  }",
             "  cudaError_t replay() { return exec_ ? cudaGraphLaunch(exec_, smp_) : cudaErrorInvalidValue; }",
             "  // Staging on the forward stream, read on the sampling one.",
             "  cudaError_t stage(float *d, int n) {",
-            "    float *tmp = nullptr;",
-            "    cudaError_t e = cudaMallocAsync(&tmp, (size_t)n * sizeof(float), fwd_);",
-            "    if (e != cudaSuccess) return e;",
-            "    fwd_kernel<<<(n + 255) / 256, 256, 0, smp_>>>(tmp, n);" + (
+            "    float *tmp = nullptr;"]
+    out += method_check(c, "cudaMallocAsync(&tmp, (size_t)n * sizeof(float), fwd_)")
+    out += ["    fwd_kernel<<<(n + 255) / 256, 256, 0, smp_>>>(tmp, n);" + (
                 " // BUG: cudagraph-stream-order" if two else ""),
             "    cudaMemcpyAsync(d, tmp, sizeof(float), cudaMemcpyDeviceToDevice, smp_);",
             "    return cudaFreeAsync(tmp, smp_);",
@@ -970,15 +998,10 @@ def member_class(c, cls):
            "    return cudaStreamBeginCapture(s_, cudaStreamCaptureModeGlobal);",
            "  }",
            "  cudaError_t end() {",
-           "    cudaGraph_t g = nullptr;",
-           "    cudaError_t e = cudaStreamEndCapture(s_, &g);" + (
-               " // BUG: cudagraph-capture-without-destroy" if lost else ""),
-           "    if (e != cudaSuccess) return e;",
-           "    e = cudaGraphInstantiate(&exec_, g, 0);"]
-    if not lost:
-        out.append("    cudaGraphDestroy(g);")
-    out += ["    return e;",
-            "  }",
+           "    cudaGraph_t g = nullptr;"]
+    out += method_end(c, "s_", " // BUG: cudagraph-capture-without-destroy" if lost else "",
+                      destroy=not lost)
+    out += ["  }",
             "  cudaError_t replay() { return exec_ ? cudaGraphLaunch(exec_, s_) : cudaErrorInvalidValue; }",
             "  void reset() {",
             "    if (exec_) {",
@@ -1885,11 +1908,30 @@ DEEP_FLAGGED = [
 # constructor set from the caller's stream became that stream's capture place
 # (test/checkers/cudagraph-capture-unsafe-call-guards.cu, `CaptureOwner`).
 LIT_EXCLUDED = set()
+# The if-init error check (lmdeploy's TM_CUDA_CHECK: the acquisition sits in
+# the if's init statement, neither arm), crossed with members, loops,
+# captures, lambdas, containers and IPC handles in deep nestings.
+INIT_CHECKED = [("err", "init")]
+DEEP_INIT_CHECKED = [
+    [("opts", "hdef"), ("res", "n"), ("tasks", "lambda"), ("source", "member"), ("loops", "n"), ("early", "n"),
+     ("err", "init")],
+    [("res", "ipc"), ("source", "mowner"), ("loops", "n"), ("cont", "pool"), ("cond", "bound"), ("err", "init")],
+    [("res", "grow"), ("tasks", "runner"), ("source", "cache"), ("early", "n"), ("order", "fork"), ("err", "init"),
+     ("tmpl", "twice")],
+    [("devices", "n"), ("res", "n"), ("source", "step0"), ("cont", "pool"), ("guard", "iscap"), ("err", "init")],
+    [("flagwait", "n"), ("sarray", "n"), ("res", "n"), ("source", "recorded"), ("loops", "n"), ("cond", "disj"),
+     ("err", "init"), ("tmpl", "never")],
+    [("alive", "n"), ("recycle", "n"), ("helperret", "n"), ("order", "async"), ("source", "member"), ("err", "init")],
+]
 
 
 def compositions(which="lit"):
     """[(features outermost first, scale)]."""
     out = []
+    # The INIT_CHECKED style came after everything else: the blocks before
+    # it enumerate the features without it, so their compositions keep
+    # their numbers (and planted defects).
+    FEATURES = [f for f in ALL_FEATURES if f not in INIT_CHECKED]
     # Each feature alone (with the default source) first: the smallest
     # reproducers of what fails in every composition of it. `cond` came
     # last: its compositions follow all the others, so theirs keep their
@@ -1971,6 +2013,16 @@ def compositions(which="lit"):
                         and (which != "lit" or frozenset([f, g]) not in LIT_EXCLUDED)], which,
                   scales=(1,) if which == "lit" else None)
     for d in DEEP_FLAGGED:
+        for scale in ((2,) if which == "lit" else (2, 4, 6)):
+            out.append((d, scale))
+    # The if-init error check the same way, crossed with every feature.
+    for f in INIT_CHECKED:
+        for scale in (1, 3):
+            out.append(([f], scale))
+        others = [g for g in ALL_FEATURES if g[0] != f[0]]
+        add_pairs(out, [canonical([f, g]) for g in others if valid([f, g])], which,
+                  scales=(1,) if which == "lit" else None)
+    for d in DEEP_INIT_CHECKED:
         for scale in ((2,) if which == "lit" else (2, 4, 6)):
             out.append((d, scale))
     return out

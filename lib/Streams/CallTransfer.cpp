@@ -100,6 +100,8 @@ void FunctionRun::applyModel(OrderState &St, const CallExpr *Call, const Functio
 void FunctionRun::applyHelper(OrderState &St, const CallExpr *Call, const HelperSummary &H) {
   if (H.Opaque)
     return applyUnknownCall(St, Call);
+  if (H.Captures)
+    forgetCapturesOn(St, Call);
   auto Arg = [&](int I) -> const Expr * {
     return I >= 0 && I < static_cast<int>(Call->getNumArgs()) ? Call->getArg(I) : nullptr;
   };
@@ -155,9 +157,7 @@ bool isStandardLibraryMember(const CallExpr *Call) {
 }
 } // namespace
 
-void FunctionRun::applyUnknownCall(OrderState &St, const CallExpr *Call) {
-  if (isStandardLibraryMember(Call))
-    return;
+bool FunctionRun::forgetCapturesOn(OrderState &St, const CallExpr *Call) {
   bool GetsStream = false;
   for (const Expr *Arg : Call->arguments()) {
     const auto *TT = Arg->IgnoreParenImpCasts()->getType()->getAs<TypedefType>();
@@ -165,11 +165,17 @@ void FunctionRun::applyUnknownCall(OrderState &St, const CallExpr *Call) {
     if (!K || (K->Name != "stream" && K->Name != "event"))
       continue;
     GetsStream = true;
-    // It may end a capture on the stream it is given.
     if (K->Name == "stream")
       St.Captures.erase(streamOf(Arg));
   }
-  if (GetsStream)
+  return GetsStream;
+}
+
+void FunctionRun::applyUnknownCall(OrderState &St, const CallExpr *Call) {
+  if (isStandardLibraryMember(Call))
+    return;
+  // It may end a capture on a stream it is given, and synchronise.
+  if (forgetCapturesOn(St, Call))
     syncAll(St);
 }
 

@@ -10,10 +10,12 @@
 // Steps on places that are not parameters are dropped when they only
 // enqueue (work enqueued on a stream the caller cannot name orders nothing
 // of the caller's). A helper that records or waits for events, synchronises
-// a stream it does not get, captures, or hands a stream to code this
-// translation unit does not define is *opaque*: at its call every token is
-// taken as done, as at any unknown call given a stream (no report rests on
-// what it might have done).
+// a stream it does not get, or hands a stream to code this translation unit
+// does not define is *opaque*: at its call every token is taken as done, as
+// at any unknown call given a stream (no report rests on what it might have
+// done). A helper that begins or ends a capture (a graph owner's
+// `begin(s)`, on the member it keeps `s` in) orders nothing by that: at its
+// call a capture open on a stream it gets is forgotten, and the tokens stay.
 //
 //===----------------------------------------------------------------------===//
 #include "Streams/StreamEngine.h"
@@ -174,7 +176,7 @@ const HelperSummary *StreamOrderAnalyzer::Impl::helperOf(const CallExpr *Call) {
       };
       int Stream = O.StreamArg < 0 ? -1 : streamParamOf(Def, Arg(O.StreamArg), Ctx);
       if (M->Capture != CaptureRole::None)
-        S->Opaque = true;
+        S->Captures = true;
       switch (O.Role) {
       case OrderRole::Enqueue:
       case OrderRole::Free: {
@@ -224,6 +226,7 @@ const HelperSummary *StreamOrderAnalyzer::Impl::helperOf(const CallExpr *Call) {
         S->Opaque = true;
         break;
       }
+      S->Captures |= H->Captures;
       // Its parameters are our arguments: keep the steps on our parameters.
       for (const HelperStep &Nested : H->Steps) {
         auto Map = [&](int I) {

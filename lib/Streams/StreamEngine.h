@@ -200,6 +200,9 @@ struct HelperStep {
 };
 struct HelperSummary {
   bool Opaque = false;  ///< it orders work in ways the steps cannot say
+  /// It begins or ends a capture: at its call a capture open on a stream it
+  /// gets may have ended. A capture orders no work, so its tokens stay.
+  bool Captures = false;
   std::vector<HelperStep> Steps;
 };
 
@@ -317,6 +320,9 @@ private:
   void applyModel(OrderState &St, const clang::CallExpr *Call, const FunctionModel &M);
   void applyHelper(OrderState &St, const clang::CallExpr *Call, const HelperSummary &H);
   void applyUnknownCall(OrderState &St, const clang::CallExpr *Call);
+  /// Drops the captures open on the streams Call is given; true when it is
+  /// given a stream or an event.
+  bool forgetCapturesOn(OrderState &St, const clang::CallExpr *Call);
   std::vector<unsigned> memoryArgs(const clang::CallExpr *Call, const std::vector<int> &Idx);
 
   std::map<PlaceKey, unsigned> Ids;

@@ -140,8 +140,9 @@ public:
   /// it may hold as a whole (constructors' member initialisers, else its
   /// in-class initialiser; assignments in any method) in `Whole`, and those
   /// assigned to its part `Sub` ("blockSize[0]") one by one in `Parts`. False
-  /// when a method may change it in ways not followed, or when code outside
-  /// the class may write it (a public member).
+  /// when a method may change it in ways not followed (one defined in
+  /// another file among them), or when code outside the class may write it
+  /// (a public member).
   bool memberValues(const clang::FieldDecl *FD, llvm::StringRef Sub,
                     std::vector<const clang::Expr *> &Whole,
                     std::vector<const clang::Expr *> &Parts);

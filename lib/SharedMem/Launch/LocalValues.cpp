@@ -157,6 +157,21 @@ bool LaunchResolver::valuesOf(const VarDecl *V, std::vector<const Expr *> &Out) 
   return false;
 }
 
+namespace {
+/// A method defined in another file (`void RegisterObjectId(...);` in the
+/// header) may write the member: its values depend on code this unit does
+/// not see, and folding to the initialiser would give two units two
+/// answers. Methods the compiler writes copy members; a const method writes
+/// only mutable ones.
+bool mayWriteUnseen(const CXXMethodDecl *M, const FieldDecl *FD) {
+  if (M->isImplicit() || M->isDeleted() || M->isDefaulted() || M->isPureVirtual())
+    return false;
+  if (isa<CXXDestructorDecl>(M))
+    return false;
+  return !M->isConst() || FD->isMutable();
+}
+} // namespace
+
 bool LaunchResolver::memberValues(const FieldDecl *FD, StringRef Sub,
                                   std::vector<const Expr *> &Whole,
                                   std::vector<const Expr *> &Parts) {
@@ -166,8 +181,11 @@ bool LaunchResolver::memberValues(const FieldDecl *FD, StringRef Sub,
   bool Initialised = false;
   for (const CXXMethodDecl *M : RD->methods()) {
     const FunctionDecl *Def = nullptr;
-    if (!M->hasBody(Def))
+    if (!M->hasBody(Def)) {
+      if (mayWriteUnseen(M, FD))
+        return false;
       continue;
+    }
     FunctionFacts &FF = factsOf(Def);
     if (FF.Tainted.count(FD))
       return false;

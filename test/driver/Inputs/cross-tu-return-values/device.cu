@@ -21,3 +21,7 @@ int rowsPerBlock(bool wide) { return wide ? 8 : 4; }
 
 // Depends on its argument: nothing is known of it.
 int threadsFor(int n) { return n < 256 ? n : 256; }
+
+#include "tiles.h"
+
+void Tiles::resize(int w) { width_ = w; }
