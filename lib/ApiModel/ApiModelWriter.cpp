@@ -264,6 +264,25 @@ std::string writeModelJson(const ModelDocument &D) {
   return Out;
 }
 
+std::string describeDifference(const FunctionModel &A, const FunctionModel &B) {
+  Json JA = functionJson(A), JB = functionJson(B);
+  JA.erase("doc");
+  JB.erase("doc");
+  std::string Out;
+  auto Add = [&](const std::string &Key) {
+    Out += (Out.empty() ? "" : "; ") + Key + ": " +
+           (JA.contains(Key) ? JA[Key].dump() : std::string("none")) + " and " +
+           (JB.contains(Key) ? JB[Key].dump() : std::string("none"));
+  };
+  for (auto &[Key, Value] : JA.items())
+    if (!JB.contains(Key) || JB[Key] != Value)
+      Add(Key);
+  for (auto &[Key, Value] : JB.items())
+    if (!JA.contains(Key))
+      Add(Key);
+  return Out;
+}
+
 bool sameKind(const ResourceKind &A, const ResourceKind &B) {
   return std::tie(A.Name, A.Noun, A.ReleasedBy, A.LeakCheck, A.GraphAllocatable, A.MismatchOnly, A.Types, A.Doc) ==
          std::tie(B.Name, B.Noun, B.ReleasedBy, B.LeakCheck, B.GraphAllocatable, B.MismatchOnly, B.Types, B.Doc);

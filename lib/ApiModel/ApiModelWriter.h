@@ -44,6 +44,10 @@ std::string writeModelJson(const ModelDocument &D);
 /// Whether two entries say the same thing (every field the JSON carries;
 /// Origin, where an entry was read from, is not compared).
 bool sameEntry(const FunctionModel &A, const FunctionModel &B);
+/// Where two entries differ, key by key as the JSON writes them (`key: A's
+/// and B's`, "none" for a key one lacks), for a conflict's message; empty
+/// when every key the JSON carries agrees.
+std::string describeDifference(const FunctionModel &A, const FunctionModel &B);
 bool sameKind(const ResourceKind &A, const ResourceKind &B);
 
 } // namespace cgt

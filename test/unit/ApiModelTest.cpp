@@ -312,6 +312,10 @@ TEST(ApiModelWriter, ReturnValuesRoundTripSortedAndCompared) {
   FunctionModel Other = *F;
   Other.ReturnValues = {4};
   EXPECT_FALSE(sameEntry(*F, Other));
+  // A conflict names the keys that differ, with both values.
+  EXPECT_EQ(describeDifference(*F, Other), "returnValues: [4,8] and [4]");
+  Other.ReturnValues.clear();
+  EXPECT_EQ(describeDifference(*F, Other), "returnValues: [4,8] and none");
   Other.ReturnValues = F->ReturnValues;
   Other.Origin = F->Origin;
   EXPECT_TRUE(sameEntry(*F, Other));

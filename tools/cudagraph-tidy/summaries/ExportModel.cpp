@@ -134,8 +134,11 @@ void mergeDefinitions(const EntryKey &Key, const std::vector<const Definition *>
     Doc = std::min(Doc, D->Model.Doc);
   }
   if (Other) {
+    std::string How = describeDifference(First, Bare(Other));
+    if (How.empty())
+      How = "one has effects, the other none";
     Out.Conflicts.push_back(Key.describe() + ": " + Defs.front()->Model.Doc + " and " +
-                            Other->Model.Doc + " differ");
+                            Other->Model.Doc + " differ (" + How + ")");
     return;
   }
   if (!Defs.front()->HasEffect)

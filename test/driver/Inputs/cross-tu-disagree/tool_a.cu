@@ -1,0 +1,7 @@
+// One of two programs built from one source tree: it defines blockFor()
+// and drop() its own way.
+#include <cuda_runtime.h>
+
+int blockFor() { return 128; }
+
+void drop(float *p) { cudaFree(p); }

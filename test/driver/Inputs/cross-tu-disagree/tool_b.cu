@@ -1,0 +1,6 @@
+// The other program: the same names, defined differently.
+#include <cuda_runtime.h>
+
+int blockFor() { return 256; }
+
+void drop(float *p) { cudaFreeHost(p); }
