@@ -154,6 +154,7 @@ private:
   const CFGBlock *handlerDispatchFor(const Stmt *S);
   void indexBody();
   std::vector<Key> loopCounters();
+  void markCounterStarts(const CFGBlock *H, Key K);
   /// Which way each header's counter is stepped (loopCounters): +1 up,
   /// -1 down, 0 otherwise.
   std::vector<int> CounterDirection;
@@ -178,6 +179,9 @@ private:
     llvm::SmallVector<const Decl *, 4> Copied;
     /// Writes a variable that some block copies (scanMentions).
     bool BindsCopiedValue = false;
+    /// Sets the counter of the loop it enters (`int j = 0` before `j < n`):
+    /// where the path knows `n`, the loop's first test is decided.
+    bool StartsCounter = false;
   };
   void computeKeptStates();
   void scanMentions();

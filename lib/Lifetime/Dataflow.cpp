@@ -407,9 +407,23 @@ std::vector<Key> Analysis::loopCounters() {
     if (Fits) {
       Counter[Id] = K;
       CounterDirection[Id] = Direction.value_or(0);
+      markCounterStarts(H, K);
     }
   }
   return Counter;
+}
+
+/// The blocks entering loop `H` that set its counter `K`: a disjunct that
+/// knows values walks them, so that the first test sees the start.
+void Analysis::markCounterStarts(const CFGBlock *H, Key K) {
+  for (const CFGBlock::AdjacentBlock &Pred : H->preds()) {
+    const CFGBlock *B = Pred.getReachableBlock();
+    if (!B || !K || Order[B->getBlockID()] >= Order[H->getBlockID()])
+      continue; // a way back
+    BlockMentions &M = Mentions[B->getBlockID()];
+    if (std::binary_search(M.Written.begin(), M.Written.end(), K->Decl))
+      M.StartsCounter = true;
+  }
 }
 
 /// The last call of a block (the noreturn call that ends it).

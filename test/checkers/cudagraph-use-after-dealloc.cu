@@ -745,6 +745,40 @@ void refill_slot_zero_after_free(size_t n) {
   cudaFree(slots[0]);
   cudaFree(slots[1]);
 }
+// Loops of one count `n`: the path that released in the second loop entered
+// the first, so it knows n >= 1 (`0 < n` with the counter at 0), and the
+// refill loop's first test holds on it: the refill runs, and the last loop
+// releases the new blocks.
+void refill_every_slot_counted(size_t bytes, int n) {
+  void *slots[8];
+  if (n > 8)
+    return;
+  for (int j = 0; j < n; j++)
+    cudaMalloc(&slots[j], bytes);
+  for (int j = 0; j < n; j++)
+    cudaFree(slots[j]);
+  for (int j = 0; j < n; j++)
+    cudaMallocManaged(&slots[j], bytes);
+  for (int j = 0; j < n; j++)
+    cudaFree(slots[j]);
+}
+// The refill stops one short: with n == 1 it runs no round, and the old
+// block of slot 0 is released again.
+void refill_one_short_counted(size_t bytes, int n) {
+  void *slots[8];
+  if (n > 8)
+    return;
+  for (int j = 0; j < n; j++)
+    cudaMalloc(&slots[j], bytes);
+  for (int j = 0; j < n; j++)
+    cudaFree(slots[j]);
+  for (int j = 0; j < n - 1; j++)
+    cudaMallocManaged(&slots[j], bytes);
+  for (int j = 0; j < n; j++)
+    cudaFree(slots[j]);
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: 'slots[]' is released again by 'cudaFree' (undefined behaviour) [cudagraph-use-after-dealloc]
+  // CHECK-NOTES: :[[@LINE-6]]:5: note: 'slots[]' was released here by 'cudaFree'
+}
 // Only the first slot is filled again: the others are released twice.
 void refill_one_slot_free_all(size_t n) {
   void *slots[4];

@@ -250,7 +250,7 @@ bool Analysis::isRelevant(const CFGBlock *Blk, const PathState &P) const {
       for (Key K : V->second)
         if (K->Decl && std::binary_search(M.Written.begin(), M.Written.end(), K->Decl))
           return true;
-  if (valuesWrittenBy(M, P) || (M.BindsCopiedValue && !P.Values.empty()))
+  if (valuesWrittenBy(M, P) || ((M.BindsCopiedValue || M.StartsCounter) && !P.Values.empty()))
     return true;
   return M.HasDeaths && holdsDyingVariable(Blk, P);
 }
