@@ -30,6 +30,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <map>
+#include <optional>
 
 namespace cgt {
 namespace {
@@ -178,20 +179,27 @@ std::set<std::string> scanHeaderCalls(llvm::StringRef Text) {
 
 namespace {
 
+/// What follows `# Name` on a directive line (`#  include "a.h"` gives
+/// `"a.h"`), or nothing when the line is not that directive.
+std::optional<llvm::StringRef> directiveOperands(llvm::StringRef Line, llvm::StringRef Name) {
+  Line = Line.ltrim();
+  if (!Line.consume_front("#"))
+    return std::nullopt;
+  Line = Line.ltrim();
+  if (!Line.consume_front(Name))
+    return std::nullopt;
+  return Line.ltrim();
+}
+
 /// The names of the `#include "..."` lines of `Text` (angle brackets name
 /// system and third-party headers: not followed).
 std::vector<std::string> quotedIncludes(llvm::StringRef Text) {
   std::vector<std::string> Out;
   while (!Text.empty()) {
-    auto [Line, Rest] = Text.split('\n');
+    auto [Whole, Rest] = Text.split('\n');
     Text = Rest;
-    Line = Line.ltrim();
-    if (!Line.consume_front("#"))
-      continue;
-    Line = Line.ltrim();
-    if (!Line.consume_front("include"))
-      continue;
-    Line = Line.ltrim();
+    std::optional<llvm::StringRef> Operands = directiveOperands(Whole, "include");
+    llvm::StringRef Line = Operands.value_or("");
     if (!Line.consume_front("\""))
       continue;
     size_t End = Line.find('"');
@@ -218,10 +226,10 @@ MacroCalls macroCalls(llvm::StringRef Text) {
       Rest = After;
     }
     Text = Rest;
-    llvm::StringRef L = llvm::StringRef(Line).ltrim();
-    if (!L.consume_front("#") || !(L = L.ltrim()).consume_front("define"))
+    std::optional<llvm::StringRef> Operands = directiveOperands(Line, "define");
+    if (!Operands)
       continue;
-    L = L.ltrim();
+    llvm::StringRef L = *Operands;
     size_t N = 0;
     while (N < L.size() && isIdentChar(L[N]))
       ++N;
