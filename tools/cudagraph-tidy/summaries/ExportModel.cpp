@@ -115,10 +115,21 @@ struct Merged {
   std::vector<std::string> Conflicts;
 };
 
+/// Which unit exported a definition, for a conflict's message: a header's
+/// inline function is one definition in many units, told apart by them.
+using UnitOf = std::map<const Definition *, std::string>;
+
+std::string describeSummary(const Definition *D, const UnitOf &Units) {
+  auto It = Units.find(D);
+  if (It == Units.end() || llvm::StringRef(D->Model.Doc).contains(It->second + ":"))
+    return D->Model.Doc; // defined in the unit's main file
+  return D->Model.Doc + " (in " + It->second + ")";
+}
+
 /// One entry from the definitions of one function in several units, or a
 /// conflict when they disagree.
 void mergeDefinitions(const EntryKey &Key, const std::vector<const Definition *> &Defs,
-                      Merged &Out) {
+                      const UnitOf &Units, Merged &Out) {
   auto Bare = [&](const Definition *D) {
     FunctionModel M = D->Model;
     M.Doc.clear();
@@ -137,8 +148,8 @@ void mergeDefinitions(const EntryKey &Key, const std::vector<const Definition *>
     std::string How = describeDifference(First, Bare(Other));
     if (How.empty())
       How = "one has effects, the other none";
-    Out.Conflicts.push_back(Key.describe() + ": " + Defs.front()->Model.Doc + " and " +
-                            Other->Model.Doc + " differ (" + How + ")");
+    Out.Conflicts.push_back(Key.describe() + ": " + describeSummary(Defs.front(), Units) +
+                            " and " + describeSummary(Other, Units) + " differ (" + How + ")");
     return;
   }
   if (!Defs.front()->HasEffect)
@@ -150,20 +161,26 @@ void mergeDefinitions(const EntryKey &Key, const std::vector<const Definition *>
 /// Definitions are merged by name and parameter count; where one name and
 /// count has definitions of different parameter types (overloads), by
 /// those too, and the entries keep their signature so that a call finds
-/// its own (ApiModel::lookup).
-Merged mergeUnits(const std::vector<const UnitExport *> &Units) {
+/// its own (ApiModel::lookup). `Names`, when given, names each unit (the
+/// conflicts say which units disagree).
+Merged mergeUnits(const std::vector<const UnitExport *> &Units,
+                  const std::vector<std::string> &Names = {}) {
   std::map<EntryKey, std::map<std::vector<std::string>, std::vector<const Definition *>>>
       ByKey;
-  for (const UnitExport *U : Units)
-    for (const Definition &D : U->Definitions)
+  UnitOf Exporter;
+  for (size_t I = 0; I < Units.size(); ++I)
+    for (const Definition &D : Units[I]->Definitions) {
       ByKey[{D.Model.Name, D.Model.NumParams, {}}][D.Model.Signature].push_back(&D);
+      if (I < Names.size())
+        Exporter[&D] = Names[I];
+    }
   Merged Out;
   for (const auto &[Key, BySignature] : ByKey)
     for (const auto &[Signature, Defs] : BySignature) {
       EntryKey K = Key;
       if (BySignature.size() > 1)
         K.Signature = Signature;
-      mergeDefinitions(K, Defs, Out);
+      mergeDefinitions(K, Defs, Exporter, Out);
     }
   return Out;
 }
@@ -356,9 +373,12 @@ public:
       if (!runPass(ToRun, Error))
         return false;
       std::vector<const UnitExport *> All;
-      for (const UnitExport &U : Units)
-        All.push_back(&U);
-      Result = mergeUnits(All);
+      std::vector<std::string> UnitNames;
+      for (size_t I = 0; I < Units.size(); ++I) {
+        All.push_back(&Units[I]);
+        UnitNames.push_back(Names.name(Jobs[I].File));
+      }
+      Result = mergeUnits(All, UnitNames);
       KernelLaunchMap Launches = mergeLaunches(Units);
       bool Changed = !changedNames(Current, Result.Entries).empty() || Launches != CurrentLaunches;
       Current = Result.Entries;

@@ -4,3 +4,6 @@
 int blockFor() { return 256; }
 
 void drop(float *p) { cudaFreeHost(p); }
+
+#define TILE_WIDTH 64
+#include "tile.h"
