@@ -81,6 +81,14 @@ struct LifetimeAnalyzer::Impl {
       M = Model.lookup(FD->getName(), NumArgs, Signature);
     return It->second = M;
   }
+  /// The entry a call of FD applies: an exported summary (unlistedArgsEscape)
+  /// came from some body of that name, and the body this translation unit
+  /// has, if any, wins over it (a static function of another file may share
+  /// the name; an inline function of a header is summarised here).
+  const FunctionModel *entryFor(const FunctionDecl *FD, unsigned NumArgs) {
+    const FunctionModel *M = lookupModel(FD, NumArgs);
+    return M && M->UnlistedArgsEscape && FD->getDefinition() ? nullptr : M;
+  }
   /// lookupModel's answers: the qualified name is costly to print.
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, const FunctionModel *>
       ModelsByCallee;

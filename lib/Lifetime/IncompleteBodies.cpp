@@ -71,7 +71,7 @@ void namesHandedToModelledCalls(const Stmt *S, LifetimeAnalyzer::Impl &A,
     return;
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
     const FunctionDecl *Callee = Call->getDirectCallee();
-    const FunctionModel *M = Callee ? A.lookupModel(Callee, Call->getNumArgs()) : nullptr;
+    const FunctionModel *M = Callee ? A.entryFor(Callee, Call->getNumArgs()) : nullptr;
     if (M && (!M->Acquires.empty() || !M->Releases.empty() || !M->Uses.empty())) {
       std::function<void(const Stmt *)> Names = [&](const Stmt *Arg) {
         if (!Arg)

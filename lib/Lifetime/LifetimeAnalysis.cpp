@@ -120,7 +120,7 @@ bool LifetimeAnalyzer::Impl::isInteresting(const FunctionDecl *FD) {
       return true; // an eviction from a member cache (ContainerFlow.cpp)
     const FunctionDecl *Callee = calleeOf(Call);
     const FunctionModel *M =
-        Callee ? lookupModel(Callee, Call->getNumArgs()) : pointerModel(Call); // FunctionPointers.cpp
+        Callee ? entryFor(Callee, Call->getNumArgs()) : pointerModel(Call); // FunctionPointers.cpp
     if (!Callee && !M)
       return false;
     if (M)
@@ -308,13 +308,9 @@ const FunctionModel *LifetimeAnalyzer::Impl::modelFor(const CallExpr *Call) {
     return Cached->second;
   const FunctionDecl *Callee = calleeOf(Call);
   const FunctionModel *M = nullptr;
-  // An exported summary (unlistedArgsEscape) came from some body of that
-  // name; the body this translation unit has, if any, is summarised below
-  // (a static function of another file may share the name).
+  // The body this translation unit has, if any, is summarised below.
   if (Callee)
-    if (const FunctionModel *Found = lookupModel(Callee, Call->getNumArgs());
-        Found && (!Found->UnlistedArgsEscape || !Callee->getDefinition()))
-      M = Found;
+    M = entryFor(Callee, Call->getNumArgs());
   if (!Callee)
     M = pointerModel(Call); // FunctionPointers.cpp
   if (Callee && !M)

@@ -252,7 +252,7 @@ Analysis::WitnessSearch Analysis::searchWitness(const FindingId &Id, std::vector
   // may write members and globals.
   values::PathFormula Formula(Ctx, FD, [&](const CallExpr *Call) {
     const FunctionDecl *Callee = Call->getDirectCallee();
-    return Callee && A.lookupModel(Callee, Call->getNumArgs());
+    return Callee && A.entryFor(Callee, Call->getNumArgs());
   });
   ReplayGoal Goal{Id, FindingResource[Id]};
   // What the replay must not leave behind: its reports are not findings,
